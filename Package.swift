@@ -1,0 +1,44 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "gstpipe",
+    platforms: [.macOS(.v15)],
+    products: [
+        .library(name: "GStreamer", targets: ["GStreamer"]),
+        .library(name: "MediaIO", targets: ["MediaIO"]),
+        .library(name: "GstPipeElements", targets: ["GstPipeElements"]),
+        .executable(name: "gstpipe", targets: ["gstpipe"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+    ],
+    targets: [
+        // The GStreamer headers and libraries, found through pkg-config.
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0",
+            providers: [
+                .apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"]),
+                .brew(["gstreamer"]),
+            ]
+        ),
+        // What Swift cannot call directly: variadic GObject calls, macros, casts, GType registration.
+        .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
+        .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim"]),
+        .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer"]),
+        .executableTarget(
+            name: "gstpipe",
+            dependencies: [
+                "GstPipeElements", "MediaIO", "GStreamer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer"]),
+        .testTarget(name: "GstPipeElementsTests", dependencies: ["GstPipeElements", "MediaIO", "GStreamer"]),
+        .testTarget(name: "gstpipeTests", dependencies: ["gstpipe"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

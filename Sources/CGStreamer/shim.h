@@ -1,0 +1,6 @@
+#ifndef CGSTREAMER_SHIM_H
+#define CGSTREAMER_SHIM_H
+#include <gst/gst.h>
+#include <gst/app/app.h>
+#include <gst/video/video.h>
+#endif

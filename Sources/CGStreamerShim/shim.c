@@ -1,0 +1,229 @@
+#include "CGStreamerShim.h"
+
+GType CGStreamerShim_type_boolean(void) { return G_TYPE_BOOLEAN; }
+GType CGStreamerShim_type_int(void) { return G_TYPE_INT; }
+GType CGStreamerShim_type_uint(void) { return G_TYPE_UINT; }
+GType CGStreamerShim_type_int64(void) { return G_TYPE_INT64; }
+GType CGStreamerShim_type_uint64(void) { return G_TYPE_UINT64; }
+GType CGStreamerShim_type_double(void) { return G_TYPE_DOUBLE; }
+GType CGStreamerShim_type_float(void) { return G_TYPE_FLOAT; }
+GType CGStreamerShim_type_string(void) { return G_TYPE_STRING; }
+GType CGStreamerShim_type_long(void) { return G_TYPE_LONG; }
+GType CGStreamerShim_type_ulong(void) { return G_TYPE_ULONG; }
+GType CGStreamerShim_type_enum(void) { return G_TYPE_ENUM; }
+GType CGStreamerShim_type_flags(void) { return G_TYPE_FLAGS; }
+GType CGStreamerShim_type_caps(void) { return GST_TYPE_CAPS; }
+GType CGStreamerShim_type_fraction(void) { return GST_TYPE_FRACTION; }
+GType CGStreamerShim_type_element(void) { return GST_TYPE_ELEMENT; }
+GType CGStreamerShim_type_bin(void) { return GST_TYPE_BIN; }
+
+GType CGStreamerShim_object_type(gpointer object) { return G_OBJECT_TYPE(object); }
+
+GParamSpec *CGStreamerShim_object_find_property(gpointer object, const char *name) {
+    return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+}
+
+GParamSpec **CGStreamerShim_object_list_properties(gpointer object, guint *count) {
+    return g_object_class_list_properties(G_OBJECT_GET_CLASS(object), count);
+}
+
+gboolean CGStreamerShim_is_bin(gpointer object) { return GST_IS_BIN(object); }
+gboolean CGStreamerShim_is_element(gpointer object) { return GST_IS_ELEMENT(object); }
+
+GType CGStreamerShim_param_spec_value_type(GParamSpec *pspec) { return G_PARAM_SPEC_VALUE_TYPE(pspec); }
+
+GstPadTemplate *CGStreamerShim_element_get_pad_template(GstElement *element, const char *name) {
+    return gst_element_class_get_pad_template(GST_ELEMENT_GET_CLASS(element), name);
+}
+
+GstElementFactory *CGStreamerShim_element_get_factory(GstElement *element) {
+    return gst_element_get_factory(element);
+}
+
+void CGStreamerShim_element_post_error(GstElement *element, gboolean state_change, const char *text,
+                                       const char *debug) {
+    if (state_change) {
+        gst_element_message_full(element, GST_MESSAGE_ERROR, GST_CORE_ERROR, GST_CORE_ERROR_STATE_CHANGE,
+                                 g_strdup(text), debug ? g_strdup(debug) : NULL, __FILE__, G_STRFUNC, __LINE__);
+    } else {
+        gst_element_message_full(element, GST_MESSAGE_ERROR, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+                                 g_strdup(text), debug ? g_strdup(debug) : NULL, __FILE__, G_STRFUNC, __LINE__);
+    }
+}
+
+void CGStreamerShim_element_post_warning(GstElement *element, const char *text, const char *debug) {
+    gst_element_message_full(element, GST_MESSAGE_WARNING, GST_STREAM_ERROR, GST_STREAM_ERROR_FAILED,
+                             g_strdup(text), debug ? g_strdup(debug) : NULL, __FILE__, G_STRFUNC, __LINE__);
+}
+
+gboolean CGStreamerShim_object_set_from_string(gpointer object, const char *name, const char *value) {
+    if (g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) == NULL) {
+        return FALSE;
+    }
+    gst_util_set_object_arg(G_OBJECT(object), name, value);
+    return TRUE;
+}
+
+// MARK: Video
+
+static gint first_component_of_plane(const GstVideoInfo *info, guint plane) {
+    for (guint comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS(info); comp++) {
+        if (GST_VIDEO_INFO_COMP_PLANE(info, comp) == plane) {
+            return comp;
+        }
+    }
+    return -1;
+}
+
+gint CGStreamerShim_video_info_plane_height(const GstVideoInfo *info, guint plane) {
+    gint comp = first_component_of_plane(info, plane);
+    return comp < 0 ? 0 : GST_VIDEO_INFO_COMP_HEIGHT(info, comp);
+}
+
+gint CGStreamerShim_video_info_plane_row_bytes(const GstVideoInfo *info, guint plane) {
+    gint comp = first_component_of_plane(info, plane);
+    if (comp < 0) {
+        return 0;
+    }
+    return GST_VIDEO_INFO_COMP_WIDTH(info, comp) * GST_VIDEO_INFO_COMP_PSTRIDE(info, comp);
+}
+
+gboolean CGStreamerShim_video_info_is_yuv(const GstVideoInfo *info) { return GST_VIDEO_INFO_IS_YUV(info); }
+gboolean CGStreamerShim_video_info_is_rgb(const GstVideoInfo *info) { return GST_VIDEO_INFO_IS_RGB(info); }
+guint CGStreamerShim_video_info_n_planes(const GstVideoInfo *info) { return GST_VIDEO_INFO_N_PLANES(info); }
+
+void *CGStreamerShim_video_frame_plane_data(GstVideoFrame *frame, guint plane) {
+    return GST_VIDEO_FRAME_PLANE_DATA(frame, plane);
+}
+
+gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane) {
+    return GST_VIDEO_FRAME_PLANE_STRIDE(frame, plane);
+}
+
+gboolean CGStreamerShim_buffer_is_writable(GstBuffer *buffer) { return gst_buffer_is_writable(buffer); }
+gboolean CGStreamerShim_mini_object_is_writable(GstMiniObject *object) { return gst_mini_object_is_writable(object); }
+
+// MARK: Elements implemented in Swift
+
+static CGStreamerShimBinCallbacks swift_callbacks;
+static GstElementClass *bin_parent_class = NULL;
+
+typedef struct {
+    char *longname, *klass, *description, *author;
+    GstPadTemplate **templates;
+    guint n_templates;
+    GParamSpec **pspecs;
+    guint n_pspecs;
+    void *swift_class;
+} ClassData;
+
+void CGStreamerShim_bin_set_callbacks(const CGStreamerShimBinCallbacks *callbacks) {
+    swift_callbacks = *callbacks;
+}
+
+static void swift_bin_set_property(GObject *object, guint property_id, const GValue *value, GParamSpec *pspec) {
+    (void)pspec;
+    CGStreamerShimBin *self = (CGStreamerShimBin *)object;
+    swift_callbacks.set_property(GST_ELEMENT(object), self->swift_object, property_id, value);
+}
+
+static void swift_bin_get_property(GObject *object, guint property_id, GValue *value, GParamSpec *pspec) {
+    (void)pspec;
+    CGStreamerShimBin *self = (CGStreamerShimBin *)object;
+    swift_callbacks.get_property(GST_ELEMENT(object), self->swift_object, property_id, value);
+}
+
+static void swift_bin_finalize(GObject *object) {
+    CGStreamerShimBin *self = (CGStreamerShimBin *)object;
+    if (self->swift_object != NULL) {
+        swift_callbacks.finalize(GST_ELEMENT(object), self->swift_object);
+        self->swift_object = NULL;
+    }
+    G_OBJECT_CLASS(bin_parent_class)->finalize(object);
+}
+
+static GstStateChangeReturn swift_bin_change_state(GstElement *element, GstStateChange transition) {
+    CGStreamerShimBin *self = (CGStreamerShimBin *)element;
+    return swift_callbacks.change_state(element, self->swift_object, transition);
+}
+
+GstStateChangeReturn CGStreamerShim_bin_parent_change_state(GstElement *element, GstStateChange transition) {
+    return bin_parent_class->change_state(element, transition);
+}
+
+static void swift_bin_class_init(gpointer g_class, gpointer class_data) {
+    ClassData *data = class_data;
+    GObjectClass *object_class = G_OBJECT_CLASS(g_class);
+    GstElementClass *element_class = GST_ELEMENT_CLASS(g_class);
+    CGStreamerShimBinClass *klass = g_class;
+
+    bin_parent_class = g_type_class_peek(GST_TYPE_BIN);
+    klass->swift_class = data->swift_class;
+    object_class->set_property = swift_bin_set_property;
+    object_class->get_property = swift_bin_get_property;
+    object_class->finalize = swift_bin_finalize;
+    element_class->change_state = swift_bin_change_state;
+
+    gst_element_class_set_metadata(element_class, data->longname, data->klass, data->description, data->author);
+    for (guint i = 0; i < data->n_templates; i++) {
+        gst_element_class_add_pad_template(element_class, data->templates[i]);
+    }
+    for (guint i = 0; i < data->n_pspecs; i++) {
+        g_object_class_install_property(object_class, i + 1, data->pspecs[i]);
+    }
+}
+
+static void swift_bin_instance_init(GTypeInstance *instance, gpointer g_class) {
+    CGStreamerShimBinClass *klass = g_class;
+    ((CGStreamerShimBin *)instance)->swift_object = NULL;
+    swift_callbacks.instance_init(GST_ELEMENT(instance), klass->swift_class);
+}
+
+GType CGStreamerShim_bin_register_type(const char *type_name, const char *longname, const char *klass,
+                                       const char *description, const char *author,
+                                       GstPadTemplate **templates, guint n_templates,
+                                       GParamSpec **pspecs, guint n_pspecs, void *swift_class) {
+    if (g_type_from_name(type_name) != 0) {
+        return 0;
+    }
+    // Lives as long as the type, which is for the rest of the process.
+    ClassData *data = g_new0(ClassData, 1);
+    data->longname = g_strdup(longname);
+    data->klass = g_strdup(klass);
+    data->description = g_strdup(description);
+    data->author = g_strdup(author);
+    data->templates = g_new0(GstPadTemplate *, n_templates + 1);
+    for (guint i = 0; i < n_templates; i++) {
+        data->templates[i] = templates[i];
+    }
+    data->n_templates = n_templates;
+    data->pspecs = g_new0(GParamSpec *, n_pspecs + 1);
+    for (guint i = 0; i < n_pspecs; i++) {
+        data->pspecs[i] = g_param_spec_ref_sink(pspecs[i]);
+    }
+    data->n_pspecs = n_pspecs;
+    data->swift_class = swift_class;
+
+    GTypeInfo info = {
+        .class_size = sizeof(CGStreamerShimBinClass),
+        .class_init = swift_bin_class_init,
+        .class_data = data,
+        .instance_size = sizeof(CGStreamerShimBin),
+        .instance_init = swift_bin_instance_init,
+    };
+    return g_type_register_static(GST_TYPE_BIN, type_name, &info, 0);
+}
+
+void *CGStreamerShim_bin_swift_object(GstElement *element) {
+    GTypeQuery query;
+    GType type = G_OBJECT_TYPE(element);
+    g_type_query(type, &query);
+    if (query.instance_size != sizeof(CGStreamerShimBin) || G_OBJECT_CLASS(G_OBJECT_GET_CLASS(element))->finalize != swift_bin_finalize) {
+        return NULL;
+    }
+    return ((CGStreamerShimBin *)element)->swift_object;
+}
+
+void CGStreamerShim_bin_set_swift_object(GstElement *element, void *swift_object) {
+    ((CGStreamerShimBin *)element)->swift_object = swift_object;
+}

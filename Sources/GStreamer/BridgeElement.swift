@@ -1,0 +1,472 @@
+import CGStreamer
+import CGStreamerShim
+import Synchronization
+
+/// The result of handing data on, as GStreamer's GstFlowReturn says it.
+public enum FlowResult: Sendable, Equatable {
+    case ok
+    /// The element is being stopped or flushed (a seek): drop the data, it is not an error.
+    case flushing
+    /// Downstream is at end of stream.
+    case endOfStream
+    case notNegotiated
+    case error
+
+    init(_ flow: GstFlowReturn) {
+        switch flow {
+        case GST_FLOW_OK: self = .ok
+        case GST_FLOW_FLUSHING: self = .flushing
+        case GST_FLOW_EOS: self = .endOfStream
+        case GST_FLOW_NOT_NEGOTIATED: self = .notNegotiated
+        default: self = flow.rawValue >= 0 ? .ok : .error
+        }
+    }
+
+    var gstFlow: GstFlowReturn {
+        switch self {
+        case .ok: GST_FLOW_OK
+        case .flushing: GST_FLOW_FLUSHING
+        case .endOfStream: GST_FLOW_EOS
+        case .notNegotiated: GST_FLOW_NOT_NEGOTIATED
+        case .error: GST_FLOW_ERROR
+        }
+    }
+}
+
+/// The Swift half of one element instance made by `ElementType.register`. GStreamer calls these on
+/// its own threads: lifecycle calls on the thread changing state, `render` and `needData` on
+/// streaming threads. The lifecycle calls come once per transition, in order, never concurrently.
+public protocol BridgeDelegate: AnyObject, Sendable {
+    /// NULL → READY. Throwing fails the state change with the error's description on the bus.
+    func initialize() throws
+    /// PAUSED → PLAYING, or the first data, whichever comes first.
+    func start()
+    /// PLAYING → PAUSED, or PAUSED → READY after a start by data; once per start.
+    func stop()
+    /// READY → NULL, once per successful initialize.
+    func dispose()
+    /// A sample from upstream (sinks and filters), on the streaming thread.
+    func render(_ sample: Sample) -> FlowResult
+    /// Upstream ended (sinks and filters), after the last `render`. A filter's end of stream is then
+    /// passed downstream by the element.
+    func endOfStream()
+    /// The element's appsrc wants more data (sources), on its streaming thread.
+    func needData()
+    /// A filter's caps on one side for `caps` on the other: the caps its sink pad accepts for what
+    /// downstream accepts (`towardsSink`), or what its source pad offers for upstream's caps.
+    func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps
+}
+
+extension BridgeDelegate {
+    public func start() {}
+    public func stop() {}
+    public func dispose() {}
+    public func render(_ sample: Sample) -> FlowResult { .ok }
+    public func endOfStream() {}
+    public func needData() {}
+    public func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps { caps }
+}
+
+/// One element instance written in Swift: a bin holding an appsrc and/or an appsink with ghost pads,
+/// which presents itself to the pipeline as one ordinary element.
+///
+/// The bin owns this object (released in the bin's finalize), and every call into it comes from the
+/// bin or its children while they exist, so the raw pointers below never dangle. Mutable state is
+/// behind `Mutex`es; the delegate is set once during instance init, before GStreamer can call in.
+public final class BridgeElement: @unchecked Sendable {
+    let element: UnsafeMutablePointer<GstElement>
+    let appsrc: UnsafeMutablePointer<GstElement>?
+    let appsink: UnsafeMutablePointer<GstElement>?
+    let srcPad: UnsafeMutablePointer<GstPad>?
+    let sinkPad: UnsafeMutablePointer<GstPad>?
+    /// The element's kind.
+    public let kind: BridgeKind
+    /// The element's property values.
+    public let properties: ElementProperties
+    private var delegate: (any BridgeDelegate)!
+
+    private struct Lifecycle {
+        var initialized = false
+        var started = false
+    }
+    private let lifecycle = Mutex(Lifecycle())
+
+    private struct Output {
+        var caps: Caps?
+        var pool: UnsafeMutablePointer<GstBufferPool>?
+        var poolInfo: VideoInfo?
+    }
+    private let output = Mutex(Output())
+
+    init(element: UnsafeMutablePointer<GstElement>, type: ElementTypeBox) {
+        self.element = element
+        self.kind = type.description.kind
+        self.properties = ElementProperties(specs: type.description.properties)
+        let bin = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self)
+
+        if kind != .sink {
+            let source = gst_element_factory_make("appsrc", "appsrc")!
+            for (property, value) in [
+                ("format", "time"), ("block", "true"), ("max-bytes", "0"), ("max-buffers", "2"),
+                ("handle-segment-change", "true"), ("stream-type", "stream"), ("emit-signals", "false"),
+            ] {
+                CGStreamerShim_object_set_from_string(source, property, value)
+            }
+            gst_bin_add(bin, source)
+            appsrc = source
+        } else {
+            appsrc = nil
+        }
+        if kind != .source {
+            let sink = gst_element_factory_make("appsink", "appsink")!
+            let synchronous = kind == .sink ? "true" : "false"
+            for (property, value) in [
+                ("sync", synchronous), ("async", synchronous), ("enable-last-sample", "false"),
+                ("max-buffers", "1"), ("emit-signals", "false"), ("wait-on-eos", "true"),
+            ] {
+                CGStreamerShim_object_set_from_string(sink, property, value)
+            }
+            gst_bin_add(bin, sink)
+            appsink = sink
+        } else {
+            appsink = nil
+        }
+        if kind == .filter {
+            // The appsink runs in PLAYING on its own (see changeState), and the bin must look like a
+            // filter, not like a sink (the pipeline would wait for its EOS and preroll) nor a source
+            // (a pipeline-wide EOS would end the stream here, ahead of the data still upstream).
+            gst_element_set_locked_state(appsink, 1)
+            element.pointee.object.flags &= ~(GST_ELEMENT_FLAG_SINK.rawValue | GST_ELEMENT_FLAG_SOURCE.rawValue)
+        }
+
+        srcPad = appsrc.map { BridgeElement.addGhostPad(to: element, name: "src", target: $0) }
+        sinkPad = appsink.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
+
+        delegate = type.makeDelegate(self)
+        installCallbacks()
+    }
+
+    private static func addGhostPad(
+        to element: UnsafeMutablePointer<GstElement>, name: String, target: UnsafeMutablePointer<GstElement>
+    ) -> UnsafeMutablePointer<GstPad> {
+        let targetPad = gst_element_get_static_pad(target, name)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(targetPad)) }
+        let template = CGStreamerShim_element_get_pad_template(element, name)
+        let ghost = gst_ghost_pad_new_from_template(name, targetPad, template)!
+        gst_element_add_pad(element, ghost)
+        return ghost
+    }
+
+    // MARK: For the delegate
+
+    /// The element's name, such as "gray0".
+    public var name: String {
+        guard let name = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self))
+        else { return "" }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+
+    /// Pushes a buffer downstream through the appsrc with `caps`, keeping the segment of `input` (a
+    /// filter's input sample) so timestamps keep their meaning after seeks. Blocks while the appsrc's
+    /// small queue is full: a slow downstream slows the caller.
+    ///
+    /// The corresponding C functions are `gst_app_src_push_sample` and `gst_app_src_push_buffer`.
+    public func push(_ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil) -> FlowResult {
+        guard let appsrc else { return .error }
+        let source = UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)
+        if let input {
+            let sample = Sample(buffer: buffer, caps: caps, segmentFrom: input)
+            return FlowResult(gst_app_src_push_sample(source, sample.pointer))
+        }
+        let changed = output.withLock { output -> Bool in
+            if let current = output.caps, current == caps { return false }
+            output.caps = caps
+            return true
+        }
+        if changed { gst_app_src_set_caps(source, caps.pointer) }
+        return FlowResult(gst_app_src_push_buffer(source, gst_buffer_ref(buffer.pointer)))
+    }
+
+    /// Ends the stream downstream once the queued buffers are out.
+    ///
+    /// The corresponding C function is `gst_app_src_end_of_stream`.
+    @discardableResult
+    public func endOfStream() -> FlowResult {
+        guard let appsrc else { return .error }
+        return FlowResult(gst_app_src_end_of_stream(UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)))
+    }
+
+    /// What downstream of the source pad accepts, within `filter`, in downstream's order of preference.
+    ///
+    /// The corresponding C function is `gst_pad_peer_query_caps`.
+    public func downstreamCaps(filter: Caps) -> Caps {
+        guard let srcPad else { return filter }
+        return Caps(taking: gst_pad_peer_query_caps(srcPad, filter.pointer))
+    }
+
+    /// A writable buffer for one frame of layout `info`, from a GstVideoBufferPool the element owns
+    /// (buffers carry a GstVideoMeta with the pool's strides).
+    public func makeVideoBuffer(_ info: VideoInfo) throws(GStreamerError) -> Buffer {
+        let pool = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBufferPool> in
+            if let pool = output.pool, output.poolInfo == info { return pool }
+            if let old = output.pool {
+                gst_buffer_pool_set_active(old, 0)
+                gst_object_unref(UnsafeMutableRawPointer(old))
+                output.pool = nil
+            }
+            let pool = gst_video_buffer_pool_new()!
+            let config = gst_buffer_pool_get_config(pool)
+            let caps = info.caps
+            gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0)
+            gst_buffer_pool_config_add_option(config, "GstBufferPoolOptionVideoMeta")
+            guard gst_buffer_pool_set_config(pool, config) != 0, gst_buffer_pool_set_active(pool, 1) != 0 else {
+                gst_object_unref(UnsafeMutableRawPointer(pool))
+                throw GStreamerError(kind: .core, message: "could not set up a buffer pool for \(caps)", source: name)
+            }
+            output.pool = pool
+            output.poolInfo = info
+            return pool
+        }
+        var buffer: UnsafeMutablePointer<GstBuffer>?
+        guard gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer else {
+            throw GStreamerError(kind: .core, message: "the buffer pool is shutting down", source: name)
+        }
+        return Buffer(taking: buffer)
+    }
+
+    /// Posts an error message from this element on the bus (the pipeline then stops with it).
+    public func postError(_ text: String, debug: String? = nil) {
+        CGStreamerShim_element_post_error(element, 0, text, debug)
+    }
+
+    /// Posts a warning message from this element on the bus.
+    public func postWarning(_ text: String, debug: String? = nil) {
+        CGStreamerShim_element_post_warning(element, text, debug)
+    }
+
+    // MARK: Lifecycle
+
+    private func ensureStarted() {
+        lifecycle.withLock { state in
+            guard state.initialized && !state.started else { return }
+            state.started = true
+            delegate.start()
+        }
+    }
+
+    private func stopIfStarted() {
+        lifecycle.withLock { state in
+            guard state.started else { return }
+            state.started = false
+            delegate.stop()
+        }
+    }
+
+    private var isStarted: Bool { lifecycle.withLock { $0.started } }
+
+    func changeState(_ transition: GstStateChange) -> GstStateChangeReturn {
+        let from = transition.rawValue >> 3
+        let to = transition.rawValue & 0x7
+        let (null, ready, paused, playing) = (
+            GST_STATE_NULL.rawValue, GST_STATE_READY.rawValue, GST_STATE_PAUSED.rawValue, GST_STATE_PLAYING.rawValue
+        )
+
+        switch (from, to) {
+        case (null, ready):
+            let failure: String? = lifecycle.withLock { state in
+                do {
+                    try delegate.initialize()
+                    state.initialized = true
+                    return nil
+                } catch {
+                    return "\(error)"
+                }
+            }
+            if let failure {
+                CGStreamerShim_element_post_error(element, 1, failure, nil)
+                return GST_STATE_CHANGE_FAILURE
+            }
+            if kind == .filter { gst_element_set_state(appsink, GST_STATE_READY) }
+        case (ready, paused):
+            if kind == .filter { gst_element_set_state(appsink, GST_STATE_PLAYING) }
+        case (playing, paused):
+            stopIfStarted()
+        default:
+            break
+        }
+
+        let result = CGStreamerShim_bin_parent_change_state(element, transition)
+        if result == GST_STATE_CHANGE_FAILURE { return result }
+
+        switch (from, to) {
+        case (paused, playing):
+            ensureStarted()
+        case (paused, ready):
+            // The appsrc is flushing now, so a render blocked on a full queue has returned, and taking the
+            // appsink down waits for the streaming thread to leave it.
+            if kind == .filter { gst_element_set_state(appsink, GST_STATE_READY) }
+            stopIfStarted()
+            output.withLock { output in
+                output.caps = nil
+                if let pool = output.pool {
+                    gst_buffer_pool_set_active(pool, 0)
+                    gst_object_unref(UnsafeMutableRawPointer(pool))
+                }
+                output.pool = nil
+                output.poolInfo = nil
+            }
+        case (ready, null):
+            if kind == .filter { gst_element_set_state(appsink, GST_STATE_NULL) }
+            lifecycle.withLock { state in
+                guard state.initialized else { return }
+                state.initialized = false
+                delegate.dispose()
+            }
+        default:
+            break
+        }
+        return result
+    }
+
+    deinit {
+        if let pool = output.withLock({ $0.pool }) {
+            gst_buffer_pool_set_active(pool, 0)
+            gst_object_unref(UnsafeMutableRawPointer(pool))
+        }
+    }
+
+    // MARK: Callbacks from the appsrc, the appsink and the ghost pads
+
+    private static func from(_ userData: UnsafeMutableRawPointer?) -> BridgeElement {
+        Unmanaged<BridgeElement>.fromOpaque(userData!).takeUnretainedValue()
+    }
+
+    private func installCallbacks() {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        if let appsrc {
+            var callbacks = GstAppSrcCallbacks()
+            callbacks.need_data = { _, _, userData in
+                let bridge = BridgeElement.from(userData)
+                bridge.ensureStarted()
+                bridge.delegate.needData()
+            }
+            gst_app_src_set_callbacks(
+                UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self), &callbacks, me, nil)
+        }
+        if let appsink {
+            var callbacks = GstAppSinkCallbacks()
+            callbacks.new_sample = { sink, userData in
+                let bridge = BridgeElement.from(userData)
+                guard let pulled = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
+                bridge.ensureStarted()
+                return bridge.delegate.render(Sample(taking: pulled)).gstFlow
+            }
+            callbacks.eos = { _, userData in
+                let bridge = BridgeElement.from(userData)
+                bridge.delegate.endOfStream()
+                if bridge.kind == .filter { bridge.endOfStream() }
+            }
+            gst_app_sink_set_callbacks(
+                UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self), &callbacks, me, nil)
+        }
+        guard kind == .filter, let srcPad, let sinkPad, let appsink else { return }
+
+        gst_pad_set_query_function_full(srcPad, { pad, parent, query in
+            BridgeElement.fromParent(parent).srcQuery(pad!, parent, query!)
+        }, nil, nil)
+        gst_pad_set_event_function_full(srcPad, { _, parent, event in
+            // Upstream events (seek, QoS, navigation, reconfigure) travel on through the sink pad.
+            let bridge = BridgeElement.fromParent(parent)
+            return gst_pad_push_event(bridge.sinkPad, event)
+        }, nil, nil)
+        gst_pad_set_query_function_full(sinkPad, { pad, parent, query in
+            BridgeElement.fromParent(parent).sinkQuery(pad!, parent, query!)
+        }, nil, nil)
+
+        // Flushes (seeks) reach the appsink; pass them through the appsrc so it drops what it queued,
+        // unblocks a waiting push, and downstream flushes too.
+        let appsinkPad = gst_element_get_static_pad(appsink, "sink")!
+        defer { gst_object_unref(UnsafeMutableRawPointer(appsinkPad)) }
+        gst_pad_add_probe(
+            appsinkPad, GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+            { _, info, userData in
+                let bridge = BridgeElement.from(userData)
+                guard let info, let data = info.pointee.data, let appsrc = bridge.appsrc else { return GST_PAD_PROBE_OK }
+                let event = data.assumingMemoryBound(to: GstEvent.self)
+                let type = event.pointee.type
+                guard type == GST_EVENT_FLUSH_START || type == GST_EVENT_FLUSH_STOP else { return GST_PAD_PROBE_OK }
+                let sourcePad = gst_element_get_static_pad(appsrc, "src")!
+                defer { gst_object_unref(UnsafeMutableRawPointer(sourcePad)) }
+                _ = gst_pad_send_event(sourcePad, gst_event_ref(event))
+                _ = gst_pad_push_event(sourcePad, gst_event_ref(event))
+                if type == GST_EVENT_FLUSH_STOP {
+                    bridge.output.withLock { $0.caps = nil }
+                }
+                return GST_PAD_PROBE_OK
+            }, me, nil)
+    }
+
+    private static func fromParent(_ parent: UnsafeMutablePointer<GstObject>?) -> BridgeElement {
+        let object = CGStreamerShim_bin_swift_object(UnsafeMutableRawPointer(parent!).assumingMemoryBound(to: GstElement.self))
+        return Unmanaged<BridgeElement>.fromOpaque(object!).takeUnretainedValue()
+    }
+
+    private func templateCaps(_ pad: UnsafeMutablePointer<GstPad>) -> Caps {
+        Caps(taking: gst_pad_get_pad_template_caps(pad))
+    }
+
+    /// Caps the filter's `pad` can handle, asking the pad on the other side's peer.
+    private func filterCaps(for pad: UnsafeMutablePointer<GstPad>, filter: UnsafeMutablePointer<GstCaps>?) -> Caps {
+        let isSink = pad == sinkPad
+        let otherPad = isSink ? srcPad! : sinkPad!
+        let otherTemplate = templateCaps(otherPad)
+        let peer = Caps(taking: gst_pad_peer_query_caps(otherPad, otherTemplate.pointer))
+        var result = delegate.transformCaps(peer, towardsSink: isSink).intersect(templateCaps(pad))
+        if let filter {
+            result = Caps(taking: gst_caps_intersect_full(filter, result.pointer, GST_CAPS_INTERSECT_FIRST))
+        }
+        return result
+    }
+
+    private func sinkQuery(
+        _ pad: UnsafeMutablePointer<GstPad>, _ parent: UnsafeMutablePointer<GstObject>?,
+        _ query: UnsafeMutablePointer<GstQuery>
+    ) -> gboolean {
+        switch query.pointee.type {
+        case GST_QUERY_CAPS:
+            var filter: UnsafeMutablePointer<GstCaps>?
+            gst_query_parse_caps(query, &filter)
+            gst_query_set_caps_result(query, filterCaps(for: pad, filter: filter).pointer)
+            return 1
+        case GST_QUERY_ACCEPT_CAPS:
+            var caps: UnsafeMutablePointer<GstCaps>?
+            gst_query_parse_accept_caps(query, &caps)
+            guard let caps else { return 0 }
+            let accepted = gst_caps_can_intersect(caps, filterCaps(for: pad, filter: nil).pointer)
+            gst_query_set_accept_caps_result(query, accepted)
+            return 1
+        default:
+            return gst_pad_query_default(pad, parent, query)
+        }
+    }
+
+    private func srcQuery(
+        _ pad: UnsafeMutablePointer<GstPad>, _ parent: UnsafeMutablePointer<GstObject>?,
+        _ query: UnsafeMutablePointer<GstQuery>
+    ) -> gboolean {
+        switch query.pointee.type {
+        case GST_QUERY_CAPS:
+            var filter: UnsafeMutablePointer<GstCaps>?
+            gst_query_parse_caps(query, &filter)
+            gst_query_set_caps_result(query, filterCaps(for: pad, filter: filter).pointer)
+            return 1
+        case GST_QUERY_POSITION, GST_QUERY_DURATION, GST_QUERY_SEEKING, GST_QUERY_LATENCY, GST_QUERY_CONVERT,
+            GST_QUERY_SEGMENT, GST_QUERY_URI, GST_QUERY_FORMATS, GST_QUERY_BUFFERING:
+            // Answered by upstream, as for any filter: the appsrc inside knows nothing of the stream.
+            return gst_pad_peer_query(sinkPad, query)
+        default:
+            return gst_pad_query_default(pad, parent, query)
+        }
+    }
+}

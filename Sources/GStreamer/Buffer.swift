@@ -1,0 +1,183 @@
+import CGStreamer
+import CGStreamerShim
+
+/// A GStreamer buffer: memory plus timestamps. Owns one reference.
+///
+/// GstBuffer is reference counted and immutable while shared, so the wrapper can cross threads; it
+/// only writes through `withMutableBytes`, which requires a writable (unshared) buffer.
+public final class Buffer: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GstBuffer>
+
+    init(taking pointer: UnsafeMutablePointer<GstBuffer>) {
+        self.pointer = pointer
+    }
+
+    init(borrowing pointer: UnsafeMutablePointer<GstBuffer>) {
+        self.pointer = gst_buffer_ref(pointer)
+    }
+
+    deinit {
+        gst_buffer_unref(pointer)
+    }
+
+    /// A new buffer of `size` bytes (uninitialized).
+    ///
+    /// The corresponding C function is `gst_buffer_new_allocate`.
+    public convenience init(size: Int) throws(GStreamerError) {
+        try GStreamer.initialize()
+        guard let buffer = gst_buffer_new_allocate(nil, gsize(size), nil) else {
+            throw GStreamerError(kind: .core, message: "could not allocate a buffer of \(size) bytes")
+        }
+        self.init(taking: buffer)
+    }
+
+    /// A new buffer holding a copy of `bytes`.
+    public convenience init(copying bytes: UnsafeRawBufferPointer) throws(GStreamerError) {
+        try self.init(size: bytes.count)
+        if let base = bytes.baseAddress, !bytes.isEmpty {
+            gst_buffer_fill(pointer, 0, base, gsize(bytes.count))
+        }
+    }
+
+    /// Presentation timestamp in nanoseconds.
+    public var pts: ClockTime? {
+        get { optionalClockTime(pointer.pointee.pts) }
+        set { pointer.pointee.pts = clockTimeValue(newValue) }
+    }
+
+    /// Decoding timestamp in nanoseconds.
+    public var dts: ClockTime? {
+        get { optionalClockTime(pointer.pointee.dts) }
+        set { pointer.pointee.dts = clockTimeValue(newValue) }
+    }
+
+    /// Duration in nanoseconds.
+    public var duration: ClockTime? {
+        get { optionalClockTime(pointer.pointee.duration) }
+        set { pointer.pointee.duration = clockTimeValue(newValue) }
+    }
+
+    /// Total size in bytes of all its memory.
+    public var size: Int { Int(gst_buffer_get_size(pointer)) }
+
+    /// Number of memory blocks.
+    public var memoryCount: Int { Int(gst_buffer_n_memory(pointer)) }
+
+    /// True when nobody else holds the buffer, so writing to it needs no copy.
+    public var isWritable: Bool { CGStreamerShim_buffer_is_writable(pointer) != 0 }
+
+    /// True when both wrappers hold the very same GstBuffer.
+    public func isSameBuffer(as other: Buffer) -> Bool { pointer == other.pointer }
+
+    /// The buffer's address, for identity checks in tests and logs only.
+    public var identity: UInt { UInt(bitPattern: pointer) }
+
+    /// Reads the whole buffer's bytes (mapped read-only for the duration of `body`).
+    ///
+    /// The corresponding C functions are `gst_buffer_map` and `gst_buffer_unmap`.
+    public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        var map = GstMapInfo()
+        guard gst_buffer_map(pointer, &map, GST_MAP_READ) != 0 else {
+            throw GStreamerError(kind: .core, message: "could not map a buffer for reading")
+        }
+        defer { gst_buffer_unmap(pointer, &map) }
+        return try body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
+    }
+
+    /// Writes the buffer's bytes. The buffer must be writable.
+    public func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
+        guard isWritable else {
+            throw GStreamerError(kind: .invalidArgument, message: "the buffer is shared and cannot be written")
+        }
+        var map = GstMapInfo()
+        guard gst_buffer_map(pointer, &map, GST_MAP_WRITE) != 0 else {
+            throw GStreamerError(kind: .core, message: "could not map a buffer for writing")
+        }
+        defer { gst_buffer_unmap(pointer, &map) }
+        return try body(UnsafeMutableRawBufferPointer(start: map.data, count: Int(map.size)))
+    }
+
+    /// The bytes as an array (a copy).
+    public var bytes: [UInt8] {
+        (try? withBytes { Array($0.bindMemory(to: UInt8.self)) }) ?? []
+    }
+
+    /// Adds a GstVideoMeta describing per-plane offsets and strides.
+    ///
+    /// The corresponding C function is `gst_buffer_add_video_meta_full`.
+    public func addVideoMeta(_ info: VideoInfo) {
+        var offsets = info.raw.offset
+        var strides = info.raw.stride
+        withUnsafeMutableBytes(of: &offsets) { offsetBytes in
+            withUnsafeMutableBytes(of: &strides) { strideBytes in
+                _ = gst_buffer_add_video_meta_full(
+                    pointer, GST_VIDEO_FRAME_FLAG_NONE, info.raw.finfo.pointee.format, guint(info.width),
+                    guint(info.height), guint(info.planeCount), offsetBytes.baseAddress!.assumingMemoryBound(to: gsize.self),
+                    strideBytes.baseAddress!.assumingMemoryBound(to: gint.self))
+            }
+        }
+    }
+
+    /// The plane layout from the buffer's GstVideoMeta, when it has one.
+    public var videoMetaLayout: (offsets: [Int], strides: [Int])? {
+        guard let meta = gst_buffer_get_video_meta(pointer) else { return nil }
+        let planes = Int(meta.pointee.n_planes)
+        let offsets = withUnsafeBytes(of: meta.pointee.offset) { Array($0.bindMemory(to: gsize.self).prefix(planes)) }
+        let strides = withUnsafeBytes(of: meta.pointee.stride) { Array($0.bindMemory(to: gint.self).prefix(planes)) }
+        return (offsets.map { Int($0) }, strides.map { Int($0) })
+    }
+}
+
+/// A buffer with the caps and segment it was received with, as an appsink hands it out.
+public final class Sample: @unchecked Sendable {
+    // GstSample is reference counted and immutable; this wrapper owns one reference.
+    let pointer: OpaquePointer
+
+    init(taking pointer: OpaquePointer) {
+        self.pointer = pointer
+    }
+
+    deinit {
+        gst_sample_unref(pointer)
+    }
+
+    /// A sample of `buffer` with `caps` and the segment of `segmentFrom` (or a default time segment).
+    public convenience init(buffer: Buffer, caps: Caps?, segmentFrom other: Sample? = nil) {
+        let segment = other.flatMap { gst_sample_get_segment($0.pointer) }
+        self.init(taking: gst_sample_new(buffer.pointer, caps?.pointer, segment, nil))
+    }
+
+    /// The sample's buffer.
+    public var buffer: Buffer? {
+        gst_sample_get_buffer(pointer).map { Buffer(borrowing: $0) }
+    }
+
+    /// The caps the buffer came with.
+    public var caps: Caps? {
+        gst_sample_get_caps(pointer).map { Caps(borrowing: $0) }
+    }
+
+    /// The segment's start, rate and base, in nanoseconds for time segments.
+    public var segment: Segment? {
+        gst_sample_get_segment(pointer).map { Segment($0.pointee) }
+    }
+}
+
+/// The part of a stream being played: a GstSegment in time format.
+public struct Segment: Sendable, Equatable {
+    public var rate: Double
+    public var start: ClockTime
+    public var stop: ClockTime?
+    public var base: ClockTime
+    public var time: ClockTime
+    public var position: ClockTime?
+
+    init(_ segment: GstSegment) {
+        rate = segment.rate
+        start = ClockTime(segment.start)
+        stop = optionalClockTime(segment.stop)
+        base = ClockTime(segment.base)
+        time = ClockTime(segment.time)
+        position = optionalClockTime(segment.position)
+    }
+}

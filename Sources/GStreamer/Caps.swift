@@ -1,0 +1,145 @@
+import CGStreamer
+import CGStreamerShim
+
+/// GStreamer caps: the media type and format of a stream, such as
+/// `video/x-raw, format=I420, width=320, height=240`. Immutable once made.
+public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable {
+    // GstCaps is reference counted; this wrapper owns one reference and never writes to the caps.
+    let pointer: UnsafeMutablePointer<GstCaps>
+
+    init(taking pointer: UnsafeMutablePointer<GstCaps>) {
+        self.pointer = pointer
+    }
+
+    init(borrowing pointer: UnsafeMutablePointer<GstCaps>) {
+        self.pointer = gst_caps_ref(pointer)
+    }
+
+    deinit {
+        gst_caps_unref(pointer)
+    }
+
+    /// Parses caps from their string form. Throws when the string is not caps.
+    ///
+    /// The corresponding C function is `gst_caps_from_string`.
+    public convenience init(_ string: String) throws(GStreamerError) {
+        try GStreamer.initialize()
+        guard let caps = gst_caps_from_string(string) else {
+            throw GStreamerError(kind: .invalidArgument, message: "could not parse caps \"\(string)\"")
+        }
+        self.init(taking: caps)
+    }
+
+    /// Caps that accept anything.
+    public static var any: Caps { Caps(taking: gst_caps_new_any()) }
+
+    static func string(of caps: UnsafePointer<GstCaps>) -> String {
+        guard let text = gst_caps_to_string(caps) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    public var description: String { Caps.string(of: pointer) }
+
+    public static func == (lhs: Caps, rhs: Caps) -> Bool {
+        gst_caps_is_equal(lhs.pointer, rhs.pointer) != 0
+    }
+
+    /// True when the caps describe exactly one format (no lists or ranges).
+    public var isFixed: Bool { gst_caps_is_fixed(pointer) != 0 }
+    /// True when the caps accept nothing.
+    public var isEmpty: Bool { gst_caps_is_empty(pointer) != 0 }
+    /// True when the caps accept anything.
+    public var isAny: Bool { gst_caps_is_any(pointer) != 0 }
+
+    /// The name of the first structure, such as "video/x-raw".
+    public var mediaType: String? {
+        guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0) else { return nil }
+        return String(cString: gst_structure_get_name(structure))
+    }
+
+    /// An integer field of the first structure, such as `width`.
+    public func int(_ field: String) -> Int? {
+        guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0) else { return nil }
+        var value: gint = 0
+        guard gst_structure_get_int(structure, field, &value) != 0 else { return nil }
+        return Int(value)
+    }
+
+    /// A string field of the first structure, such as `format`.
+    public func string(_ field: String) -> String? {
+        guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0),
+            let value = gst_structure_get_string(structure, field)
+        else { return nil }
+        return String(cString: value)
+    }
+
+    /// A fraction field of the first structure, such as `framerate`.
+    public func fraction(_ field: String) -> (numerator: Int, denominator: Int)? {
+        guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0) else { return nil }
+        var numerator: gint = 0
+        var denominator: gint = 1
+        guard gst_structure_get_fraction(structure, field, &numerator, &denominator) != 0 else { return nil }
+        return (Int(numerator), Int(denominator))
+    }
+
+    /// The caps both accept.
+    ///
+    /// The corresponding C function is `gst_caps_intersect`.
+    public func intersect(_ other: Caps) -> Caps {
+        Caps(taking: gst_caps_intersect(pointer, other.pointer))
+    }
+
+    /// True when some format fits both.
+    public func canIntersect(_ other: Caps) -> Bool {
+        gst_caps_can_intersect(pointer, other.pointer) != 0
+    }
+
+    /// One fixed format out of these caps, taking the first choice of every list and the value nearest
+    /// to the preferred one in ranges.
+    ///
+    /// The corresponding C function is `gst_caps_fixate` (after the nearest-value fixations).
+    public func fixated(preferring fields: [String: PropertyValue] = [:]) -> Caps {
+        let caps = gst_caps_truncate(gst_caps_copy(pointer))!
+        if let structure = gst_caps_get_structure(caps, 0) {
+            for (field, value) in fields.sorted(by: { $0.key < $1.key }) {
+                switch value {
+                case .int(let number):
+                    gst_structure_fixate_field_nearest_int(structure, field, gint(clamping: number))
+                case .fraction(let numerator, let denominator):
+                    gst_structure_fixate_field_nearest_fraction(
+                        structure, field, gint(clamping: numerator), gint(clamping: denominator))
+                case .string(let text?):
+                    gst_structure_fixate_field_string(structure, field, text)
+                default: break
+                }
+            }
+        }
+        return Caps(taking: gst_caps_fixate(caps))
+    }
+
+    /// A copy with `field` set in every structure.
+    public func setting(_ field: String, _ value: PropertyValue) -> Caps {
+        let caps = gst_caps_copy(pointer)!
+        var gvalue = GValue()
+        switch value {
+        case .int: g_value_init(&gvalue, CGStreamerShim_type_int())
+        case .string: g_value_init(&gvalue, CGStreamerShim_type_string())
+        case .fraction: g_value_init(&gvalue, CGStreamerShim_type_fraction())
+        default: return Caps(taking: caps)
+        }
+        defer { g_value_unset(&gvalue) }
+        _ = GValues.write(value, into: &gvalue)
+        gst_caps_set_value(caps, field, &gvalue)
+        return Caps(taking: caps)
+    }
+
+    /// A copy without `field` in any structure.
+    public func removing(_ field: String) -> Caps {
+        let caps = gst_caps_copy(pointer)!
+        for index in 0..<gst_caps_get_size(caps) {
+            gst_structure_remove_field(gst_caps_get_structure(caps, index), field)
+        }
+        return Caps(taking: caps)
+    }
+}

@@ -1,0 +1,225 @@
+import CGStreamer
+import CGStreamerShim
+
+/// A GStreamer element's state.
+public enum State: Int, Sendable, CustomStringConvertible, Comparable {
+    case voidPending = 0
+    case null = 1
+    case ready = 2
+    case paused = 3
+    case playing = 4
+
+    init(_ state: GstState) {
+        self = State(rawValue: Int(state.rawValue)) ?? .voidPending
+    }
+
+    var gstState: GstState { GstState(rawValue: UInt32(rawValue)) }
+
+    public var description: String {
+        switch self {
+        case .voidPending: "VOID_PENDING"
+        case .null: "NULL"
+        case .ready: "READY"
+        case .paused: "PAUSED"
+        case .playing: "PLAYING"
+        }
+    }
+
+    public static func < (lhs: State, rhs: State) -> Bool { lhs.rawValue < rhs.rawValue }
+}
+
+/// The outcome of a state change that did not fail.
+public enum StateChangeResult: Sendable {
+    case success
+    /// The change completes later (a sink waits for its preroll buffer).
+    case async
+    /// Succeeded, but the element cannot preroll in PAUSED (a live source).
+    case noPreroll
+}
+
+/// A GStreamer element. Owns one reference, released in `deinit`.
+///
+/// GstElement is reference counted and its methods are thread-safe, so the wrapper can cross threads.
+public class Element: @unchecked Sendable {
+    let pointer: UnsafeMutablePointer<GstElement>
+
+    /// Wraps `pointer`, taking over one reference (`owned: true`) or adding one (`owned: false`).
+    /// Floating references are sunk.
+    init(_ pointer: UnsafeMutablePointer<GstElement>, owned: Bool) {
+        self.pointer = pointer
+        if g_object_is_floating(UnsafeMutableRawPointer(pointer)) != 0 {
+            gst_object_ref_sink(UnsafeMutableRawPointer(pointer))
+        } else if !owned {
+            gst_object_ref(UnsafeMutableRawPointer(pointer))
+        }
+    }
+
+    deinit {
+        gst_object_unref(UnsafeMutableRawPointer(pointer))
+    }
+
+    /// Creates an element from a factory, such as `Element(factory: "videotestsrc")`.
+    ///
+    /// The corresponding C function is `gst_element_factory_make`.
+    public convenience init(factory: String, name: String? = nil) throws(GStreamerError) {
+        try GStreamer.initialize()
+        guard let element = gst_element_factory_make(factory, name) else {
+            throw GStreamerError(kind: .invalidArgument, message: "no element \"\(factory)\"")
+        }
+        self.init(element, owned: true)
+    }
+
+    /// The element's name, such as "gray0".
+    public var name: String {
+        guard let name = gst_object_get_name(objectPointer) else { return "" }
+        defer { g_free(name) }
+        return String(cString: name)
+    }
+
+    /// The name of the factory that made the element, such as "videotestsrc".
+    public var factoryName: String? {
+        guard let factory = CGStreamerShim_element_get_factory(pointer),
+            let name = UnsafeMutablePointer<GstObject>(factory).pointee.name
+        else { return nil }
+        return String(cString: name)
+    }
+
+    var objectPointer: UnsafeMutablePointer<GstObject> {
+        UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self)
+    }
+
+    // MARK: Properties
+
+    /// Sets a property. Throws when the element has no such property or the value does not fit.
+    ///
+    /// The corresponding C function is `g_object_set_property`.
+    public func set(_ property: String, _ value: some PropertyValueConvertible) throws(GStreamerError) {
+        guard let spec = CGStreamerShim_object_find_property(pointer, property) else {
+            throw noSuchProperty(property)
+        }
+        var gvalue = GValue()
+        g_value_init(&gvalue, CGStreamerShim_param_spec_value_type(spec))
+        defer { g_value_unset(&gvalue) }
+        guard GValues.write(value.propertyValue, into: &gvalue) else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "cannot set property \"\(property)\" of \(name) to \(value.propertyValue)", source: name)
+        }
+        g_object_set_property(UnsafeMutablePointer(OpaquePointer(pointer)), property, &gvalue)
+    }
+
+    /// Sets a property from its string form, the way gst-launch-1.0 parses `name=value`.
+    ///
+    /// The corresponding C function is `gst_util_set_object_arg`.
+    public func set(_ property: String, fromString value: String) throws(GStreamerError) {
+        guard CGStreamerShim_object_set_from_string(pointer, property, value) != 0 else {
+            throw noSuchProperty(property)
+        }
+    }
+
+    /// Reads a property. Throws when the element has no such property.
+    ///
+    /// The corresponding C function is `g_object_get_property`.
+    public func get(_ property: String) throws(GStreamerError) -> PropertyValue {
+        guard let spec = CGStreamerShim_object_find_property(pointer, property) else {
+            throw noSuchProperty(property)
+        }
+        var gvalue = GValue()
+        g_value_init(&gvalue, CGStreamerShim_param_spec_value_type(spec))
+        defer { g_value_unset(&gvalue) }
+        g_object_get_property(UnsafeMutablePointer(OpaquePointer(pointer)), property, &gvalue)
+        guard let value = GValues.read(&gvalue) else {
+            throw GStreamerError(
+                kind: .invalidArgument, message: "cannot read property \"\(property)\" of \(name)", source: name)
+        }
+        return value
+    }
+
+    private func noSuchProperty(_ property: String) -> GStreamerError {
+        GStreamerError(
+            kind: .invalidArgument, message: "no property \"\(property)\" in element \"\(name)\"", source: name)
+    }
+
+    // MARK: State
+
+    /// Asks the element to change state; waits for an asynchronous change up to `timeout` nanoseconds.
+    /// Throws with the message the element posted when the change fails.
+    ///
+    /// The corresponding C functions are `gst_element_set_state` and `gst_element_get_state`.
+    @discardableResult
+    public func setState(_ state: State, timeout: ClockTime? = nil) throws(GStreamerError) -> StateChangeResult {
+        var result = gst_element_set_state(pointer, state.gstState)
+        if result == GST_STATE_CHANGE_ASYNC, let timeout {
+            result = gst_element_get_state(pointer, nil, nil, GstClockTime(timeout))
+        }
+        switch result {
+        case GST_STATE_CHANGE_FAILURE:
+            throw GStreamerError(
+                kind: .stateChange, message: "\(name) failed to change state to \(state)", source: name)
+        case GST_STATE_CHANGE_ASYNC: return .async
+        case GST_STATE_CHANGE_NO_PREROLL: return .noPreroll
+        default: return .success
+        }
+    }
+
+    /// The current state, waiting up to `timeout` nanoseconds for a change in progress (0: no wait).
+    public func state(timeout: ClockTime = 0) -> (current: State, pending: State) {
+        var current = GST_STATE_VOID_PENDING
+        var pending = GST_STATE_VOID_PENDING
+        _ = gst_element_get_state(pointer, &current, &pending, GstClockTime(timeout))
+        return (State(current), State(pending))
+    }
+
+    /// Locks or unlocks the element's state against its parent's state changes.
+    ///
+    /// The corresponding C function is `gst_element_set_locked_state`.
+    public func setLockedState(_ locked: Bool) {
+        gst_element_set_locked_state(pointer, locked ? 1 : 0)
+    }
+
+    /// Sends an end-of-stream event into the element (for a pipeline: to every source).
+    ///
+    /// The corresponding C function is `gst_element_send_event` with `gst_event_new_eos`.
+    @discardableResult
+    public func sendEndOfStream() -> Bool {
+        gst_element_send_event(pointer, gst_event_new_eos()) != 0
+    }
+
+    /// Seeks to `position` nanoseconds with a flushing, key-unit seek.
+    ///
+    /// The corresponding C function is `gst_element_seek_simple`.
+    @discardableResult
+    public func seek(to position: ClockTime, accurate: Bool = false) -> Bool {
+        var flags = GST_SEEK_FLAG_FLUSH.rawValue
+        flags |= accurate ? GST_SEEK_FLAG_ACCURATE.rawValue : GST_SEEK_FLAG_KEY_UNIT.rawValue
+        return gst_element_seek_simple(pointer, GST_FORMAT_TIME, GstSeekFlags(flags), gint64(position)) != 0
+    }
+
+    /// The position in nanoseconds, when the pipeline can answer.
+    public var position: ClockTime? {
+        var value: gint64 = -1
+        guard gst_element_query_position(pointer, GST_FORMAT_TIME, &value) != 0, value >= 0 else { return nil }
+        return ClockTime(value)
+    }
+
+    /// The duration in nanoseconds, when known.
+    public var duration: ClockTime? {
+        var value: gint64 = -1
+        guard gst_element_query_duration(pointer, GST_FORMAT_TIME, &value) != 0, value >= 0 else { return nil }
+        return ClockTime(value)
+    }
+
+    /// The element's static or request pad of this name.
+    public func pad(named name: String) -> Pad? {
+        guard let pad = gst_element_get_static_pad(pointer, name) else { return nil }
+        return Pad(pad, owned: true)
+    }
+
+    /// Links this element's source pad to `other`'s sink pad.
+    public func link(to other: Element) throws(GStreamerError) {
+        guard gst_element_link(pointer, other.pointer) != 0 else {
+            throw GStreamerError(
+                kind: .invalidArgument, message: "could not link \(name) to \(other.name)", source: name)
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import CGStreamer
+import CGStreamerShim
+import Synchronization
+
+/// One GObject property of an element written in Swift: declared once, shown by `inspect`, set from
+/// a launch description (`noise width=640`).
+public struct PropertySpec: Sendable {
+    /// The property's type, range and default.
+    public enum Kind: Sendable {
+        case int(range: ClosedRange<Int>, default: Int)
+        case double(range: ClosedRange<Double>, default: Double)
+        case bool(default: Bool)
+        case string(default: String?)
+        /// A fraction such as a frame rate; range 0/1 to G_MAXINT/1.
+        case fraction(default: (numerator: Int, denominator: Int))
+    }
+
+    public var name: String
+    public var nick: String
+    public var blurb: String
+    public var kind: Kind
+
+    public init(_ name: String, nick: String? = nil, blurb: String, _ kind: Kind) {
+        self.name = name
+        self.nick = nick ?? name
+        self.blurb = blurb
+        self.kind = kind
+    }
+
+    public var defaultValue: PropertyValue {
+        switch kind {
+        case .int(_, let value): .int(value)
+        case .double(_, let value): .double(value)
+        case .bool(let value): .bool(value)
+        case .string(let value): .string(value)
+        case .fraction(let value): .fraction(value.numerator, value.denominator)
+        }
+    }
+
+    /// A floating GParamSpec for the class to install.
+    func makeParamSpec() -> UnsafeMutablePointer<GParamSpec> {
+        let flags = GParamFlags(rawValue: G_PARAM_READWRITE.rawValue | G_PARAM_STATIC_NAME.rawValue | G_PARAM_STATIC_NICK.rawValue | G_PARAM_STATIC_BLURB.rawValue)
+        // Names live as long as the type (for the rest of the process): G_PARAM_STATIC_STRINGS needs that.
+        let name = UnsafePointer(strdup(self.name)!)
+        let nick = UnsafePointer(strdup(self.nick)!)
+        let blurb = UnsafePointer(strdup(self.blurb)!)
+        switch kind {
+        case .int(let range, let value):
+            if range.lowerBound >= Int(Int32.min) && range.upperBound <= Int(Int32.max) {
+                return g_param_spec_int(
+                    name, nick, blurb, gint(range.lowerBound), gint(range.upperBound), gint(value), flags)
+            }
+            return g_param_spec_int64(
+                name, nick, blurb, gint64(range.lowerBound), gint64(range.upperBound), gint64(value), flags)
+        case .double(let range, let value):
+            return g_param_spec_double(name, nick, blurb, range.lowerBound, range.upperBound, value, flags)
+        case .bool(let value):
+            return g_param_spec_boolean(name, nick, blurb, value ? 1 : 0, flags)
+        case .string(let value):
+            return g_param_spec_string(name, nick, blurb, value, flags)
+        case .fraction(let value):
+            return gst_param_spec_fraction(
+                name, nick, blurb, 0, 1, gint(Int32.max), 1, gint(value.numerator), gint(value.denominator), flags)
+        }
+    }
+}
+
+/// The current property values of one element instance. Set from any thread (gst-launch, the
+/// application), read by the element on its streaming thread.
+public final class ElementProperties: Sendable {
+    public let specs: [PropertySpec]
+    private let values: Mutex<[PropertyValue]>
+
+    init(specs: [PropertySpec]) {
+        self.specs = specs
+        self.values = Mutex(specs.map(\.defaultValue))
+    }
+
+    /// The value of the property named `name`, or nil when there is none.
+    public subscript(name: String) -> PropertyValue? {
+        guard let index = specs.firstIndex(where: { $0.name == name }) else { return nil }
+        return values.withLock { $0[index] }
+    }
+
+    /// An integer property's value (0 when absent).
+    public func int(_ name: String) -> Int { self[name]?.intValue ?? 0 }
+    /// A Double property's value (0 when absent).
+    public func double(_ name: String) -> Double { self[name]?.doubleValue ?? 0 }
+    /// A Bool property's value (false when absent).
+    public func bool(_ name: String) -> Bool { self[name]?.boolValue ?? false }
+    /// A string property's value.
+    public func string(_ name: String) -> String? { self[name]?.stringValue }
+    /// A fraction property's value.
+    public func fraction(_ name: String) -> (numerator: Int, denominator: Int)? {
+        if case .fraction(let numerator, let denominator)? = self[name] { return (numerator, denominator) }
+        return nil
+    }
+
+    func set(id: Int, _ value: PropertyValue) {
+        guard id >= 1 && id <= specs.count else { return }
+        values.withLock { $0[id - 1] = value }
+    }
+
+    func get(id: Int) -> PropertyValue? {
+        guard id >= 1 && id <= specs.count else { return nil }
+        return values.withLock { $0[id - 1] }
+    }
+}

@@ -1,0 +1,168 @@
+import CGStreamer
+import CGStreamerShim
+import Synchronization
+
+/// How an element written in Swift meets the pipeline: through an appsrc (a source), an appsink
+/// (a sink), or both (a filter: appsink → Swift → appsrc inside one bin).
+public enum BridgeKind: Sendable {
+    case source
+    case sink
+    case filter
+}
+
+/// Everything GStreamer needs to know about an element type written in Swift: its factory name,
+/// metadata, pad templates and properties.
+public struct ElementTypeDescription: Sendable {
+    /// The factory name used in launch descriptions, such as "gray".
+    public var name: String
+    public var longName: String
+    /// GStreamer's classification, such as "Filter/Effect/Video".
+    public var classification: String
+    public var description: String
+    public var author: String
+    public var kind: BridgeKind
+    /// Caps of the sink pad template (sinks and filters).
+    public var sinkCaps: String
+    /// Caps of the source pad template (sources and filters).
+    public var srcCaps: String
+    public var properties: [PropertySpec]
+
+    public init(
+        name: String, longName: String, classification: String, description: String,
+        author: String = "gstpipe developers", kind: BridgeKind, sinkCaps: String = "video/x-raw",
+        srcCaps: String = "video/x-raw", properties: [PropertySpec] = []
+    ) {
+        self.name = name
+        self.longName = longName
+        self.classification = classification
+        self.description = description
+        self.author = author
+        self.kind = kind
+        self.sinkCaps = sinkCaps
+        self.srcCaps = srcCaps
+        self.properties = properties
+    }
+}
+
+/// What `ElementType.register` keeps for a type: its description and how to make the Swift half of
+/// each instance.
+final class ElementTypeBox: Sendable {
+    let description: ElementTypeDescription
+    let makeDelegate: @Sendable (BridgeElement) -> any BridgeDelegate
+
+    init(
+        description: ElementTypeDescription, makeDelegate: @escaping @Sendable (BridgeElement) -> any BridgeDelegate
+    ) {
+        self.description = description
+        self.makeDelegate = makeDelegate
+    }
+}
+
+/// Registration of element types written in Swift with GStreamer, so that launch descriptions, bins
+/// and applications can make them like any other element.
+public enum ElementType {
+    private static let registered = Mutex<[String: Bool]>([:])
+
+    /// Registers `description` as an element factory. `makeDelegate` is called once per element
+    /// instance, when GStreamer creates it. Registering a name twice is a no-op; a name that a
+    /// GStreamer plugin already uses is an error.
+    ///
+    /// With `plugin` nil the factory is registered for this process only; inside a plugin's init
+    /// function, pass the GstPlugin pointer it was given.
+    ///
+    /// The corresponding C functions are `g_type_register_static` and `gst_element_register`.
+    public static func register(
+        _ description: ElementTypeDescription, plugin: UnsafeMutableRawPointer? = nil,
+        makeDelegate: @escaping @Sendable (BridgeElement) -> any BridgeDelegate
+    ) throws(GStreamerError) {
+        try GStreamer.initialize()
+        installCallbacksOnce
+        let result: Result<Void, GStreamerError> = registered.withLock { registered in
+            if registered[description.name] != nil { return .success(()) }
+            let typeName = "GstPipeSwift_" + description.name.map { $0.isLetter || $0.isNumber ? $0 : "_" }
+                .map(String.init).joined()
+            let box = ElementTypeBox(description: description, makeDelegate: makeDelegate)
+            var templates: [UnsafeMutablePointer<GstPadTemplate>?] = []
+            if description.kind != .source {
+                templates.append(padTemplate("sink", GST_PAD_SINK, description.sinkCaps))
+            }
+            if description.kind != .sink {
+                templates.append(padTemplate("src", GST_PAD_SRC, description.srcCaps))
+            }
+            var specs: [UnsafeMutablePointer<GParamSpec>?] = description.properties.map { $0.makeParamSpec() }
+            // The box lives as long as the type: for the rest of the process.
+            let classPointer = Unmanaged.passRetained(box).toOpaque()
+            let type = templates.withUnsafeMutableBufferPointer { templateBuffer in
+                specs.withUnsafeMutableBufferPointer { specBuffer in
+                    CGStreamerShim_bin_register_type(
+                        typeName, description.longName, description.classification, description.description,
+                        description.author, templateBuffer.baseAddress, guint(templateBuffer.count),
+                        specBuffer.baseAddress, guint(specBuffer.count), classPointer)
+                }
+            }
+            guard type != 0 else {
+                Unmanaged<ElementTypeBox>.fromOpaque(classPointer).release()
+                return .failure(
+                    GStreamerError(kind: .invalidArgument, message: "the type \(typeName) is registered already"))
+            }
+            guard
+                gst_element_register(
+                    plugin.map { OpaquePointer($0) }, description.name, guint(GST_RANK_NONE.rawValue),
+                    type) != 0
+            else {
+                return .failure(
+                    GStreamerError(kind: .invalidArgument, message: "could not register element \"\(description.name)\""))
+            }
+            registered[description.name] = true
+            return .success(())
+        }
+        try result.get()
+    }
+
+    private static func padTemplate(_ name: String, _ direction: GstPadDirection, _ caps: String)
+        -> UnsafeMutablePointer<GstPadTemplate>?
+    {
+        let parsed = gst_caps_from_string(caps) ?? gst_caps_new_any()
+        defer { gst_caps_unref(parsed) }
+        return gst_pad_template_new(name, direction, GST_PAD_ALWAYS, parsed)
+    }
+
+    private static let installCallbacksOnce: Void = {
+        var callbacks = CGStreamerShimBinCallbacks()
+        callbacks.instance_init = { element, classPointer in
+            guard let element, let classPointer else { return }
+            let box = Unmanaged<ElementTypeBox>.fromOpaque(classPointer).takeUnretainedValue()
+            let bridge = BridgeElement(element: element, type: box)
+            CGStreamerShim_bin_set_swift_object(element, Unmanaged.passRetained(bridge).toOpaque())
+        }
+        callbacks.finalize = { _, object in
+            guard let object else { return }
+            Unmanaged<BridgeElement>.fromOpaque(object).release()
+        }
+        callbacks.set_property = { _, object, id, value in
+            guard let object, let value else { return }
+            let bridge = Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
+            if let parsed = GValues.read(value) {
+                bridge.properties.set(id: Int(id), parsed)
+            }
+        }
+        callbacks.get_property = { _, object, id, value in
+            guard let object, let value else { return }
+            let bridge = Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
+            if let current = bridge.properties.get(id: Int(id)) {
+                _ = GValues.write(current, into: value)
+            }
+        }
+        callbacks.change_state = { element, object, transition in
+            guard let object else { return CGStreamerShim_bin_parent_change_state(element, transition) }
+            let bridge = Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
+            return bridge.changeState(transition)
+        }
+        CGStreamerShim_bin_set_callbacks(&callbacks)
+    }()
+
+    /// The description of a Swift element type registered under `name`, if any.
+    public static func registeredNames() -> [String] {
+        registered.withLock { $0.keys.sorted() }
+    }
+}

@@ -1,0 +1,62 @@
+import CGStreamer
+import CGStreamerShim
+
+/// Process-wide GStreamer set-up.
+public enum GStreamer {
+    private static let initialization: Result<Void, GStreamerError> = {
+        var error: UnsafeMutablePointer<GError>?
+        if gst_init_check(nil, nil, &error) == 0 {
+            let failure = GStreamerError(taking: error, kind: .core, source: nil)
+            return .failure(failure)
+        }
+        return .success(())
+    }()
+
+    /// Initializes GStreamer once for the process; later calls return at once. Safe from any thread.
+    ///
+    /// The corresponding C function is `gst_init_check`.
+    public static func initialize() throws(GStreamerError) {
+        try initialization.get()
+    }
+
+    /// The version of the GStreamer library loaded at run time, such as "1.22.0".
+    public static var version: String {
+        var major: guint = 0, minor: guint = 0, micro: guint = 0, nano: guint = 0
+        gst_version(&major, &minor, &micro, &nano)
+        return "\(major).\(minor).\(micro)"
+    }
+
+    /// Whether an element factory of this name is known to the registry (plugins or Swift elements).
+    public static func hasElement(named name: String) -> Bool {
+        guard let factory = gst_element_factory_find(name) else { return false }
+        gst_object_unref(UnsafeMutableRawPointer(factory))
+        return true
+    }
+
+    /// The names of every element factory in the registry, sorted.
+    public static func elementNames() -> [String] {
+        let list = gst_element_factory_list_get_elements(GstElementFactoryListType((UInt64(1) << 49) - 1), GST_RANK_NONE)
+        defer { gst_plugin_feature_list_free(list) }
+        var names: [String] = []
+        var node = list
+        while let current = node {
+            if let feature = current.pointee.data?.assumingMemoryBound(to: GstObject.self), let name = feature.pointee.name
+            {
+                names.append(String(cString: name))
+            }
+            node = current.pointee.next
+        }
+        return names.sorted()
+    }
+}
+
+/// Nanoseconds, as GstClockTime counts them; `nil` where GStreamer says GST_CLOCK_TIME_NONE.
+public typealias ClockTime = UInt64
+
+func optionalClockTime(_ value: GstClockTime) -> ClockTime? {
+    value == GstClockTime.max ? nil : ClockTime(value)
+}
+
+func clockTimeValue(_ value: ClockTime?) -> GstClockTime {
+    value.map { GstClockTime($0) } ?? GstClockTime.max
+}

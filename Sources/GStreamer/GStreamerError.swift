@@ -1,0 +1,66 @@
+import CGStreamer
+
+/// An error reported by GStreamer, with its own message and the name of the element that raised it.
+public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// What went wrong, broadly.
+    public enum Kind: String, Sendable, Equatable {
+        /// A launch description GStreamer could not construct (syntax, unknown element, bad property).
+        case syntax
+        /// A state change failed.
+        case stateChange
+        /// An element reported an error while running (GST_MESSAGE_ERROR).
+        case runtime
+        /// Initialization or another core failure.
+        case core
+        /// A value that does not fit (a property of the wrong type, caps that do not parse).
+        case invalidArgument
+    }
+
+    public var kind: Kind
+    /// GStreamer's own message, such as "no element \"nosuchelement\"".
+    public var message: String
+    /// GStreamer's debug details, when it gave any.
+    public var debug: String?
+    /// The name of the element that raised the error, when known.
+    public var source: String?
+    /// The GError domain, such as "gst-resource-error-quark", when the error came from a GError.
+    public var domain: String?
+    /// The GError code within `domain`.
+    public var code: Int
+
+    public init(
+        kind: Kind, message: String, debug: String? = nil, source: String? = nil, domain: String? = nil,
+        code: Int = 0
+    ) {
+        self.kind = kind
+        self.message = message
+        self.debug = debug
+        self.source = source
+        self.domain = domain
+        self.code = code
+    }
+
+    /// Takes ownership of a GError (freeing it).
+    init(taking error: UnsafeMutablePointer<GError>?, kind: Kind, source: String?, debug: String? = nil) {
+        guard let error else {
+            self.init(kind: kind, message: "unknown error", debug: debug, source: source)
+            return
+        }
+        defer { g_error_free(error) }
+        let message = error.pointee.message.map { String(cString: $0) } ?? "unknown error"
+        let domain = g_quark_to_string(error.pointee.domain).map { String(cString: $0) }
+        self.init(
+            kind: kind, message: message, debug: debug, source: source, domain: domain,
+            code: Int(error.pointee.code))
+    }
+
+    /// True when the error is GStreamer's "no element" parse error (an unknown element name).
+    public var isMissingElement: Bool {
+        domain == "gst_parse_error" && code == Int(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue)
+    }
+
+    public var description: String {
+        if let source { return "\(source): \(message)" }
+        return message
+    }
+}

@@ -1,0 +1,138 @@
+import CGStreamer
+import CGStreamerShim
+
+/// A bin: an element that contains elements.
+public class Bin: Element, @unchecked Sendable {
+    /// The child (at any depth) of this name.
+    ///
+    /// The corresponding C function is `gst_bin_get_by_name`.
+    public func element(named name: String) -> Element? {
+        guard let child = gst_bin_get_by_name(binPointer, name) else { return nil }
+        return Element.wrap(child)
+    }
+
+    /// Every element inside, at any depth, sources last (GStreamer's iteration order).
+    public var allElements: [Element] {
+        var result: [Element] = []
+        guard let iterator = gst_bin_iterate_recurse(binPointer) else { return result }
+        defer { gst_iterator_free(iterator) }
+        var value = GValue()
+        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
+            if let object = g_value_get_object(&value) {
+                result.append(Element.wrap(object.assumingMemoryBound(to: GstElement.self), owned: false))
+            }
+            g_value_reset(&value)
+        }
+        g_value_unset(&value)
+        return result
+    }
+
+    /// Adds elements to the bin.
+    public func add(_ elements: Element...) {
+        for element in elements { gst_bin_add(binPointer, element.pointer) }
+    }
+
+    var binPointer: UnsafeMutablePointer<GstBin> {
+        UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstBin.self)
+    }
+}
+
+extension Element {
+    /// Wraps a GstElement, as a Bin when it is one.
+    static func wrap(_ pointer: UnsafeMutablePointer<GstElement>, owned: Bool = true) -> Element {
+        if CGStreamerShim_is_bin(pointer) != 0 {
+            return Bin(pointer, owned: owned)
+        }
+        return Element(pointer, owned: owned)
+    }
+}
+
+/// A top-level bin with a clock and a bus. Brought to NULL by `stop()` or, at the latest, by `deinit`.
+public final class Pipeline: Bin, @unchecked Sendable {
+    /// Builds a pipeline from a gst-launch description, such as `"videotestsrc ! gray ! fakesink"`.
+    /// Throws GStreamer's own message when the description cannot be constructed.
+    ///
+    /// The corresponding C function is `gst_parse_launch_full` (with `GST_PARSE_FLAG_FATAL_ERRORS`).
+    public init(launch description: String) throws(GStreamerError) {
+        try GStreamer.initialize()
+        var error: UnsafeMutablePointer<GError>?
+        let element = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        if let error {
+            if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
+            throw GStreamerError(taking: error, kind: .syntax, source: nil)
+        }
+        guard let element else {
+            throw GStreamerError(kind: .syntax, message: "could not construct pipeline \"\(description)\"")
+        }
+        if g_type_is_a(CGStreamerShim_object_type(element), gst_pipeline_get_type()) != 0 {
+            router = BusRouter(pipeline: element)
+            super.init(element, owned: true)
+        } else {
+            // A description of one element: wrap it in a pipeline, as gst-launch-1.0 does.
+            let pipeline = gst_pipeline_new(nil)!
+            gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
+            router = BusRouter(pipeline: pipeline)
+            super.init(pipeline, owned: true)
+        }
+    }
+
+    /// An empty pipeline to add elements to.
+    public init(name: String? = nil) throws(GStreamerError) {
+        try GStreamer.initialize()
+        let pipeline = gst_pipeline_new(name)!
+        router = BusRouter(pipeline: pipeline)
+        super.init(pipeline, owned: true)
+    }
+
+    deinit {
+        gst_element_set_state(pointer, GST_STATE_NULL)
+        let bus = gst_pipeline_get_bus(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstPipeline.self))
+        gst_bus_set_sync_handler(bus, nil, nil, nil)
+        gst_object_unref(UnsafeMutableRawPointer(bus))
+        router.finish()
+    }
+
+    private let router: BusRouter
+
+    /// The bus messages (errors, warnings, end of stream, state changes, ...) as they are posted, from
+    /// any thread. One sequence per pipeline, for one consumer; it buffers the newest 4096 messages
+    /// until read and finishes when the pipeline is released.
+    public var messages: AsyncStream<Message> { router.messages }
+
+    /// Sets the pipeline to PLAYING. Throws the first error message when the change fails.
+    public func play() throws(GStreamerError) {
+        try changeStateReportingBusError(.playing)
+    }
+
+    /// Sets the pipeline to PAUSED.
+    public func pause() throws(GStreamerError) {
+        try changeStateReportingBusError(.paused)
+    }
+
+    /// Brings the pipeline to NULL, releasing its resources. Never fails.
+    ///
+    /// The corresponding C function is `gst_element_set_state` with `GST_STATE_NULL`.
+    public func stop() {
+        gst_element_set_state(pointer, GST_STATE_NULL)
+    }
+
+    private func changeStateReportingBusError(_ state: State) throws(GStreamerError) {
+        if gst_element_set_state(pointer, state.gstState) == GST_STATE_CHANGE_FAILURE {
+            throw router.firstError ?? GStreamerError(
+                kind: .stateChange, message: "the pipeline failed to change state to \(state)", source: name)
+        }
+    }
+
+    /// Plays the pipeline until end of stream, and brings it to NULL. Throws the first error message.
+    public func run() async throws(GStreamerError) {
+        defer { stop() }
+        try play()
+        for await message in messages {
+            switch message {
+            case .endOfStream: return
+            case .error(let error): throw error
+            default: continue
+            }
+        }
+    }
+}

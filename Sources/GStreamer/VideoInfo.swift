@@ -1,0 +1,129 @@
+import CGStreamer
+import CGStreamerShim
+
+/// The layout of raw video: format, size, frame rate, and per-plane stride and offset.
+/// Built from caps (GstVideoInfo) and, for a given buffer, corrected by its GstVideoMeta.
+public struct VideoInfo: @unchecked Sendable, Equatable {
+    // GstVideoInfo is a plain struct; its only pointer, `finfo`, points into GStreamer's static,
+    // immutable format table, so copies can cross threads.
+    var raw: GstVideoInfo
+
+    /// The layout GStreamer derives from raw-video caps. Throws when the caps are not fixed raw video.
+    ///
+    /// The corresponding C function is `gst_video_info_from_caps`.
+    public init(caps: Caps) throws(GStreamerError) {
+        raw = GstVideoInfo()
+        guard gst_video_info_from_caps(&raw, caps.pointer) != 0 else {
+            throw GStreamerError(kind: .invalidArgument, message: "not fixed raw video caps: \(caps)")
+        }
+    }
+
+    /// The default layout (GStreamer's strides, rows padded to 4 bytes) of a format by its GStreamer name,
+    /// such as "I420".
+    ///
+    /// The corresponding C function is `gst_video_info_set_format`.
+    public init(format: String, width: Int, height: Int, framerate: (Int, Int) = (0, 1)) throws(GStreamerError) {
+        try GStreamer.initialize()
+        raw = GstVideoInfo()
+        let videoFormat = gst_video_format_from_string(format)
+        guard videoFormat != GST_VIDEO_FORMAT_UNKNOWN,
+            gst_video_info_set_format(&raw, videoFormat, guint(width), guint(height)) != 0
+        else {
+            throw GStreamerError(kind: .invalidArgument, message: "unknown video format \(format) \(width)x\(height)")
+        }
+        raw.fps_n = gint(framerate.0)
+        raw.fps_d = gint(framerate.1)
+    }
+
+    public static func == (lhs: VideoInfo, rhs: VideoInfo) -> Bool {
+        var left = lhs.raw
+        var right = rhs.raw
+        return gst_video_info_is_equal(&left, &right) != 0
+            && lhs.strides == rhs.strides && lhs.offsets == rhs.offsets
+    }
+
+    /// GStreamer's name of the pixel format, such as "I420" or "BGRA".
+    public var formatName: String {
+        String(cString: gst_video_format_to_string(raw.finfo.pointee.format))
+    }
+
+    public var width: Int { Int(raw.width) }
+    public var height: Int { Int(raw.height) }
+    public var planeCount: Int {
+        var copy = raw
+        return Int(CGStreamerShim_video_info_n_planes(&copy))
+    }
+    /// Total bytes of one frame in this layout.
+    public var size: Int { Int(raw.size) }
+    /// Frame rate as a fraction; 0/1 for variable.
+    public var framerate: (numerator: Int, denominator: Int) { (Int(raw.fps_n), Int(raw.fps_d)) }
+    public var isYUV: Bool {
+        var copy = raw
+        return CGStreamerShim_video_info_is_yuv(&copy) != 0
+    }
+    public var isRGB: Bool {
+        var copy = raw
+        return CGStreamerShim_video_info_is_rgb(&copy) != 0
+    }
+    /// The caps' colour matrix, such as "bt601" or "bt709".
+    public var colorMatrix: String {
+        switch raw.colorimetry.matrix {
+        case GST_VIDEO_COLOR_MATRIX_BT709: "bt709"
+        case GST_VIDEO_COLOR_MATRIX_BT601: "bt601"
+        case GST_VIDEO_COLOR_MATRIX_BT2020: "bt2020"
+        case GST_VIDEO_COLOR_MATRIX_RGB: "rgb"
+        default: "unknown"
+        }
+    }
+
+    /// Bytes per row of each plane (including padding).
+    public var strides: [Int] {
+        get { withUnsafeBytes(of: raw.stride) { $0.bindMemory(to: gint.self).prefix(planeCount).map { Int($0) } } }
+        set {
+            withUnsafeMutableBytes(of: &raw.stride) { bytes in
+                let values = bytes.bindMemory(to: gint.self)
+                for (index, value) in newValue.prefix(4).enumerated() { values[index] = gint(value) }
+            }
+        }
+    }
+
+    /// Byte offset of each plane from the start of the buffer.
+    public var offsets: [Int] {
+        get { withUnsafeBytes(of: raw.offset) { $0.bindMemory(to: gsize.self).prefix(planeCount).map { Int($0) } } }
+        set {
+            withUnsafeMutableBytes(of: &raw.offset) { bytes in
+                let values = bytes.bindMemory(to: gsize.self)
+                for (index, value) in newValue.prefix(4).enumerated() { values[index] = gsize(value) }
+            }
+        }
+    }
+
+    /// Rows in plane `plane` (half the height, rounded up, for subsampled chroma).
+    public func planeHeight(_ plane: Int) -> Int {
+        var copy = raw
+        return Int(CGStreamerShim_video_info_plane_height(&copy, guint(plane)))
+    }
+
+    /// Bytes of pixels in one row of plane `plane`, without padding.
+    public func planeRowBytes(_ plane: Int) -> Int {
+        var copy = raw
+        return Int(CGStreamerShim_video_info_plane_row_bytes(&copy, guint(plane)))
+    }
+
+    /// Raw-video caps for this layout.
+    ///
+    /// The corresponding C function is `gst_video_info_to_caps`.
+    public var caps: Caps {
+        var copy = raw
+        return Caps(taking: gst_video_info_to_caps(&copy))
+    }
+
+    /// This layout with the plane layout of `buffer`'s GstVideoMeta, when it has one.
+    public func adjusted(for buffer: Buffer) -> VideoInfo {
+        guard let layout = buffer.videoMetaLayout else { return self }
+        var copy = self
+        copy.strides = layout.strides
+        copy.offsets = layout.offsets
+        return copy
+    }
+}
