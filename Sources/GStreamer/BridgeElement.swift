@@ -126,6 +126,10 @@ public final class BridgeElement: @unchecked Sendable {
             ] {
                 CGStreamerShim_object_set_from_string(sink, property, value)
             }
+            if let template = gst_caps_from_string(type.description.sinkCaps) {
+                gst_app_sink_set_caps(UnsafeMutableRawPointer(sink).assumingMemoryBound(to: GstAppSink.self), template)
+                gst_caps_unref(template)
+            }
             gst_bin_add(bin, sink)
             appsink = sink
         } else {
@@ -233,6 +237,19 @@ public final class BridgeElement: @unchecked Sendable {
             throw GStreamerError(kind: .core, message: "the buffer pool is shutting down", source: name)
         }
         return Buffer(taking: buffer)
+    }
+
+    /// Restricts what the sink pad accepts (the appsink's caps) to `caps`, within the pad template.
+    public func restrictSinkCaps(_ caps: Caps) {
+        guard let appsink else { return }
+        gst_app_sink_set_caps(UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self), caps.pointer)
+    }
+
+    private var sinkRestriction: Caps? {
+        guard let appsink,
+            let caps = gst_app_sink_get_caps(UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self))
+        else { return nil }
+        return Caps(taking: caps)
     }
 
     /// Posts an error message from this element on the bus (the pipeline then stops with it).
@@ -423,6 +440,7 @@ public final class BridgeElement: @unchecked Sendable {
         let otherTemplate = templateCaps(otherPad)
         let peer = Caps(taking: gst_pad_peer_query_caps(otherPad, otherTemplate.pointer))
         var result = delegate.transformCaps(peer, towardsSink: isSink).intersect(templateCaps(pad))
+        if isSink, let restriction = sinkRestriction { result = result.intersect(restriction) }
         if let filter {
             result = Caps(taking: gst_caps_intersect_full(filter, result.pointer, GST_CAPS_INTERSECT_FIRST))
         }

@@ -97,6 +97,18 @@ public final class Buffer: @unchecked Sendable {
         return try body(UnsafeMutableRawBufferPointer(start: map.data, count: Int(map.size)))
     }
 
+    /// This buffer with these timestamps: itself when they already match or it is writable, else a
+    /// shallow copy (new metadata, the same memory: no pixels are copied).
+    ///
+    /// The corresponding C function is `gst_buffer_copy` (not deep).
+    public func withTimestamps(pts: ClockTime?, duration: ClockTime?) -> Buffer {
+        if self.pts == pts && self.duration == duration { return self }
+        let target = isWritable ? self : Buffer(taking: gst_buffer_copy(pointer))
+        target.pts = pts
+        target.duration = duration
+        return target
+    }
+
     /// The bytes as an array (a copy).
     public var bytes: [UInt8] {
         (try? withBytes { Array($0.bindMemory(to: UInt8.self)) }) ?? []

@@ -1,0 +1,144 @@
+import Synchronization
+
+/// Errors of the MediaIO layer.
+public struct MediaIOError: Error, CustomStringConvertible, Sendable {
+    public var description: String
+
+    public init(_ description: String) {
+        self.description = description
+    }
+}
+
+/// Turns samples from the appsink into frames, remembering the layout of the current caps.
+final class FrameReader: Sendable {
+    private let cached = Mutex<(caps: Caps, info: VideoInfo, pixelFormat: VideoPixelFormat)?>(nil)
+
+    func frame(from sample: Sample) throws -> VideoFrame {
+        guard let buffer = sample.buffer, let caps = sample.caps else {
+            throw MediaIOError("a sample without buffer or caps arrived")
+        }
+        let (info, pixelFormat) = try cached.withLock { cached throws -> (VideoInfo, VideoPixelFormat) in
+            if let cached, cached.caps == caps { return (cached.info, cached.pixelFormat) }
+            let info = try VideoInfo(caps: caps)
+            guard let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName) else {
+                throw MediaIOError("unsupported pixel format \(info.formatName)")
+            }
+            cached = (caps, info, pixelFormat)
+            return (info, pixelFormat)
+        }
+        let layout = info.adjusted(for: buffer)
+        return VideoFrame(
+            buffer: buffer, info: layout, format: VideoFrameFormat(info: layout, pixelFormat: pixelFormat),
+            timestamp: buffer.pts ?? 0, duration: buffer.duration)
+    }
+}
+
+/// Drives a VideoSource from an appsrc element.
+final class SourceAdapter<Source: VideoSource>: BridgeDelegate {
+    let source: Source
+    let consumer: BridgeConsumer
+
+    init(source: Source, bridge: BridgeElement) {
+        self.source = source
+        self.consumer = BridgeConsumer(bridge: bridge)
+    }
+
+    func initialize() throws {
+        guard source.shouldInitialize(consumer: consumer) else {
+            throw MediaIOError("\(Source.self).shouldInitialize(consumer:) returned false")
+        }
+    }
+    func start() { source.shouldStart() }
+    func stop() { source.shouldStop() }
+    func dispose() { source.shouldDispose() }
+    func needData() { source.produceFrame() }
+}
+
+/// Renders appsink samples on a VideoSink.
+final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
+    let sink: Sink
+    let bridge: BridgeElement
+    let reader = FrameReader()
+
+    init(sink: Sink, bridge: BridgeElement) {
+        self.sink = sink
+        self.bridge = bridge
+    }
+
+    func initialize() throws {
+        if let caps = try? Caps(VideoPixelFormat.caps(for: sink.acceptedPixelFormats)) {
+            bridge.restrictSinkCaps(caps)
+        }
+        guard sink.shouldInitialize() else {
+            throw MediaIOError("\(Sink.self).shouldInitialize() returned false")
+        }
+    }
+    func start() { sink.shouldStart() }
+    func stop() { sink.shouldStop() }
+    func dispose() { sink.shouldDispose() }
+    func endOfStream() { sink.endOfStream() }
+
+    func render(_ sample: Sample) -> FlowResult {
+        do {
+            try deliver(reader.frame(from: sample), to: sink)
+            return .ok
+        } catch {
+            bridge.postError("\(error)")
+            return .error
+        }
+    }
+}
+
+/// Renders appsink samples on a filter and sends what it consumes out through the appsrc.
+final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
+    let filter: Filter
+    let bridge: BridgeElement
+    let consumer: BridgeConsumer
+    let reader = FrameReader()
+
+    init(filter: Filter, bridge: BridgeElement) {
+        self.filter = filter
+        self.bridge = bridge
+        self.consumer = BridgeConsumer(bridge: bridge)
+    }
+
+    func initialize() throws {
+        if let caps = try? Caps(VideoPixelFormat.caps(for: filter.acceptedPixelFormats)) {
+            bridge.restrictSinkCaps(caps)
+        }
+        guard filter.shouldInitialize(consumer: consumer) else {
+            throw MediaIOError("\(Filter.self).shouldInitialize(consumer:) returned false")
+        }
+    }
+    func start() { filter.shouldStart() }
+    func stop() { filter.shouldStop() }
+    func dispose() { filter.shouldDispose() }
+    func endOfStream() { filter.endOfStream() }
+
+    func render(_ sample: Sample) -> FlowResult {
+        do {
+            let frame = try reader.frame(from: sample)
+            return try consumer.rendering(sample, format: frame.format) {
+                try deliver(frame, to: filter)
+            }
+        } catch {
+            bridge.postError("\(error)")
+            return .error
+        }
+    }
+}
+
+/// Calls `render` or, for raw-data sinks, `renderRawData` with a packed copy.
+private func deliver(_ frame: VideoFrame, to sink: some VideoSink) throws {
+    switch sink.bufferType {
+    case .pixelBuffer:
+        try sink.render(frame)
+    case .rawData:
+        let bytes = try frame.packedBytes()
+        var format = frame.format
+        format.bytesPerRow = (0..<format.planeCount).map { format.pixelBytesPerRow(inPlane: $0) }
+        try bytes.withUnsafeBytes { raw in
+            try sink.renderRawData(raw, format: format, timestamp: frame.timestamp, rotation: frame.rotation)
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Synchronization
+
+/// The consumer a source is handed: frames go out through the element's appsrc.
+final class BridgeConsumer: VideoFrameConsumer {
+    // The element owns the adapter that owns this consumer, so the element outlives it.
+    private unowned let bridge: BridgeElement
+
+    private struct State {
+        /// A filter's input sample while its `render` runs: the segment and caps of the output.
+        var input: Sample?
+        var inputFormat: VideoFrameFormat?
+        var lastFlow: FlowResult = .ok
+    }
+    private let state = Mutex(State())
+
+    init(bridge: BridgeElement) {
+        self.bridge = bridge
+    }
+
+    /// Runs a filter's render with `input` as the sample its output belongs to; returns how the last
+    /// push went.
+    func rendering(_ input: Sample, format: VideoFrameFormat, _ body: () throws -> Void) rethrows -> FlowResult {
+        state.withLock { $0 = State(input: input, inputFormat: format, lastFlow: .ok) }
+        defer { state.withLock { $0.input = nil; $0.inputFormat = nil } }
+        try body()
+        return state.withLock { $0.lastFlow }
+    }
+
+    func consume(_ frame: VideoFrame) -> FlowResult {
+        let (input, inputFormat) = state.withLock { ($0.input, $0.inputFormat) }
+        let result: FlowResult
+        do {
+            let outgoing: VideoFrame
+            if frame.buffer != nil {
+                outgoing = frame
+            } else {
+                outgoing = try copyIntoPool(frame)
+            }
+            let buffer = outgoing.buffer!.withTimestamps(pts: frame.timestamp, duration: frame.duration)
+            let caps = try outputCaps(for: outgoing.format, input: input, inputFormat: inputFormat)
+            result = bridge.push(buffer, caps: caps, segmentFrom: input)
+        } catch {
+            reportError("\(error)")
+            result = .error
+        }
+        state.withLock { $0.lastFlow = result }
+        return result
+    }
+
+    func consumeRawData(
+        _ bytes: UnsafeRawBufferPointer, timestamp: ClockTime, format: VideoFrameFormat, rotation: VideoRotation
+    ) -> FlowResult {
+        let frame = VideoFrame(
+            copying: bytes, format: VideoFrameFormat(
+                pixelFormat: format.pixelFormat, width: format.width, height: format.height,
+                frameRate: format.frameRate),
+            timestamp: timestamp, duration: format.frameRate.frameDuration, rotation: rotation)
+        return consume(frame)
+    }
+
+    func endOfStream() {
+        bridge.endOfStream()
+    }
+
+    func negotiate(_ request: VideoFormatRequest) -> VideoFrameFormat? {
+        guard let filter = try? Caps(VideoPixelFormat.caps(for: request.pixelFormats)) else { return nil }
+        let allowed = bridge.downstreamCaps(filter: filter)
+        guard !allowed.isEmpty else { return nil }
+        let fixed = allowed.fixated(preferring: [
+            "width": .int(request.width), "height": .int(request.height),
+            "framerate": .fraction(request.frameRate.numerator, request.frameRate.denominator),
+        ])
+        guard let info = try? VideoInfo(caps: fixed), let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName)
+        else { return nil }
+        return VideoFrameFormat(info: info, pixelFormat: pixelFormat)
+    }
+
+    func makeFrame(format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?) throws -> VideoFrame {
+        let info = try format.gstreamerInfo()
+        let buffer = try bridge.makeVideoBuffer(info)
+        let layout = info.adjusted(for: buffer)
+        var frameFormat = format
+        frameFormat.bytesPerRow = layout.strides
+        return VideoFrame(buffer: buffer, info: layout, format: frameFormat, timestamp: timestamp, duration: duration)
+    }
+
+    func reportError(_ message: String) {
+        bridge.postError(message)
+    }
+
+    /// A frame in memory of its own, copied row by row into a pooled GStreamer buffer.
+    private func copyIntoPool(_ frame: VideoFrame) throws -> VideoFrame {
+        let target = try makeFrame(format: frame.format, timestamp: frame.timestamp, duration: frame.duration)
+        try frame.withPlanes { sources in
+            try target.withMutablePlanes { destinations in
+                for (source, destination) in zip(sources, destinations) {
+                    let count = min(source.pixelBytesPerRow, destination.pixelBytesPerRow)
+                    for row in 0..<min(source.rows, destination.rows) {
+                        let from = source.bytes.baseAddress! + row * source.bytesPerRow
+                        let to = destination.bytes.baseAddress! + row * destination.bytesPerRow
+                        to.copyMemory(from: from, byteCount: count)
+                    }
+                }
+            }
+        }
+        return target
+    }
+
+    /// The caps for an output frame: the input's caps when a filter keeps the image shape (so
+    /// colorimetry, aspect ratio and rate are kept), else caps for the frame's own format.
+    private func outputCaps(for format: VideoFrameFormat, input: Sample?, inputFormat: VideoFrameFormat?) throws -> Caps {
+        if let input, let inputCaps = input.caps, let inputFormat {
+            if format.hasSameImageShape(as: inputFormat) { return inputCaps }
+            return inputCaps.setting("format", .string(format.pixelFormat.gstreamerName))
+                .setting("width", .int(format.width)).setting("height", .int(format.height))
+                .removing("colorimetry").removing("chroma-site")
+        }
+        return try format.gstreamerInfo().caps
+    }
+}

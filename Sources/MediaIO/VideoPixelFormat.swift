@@ -1,0 +1,150 @@
+import GStreamer
+
+/// Pixel formats a MediaIO source or sink can use, each mapped to a GstVideoFormat.
+public enum VideoPixelFormat: String, Sendable, CaseIterable, CustomStringConvertible {
+    /// Planar YUV 4:2:0: Y, then U, then V (quarter size).
+    case i420
+    /// Planar YUV 4:2:0: Y, then V, then U.
+    case yv12
+    /// Y plane, then interleaved UV at quarter size.
+    case nv12
+    /// Y plane, then interleaved VU at quarter size.
+    case nv21
+    /// Planar YUV 4:2:2.
+    case y42b
+    /// Planar YUV 4:4:4.
+    case y444
+    /// One 8-bit luma plane.
+    case gray8
+    case bgra, rgba, argb, abgr
+    case bgrx, rgbx, xrgb, xbgr
+    /// Packed 24-bit RGB.
+    case rgb
+    /// Packed 24-bit BGR.
+    case bgr
+
+    /// GStreamer's name for the format, as in caps (`format=I420`).
+    public var gstreamerName: String {
+        switch self {
+        case .i420: "I420"
+        case .yv12: "YV12"
+        case .nv12: "NV12"
+        case .nv21: "NV21"
+        case .y42b: "Y42B"
+        case .y444: "Y444"
+        case .gray8: "GRAY8"
+        case .bgra: "BGRA"
+        case .rgba: "RGBA"
+        case .argb: "ARGB"
+        case .abgr: "ABGR"
+        case .bgrx: "BGRx"
+        case .rgbx: "RGBx"
+        case .xrgb: "xRGB"
+        case .xbgr: "xBGR"
+        case .rgb: "RGB"
+        case .bgr: "BGR"
+        }
+    }
+
+    /// The format of a GStreamer name, such as "NV12".
+    public init?(gstreamerName: String) {
+        guard let format = VideoPixelFormat.allCases.first(where: { $0.gstreamerName == gstreamerName }) else {
+            return nil
+        }
+        self = format
+    }
+
+    public var description: String { gstreamerName }
+
+    /// True for the YUV formats (and GRAY8, which is luma only).
+    public var isYUV: Bool {
+        switch self {
+        case .i420, .yv12, .nv12, .nv21, .y42b, .y444, .gray8: true
+        default: false
+        }
+    }
+
+    /// For packed RGB formats: byte offsets of R, G and B within a pixel, and bytes per pixel.
+    public var rgbLayout: (red: Int, green: Int, blue: Int, pixelBytes: Int)? {
+        switch self {
+        case .bgra, .bgrx: (2, 1, 0, 4)
+        case .rgba, .rgbx: (0, 1, 2, 4)
+        case .argb, .xrgb: (1, 2, 3, 4)
+        case .abgr, .xbgr: (3, 2, 1, 4)
+        case .rgb: (0, 1, 2, 3)
+        case .bgr: (2, 1, 0, 3)
+        default: nil
+        }
+    }
+
+    /// Byte offset of alpha within a pixel, for formats with alpha.
+    public var alphaOffset: Int? {
+        switch self {
+        case .bgra, .rgba: 3
+        case .argb, .abgr: 0
+        default: nil
+        }
+    }
+
+    /// Pixel bytes per row and rows of each plane at `width` x `height` (chroma rounded up).
+    public func planeShapes(width: Int, height: Int) -> [(rowBytes: Int, rows: Int)] {
+        let halfWidth = (width + 1) / 2
+        let halfHeight = (height + 1) / 2
+        switch self {
+        case .i420, .yv12: return [(width, height), (halfWidth, halfHeight), (halfWidth, halfHeight)]
+        case .nv12, .nv21: return [(width, height), (2 * halfWidth, halfHeight)]
+        case .y42b: return [(width, height), (halfWidth, height), (halfWidth, height)]
+        case .y444: return [(width, height), (width, height), (width, height)]
+        case .gray8: return [(width, height)]
+        case .rgb, .bgr: return [(3 * width, height)]
+        default: return [(4 * width, height)]
+        }
+    }
+
+    /// Raw-video caps listing `formats` in order, any size and rate.
+    public static func caps(for formats: [VideoPixelFormat]) -> String {
+        "video/x-raw, format=(string){ \(formats.map(\.gstreamerName).joined(separator: ", ")) }, "
+            + "width=(int)[ 1, 2147483647 ], height=(int)[ 1, 2147483647 ], framerate=(fraction)[ 0/1, 2147483647/1 ]"
+    }
+}
+
+/// How a source hands over, or a sink receives, frame memory.
+public enum VideoBufferType: Sendable {
+    /// Zero-copy access to the GStreamer buffer's planes, with their strides.
+    case pixelBuffer
+    /// Tightly packed bytes (one copy), for code that wants a plain byte array.
+    case rawData
+}
+
+/// Clockwise rotation to apply to a frame for display.
+public enum VideoRotation: Int, Sendable {
+    case none = 0
+    case rotate90 = 90
+    case rotate180 = 180
+    case rotate270 = 270
+}
+
+/// A frame rate as a fraction of frames per second; 0/1 means variable.
+public struct VideoFrameRate: Sendable, Equatable, CustomStringConvertible {
+    public var numerator: Int
+    public var denominator: Int
+
+    public init(_ numerator: Int, _ denominator: Int = 1) {
+        self.numerator = numerator
+        self.denominator = denominator
+    }
+
+    /// Duration of one frame in nanoseconds, nil for a variable rate.
+    public var frameDuration: ClockTime? {
+        guard numerator > 0, denominator > 0 else { return nil }
+        return ClockTime(1_000_000_000 * UInt64(denominator) / UInt64(numerator))
+    }
+
+    /// Timestamp of frame `index` in nanoseconds (exact, without accumulating rounding).
+    public func timestamp(ofFrame index: Int) -> ClockTime {
+        guard numerator > 0, denominator > 0 else { return 0 }
+        return ClockTime(UInt64(index) * 1_000_000_000 * UInt64(denominator) / UInt64(numerator))
+    }
+
+    public var description: String { "\(numerator)/\(denominator)" }
+}
