@@ -181,7 +181,7 @@ public final class BridgeElement: @unchecked Sendable {
         let source = UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)
         if let input {
             let sample = Sample(buffer: buffer, caps: caps, segmentFrom: input)
-            return FlowResult(gst_app_src_push_sample(source, sample.pointer))
+            return withExtendedLifetime(sample) { FlowResult(gst_app_src_push_sample(source, sample.pointer)) }
         }
         let changed = output.withLock { output -> Bool in
             if let current = output.caps, current == caps { return false }
@@ -222,7 +222,7 @@ public final class BridgeElement: @unchecked Sendable {
             let pool = gst_video_buffer_pool_new()!
             let config = gst_buffer_pool_get_config(pool)
             let caps = info.caps
-            gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0)
+            withExtendedLifetime(caps) { gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0) }
             gst_buffer_pool_config_add_option(config, "GstBufferPoolOptionVideoMeta")
             guard gst_buffer_pool_set_config(pool, config) != 0, gst_buffer_pool_set_active(pool, 1) != 0 else {
                 gst_object_unref(UnsafeMutableRawPointer(pool))
@@ -438,7 +438,9 @@ public final class BridgeElement: @unchecked Sendable {
         let isSink = pad == sinkPad
         let otherPad = isSink ? srcPad! : sinkPad!
         let otherTemplate = templateCaps(otherPad)
-        let peer = Caps(taking: gst_pad_peer_query_caps(otherPad, otherTemplate.pointer))
+        let peer = withExtendedLifetime(otherTemplate) {
+            Caps(taking: gst_pad_peer_query_caps(otherPad, otherTemplate.pointer))
+        }
         var result = delegate.transformCaps(peer, towardsSink: isSink).intersect(templateCaps(pad))
         if isSink, let restriction = sinkRestriction { result = result.intersect(restriction) }
         if let filter {
@@ -455,13 +457,15 @@ public final class BridgeElement: @unchecked Sendable {
         case GST_QUERY_CAPS:
             var filter: UnsafeMutablePointer<GstCaps>?
             gst_query_parse_caps(query, &filter)
-            gst_query_set_caps_result(query, filterCaps(for: pad, filter: filter).pointer)
+            let result = filterCaps(for: pad, filter: filter)
+            withExtendedLifetime(result) { gst_query_set_caps_result(query, result.pointer) }
             return 1
         case GST_QUERY_ACCEPT_CAPS:
             var caps: UnsafeMutablePointer<GstCaps>?
             gst_query_parse_accept_caps(query, &caps)
             guard let caps else { return 0 }
-            let accepted = gst_caps_can_intersect(caps, filterCaps(for: pad, filter: nil).pointer)
+            let allowed = filterCaps(for: pad, filter: nil)
+            let accepted = withExtendedLifetime(allowed) { gst_caps_can_intersect(caps, allowed.pointer) }
             gst_query_set_accept_caps_result(query, accepted)
             return 1
         default:
@@ -477,7 +481,8 @@ public final class BridgeElement: @unchecked Sendable {
         case GST_QUERY_CAPS:
             var filter: UnsafeMutablePointer<GstCaps>?
             gst_query_parse_caps(query, &filter)
-            gst_query_set_caps_result(query, filterCaps(for: pad, filter: filter).pointer)
+            let result = filterCaps(for: pad, filter: filter)
+            withExtendedLifetime(result) { gst_query_set_caps_result(query, result.pointer) }
             return 1
         case GST_QUERY_POSITION, GST_QUERY_DURATION, GST_QUERY_SEEKING, GST_QUERY_LATENCY, GST_QUERY_CONVERT,
             GST_QUERY_SEGMENT, GST_QUERY_URI, GST_QUERY_FORMATS, GST_QUERY_BUFFERING:

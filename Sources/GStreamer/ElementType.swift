@@ -79,8 +79,9 @@ public enum ElementType {
         installCallbacksOnce
         let result: Result<Void, GStreamerError> = registered.withLock { registered in
             if registered[description.name] != nil { return .success(()) }
-            let typeName = "GstPipeSwift_" + description.name.map { $0.isLetter || $0.isNumber ? $0 : "_" }
-                .map(String.init).joined()
+            // GStreamer names instances after the type, minus "Gst": GstGray makes gray0, gray1, ...
+            let typeName = "Gst" + description.name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+                .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
             let box = ElementTypeBox(description: description, makeDelegate: makeDelegate)
             var templates: [UnsafeMutablePointer<GstPadTemplate>?] = []
             if description.kind != .source {

@@ -27,6 +27,32 @@ public class Bin: Element, @unchecked Sendable {
         return result
     }
 
+    /// Replaces `old`, a child of this bin or of a bin inside it with one sink pad, by `new` (linked to
+    /// the same upstream pad, under the same name). For use before the pipeline runs.
+    public func replace(_ old: Element, with new: Element) throws(GStreamerError) {
+        guard let parent = gst_object_get_parent(old.objectPointer) else {
+            throw GStreamerError(kind: .invalidArgument, message: "\(old.name) is not in a bin", source: old.name)
+        }
+        defer { gst_object_unref(UnsafeMutableRawPointer(parent)) }
+        let parentBin = UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstBin.self)
+        let upstream: UnsafeMutablePointer<GstPad>? = {
+            guard let sinkPad = gst_element_get_static_pad(old.pointer, "sink") else { return nil }
+            defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
+            return gst_pad_get_peer(sinkPad)
+        }()
+        defer { upstream.map { gst_object_unref(UnsafeMutableRawPointer($0)) } }
+        let name = old.name
+        gst_bin_remove(parentBin, old.pointer)
+        gst_object_set_name(new.objectPointer, name)
+        gst_bin_add(parentBin, new.pointer)
+        if let upstream, let newSink = gst_element_get_static_pad(new.pointer, "sink") {
+            defer { gst_object_unref(UnsafeMutableRawPointer(newSink)) }
+            guard gst_pad_link(upstream, newSink) == GST_PAD_LINK_OK else {
+                throw GStreamerError(kind: .invalidArgument, message: "could not link \(name)'s replacement", source: name)
+            }
+        }
+    }
+
     /// Adds elements to the bin.
     public func add(_ elements: Element...) {
         for element in elements { gst_bin_add(binPointer, element.pointer) }
@@ -64,16 +90,42 @@ public final class Pipeline: Bin, @unchecked Sendable {
         guard let element else {
             throw GStreamerError(kind: .syntax, message: "could not construct pipeline \"\(description)\"")
         }
-        if g_type_is_a(CGStreamerShim_object_type(element), gst_pipeline_get_type()) != 0 {
-            router = BusRouter(pipeline: element)
-            super.init(element, owned: true)
-        } else {
-            // A description of one element: wrap it in a pipeline, as gst-launch-1.0 does.
-            let pipeline = gst_pipeline_new(nil)!
-            gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
-            router = BusRouter(pipeline: pipeline)
-            super.init(pipeline, owned: true)
+        let pipeline = Pipeline.wrapInPipeline(element)
+        router = BusRouter(pipeline: pipeline)
+        super.init(pipeline, owned: true)
+    }
+
+    /// Builds a pipeline from gst-launch-1.0's arguments: each argument is one token (spaces inside it
+    /// are kept), joined the way gst-launch-1.0 joins its command line.
+    ///
+    /// The corresponding C function is `gst_parse_launchv_full` (with `GST_PARSE_FLAG_FATAL_ERRORS`).
+    public init(arguments: [String]) throws(GStreamerError) {
+        try GStreamer.initialize()
+        var error: UnsafeMutablePointer<GError>?
+        let copies = arguments.map { strdup($0) }
+        defer { copies.forEach { free($0) } }
+        var argv: [UnsafePointer<gchar>?] = copies.map { UnsafePointer($0) } + [nil]
+        let element = argv.withUnsafeMutableBufferPointer { buffer in
+            gst_parse_launchv_full(buffer.baseAddress, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         }
+        if let error {
+            if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
+            throw GStreamerError(taking: error, kind: .syntax, source: nil)
+        }
+        guard let element else {
+            throw GStreamerError(kind: .syntax, message: "could not construct pipeline \"\(arguments.joined(separator: " "))\"")
+        }
+        let pipeline = Pipeline.wrapInPipeline(element)
+        router = BusRouter(pipeline: pipeline)
+        super.init(pipeline, owned: true)
+    }
+
+    /// The element itself when it is a pipeline, else a new pipeline holding it (as gst-launch-1.0 does).
+    private static func wrapInPipeline(_ element: UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GstElement> {
+        if g_type_is_a(CGStreamerShim_object_type(element), gst_pipeline_get_type()) != 0 { return element }
+        let pipeline = gst_pipeline_new(nil)!
+        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
+        return pipeline
     }
 
     /// An empty pipeline to add elements to.

@@ -1,0 +1,130 @@
+import MediaIO
+import Synchronization
+
+/// `noise`: a white-noise video source. Every byte of every plane is random (alpha too, as in the
+/// classic custom-capturer sample), so the picture is snow in any format downstream asks for.
+///
+/// It runs in pull mode: GStreamer asks for each frame on the appsrc's streaming thread, so it
+/// produces exactly as fast as downstream takes frames.
+public final class Noise: VideoSource {
+    /// The element's properties, declared in one place.
+    public static let properties: [PropertySpec] = [
+        PropertySpec("width", blurb: "Frame width when downstream leaves it open", .int(range: 1...16384, default: 320)),
+        PropertySpec("height", blurb: "Frame height when downstream leaves it open", .int(range: 1...16384, default: 240)),
+        PropertySpec("framerate", blurb: "Frame rate when downstream leaves it open", .fraction(default: (30, 1))),
+        PropertySpec(
+            "num-buffers", blurb: "Number of frames to produce before end of stream (-1 = endless)",
+            .int(range: -1...Int(Int32.max), default: -1)),
+        PropertySpec(
+            "seed", blurb: "Seed of the random generator: the same seed gives the same frames (-1 = a new seed each run)",
+            .int(range: -1...Int(Int32.max), default: -1)),
+    ]
+
+    /// Pixel formats in order of preference when downstream accepts several.
+    public static let formats: [VideoPixelFormat] = [
+        .i420, .yv12, .nv12, .nv21, .y42b, .y444, .gray8, .bgra, .rgba, .argb, .abgr, .bgrx, .rgbx, .xrgb, .xbgr,
+        .rgb, .bgr,
+    ]
+
+    private let properties: ElementProperties
+
+    private struct State {
+        var consumer: (any VideoFrameConsumer)?
+        var format: VideoFrameFormat?
+        var frameIndex = 0
+        var random = SplitMix64(seed: 0)
+    }
+    private let state = Mutex(State())
+
+    public init(properties: ElementProperties) {
+        self.properties = properties
+    }
+
+    public func shouldInitialize(consumer: any VideoFrameConsumer) -> Bool {
+        let seed = properties.int("seed")
+        state.withLock { state in
+            state = State(consumer: consumer)
+            state.random = SplitMix64(seed: seed >= 0 ? UInt64(seed) : UInt64.random(in: .min ... .max))
+        }
+        return true
+    }
+
+    public func shouldDispose() {
+        state.withLock { $0 = State() }
+    }
+
+    public func produceFrame() {
+        let limit = properties.int("num-buffers")
+        let rate = properties.fraction("framerate") ?? (30, 1)
+        let request = VideoFormatRequest(
+            pixelFormats: Noise.formats, width: properties.int("width"), height: properties.int("height"),
+            frameRate: VideoFrameRate(rate.numerator, rate.denominator))
+
+        // The whole frame is made under the lock: produceFrame runs on one streaming thread at a time,
+        // and the lock keeps the generator's sequence (and so the seed's frames) in order.
+        let outcome: (consumer: any VideoFrameConsumer, frame: VideoFrame?)? = state.withLock { state in
+            guard let consumer = state.consumer else { return nil }
+            if limit >= 0 && state.frameIndex >= limit { return (consumer, nil) }
+            if state.format == nil {
+                state.format = consumer.negotiate(request)
+            }
+            guard let format = state.format else {
+                consumer.reportError(
+                    "downstream accepts none of noise's formats (\(Noise.formats.map(\.gstreamerName).joined(separator: ", ")))"
+                )
+                return (consumer, nil)
+            }
+            let timestamp = format.frameRate.timestamp(ofFrame: state.frameIndex)
+            let next = format.frameRate.timestamp(ofFrame: state.frameIndex + 1)
+            do {
+                let frame = try consumer.makeFrame(
+                    format: format, timestamp: timestamp, duration: format.frameRate.frameDuration.map { _ in next - timestamp })
+                try frame.withMutablePlanes { planes in
+                    for plane in planes { state.random.fill(plane.bytes) }
+                }
+                state.frameIndex += 1
+                return (consumer, frame)
+            } catch {
+                consumer.reportError("noise could not make a frame: \(error)")
+                return (consumer, nil)
+            }
+        }
+        guard let outcome else { return }
+        guard let frame = outcome.frame else {
+            outcome.consumer.endOfStream()
+            return
+        }
+        outcome.consumer.consume(frame)
+    }
+}
+
+/// A small, fast, seedable generator (SplitMix64): the same seed gives the same bytes on every machine.
+struct SplitMix64 {
+    private var state: UInt64
+
+    init(seed: UInt64) {
+        state = seed
+    }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    /// Fills `bytes` with random bytes, eight at a time.
+    mutating func fill(_ bytes: UnsafeMutableRawBufferPointer) {
+        guard let base = bytes.baseAddress else { return }
+        let words = bytes.count / 8
+        for index in 0..<words {
+            base.storeBytes(of: next(), toByteOffset: index * 8, as: UInt64.self)
+        }
+        var tail = next()
+        for index in (words * 8)..<bytes.count {
+            base.storeBytes(of: UInt8(truncatingIfNeeded: tail), toByteOffset: index, as: UInt8.self)
+            tail >>= 8
+        }
+    }
+}

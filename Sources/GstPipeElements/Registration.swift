@@ -1,0 +1,19 @@
+import MediaIO
+
+/// The built-in Swift elements.
+public enum GstPipeElements {
+    /// Registers `noise` and `gray` with GStreamer (once per process; later calls do nothing), or
+    /// into `plugin` when called from a plugin's init function.
+    public static func register(plugin: UnsafeMutableRawPointer? = nil) throws(GStreamerError) {
+        try MediaIOElements.registerSource(
+            name: "noise", longName: "White noise video source",
+            description: "Random pixels in any raw video format (gstpipe, Swift)", formats: Noise.formats,
+            properties: Noise.properties, plugin: plugin
+        ) { Noise(properties: $0) }
+        try MediaIOElements.registerFilter(
+            name: "gray", longName: "Grayscale renderer",
+            description: "Renders each frame's luminance and hands the gray frame on, in the same format (gstpipe, Swift)",
+            sinkFormats: Gray.formats, srcFormats: Gray.formats, properties: Gray.properties, plugin: plugin
+        ) { Gray(properties: $0) }
+    }
+}

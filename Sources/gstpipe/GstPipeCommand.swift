@@ -1,0 +1,60 @@
+import ArgumentParser
+import Foundation
+import GstPipeElements
+import MediaIO
+
+/// `gstpipe`: runs a gst-launch-1.0 description in which Swift elements (`noise`, `gray`) stand like
+/// any other element.
+@main
+struct GstPipeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "gstpipe",
+        abstract: "Run a GStreamer pipeline, written as for gst-launch-1.0, with Swift elements inside.",
+        discussion: """
+            Arguments are joined the way gst-launch-1.0 joins them: each argument is one token. Swift \
+            elements (noise, gray) can stand anywhere an element can.
+
+            Examples:
+              gstpipe noise ! gray ! autovideosink
+              gstpipe noise num-buffers=100 ! gray ! fakesink
+              gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink
+              gstpipe noise num-buffers=10 ! video/x-raw,width=320,height=240 ! gray ! fakesink
+
+            Exit status: 0 finished (end of stream), 1 runtime error, 2 usage or pipeline syntax error, \
+            130 interrupted. Ctrl-C sends end of stream so files are finalized; a second Ctrl-C stops at once.
+            """,
+        version: "0.1.0"
+    )
+
+    @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
+    var messages = false
+
+    @Flag(name: .shortAndLong, help: "Print GStreamer's debug details with errors.")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+    var quiet = false
+
+    @Flag(
+        name: .customLong("no-eos-on-shutdown"),
+        help: "On Ctrl-C, stop at once instead of sending end of stream and waiting for it.")
+    var noEOSOnShutdown = false
+
+    @Argument(
+        parsing: .captureForPassthrough,
+        help: ArgumentHelp("The pipeline, as for gst-launch-1.0.", valueName: "description"))
+    var description: [String] = []
+
+    func validate() throws {
+        if description.isEmpty {
+            throw ValidationError("Missing the pipeline description, such as: gstpipe noise ! gray ! autovideosink")
+        }
+    }
+
+    func run() async throws {
+        let options = RunOptions(
+            printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown)
+        let status = await PipelineRunner(arguments: description, options: options).run()
+        if status != 0 { throw ExitCode(status) }
+    }
+}
