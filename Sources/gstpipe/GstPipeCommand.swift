@@ -45,6 +45,24 @@ struct GstPipeCommand: AsyncParsableCommand {
         help: ArgumentHelp("The pipeline, as for gst-launch-1.0.", valueName: "description"))
     var description: [String] = []
 
+    /// Parses and runs, with usage errors exiting 2 as gst-launch-1.0's do (not ArgumentParser's 64).
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            if exitCode(for: error) == .validationFailure {
+                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                Foundation.exit(ExitStatus.usage)
+            }
+            exit(withError: error)
+        }
+    }
+
     func validate() throws {
         if description.isEmpty {
             throw ValidationError("Missing the pipeline description, such as: gstpipe noise ! gray ! autovideosink")

@@ -1,0 +1,85 @@
+import Foundation
+
+/// The outcome of one run of the gstpipe binary.
+struct CLIResult {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+enum CLI {
+    /// The gstpipe binary built beside this test bundle (or GSTPIPE_BINARY).
+    static var binary: URL {
+        if let path = ProcessInfo.processInfo.environment["GSTPIPE_BINARY"] { return URL(fileURLWithPath: path) }
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
+        for directory in [beside, beside.deletingLastPathComponent()] {
+            let candidate = directory.appendingPathComponent("gstpipe")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        // Package root from this file: Tests/gstpipeTests/CLI.swift.
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        return root.appendingPathComponent(".build/debug/gstpipe")
+    }
+
+    /// Runs gstpipe with `arguments`; kills it after `timeout` seconds (then the status is -1).
+    /// `interruptAfter` sends SIGINT that many seconds after start (and again after `secondInterrupt`).
+    static func run(
+        _ arguments: [String], environment: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil],
+        timeout: TimeInterval = 60, interruptAfter: TimeInterval? = nil, secondInterrupt: TimeInterval? = nil
+    ) throws -> CLIResult {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var env = ProcessInfo.processInfo.environment
+        for (key, value) in environment { env[key] = value }
+        process.environment = env
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = Reader(out.fileHandleForReading)
+        let errData = Reader(err.fileHandleForReading)
+        let start = Date()
+        var interrupted = 0
+        while process.isRunning {
+            let elapsed = Date().timeIntervalSince(start)
+            if elapsed > timeout {
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                return CLIResult(status: -1, stdout: outData.text(), stderr: errData.text())
+            }
+            if let first = interruptAfter, interrupted == 0, elapsed > first {
+                kill(process.processIdentifier, SIGINT)
+                interrupted = 1
+            }
+            if let second = secondInterrupt, interrupted == 1, elapsed > second {
+                kill(process.processIdentifier, SIGINT)
+                interrupted = 2
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        process.waitUntilExit()
+        return CLIResult(status: process.terminationStatus, stdout: outData.text(), stderr: errData.text())
+    }
+}
+
+/// Drains a pipe on a background thread so a chatty child never blocks on a full pipe.
+final class Reader: @unchecked Sendable {
+    // `data` is written by the reading thread and read only after `done` is signalled.
+    private var data = Data()
+    private let done = DispatchSemaphore(value: 0)
+
+    init(_ handle: FileHandle) {
+        Thread.detachNewThread { [self] in
+            data = handle.readDataToEndOfFile()
+            done.signal()
+        }
+    }
+
+    func text() -> String {
+        done.wait()
+        return String(decoding: data, as: UTF8.self)
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+
+@Suite("gstpipe command line")
+struct CLITests {
+    @Test("noise num-buffers=100 ! gray ! fakesink exits 0")
+    func fakesink() throws {
+        let result = try CLI.run(["noise", "num-buffers=100", "!", "gray", "!", "fakesink"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test("noise num-buffers=100 ! gray produces exactly 100 frames")
+    func exactFrameCount() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-count-\(UUID()).raw")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try CLI.run(["noise", "num-buffers=100", "!", "gray", "!", "filesink", "location=\(file.path)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        // I420 320x240: 320*240 luma + 2 * 160*120 chroma = 115200 bytes a frame.
+        let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
+        #expect(size == 100 * 115_200)
+    }
+
+    @Test(
+        "Swift elements stand anywhere a GStreamer element can",
+        arguments: [
+            "videotestsrc num-buffers=50 ! gray ! fakesink",
+            "videotestsrc num-buffers=20 ! tee name=t t. ! queue ! gray ! fakesink t. ! queue ! fakesink",
+            "noise num-buffers=10 ! video/x-raw,width=320,height=240 ! gray ! fakesink",
+            "( noise num-buffers=4 ! gray ) ! fakesink",
+            "noise num-buffers=5 ! gray ! gray ! videoconvert ! video/x-raw,format=BGRx ! gray ! fakesink",
+        ])
+    func placements(description: String) throws {
+        let result = try CLI.run(description.split(separator: " ").map(String.init))
+        #expect(result.status == 0, "\(description): \(result.stderr)")
+    }
+
+    @Test(
+        "A description GStreamer cannot construct exits 2 with GStreamer's message",
+        arguments: [
+            ("noise ! ! gray", "ERROR: erroneous pipeline: syntax error\n"),
+            ("noise ! nosuchelement", "ERROR: erroneous pipeline: no element \"nosuchelement\"\n"),
+            ("noise nosuchprop=1 ! fakesink", "ERROR: erroneous pipeline: no property \"nosuchprop\" in element \"noise\"\n"),
+        ])
+    func syntaxErrors(description: String, message: String) throws {
+        let result = try CLI.run(description.split(separator: " ").map(String.init))
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+    }
+
+    @Test("No description is a usage error")
+    func noDescription() throws {
+        let result = try CLI.run([])
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("Missing the pipeline description"))
+    }
+
+    @Test("A runtime error exits 1 and names the element")
+    func runtimeError() throws {
+        let result = try CLI.run(["filesrc", "name=reader", "location=/nonexistent/in.mp4", "!", "fakesink"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("ERROR: from element reader: "))
+    }
+
+    @Test("Caps gray cannot meet downstream are refused at link time, exit 2, in GStreamer's words")
+    func negotiationError() throws {
+        let result = try CLI.run(
+            "noise num-buffers=3 ! video/x-raw,format=I420 ! gray ! video/x-raw,format=BGRA ! fakesink"
+                .split(separator: " ").map(String.init))
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("ERROR: erroneous pipeline: could not link gray0 to fakesink0"))
+    }
+
+    @Test("A state-change failure downstream of a Swift element exits 1 naming the element")
+    func downstreamFailure() throws {
+        let result = try CLI.run(
+            ["noise", "num-buffers=3", "!", "gray", "!", "filesink", "name=writer", "location=/nonexistent/dir/out.raw"])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("ERROR: from element writer: "))
+    }
+
+    @Test("No display: autovideosink neither crashes nor hangs; it says so and runs headless")
+    func noDisplay() throws {
+        let result = try CLI.run(["noise", "num-buffers=30", "!", "gray", "!", "autovideosink"], timeout: 30)
+        #expect(result.status == 0)
+        #expect(
+            result.stderr.contains(
+                "gstpipe: no display (DISPLAY and WAYLAND_DISPLAY are unset): autovideosink0 runs headless, showing nothing"))
+    }
+
+    @Test("Ctrl-C sends end of stream and exits 130")
+    func interrupt() throws {
+        let result = try CLI.run(["noise", "!", "gray", "!", "fakesink", "sync=true"], timeout: 30, interruptAfter: 1)
+        #expect(result.status == 130)
+        #expect(result.stderr.contains("interrupt: sending end of stream"))
+    }
+
+    @Test("Ctrl-C during an encode leaves a file that demuxes to its end")
+    func interruptFinalizesFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-int-\(UUID()).mkv")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try CLI.run(
+            ["noise", "!", "gray", "!", "videoconvert", "!", "jpegenc", "!", "matroskamux", "!", "filesink", "location=\(file.path)"],
+            timeout: 30, interruptAfter: 1.5)
+        #expect(result.status == 130)
+        let check = try CLI.run(
+            ["filesrc", "location=\(file.path)", "!", "matroskademux", "!", "jpegdec", "!", "fakesink"], timeout: 30)
+        #expect(check.status == 0, "\(check.stderr)")
+    }
+
+    @Test("A second Ctrl-C stops at once")
+    func secondInterrupt() throws {
+        // A paused-forever pipeline: the EOS cannot arrive, so only the second Ctrl-C ends it.
+        let result = try CLI.run(
+            ["noise", "!", "gray", "!", "queue", "max-size-buffers=1", "leaky=no", "!", "identity", "sleep-time=10000000", "!", "fakesink"],
+            timeout: 30, interruptAfter: 1, secondInterrupt: 2)
+        #expect(result.status == 130)
+    }
+
+    @Test("--no-eos-on-shutdown stops at the first Ctrl-C")
+    func noEOSOnShutdown() throws {
+        let result = try CLI.run(
+            ["--no-eos-on-shutdown", "noise", "!", "gray", "!", "fakesink", "sync=true"], timeout: 30, interruptAfter: 1)
+        #expect(result.status == 130)
+        #expect(!result.stderr.contains("sending end of stream"))
+    }
+
+    @Test("A real window under Xvfb shows the pipeline (skipped without Xvfb)")
+    func xvfbWindow() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/Xvfb") else {
+            print("SKIPPED: Xvfb is not installed (apt-get install xvfb)")
+            return
+        }
+        let display = ":\(Int.random(in: 200...400))"
+        let xvfb = Process()
+        xvfb.executableURL = URL(fileURLWithPath: "/usr/bin/Xvfb")
+        xvfb.arguments = [display, "-screen", "0", "640x480x24"]
+        // Xvfb must not inherit the test's output: it would hold the pipe open after the run.
+        xvfb.standardOutput = FileHandle.nullDevice
+        xvfb.standardError = FileHandle.nullDevice
+        try xvfb.run()
+        defer {
+            // SIGKILL: children of the test process may inherit a mask that blocks SIGTERM.
+            kill(xvfb.processIdentifier, SIGKILL)
+            xvfb.waitUntilExit()
+        }
+        Thread.sleep(forTimeInterval: 1)
+        let result = try CLI.run(
+            ["noise", "num-buffers=30", "!", "gray", "!", "autovideosink"], environment: ["DISPLAY": display],
+            timeout: 30)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stderr.contains("runs headless"))
+    }
+}
