@@ -35,10 +35,12 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        .executableTarget(
+            name: "CustomFilter", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/CustomFilter"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer"]),
         .testTarget(name: "GstPipeElementsTests", dependencies: ["GstPipeElements", "MediaIO", "GStreamer"]),
-        .testTarget(name: "gstpipeTests", dependencies: ["gstpipe"]),
+        .testTarget(name: "gstpipeTests"),
     ],
     swiftLanguageModes: [.v6]
 )

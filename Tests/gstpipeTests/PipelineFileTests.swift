@@ -1,0 +1,21 @@
+import Foundation
+import Testing
+
+@Suite("pipelines/ descriptions run")
+struct PipelineFileTests {
+    static var files: [URL] {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("pipelines")
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.filter { $0.hasSuffix(".pipeline") }.sorted().map { directory.appendingPathComponent($0) }
+    }
+
+    @Test("Each pipelines/*.pipeline file runs to end of stream", arguments: files)
+    func runs(file: URL) throws {
+        let text = try String(contentsOf: file, encoding: .utf8)
+        let tokens = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
+            .flatMap { $0.split(separator: " ") }.map(String.init)
+        let result = try CLI.run(tokens, timeout: 120)
+        #expect(result.status == 0, "\(file.lastPathComponent): \(result.stderr)")
+    }
+}

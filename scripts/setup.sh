@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Installs what gstpipe needs on Debian/Ubuntu: GStreamer's development files and plugins, and the
+# tools the tests use (Xvfb for a real window, graphviz for pipeline pictures). Installs only what is
+# missing; safe to run again.
+set -euo pipefail
+
+packages=(
+    pkg-config
+    libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
+    gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
+    gstreamer1.0-libav gstreamer1.0-x
+    xvfb graphviz
+)
+
+missing=()
+for package in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+fi
+
+command -v swift >/dev/null || { echo "setup: Swift 6 is needed (https://www.swift.org/install/linux/)" >&2; exit 1; }
+echo "setup: GStreamer $(pkg-config --modversion gstreamer-1.0) and $(swift --version 2>/dev/null | head -1) ready"
