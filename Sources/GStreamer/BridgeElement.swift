@@ -401,24 +401,29 @@ public final class BridgeElement: @unchecked Sendable {
             BridgeElement.fromParent(parent).sinkQuery(pad!, parent, query!)
         }, nil, nil)
 
-        // Flushes (seeks) reach the appsink; pass them through the appsrc so it drops what it queued,
-        // unblocks a waiting push, and downstream flushes too.
+        // Flushes (seeks) reach the appsink. appsrc cannot be flushed from outside (its task stays paused
+        // after a flush-stop, with stale buffers queued), so: flush downstream through the ghost pad, and
+        // take the appsrc down to READY (which drops its queue and unblocks a waiting push) until the
+        // flush stops, then back to the bin's state.
         let appsinkPad = gst_element_get_static_pad(appsink, "sink")!
         defer { gst_object_unref(UnsafeMutableRawPointer(appsinkPad)) }
         gst_pad_add_probe(
             appsinkPad, GST_PAD_PROBE_TYPE_EVENT_FLUSH,
             { _, info, userData in
                 let bridge = BridgeElement.from(userData)
-                guard let info, let data = info.pointee.data, let appsrc = bridge.appsrc else { return GST_PAD_PROBE_OK }
+                guard let info, let data = info.pointee.data, let appsrc = bridge.appsrc, let srcPad = bridge.srcPad
+                else { return GST_PAD_PROBE_OK }
                 let event = data.assumingMemoryBound(to: GstEvent.self)
-                let type = event.pointee.type
-                guard type == GST_EVENT_FLUSH_START || type == GST_EVENT_FLUSH_STOP else { return GST_PAD_PROBE_OK }
-                let sourcePad = gst_element_get_static_pad(appsrc, "src")!
-                defer { gst_object_unref(UnsafeMutableRawPointer(sourcePad)) }
-                _ = gst_pad_send_event(sourcePad, gst_event_ref(event))
-                _ = gst_pad_push_event(sourcePad, gst_event_ref(event))
-                if type == GST_EVENT_FLUSH_STOP {
+                switch event.pointee.type {
+                case GST_EVENT_FLUSH_START:
+                    _ = gst_pad_push_event(srcPad, gst_event_ref(event))
+                    gst_element_set_state(appsrc, GST_STATE_READY)
+                case GST_EVENT_FLUSH_STOP:
+                    _ = gst_pad_push_event(srcPad, gst_event_ref(event))
                     bridge.output.withLock { $0.caps = nil }
+                    gst_element_sync_state_with_parent(appsrc)
+                default:
+                    break
                 }
                 return GST_PAD_PROBE_OK
             }, me, nil)

@@ -185,14 +185,17 @@ public class Element: @unchecked Sendable {
         gst_element_send_event(pointer, gst_event_new_eos()) != 0
     }
 
-    /// Seeks to `position` nanoseconds with a flushing, key-unit seek.
+    /// Seeks to `position` nanoseconds (and plays up to `stop`, when given) with a flushing seek,
+    /// accurate or to the nearest key unit.
     ///
-    /// The corresponding C function is `gst_element_seek_simple`.
+    /// The corresponding C function is `gst_element_seek`.
     @discardableResult
-    public func seek(to position: ClockTime, accurate: Bool = false) -> Bool {
+    public func seek(to position: ClockTime, stop: ClockTime? = nil, accurate: Bool = false) -> Bool {
         var flags = GST_SEEK_FLAG_FLUSH.rawValue
         flags |= accurate ? GST_SEEK_FLAG_ACCURATE.rawValue : GST_SEEK_FLAG_KEY_UNIT.rawValue
-        return gst_element_seek_simple(pointer, GST_FORMAT_TIME, GstSeekFlags(flags), gint64(position)) != 0
+        return gst_element_seek(
+            pointer, 1.0, GST_FORMAT_TIME, GstSeekFlags(flags), GST_SEEK_TYPE_SET, gint64(position),
+            stop == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, stop.map { gint64($0) } ?? -1) != 0
     }
 
     /// The position in nanoseconds, when the pipeline can answer.
