@@ -114,6 +114,43 @@ public final class Buffer: @unchecked Sendable {
         return target
     }
 
+    /// A new buffer over `size` bytes from `offset` of this one, sharing its memory (no copy).
+    ///
+    /// The corresponding C function is `gst_buffer_copy_region` (with GST_BUFFER_COPY_MEMORY only).
+    public func region(offset: Int, size: Int) -> Buffer? {
+        guard offset >= 0, size > 0, offset + size <= self.size,
+            let copy = gst_buffer_copy_region(pointer, GST_BUFFER_COPY_MEMORY, gsize(offset), gsize(size))
+        else { return nil }
+        return Buffer(taking: copy)
+    }
+
+    /// A new buffer made of the memory blocks of `parts`, in order, shared (no copy).
+    ///
+    /// The corresponding C function is `gst_buffer_append_memory`.
+    public static func concatenating(_ parts: [Buffer]) throws(GStreamerError) -> Buffer {
+        try GStreamer.initialize()
+        let buffer = gst_buffer_new()!
+        for part in parts {
+            for index in 0..<gst_buffer_n_memory(part.pointer) {
+                gst_buffer_append_memory(buffer, gst_memory_ref(gst_buffer_peek_memory(part.pointer, index)))
+            }
+        }
+        return Buffer(taking: buffer)
+    }
+
+    /// For each memory block, the address of the memory it was shared from (itself when not shared):
+    /// equal roots mean the same bytes, so no copy was made.
+    public var memoryRoots: [UInt] {
+        (0..<gst_buffer_n_memory(pointer)).map { index in
+            var memory = gst_buffer_peek_memory(pointer, index)!
+            while let parent = memory.pointee.parent { memory = parent }
+            return UInt(bitPattern: memory)
+        }
+    }
+
+    /// True when the buffer came from a buffer pool (and goes back to it when released).
+    public var isFromPool: Bool { pointer.pointee.pool != nil }
+
     /// The bytes as an array (a copy).
     public var bytes: [UInt8] {
         (try? withBytes { Array($0.bindMemory(to: UInt8.self)) }) ?? []

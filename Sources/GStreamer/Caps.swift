@@ -83,6 +83,23 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
         return (Int(numerator), Int(denominator))
     }
 
+    /// The colour matrix the caps' `colorimetry` field names ("bt601", "bt709", "bt2020", "rgb"), read
+    /// from the field itself: GstVideoInfo replaces any matrix of RGB formats by "rgb".
+    ///
+    /// The corresponding C function is `gst_video_colorimetry_from_string`.
+    public var colorMatrix: String? {
+        guard let text = string("colorimetry") else { return nil }
+        var colorimetry = GstVideoColorimetry()
+        guard gst_video_colorimetry_from_string(&colorimetry, text) != 0 else { return nil }
+        switch colorimetry.matrix {
+        case GST_VIDEO_COLOR_MATRIX_BT709: return "bt709"
+        case GST_VIDEO_COLOR_MATRIX_BT601: return "bt601"
+        case GST_VIDEO_COLOR_MATRIX_BT2020: return "bt2020"
+        case GST_VIDEO_COLOR_MATRIX_RGB: return "rgb"
+        default: return nil
+        }
+    }
+
     /// The caps both accept.
     ///
     /// The corresponding C function is `gst_caps_intersect`.

@@ -2,13 +2,22 @@ import MediaIO
 import Synchronization
 
 /// `gray`: renders each frame's luminance and hands the gray frame on downstream, in the format it
-/// came in. YUV: the luma plane is kept and chroma set to neutral (128). RGB: R = G = B = luma (BT.601
-/// weights, or BT.709 with `matrix=bt709`), alpha kept. GRAY8 passes through untouched (no copy).
-public final class Gray: VideoFilter {
+/// came in (or as GRAY8 with `gray8=true`). YUV: the luma plane is kept and chroma set to neutral
+/// (128). RGB: R = G = B = luma (BT.601 weights, BT.709 when the caps' colorimetry says bt709 or
+/// `matrix=bt709`), alpha kept. GRAY8 passes through untouched.
+///
+/// The cheapest work is the work not done: for planar and semi-planar YUV in GStreamer's default
+/// layout, the output's luma is the input's luma memory, shared, and its chroma one neutral block
+/// shared by every frame, so no pixel is copied. Otherwise each input frame is read once and each
+/// output frame written once, into a buffer from the element's pool.
+public final class Gray: VideoFormatConverting {
     /// The element's properties, declared in one place.
     public static let properties: [PropertySpec] = [
         PropertySpec(
-            "matrix", blurb: "Luma weights for RGB input: bt601 or bt709", .string(default: "bt601"))
+            "matrix", blurb: "Luma weights for RGB input: auto (bt709 when the caps' colorimetry says so, else bt601), bt601 or bt709",
+            .string(default: "auto")),
+        PropertySpec(
+            "gray8", blurb: "Emit GRAY8 (one plane) instead of the input's format", .bool(default: false)),
     ]
 
     /// Every format gray accepts, and hands on in the same format.
@@ -16,6 +25,7 @@ public final class Gray: VideoFilter {
 
     public var pixelFormat: VideoPixelFormat { .i420 }
     public var acceptedPixelFormats: [VideoPixelFormat] { Gray.formats }
+    public var outputPixelFormat: VideoPixelFormat? { properties.bool("gray8") ? .gray8 : nil }
 
     private let properties: ElementProperties
     private let consumer = Mutex<(any VideoFrameConsumer)?>(nil)
@@ -25,9 +35,9 @@ public final class Gray: VideoFilter {
     }
 
     public func shouldInitialize(consumer: any VideoFrameConsumer) -> Bool {
-        let matrix = properties.string("matrix") ?? "bt601"
-        guard LumaWeights(name: matrix) != nil else {
-            consumer.reportError("gray: unknown matrix \"\(matrix)\"; use bt601 or bt709")
+        let matrix = properties.string("matrix") ?? "auto"
+        guard matrix == "auto" || LumaWeights(name: matrix) != nil else {
+            consumer.reportError("gray: unknown matrix \"\(matrix)\"; use auto, bt601 or bt709")
             return false
         }
         self.consumer.withLock { $0 = consumer }
@@ -40,23 +50,37 @@ public final class Gray: VideoFilter {
 
     public func render(_ frame: VideoFrame) throws {
         guard let consumer = consumer.withLock({ $0 }) else { return }
-        if frame.format.pixelFormat == .gray8 {
+        let input = frame.format.pixelFormat
+        let output = outputPixelFormat ?? input
+        if input == .gray8 {
             consumer.consume(frame)
             return
         }
-        let output = try consumer.makeFrame(format: frame.format, timestamp: frame.timestamp, duration: frame.duration)
-        let weights = LumaWeights(name: properties.string("matrix") ?? "bt601") ?? .bt601
-        try frame.withPlanes { input in
-            try output.withMutablePlanes { output in
-                if let layout = frame.format.pixelFormat.rgbLayout {
-                    Gray.grayRGB(input[0], output[0], layout: layout, weights: weights)
+        if input.isYUV, let shared = consumer.makeFrame(sharingFirstPlaneOf: frame, as: output, otherPlanesFilledWith: 128) {
+            consumer.consume(shared)
+            return
+        }
+        var outputFormat = frame.format
+        outputFormat.pixelFormat = output
+        let result = try consumer.makeFrame(format: outputFormat, timestamp: frame.timestamp, duration: frame.duration)
+        let weights = lumaWeights(for: frame)
+        try frame.withPlanes { source in
+            try result.withMutablePlanes { destination in
+                if let layout = input.rgbLayout {
+                    Gray.grayRGB(source[0], destination[0], layout: layout, weights: weights, grayOnly: output == .gray8)
                 } else {
-                    Gray.copyRows(input[0], output[0])
-                    for plane in output.dropFirst() { Gray.fill(plane, with: 128) }
+                    Gray.copyRows(source[0], destination[0])
+                    for plane in destination.dropFirst() { Gray.fill(plane, with: 128) }
                 }
             }
         }
-        consumer.consume(output)
+        consumer.consume(result)
+    }
+
+    private func lumaWeights(for frame: VideoFrame) -> LumaWeights {
+        let matrix = properties.string("matrix") ?? "auto"
+        if let forced = LumaWeights(name: matrix) { return forced }
+        return frame.colorMatrix == .bt709 ? .bt709 : .bt601
     }
 
     static func copyRows(_ source: VideoPlane, _ destination: MutableVideoPlane) {
@@ -78,7 +102,7 @@ public final class Gray: VideoFilter {
 
     static func grayRGB(
         _ source: VideoPlane, _ destination: MutableVideoPlane,
-        layout: (red: Int, green: Int, blue: Int, pixelBytes: Int), weights: LumaWeights
+        layout: (red: Int, green: Int, blue: Int, pixelBytes: Int), weights: LumaWeights, grayOnly: Bool
     ) {
         let width = source.pixelBytesPerRow / layout.pixelBytes
         let (kr, kg, kb) = (UInt32(weights.red), UInt32(weights.green), UInt32(weights.blue))
@@ -88,6 +112,15 @@ public final class Gray: VideoFilter {
         for row in 0..<min(source.rows, destination.rows) {
             var from = input + row * source.bytesPerRow
             var to = output + row * destination.bytesPerRow
+            if grayOnly {
+                for column in 0..<width {
+                    to[column] = UInt8(
+                        truncatingIfNeeded: (kr * UInt32(from[layout.red]) + kg * UInt32(from[layout.green])
+                            + kb * UInt32(from[layout.blue]) + 32768) >> 16)
+                    from += step
+                }
+                continue
+            }
             for _ in 0..<width {
                 let luma = UInt8(
                     truncatingIfNeeded: (kr * UInt32(from[layout.red]) + kg * UInt32(from[layout.green])

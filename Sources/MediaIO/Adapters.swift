@@ -11,25 +11,27 @@ public struct MediaIOError: Error, CustomStringConvertible, Sendable {
 
 /// Turns samples from the appsink into frames, remembering the layout of the current caps.
 final class FrameReader: Sendable {
-    private let cached = Mutex<(caps: Caps, info: VideoInfo, pixelFormat: VideoPixelFormat)?>(nil)
+    private let cached = Mutex<(caps: Caps, info: VideoInfo, pixelFormat: VideoPixelFormat, matrix: VideoColorMatrix)?>(nil)
 
     func frame(from sample: Sample) throws -> VideoFrame {
         guard let buffer = sample.buffer, let caps = sample.caps else {
             throw MediaIOError("a sample without buffer or caps arrived")
         }
-        let (info, pixelFormat) = try cached.withLock { cached throws -> (VideoInfo, VideoPixelFormat) in
-            if let cached, cached.caps == caps { return (cached.info, cached.pixelFormat) }
+        let (info, pixelFormat, matrix) = try cached.withLock {
+            cached throws -> (VideoInfo, VideoPixelFormat, VideoColorMatrix) in
+            if let cached, cached.caps == caps { return (cached.info, cached.pixelFormat, cached.matrix) }
             let info = try VideoInfo(caps: caps)
             guard let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName) else {
                 throw MediaIOError("unsupported pixel format \(info.formatName)")
             }
-            cached = (caps, info, pixelFormat)
-            return (info, pixelFormat)
+            let matrix = caps.colorMatrix.flatMap(VideoColorMatrix.init(rawValue:)) ?? .unknown
+            cached = (caps, info, pixelFormat, matrix)
+            return (info, pixelFormat, matrix)
         }
         let layout = info.adjusted(for: buffer)
         return VideoFrame(
             buffer: buffer, info: layout, format: VideoFrameFormat(info: layout, pixelFormat: pixelFormat),
-            timestamp: buffer.pts ?? 0, duration: buffer.duration)
+            timestamp: buffer.pts ?? 0, duration: buffer.duration, colorMatrix: matrix)
     }
 }
 
@@ -114,6 +116,17 @@ final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
     func stop() { filter.shouldStop() }
     func dispose() { filter.shouldDispose() }
     func endOfStream() { filter.endOfStream() }
+
+    /// Caps on one side for caps on the other: the same, unless the filter converts to one format.
+    func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps {
+        guard let converting = filter as? any VideoFormatConverting, let output = converting.outputPixelFormat
+        else { return caps }
+        if towardsSink {
+            // Any accepted input format gives `output`, so only size and rate come from downstream.
+            return caps.removing("format").removing("colorimetry").removing("chroma-site")
+        }
+        return caps.setting("format", .string(output.gstreamerName)).removing("colorimetry").removing("chroma-site")
+    }
 
     func render(_ sample: Sample) -> FlowResult {
         do {

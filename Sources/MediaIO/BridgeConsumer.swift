@@ -10,6 +10,8 @@ final class BridgeConsumer: VideoFrameConsumer {
         var input: Sample?
         var inputFormat: VideoFrameFormat?
         var lastFlow: FlowResult = .ok
+        /// A source's negotiated caps and their format: kept whole (aspect ratio, colorimetry, ...).
+        var negotiated: (caps: Caps, format: VideoFrameFormat)?
     }
     private let state = Mutex(State())
 
@@ -20,14 +22,18 @@ final class BridgeConsumer: VideoFrameConsumer {
     /// Runs a filter's render with `input` as the sample its output belongs to; returns how the last
     /// push went.
     func rendering(_ input: Sample, format: VideoFrameFormat, _ body: () throws -> Void) rethrows -> FlowResult {
-        state.withLock { $0 = State(input: input, inputFormat: format, lastFlow: .ok) }
+        state.withLock {
+            $0.input = input
+            $0.inputFormat = format
+            $0.lastFlow = .ok
+        }
         defer { state.withLock { $0.input = nil; $0.inputFormat = nil } }
         try body()
         return state.withLock { $0.lastFlow }
     }
 
     func consume(_ frame: VideoFrame) -> FlowResult {
-        let (input, inputFormat) = state.withLock { ($0.input, $0.inputFormat) }
+        let (input, inputFormat, negotiated) = state.withLock { ($0.input, $0.inputFormat, $0.negotiated) }
         let result: FlowResult
         do {
             let outgoing: VideoFrame
@@ -37,7 +43,14 @@ final class BridgeConsumer: VideoFrameConsumer {
                 outgoing = try copyIntoPool(frame)
             }
             let buffer = outgoing.buffer!.withTimestamps(pts: frame.timestamp, duration: frame.duration)
-            let caps = try outputCaps(for: outgoing.format, input: input, inputFormat: inputFormat)
+            let caps: Caps
+            if input == nil, let negotiated, negotiated.format.hasSameImageShape(as: outgoing.format),
+                negotiated.format.frameRate == outgoing.format.frameRate
+            {
+                caps = negotiated.caps
+            } else {
+                caps = try outputCaps(for: outgoing.format, input: input, inputFormat: inputFormat)
+            }
             result = bridge.push(buffer, caps: caps, segmentFrom: input)
         } catch {
             reportError("\(error)")
@@ -72,7 +85,9 @@ final class BridgeConsumer: VideoFrameConsumer {
         ])
         guard let info = try? VideoInfo(caps: fixed), let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName)
         else { return nil }
-        return VideoFrameFormat(info: info, pixelFormat: pixelFormat)
+        let format = VideoFrameFormat(info: info, pixelFormat: pixelFormat)
+        state.withLock { $0.negotiated = (fixed, format) }
+        return format
     }
 
     func makeFrame(format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?) throws -> VideoFrame {
@@ -82,6 +97,50 @@ final class BridgeConsumer: VideoFrameConsumer {
         var frameFormat = format
         frameFormat.bytesPerRow = layout.strides
         return VideoFrame(buffer: buffer, info: layout, format: frameFormat, timestamp: timestamp, duration: duration)
+    }
+
+    /// Blocks of constant bytes by size and value, shared read-only by every frame that uses them.
+    private let constantBlocks = Mutex<[String: Buffer]>([:])
+
+    func makeFrame(
+        sharingFirstPlaneOf frame: VideoFrame, as pixelFormat: VideoPixelFormat, otherPlanesFilledWith value: UInt8
+    ) -> VideoFrame? {
+        // Only where the result is GStreamer's default layout, which any downstream element reads even
+        // without GstVideoMeta support: the input's first plane must be laid out as by default.
+        guard frame.format.planeCount > 1, frame.format.pixelFormat.isYUV, let input = frame.buffer,
+            let info = frame.videoInfo, let standard = try? frame.format.gstreamerInfo(),
+            info.strides == standard.strides, info.offsets == standard.offsets, input.size >= standard.size
+        else { return nil }
+        var format = frame.format
+        format.pixelFormat = pixelFormat
+        guard let outputLayout = try? format.gstreamerInfo(), outputLayout.strides[0] == standard.strides[0]
+        else { return nil }
+        let firstPlaneSize = standard.offsets[1]
+        guard let firstPlane = input.region(offset: 0, size: min(firstPlaneSize, outputLayout.size)) else { return nil }
+        var parts = [firstPlane]
+        if pixelFormat == frame.format.pixelFormat {
+            let restSize = standard.size - firstPlaneSize
+            let block: Buffer? = constantBlocks.withLock { blocks in
+                let key = "\(restSize)-\(value)"
+                if let block = blocks[key] { return block }
+                guard let block = try? Buffer(size: restSize),
+                    (try? block.withMutableBytes { $0.initializeMemory(as: UInt8.self, repeating: value) }) != nil
+                else { return nil }
+                if blocks.count > 8 { blocks.removeAll() }
+                blocks[key] = block
+                return block
+            }
+            guard let block else { return nil }
+            parts.append(block)
+        } else if pixelFormat != .gray8 {
+            return nil
+        }
+        guard let output = try? Buffer.concatenating(parts), output.size == outputLayout.size else { return nil }
+        output.addVideoMeta(outputLayout)
+        format.bytesPerRow = outputLayout.strides
+        return VideoFrame(
+            buffer: output, info: outputLayout, format: format, timestamp: frame.timestamp, duration: frame.duration,
+            rotation: frame.rotation, colorMatrix: frame.colorMatrix)
     }
 
     func reportError(_ message: String) {

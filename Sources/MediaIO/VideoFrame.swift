@@ -37,15 +37,18 @@ public final class VideoFrame: @unchecked Sendable {
     /// Duration in nanoseconds, when known.
     public let duration: ClockTime?
     public let rotation: VideoRotation
+    /// The colour matrix the stream's caps name (`.unknown` for frames made in memory).
+    public let colorMatrix: VideoColorMatrix
     let storage: Storage
 
     init(buffer: Buffer, info: VideoInfo, format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?,
-         rotation: VideoRotation = .none) {
+         rotation: VideoRotation = .none, colorMatrix: VideoColorMatrix = .unknown) {
         self.storage = .gstreamer(buffer, info)
         self.format = format
         self.timestamp = timestamp
         self.duration = duration
         self.rotation = rotation
+        self.colorMatrix = colorMatrix
     }
 
     /// A frame in memory of its own, tightly packed, zero-filled.
@@ -59,6 +62,7 @@ public final class VideoFrame: @unchecked Sendable {
         self.timestamp = timestamp
         self.duration = duration
         self.rotation = rotation
+        self.colorMatrix = .unknown
     }
 
     /// A frame holding a copy of tightly packed `bytes` (as `consumeRawData` gets them).
@@ -78,6 +82,12 @@ public final class VideoFrame: @unchecked Sendable {
     public var bufferType: VideoBufferType {
         if case .gstreamer = storage { return .pixelBuffer }
         return .rawData
+    }
+
+    /// The layout GStreamer describes the pixels with, for frames in a GStreamer buffer.
+    var videoInfo: VideoInfo? {
+        if case .gstreamer(_, let info) = storage { return info }
+        return nil
     }
 
     /// The GStreamer buffer holding the pixels, for frames that are in one.

@@ -116,6 +116,11 @@ public enum VideoBufferType: Sendable {
     case rawData
 }
 
+/// The colour matrix relating a frame's YUV to RGB, as its caps' colorimetry names it.
+public enum VideoColorMatrix: String, Sendable {
+    case bt601, bt709, bt2020, rgb, unknown
+}
+
 /// Clockwise rotation to apply to a frame for display.
 public enum VideoRotation: Int, Sendable {
     case none = 0

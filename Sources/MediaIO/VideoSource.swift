@@ -40,6 +40,25 @@ public protocol VideoFrameConsumer: AnyObject, Sendable {
 
     /// Reports an error on the pipeline's bus, naming the element; the pipeline then stops.
     func reportError(_ message: String)
+
+    /// A frame whose first plane is `frame`'s own first plane, shared (not copied). In `frame`'s format,
+    /// its other planes all hold `value`, from one block shared by every such frame; as `.gray8`, it is
+    /// that plane alone. Nil when `frame`'s layout does not allow it (then make and fill a frame).
+    func makeFrame(sharingFirstPlaneOf frame: VideoFrame, as pixelFormat: VideoPixelFormat, otherPlanesFilledWith value: UInt8)
+        -> VideoFrame?
+}
+
+extension VideoFrameConsumer {
+    public func makeFrame(
+        sharingFirstPlaneOf frame: VideoFrame, as pixelFormat: VideoPixelFormat, otherPlanesFilledWith value: UInt8
+    ) -> VideoFrame? {
+        nil
+    }
+
+    /// `makeFrame(sharingFirstPlaneOf:as:otherPlanesFilledWith:)` in `frame`'s own format.
+    public func makeFrame(sharingFirstPlaneOf frame: VideoFrame, otherPlanesFilledWith value: UInt8) -> VideoFrame? {
+        makeFrame(sharingFirstPlaneOf: frame, as: frame.format.pixelFormat, otherPlanesFilledWith: value)
+    }
 }
 
 /// The lifecycle a MediaIO source or sink goes through, following the element's GStreamer state.
@@ -105,6 +124,12 @@ extension VideoSink {
         _ bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime, rotation: VideoRotation
     ) throws {}
     public func endOfStream() {}
+}
+
+/// A filter whose output format differs from its input's: `outputPixelFormat` (read during caps
+/// negotiation) is what it hands on whatever it receives; nil means "the input's format".
+public protocol VideoFormatConverting: VideoFilter {
+    var outputPixelFormat: VideoPixelFormat? { get }
 }
 
 /// A sink that hands frames on: it renders each frame and gives the result to the consumer it got

@@ -52,7 +52,94 @@ struct GrayTests {
             Issue.record("the pipeline ran although gray's matrix is unknown")
         } catch {
             #expect(error.source == "g")
-            #expect(error.message == "gray: unknown matrix \"bt2020\"; use bt601 or bt709")
+            #expect(error.message == "gray: unknown matrix \"bt2020\"; use auto, bt601 or bt709")
+        }
+    }
+
+    @Test("gray8=true emits one GRAY8 plane: the input's luma, or computed luma for RGB",
+          arguments: VideoPixelFormat.allCases)
+    func gray8Output(format: VideoPixelFormat) async throws {
+        let source = "noise seed=5 num-buffers=2 ! video/x-raw,format=\(format.gstreamerName),width=321,height=241"
+        let input = try await captureFrames("\(source) ! appsink name=out sync=false")
+        let output = try await captureFrames("\(source) ! gray gray8=true ! appsink name=out sync=false")
+        try #require(input.count == 2 && output.count == 2)
+        for (before, after) in zip(input, output) {
+            #expect(after.format.pixelFormat == .gray8)
+            #expect(after.format.width == 321 && after.format.height == 241)
+            #expect(after.planes.count == 1)
+            let expected: [UInt8]
+            if let layout = format.rgbLayout {
+                let pixels = before.planes[0]
+                expected = stride(from: 0, to: pixels.count, by: layout.pixelBytes).map { index in
+                    LumaWeights.bt601.luma(
+                        red: pixels[index + layout.red], green: pixels[index + layout.green], blue: pixels[index + layout.blue])
+                }
+            } else {
+                expected = before.planes[0]
+            }
+            #expect(after.planes[0] == expected, "\(format)")
+        }
+    }
+
+    @Test("matrix=auto follows the caps: colorimetry=bt709 on RGB caps gives BT.709 weights")
+    func autoMatrix() async throws {
+        let source = "noise seed=9 num-buffers=1 ! video/x-raw,format=BGRx,width=16,height=4,colorimetry=bt709"
+        let input = try await captureFrames("\(source) ! appsink name=out sync=false")
+        let output = try await captureFrames("\(source) ! gray ! appsink name=out sync=false")
+        let pixels = try #require(input.first).planes[0]
+        try #require(output.count == 1)
+        let luma = stride(from: 0, to: pixels.count, by: 4).map {
+            LumaWeights.bt709.luma(red: pixels[$0 + 2], green: pixels[$0 + 1], blue: pixels[$0])
+        }
+        #expect(stride(from: 0, to: pixels.count, by: 4).map { output[0].planes[0][$0] } == luma)
+        #expect(LumaWeights.bt709 != LumaWeights.bt601)
+    }
+
+    /// Runs `source ! tee` into gray and into an appsink; returns (input, output) buffer pairs.
+    func inputOutputPairs(_ source: String, gray: String = "gray") async throws -> [(Buffer, Buffer)] {
+        try GstPipeElements.register()
+        let pipeline = try Pipeline(
+            launch: "\(source) ! tee name=t t. ! queue ! appsink name=in sync=false "
+                + "t. ! queue ! \(gray) ! appsink name=out sync=false")
+        let inputs = try pipeline.samples(fromAppSink: "in", capacity: 16)
+        let outputs = try pipeline.samples(fromAppSink: "out", capacity: 16)
+        try pipeline.play()
+        async let before = inputs.reduce(into: [Buffer]()) { $0.append($1.buffer!) }
+        async let after = outputs.reduce(into: [Buffer]()) { $0.append($1.buffer!) }
+        let (a, b) = await (before, after)
+        pipeline.stop()
+        return Array(zip(a, b))
+    }
+
+    @Test(
+        "Planar YUV: the output's luma is the input's memory (no copy), for buffers from a source, a decoder and a pool",
+        arguments: [
+            "videotestsrc num-buffers=4 ! video/x-raw,format=I420,width=320,height=240",
+            "videotestsrc num-buffers=4 ! video/x-raw,format=I420,width=320,height=240 ! jpegenc ! jpegdec",
+            "noise num-buffers=4 ! video/x-raw,format=NV12,width=322,height=240",
+        ])
+    func zeroCopyLuma(source: String) async throws {
+        let pairs = try await inputOutputPairs(source)
+        #expect(pairs.count == 4)
+        for (input, output) in pairs {
+            #expect(output.memoryCount == 2)
+            #expect(output.memoryRoots.first == input.memoryRoots.first)
+        }
+        // Every frame shares one neutral chroma block.
+        #expect(Set(pairs.map { $0.1.memoryRoots.last! }).count == 1)
+        let gray8 = try await inputOutputPairs(source, gray: "gray gray8=true")
+        for (input, output) in gray8 {
+            #expect(output.memoryRoots == [input.memoryRoots[0]])
+        }
+    }
+
+    @Test("RGB: each output frame is written once into a buffer from gray's own pool")
+    func rgbFromPool() async throws {
+        let pairs = try await inputOutputPairs("videotestsrc num-buffers=4 ! video/x-raw,format=BGRA,width=64,height=48")
+        #expect(pairs.count == 4)
+        for (input, output) in pairs {
+            #expect(output.isFromPool)
+            #expect(Set(output.memoryRoots).isDisjoint(with: input.memoryRoots))
         }
     }
 
