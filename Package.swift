@@ -37,6 +37,8 @@ let package = Package(
         ),
         .executableTarget(
             name: "CustomFilter", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/CustomFilter"),
+        .executableTarget(
+            name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer"]),
         .testTarget(name: "GstPipeElementsTests", dependencies: ["GstPipeElements", "MediaIO", "GStreamer"]),

@@ -45,6 +45,9 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
         gst_caps_is_equal(lhs.pointer, rhs.pointer) != 0
     }
 
+    /// True when both wrap the very same GstCaps (a cheap first test before `==`).
+    public func isSameCaps(as other: Caps) -> Bool { pointer == other.pointer }
+
     /// True when the caps describe exactly one format (no lists or ranges).
     public var isFixed: Bool { gst_caps_is_fixed(pointer) != 0 }
     /// True when the caps accept nothing.

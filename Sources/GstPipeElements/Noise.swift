@@ -32,7 +32,7 @@ public final class Noise: VideoSource {
         var consumer: (any VideoFrameConsumer)?
         var format: VideoFrameFormat?
         var frameIndex = 0
-        var random = SplitMix64(seed: 0)
+        var random = NoiseGenerator(seed: 0)
     }
     private let state = Mutex(State())
 
@@ -44,7 +44,7 @@ public final class Noise: VideoSource {
         let seed = properties.int("seed")
         state.withLock { state in
             state = State(consumer: consumer)
-            state.random = SplitMix64(seed: seed >= 0 ? UInt64(seed) : UInt64.random(in: .min ... .max))
+            state.random = NoiseGenerator(seed: seed >= 0 ? UInt64(seed) : UInt64.random(in: .min ... .max))
         }
         return true
     }
@@ -98,33 +98,55 @@ public final class Noise: VideoSource {
     }
 }
 
-/// A small, fast, seedable generator (SplitMix64): the same seed gives the same bytes on every machine.
-struct SplitMix64 {
-    private var state: UInt64
+/// A small, fast, seedable generator: four interleaved xorshift64 streams seeded by SplitMix64, so
+/// the same seed gives the same bytes on every machine, and the four independent streams keep the
+/// CPU busy (one stream is a chain of dependent shifts).
+struct NoiseGenerator {
+    private var state: (UInt64, UInt64, UInt64, UInt64)
 
     init(seed: UInt64) {
-        state = seed
+        var mix = seed
+        func next() -> UInt64 {
+            mix &+= 0x9E37_79B9_7F4A_7C15
+            var z = mix
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return (z ^ (z >> 31)) | 1  // xorshift needs a non-zero state
+        }
+        state = (next(), next(), next(), next())
     }
 
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
+    @inline(__always)
+    private static func step(_ x: inout UInt64) -> UInt64 {
+        x ^= x << 13
+        x ^= x >> 7
+        x ^= x << 17
+        return x
     }
 
-    /// Fills `bytes` with random bytes, eight at a time.
+    /// Fills `bytes` with random bytes, 32 at a time.
     mutating func fill(_ bytes: UnsafeMutableRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
-        let words = bytes.count / 8
-        for index in 0..<words {
-            base.storeBytes(of: next(), toByteOffset: index * 8, as: UInt64.self)
+        var (a, b, c, d) = state
+        let blocks = bytes.count / 32
+        for index in 0..<blocks {
+            let offset = index * 32
+            base.storeBytes(of: NoiseGenerator.step(&a), toByteOffset: offset, as: UInt64.self)
+            base.storeBytes(of: NoiseGenerator.step(&b), toByteOffset: offset + 8, as: UInt64.self)
+            base.storeBytes(of: NoiseGenerator.step(&c), toByteOffset: offset + 16, as: UInt64.self)
+            base.storeBytes(of: NoiseGenerator.step(&d), toByteOffset: offset + 24, as: UInt64.self)
         }
-        var tail = next()
-        for index in (words * 8)..<bytes.count {
+        var tail = NoiseGenerator.step(&a)
+        var spare = 0
+        for index in (blocks * 32)..<bytes.count {
+            if spare == 8 {
+                tail = NoiseGenerator.step(&a)
+                spare = 0
+            }
             base.storeBytes(of: UInt8(truncatingIfNeeded: tail), toByteOffset: index, as: UInt8.self)
             tail >>= 8
+            spare += 1
         }
+        state = (a, b, c, d)
     }
 }

@@ -19,7 +19,10 @@ final class FrameReader: Sendable {
         }
         let (info, pixelFormat, matrix) = try cached.withLock {
             cached throws -> (VideoInfo, VideoPixelFormat, VideoColorMatrix) in
-            if let cached, cached.caps == caps { return (cached.info, cached.pixelFormat, cached.matrix) }
+            // Samples of one stream share one GstCaps: identity first, then the (slower) deep comparison.
+            if let cached, cached.caps.isSameCaps(as: caps) || cached.caps == caps {
+                return (cached.info, cached.pixelFormat, cached.matrix)
+            }
             let info = try VideoInfo(caps: caps)
             guard let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName) else {
                 throw MediaIOError("unsupported pixel format \(info.formatName)")

@@ -40,7 +40,8 @@ struct GrayTests {
         }
         #expect(output[0].planes[0] == expected)
         #expect(LumaWeights.bt709.luma(red: 255, green: 255, blue: 255) == 255)
-        #expect(LumaWeights.bt601.luma(red: 255, green: 0, blue: 0) == 76)
+        #expect(LumaWeights.bt601.luma(red: 255, green: 0, blue: 0) == 77)
+        #expect(LumaWeights.bt601.luma(red: 0, green: 0, blue: 255) == 29)
     }
 
     @Test("An unknown matrix fails with a message that says what to use")
