@@ -5,6 +5,7 @@
 //   swift run CustomFilter
 import GstPipeElements
 import MediaIO
+import Foundation
 import Synchronization
 
 /// A filter is a VideoSink (frames in) and a VideoSource (frames out through its consumer).
@@ -75,4 +76,9 @@ print("frames: \(input.count) in, \(output.count) out")
 if let first = input.first, let firstOut = output.first {
     print("mean luma of the first frame: \(rounded(first)) in, \(rounded(firstOut)) out")
     print("in + out = \(rounded(first + firstOut)) (255 for an exact negative)")
+}
+// CI runs this example: fail loudly when the filter did not do its job.
+guard input.count == 30, output.count == 30, zip(input, output).allSatisfy({ abs($0 + $1 - 255) < 0.01 }) else {
+    print("FAILED: the inverted frames do not mirror the input")
+    exit(1)
 }

@@ -10,6 +10,8 @@ public enum FlowResult: Sendable, Equatable {
     /// Downstream is at end of stream.
     case endOfStream
     case notNegotiated
+    /// Downstream is not linked.
+    case notLinked
     case error
 
     init(_ flow: GstFlowReturn) {
@@ -18,6 +20,7 @@ public enum FlowResult: Sendable, Equatable {
         case GST_FLOW_FLUSHING: self = .flushing
         case GST_FLOW_EOS: self = .endOfStream
         case GST_FLOW_NOT_NEGOTIATED: self = .notNegotiated
+        case GST_FLOW_NOT_LINKED: self = .notLinked
         default: self = flow.rawValue >= 0 ? .ok : .error
         }
     }
@@ -28,6 +31,7 @@ public enum FlowResult: Sendable, Equatable {
         case .flushing: GST_FLOW_FLUSHING
         case .endOfStream: GST_FLOW_EOS
         case .notNegotiated: GST_FLOW_NOT_NEGOTIATED
+        case .notLinked: GST_FLOW_NOT_LINKED
         case .error: GST_FLOW_ERROR
         }
     }
@@ -88,6 +92,9 @@ public final class BridgeElement: @unchecked Sendable {
     private struct Lifecycle {
         var initialized = false
         var started = false
+        /// False between a stop by PLAYING → PAUSED and the next PAUSED → PLAYING: a render already
+        /// in flight must not start the element again while it pauses.
+        var dataMayStart = true
     }
     private let lifecycle = Mutex(Lifecycle())
 
@@ -213,7 +220,10 @@ public final class BridgeElement: @unchecked Sendable {
     /// (buffers carry a GstVideoMeta with the pool's strides).
     public func makeVideoBuffer(_ info: VideoInfo) throws(GStreamerError) -> Buffer {
         let pool = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBufferPool> in
-            if let pool = output.pool, output.poolInfo == info { return pool }
+            if let pool = output.pool, output.poolInfo == info {
+                gst_object_ref(UnsafeMutableRawPointer(pool))
+                return pool
+            }
             if let old = output.pool {
                 gst_buffer_pool_set_active(old, 0)
                 gst_object_unref(UnsafeMutableRawPointer(old))
@@ -230,8 +240,11 @@ public final class BridgeElement: @unchecked Sendable {
             }
             output.pool = pool
             output.poolInfo = info
+            gst_object_ref(UnsafeMutableRawPointer(pool))
             return pool
         }
+        // Our own reference: another thread may replace or drop the element's pool meanwhile.
+        defer { gst_object_unref(UnsafeMutableRawPointer(pool)) }
         var buffer: UnsafeMutablePointer<GstBuffer>?
         guard gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer else {
             throw GStreamerError(kind: .core, message: "the buffer pool is shutting down", source: name)
@@ -264,16 +277,18 @@ public final class BridgeElement: @unchecked Sendable {
 
     // MARK: Lifecycle
 
-    private func ensureStarted() {
+    private func ensureStarted(byData: Bool = true) {
         lifecycle.withLock { state in
-            guard state.initialized && !state.started else { return }
+            if !byData { state.dataMayStart = true }
+            guard state.initialized && !state.started && state.dataMayStart else { return }
             state.started = true
             delegate.start()
         }
     }
 
-    private func stopIfStarted() {
+    private func stopIfStarted(pausing: Bool = false) {
         lifecycle.withLock { state in
+            if pausing { state.dataMayStart = false }
             guard state.started else { return }
             state.started = false
             delegate.stop()
@@ -308,7 +323,7 @@ public final class BridgeElement: @unchecked Sendable {
         case (ready, paused):
             if kind == .filter { gst_element_set_state(appsink, GST_STATE_PLAYING) }
         case (playing, paused):
-            stopIfStarted()
+            stopIfStarted(pausing: true)
         default:
             break
         }
@@ -318,7 +333,7 @@ public final class BridgeElement: @unchecked Sendable {
 
         switch (from, to) {
         case (paused, playing):
-            ensureStarted()
+            ensureStarted(byData: false)
         case (paused, ready):
             // The appsrc is flushing now, so a render blocked on a full queue has returned, and taking the
             // appsink down waits for the streaming thread to leave it.
@@ -336,6 +351,7 @@ public final class BridgeElement: @unchecked Sendable {
         case (ready, null):
             if kind == .filter { gst_element_set_state(appsink, GST_STATE_NULL) }
             lifecycle.withLock { state in
+                state.dataMayStart = true
                 guard state.initialized else { return }
                 state.initialized = false
                 delegate.dispose()
@@ -390,15 +406,20 @@ public final class BridgeElement: @unchecked Sendable {
         guard kind == .filter, let srcPad, let sinkPad, let appsink else { return }
 
         gst_pad_set_query_function_full(srcPad, { pad, parent, query in
-            BridgeElement.fromParent(parent).srcQuery(pad!, parent, query!)
+            guard let pad, let query, let bridge = BridgeElement.fromParent(parent) else { return 0 }
+            return bridge.srcQuery(pad, parent, query)
         }, nil, nil)
         gst_pad_set_event_function_full(srcPad, { _, parent, event in
             // Upstream events (seek, QoS, navigation, reconfigure) travel on through the sink pad.
-            let bridge = BridgeElement.fromParent(parent)
+            guard let bridge = BridgeElement.fromParent(parent) else {
+                if let event { gst_event_unref(event) }
+                return 0
+            }
             return gst_pad_push_event(bridge.sinkPad, event)
         }, nil, nil)
         gst_pad_set_query_function_full(sinkPad, { pad, parent, query in
-            BridgeElement.fromParent(parent).sinkQuery(pad!, parent, query!)
+            guard let pad, let query, let bridge = BridgeElement.fromParent(parent) else { return 0 }
+            return bridge.sinkQuery(pad, parent, query)
         }, nil, nil)
 
         // Flushes (seeks) reach the appsink. appsrc cannot be flushed from outside (its task stays paused
@@ -429,9 +450,12 @@ public final class BridgeElement: @unchecked Sendable {
             }, me, nil)
     }
 
-    private static func fromParent(_ parent: UnsafeMutablePointer<GstObject>?) -> BridgeElement {
-        let object = CGStreamerShim_bin_swift_object(UnsafeMutableRawPointer(parent!).assumingMemoryBound(to: GstElement.self))
-        return Unmanaged<BridgeElement>.fromOpaque(object!).takeUnretainedValue()
+    /// The bridge of a ghost pad's parent, or nil when the pad has no parent (around dispose).
+    private static func fromParent(_ parent: UnsafeMutablePointer<GstObject>?) -> BridgeElement? {
+        guard let parent,
+            let object = CGStreamerShim_bin_swift_object(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self))
+        else { return nil }
+        return Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
     }
 
     private func templateCaps(_ pad: UnsafeMutablePointer<GstPad>) -> Caps {

@@ -94,6 +94,11 @@ final class BusRouter: Sendable {
 
     var firstError: GStreamerError? { firstErrorStorage.withLock { $0 } }
 
+    /// Forgets the first error (the pipeline was stopped; a new run starts clean).
+    func resetFirstError() {
+        firstErrorStorage.withLock { $0 = nil }
+    }
+
     private func route(_ message: Message) {
         if case .error(let error) = message {
             firstErrorStorage.withLock { first in

@@ -166,6 +166,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
     /// The corresponding C function is `gst_element_set_state` with `GST_STATE_NULL`.
     public func stop() {
         gst_element_set_state(pointer, GST_STATE_NULL)
+        router.resetFirstError()
     }
 
     private func changeStateReportingBusError(_ state: State) throws(GStreamerError) {

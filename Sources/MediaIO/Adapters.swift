@@ -34,7 +34,7 @@ final class FrameReader: Sendable {
         let layout = info.adjusted(for: buffer)
         return VideoFrame(
             buffer: buffer, info: layout, format: VideoFrameFormat(info: layout, pixelFormat: pixelFormat),
-            timestamp: buffer.pts ?? 0, duration: buffer.duration, colorMatrix: matrix)
+            timestamp: buffer.pts ?? 0, duration: buffer.duration, colorMatrix: matrix, hasTimestamp: buffer.pts != nil)
     }
 }
 
@@ -62,7 +62,8 @@ final class SourceAdapter<Source: VideoSource>: BridgeDelegate {
 /// Renders appsink samples on a VideoSink.
 final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
     let sink: Sink
-    let bridge: BridgeElement
+    // The element's bridge owns this adapter: holding it strongly would keep both alive forever.
+    unowned let bridge: BridgeElement
     let reader = FrameReader()
 
     init(sink: Sink, bridge: BridgeElement) {
@@ -97,7 +98,8 @@ final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
 /// Renders appsink samples on a filter and sends what it consumes out through the appsrc.
 final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
     let filter: Filter
-    let bridge: BridgeElement
+    // The element's bridge owns this adapter: holding it strongly would keep both alive forever.
+    unowned let bridge: BridgeElement
     let consumer: BridgeConsumer
     let reader = FrameReader()
 

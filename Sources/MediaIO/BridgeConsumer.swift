@@ -42,7 +42,8 @@ final class BridgeConsumer: VideoFrameConsumer {
             } else {
                 outgoing = try copyIntoPool(frame)
             }
-            let buffer = outgoing.buffer!.withTimestamps(pts: frame.timestamp, duration: frame.duration)
+            let buffer = outgoing.buffer!.withTimestamps(
+                pts: frame.hasTimestamp ? frame.timestamp : nil, duration: frame.duration)
             let caps: Caps
             if input == nil, let negotiated, negotiated.format.hasSameImageShape(as: outgoing.format),
                 negotiated.format.frameRate == outgoing.format.frameRate
@@ -140,7 +141,7 @@ final class BridgeConsumer: VideoFrameConsumer {
         format.bytesPerRow = outputLayout.strides
         return VideoFrame(
             buffer: output, info: outputLayout, format: format, timestamp: frame.timestamp, duration: frame.duration,
-            rotation: frame.rotation, colorMatrix: frame.colorMatrix)
+            rotation: frame.rotation, colorMatrix: frame.colorMatrix, hasTimestamp: frame.hasTimestamp)
     }
 
     func reportError(_ message: String) {

@@ -39,10 +39,14 @@ public final class VideoFrame: @unchecked Sendable {
     public let rotation: VideoRotation
     /// The colour matrix the stream's caps name (`.unknown` for frames made in memory).
     public let colorMatrix: VideoColorMatrix
+    /// False for a frame from a buffer without a timestamp (then `timestamp` reads 0, and the frame
+    /// goes on without one).
+    public let hasTimestamp: Bool
     let storage: Storage
 
     init(buffer: Buffer, info: VideoInfo, format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?,
-         rotation: VideoRotation = .none, colorMatrix: VideoColorMatrix = .unknown) {
+         rotation: VideoRotation = .none, colorMatrix: VideoColorMatrix = .unknown, hasTimestamp: Bool = true) {
+        self.hasTimestamp = hasTimestamp
         self.storage = .gstreamer(buffer, info)
         self.format = format
         self.timestamp = timestamp
@@ -63,6 +67,7 @@ public final class VideoFrame: @unchecked Sendable {
         self.duration = duration
         self.rotation = rotation
         self.colorMatrix = .unknown
+        self.hasTimestamp = true
     }
 
     /// A frame holding a copy of tightly packed `bytes` (as `consumeRawData` gets them).

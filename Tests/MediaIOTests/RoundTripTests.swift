@@ -64,4 +64,33 @@ struct RoundTripTests {
         #expect(first.dropFirst().map { $0.buffer!.identity } == second.dropFirst().map { $0.buffer!.identity })
         pipeline.stop()
     }
+
+    @Test("A reader that stops early does not hang stopping the pipeline")
+    func earlyBreak() async throws {
+        TestElements.register()
+        let pipeline = try Pipeline(launch: "videotestsrc ! video/x-raw,width=64,height=48 ! appsink name=out sync=false")
+        let frames = try pipeline.frames(fromAppSink: "out", capacity: 2)
+        try pipeline.play()
+        var count = 0
+        for try await _ in frames {
+            count += 1
+            if count == 3 { break }
+        }
+        pipeline.stop()
+        #expect(count == 3)
+        #expect(pipeline.state().current == .null)
+    }
+}
+
+@Suite("Swift elements are released with their pipeline")
+struct ReleaseTests {
+    @Test("Every filter instance is deinitialized once its pipeline is gone")
+    func noLeak() async throws {
+        TestElements.register()
+        for _ in 0..<3 {
+            let pipeline = try Pipeline(launch: "videotestsrc num-buffers=2 ! passthrough tag=leak ! fakesink")
+            try await pipeline.run()
+        }
+        #expect(LifecycleLog.shared.calls("leak.deinit").count == 3)
+    }
 }

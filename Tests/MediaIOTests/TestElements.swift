@@ -96,6 +96,7 @@ final class PassThrough: VideoFilter {
     static let seen = Mutex<[String: [(input: UInt, output: UInt?)]]>([:])
 
     init(properties: ElementProperties) { self.properties = properties }
+    deinit { LifecycleLog.shared.record(tag + ".deinit", "deinit") }
     var tag: String { properties.string("tag") ?? "?" }
     var pixelFormat: VideoPixelFormat { .gray8 }
     var acceptedPixelFormats: [VideoPixelFormat] { VideoPixelFormat.allCases }
