@@ -1,5 +1,6 @@
 import GstPipeElements
 import MediaIO
+import Foundation
 import Testing
 
 @Suite("gray behaves as one filter element to the rest of the pipeline")
@@ -72,5 +73,31 @@ struct SeekTests {
         let duration = try #require(pipeline.duration)
         #expect(duration >= 1_900_000_000 && duration <= 2_100_000_000)
         pipeline.stop()
+    }
+
+    @Test("After end of stream, a seek back to the start plays through gray again")
+    func seekAfterEndOfStream() async throws {
+        try GstPipeElements.register()
+        let file = "/tmp/gstpipe-replay-\(UInt32.random(in: 0...UInt32.max)).mkv"
+        defer { unlink(file) }
+        try await Pipeline(
+            launch: "videotestsrc num-buffers=10 ! video/x-raw,framerate=10/1,width=64,height=48 ! jpegenc "
+                + "! matroskamux ! filesink location=\(file)"
+        ).run()
+        let pipeline = try Pipeline(
+            launch: "filesrc location=\(file) ! matroskademux ! jpegdec ! gray ! fakesink name=sink sync=false")
+        let messages = pipeline.messages
+        try pipeline.play()
+        var endsOfStream = 0
+        for await message in messages {
+            if case .error(let error) = message { Issue.record("\(error)"); break }
+            guard case .endOfStream = message else { continue }
+            endsOfStream += 1
+            if endsOfStream == 2 { break }
+            // Played to the end once: go back to the start; a second end of stream means it played again.
+            #expect(pipeline.seek(to: 0, accurate: true))
+        }
+        pipeline.stop()
+        #expect(endsOfStream == 2)
     }
 }
