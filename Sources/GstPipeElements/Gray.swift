@@ -1,3 +1,5 @@
+import Dispatch
+import Foundation
 import MediaIO
 import Synchronization
 
@@ -83,6 +85,8 @@ public final class Gray: VideoFormatConverting {
         return frame.colorMatrix == .bt709 ? .bt709 : .bt601
     }
 
+    static let cores = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+
     static func copyRows(_ source: VideoPlane, _ destination: MutableVideoPlane) {
         let count = min(source.pixelBytesPerRow, destination.pixelBytesPerRow)
         if source.bytesPerRow == destination.bytesPerRow {
@@ -109,9 +113,18 @@ public final class Gray: VideoFormatConverting {
         let input = source.bytes.baseAddress!
         let output = destination.bytes.baseAddress!
         if layout.pixelBytes == 4 && !grayOnly {
-            grayPacked32(
-                input, source.bytesPerRow, output, destination.bytesPerRow, width: width, rows: rows, layout: layout,
-                weights: weights)
+            // Large frames are split into bands of rows, one per core: the bands touch disjoint memory,
+            // and render still returns only when the whole frame is done.
+            let bands = width * rows >= 512 * 1024 ? Gray.cores : 1
+            let (inputStride, outputStride) = (source.bytesPerRow, destination.bytesPerRow)
+            nonisolated(unsafe) let (from, to) = (input, output)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let first = rows * band / bands
+                let last = rows * (band + 1) / bands
+                grayPacked32(
+                    from + first * inputStride, inputStride, to + first * outputStride, outputStride, width: width,
+                    rows: last - first, layout: layout, weights: weights)
+            }
             return
         }
         let step = layout.pixelBytes

@@ -21,6 +21,16 @@ struct GrayTests {
         }
     }
 
+    @Test("Large 4-byte frames, split into bands of rows across cores, are exact too",
+          arguments: [VideoPixelFormat.bgra, .xrgb, .rgba])
+    func largeFrames(format: VideoPixelFormat) async throws {
+        let source = "noise seed=11 num-buffers=1 ! video/x-raw,format=\(format.gstreamerName),width=1281,height=721"
+        let input = try await captureFrames("\(source) ! appsink name=out sync=false")
+        let output = try await captureFrames("\(source) ! gray ! appsink name=out sync=false")
+        let before = try #require(input.first)
+        #expect(output.first?.planes == GrayTests.reference(before))
+    }
+
     @Test("Odd sizes really have padded rows (so the tests above cover padding)")
     func paddedStrides() async throws {
         let frames = try await captureFrames(
