@@ -37,6 +37,11 @@ let package = Package(
         ),
         .executableTarget(
             name: "CustomFilter", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/CustomFilter"),
+        .executableTarget(name: "CustomCapturer", dependencies: ["MediaIO"], path: "Examples/CustomCapturer"),
+        .executableTarget(name: "CustomRenderer", dependencies: ["MediaIO"], path: "Examples/CustomRenderer"),
+        .executableTarget(name: "MediaIOPair", dependencies: ["MediaIO"], path: "Examples/MediaIOPair"),
+        .executableTarget(name: "PushMode", dependencies: ["MediaIO"], path: "Examples/PushMode"),
+        .executableTarget(name: "FrameStats", dependencies: ["MediaIO"], path: "Examples/FrameStats"),
         .executableTarget(
             name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),

@@ -89,6 +89,9 @@ public final class BridgeElement: @unchecked Sendable {
     public let properties: ElementProperties
     private var delegate: (any BridgeDelegate)!
 
+    /// The Swift half of the element, as `ElementType.register` made it.
+    public var implementation: any BridgeDelegate { delegate }
+
     private struct Lifecycle {
         var initialized = false
         var started = false
@@ -250,6 +253,12 @@ public final class BridgeElement: @unchecked Sendable {
             throw GStreamerError(kind: .core, message: "the buffer pool is shutting down", source: name)
         }
         return Buffer(taking: buffer)
+    }
+
+    /// Passes the built-in `sync` property of sinks on to the appsink.
+    func propertyChanged(id: Int) {
+        guard kind == .sink, let appsink, properties.specs[id - 1].name == "sync" else { return }
+        CGStreamerShim_object_set_from_string(appsink, "sync", properties.bool("sync") ? "true" : "false")
     }
 
     /// Restricts what the sink pad accepts (the appsink's caps) to `caps`, within the pad template.

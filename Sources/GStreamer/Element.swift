@@ -212,6 +212,12 @@ public class Element: @unchecked Sendable {
         return ClockTime(value)
     }
 
+    /// For an element written in Swift (`ElementType.register`), its bridge; nil for any other element.
+    public var bridge: BridgeElement? {
+        guard let object = CGStreamerShim_bin_swift_object(pointer) else { return nil }
+        return Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
+    }
+
     /// The element's static or request pad of this name.
     public func pad(named name: String) -> Pad? {
         guard let pad = gst_element_get_static_pad(pointer, name) else { return nil }

@@ -27,6 +27,11 @@ public struct ElementTypeDescription: Sendable {
     public var srcCaps: String
     public var properties: [PropertySpec]
 
+    /// The property every sink has, as GStreamer sinks do: whether to render each frame at its time on
+    /// the pipeline clock (true) or as soon as it arrives (false).
+    public static let syncProperty = PropertySpec(
+        "sync", blurb: "Render each frame at its time on the clock (false: as soon as it arrives)", .bool(default: true))
+
     public init(
         name: String, longName: String, classification: String, description: String,
         author: String = "gstpipe developers", kind: BridgeKind, sinkCaps: String = "video/x-raw",
@@ -40,7 +45,9 @@ public struct ElementTypeDescription: Sendable {
         self.kind = kind
         self.sinkCaps = sinkCaps
         self.srcCaps = srcCaps
-        self.properties = properties
+        self.properties =
+            kind == .sink && !properties.contains(where: { $0.name == "sync" })
+            ? properties + [ElementTypeDescription.syncProperty] : properties
     }
 }
 
@@ -145,6 +152,7 @@ public enum ElementType {
             let bridge = Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
             if let parsed = GValues.read(value) {
                 bridge.properties.set(id: Int(id), parsed)
+                bridge.propertyChanged(id: Int(id))
             }
         }
         callbacks.get_property = { _, object, id, value in

@@ -38,6 +38,15 @@ final class FrameReader: Sendable {
     }
 }
 
+/// An adapter between a bridge and a MediaIO object, which `Pipeline.mediaIOElement` unwraps.
+protocol MediaIOAdapter {
+    var wrapped: any VideoLifecycle { get }
+}
+
+extension SourceAdapter: MediaIOAdapter { var wrapped: any VideoLifecycle { source } }
+extension SinkAdapter: MediaIOAdapter { var wrapped: any VideoLifecycle { sink } }
+extension FilterAdapter: MediaIOAdapter { var wrapped: any VideoLifecycle { filter } }
+
 /// Drives a VideoSource from an appsrc element.
 final class SourceAdapter<Source: VideoSource>: BridgeDelegate {
     let source: Source

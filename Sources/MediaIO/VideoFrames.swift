@@ -1,4 +1,14 @@
 extension Pipeline {
+    /// The MediaIO source, sink or filter object behind the Swift element named `name`, as `type`:
+    /// how an application reaches the very object a launch description made (to push frames into it,
+    /// or read what it collected). Nil when there is no such element or it is of another type.
+    public func mediaIOElement<T: VideoLifecycle>(named name: String, as type: T.Type) -> T? {
+        switch element(named: name)?.bridge?.implementation {
+        case let adapter as any MediaIOAdapter: return adapter.wrapped as? T
+        default: return nil
+        }
+    }
+
     /// The frames reaching the appsink named `name`, as an AsyncSequence:
     /// `for try await frame in pipeline.frames(fromAppSink: "out") { ... }`. Frames are zero-copy
     /// (`.pixelBuffer`), with the strides of their buffers. The sequence ends at end of stream. An
