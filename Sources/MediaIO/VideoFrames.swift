@@ -2,6 +2,7 @@ extension Pipeline {
     /// The MediaIO source, sink or filter object behind the Swift element named `name`, as `type`:
     /// how an application reaches the very object a launch description made (to push frames into it,
     /// or read what it collected). Nil when there is no such element or it is of another type.
+    /// Example: `Examples/PushMode`.
     public func mediaIOElement<T: VideoLifecycle>(named name: String, as type: T.Type) -> T? {
         switch element(named: name)?.bridge?.implementation {
         case let adapter as any MediaIOAdapter: return adapter.wrapped as? T
@@ -12,7 +13,7 @@ extension Pipeline {
     /// The frames reaching the appsink named `name`, as an AsyncSequence:
     /// `for try await frame in pipeline.frames(fromAppSink: "out") { ... }`. Frames are zero-copy
     /// (`.pixelBuffer`), with the strides of their buffers. The sequence ends at end of stream. An
-    /// appsink without caps is limited to the formats of `VideoPixelFormat`.
+    /// appsink without caps is limited to the formats of `VideoPixelFormat`. Example: `Examples/FrameStats`.
     public func frames(fromAppSink name: String, capacity: Int = 4) throws -> AsyncThrowingMapSequence<AppSinkSamples, VideoFrame> {
         // An appsink without caps would accept formats no VideoFrame can describe (ABGR64, ...).
         if let appsink = element(named: name), case .caps(nil)? = try? appsink.get("caps") {

@@ -85,6 +85,9 @@ extension VideoLifecycle {
 /// A source of video frames, like an SDK's custom capturer: it is handed a consumer at
 /// initialization and gives it frames, either from its own thread or timer (push mode) or each time
 /// `produceFrame` is called (pull mode).
+///
+/// Examples: `Examples/CustomCapturer` (push mode, its own timer), `Examples/MediaIOPair` (pull mode),
+/// `Examples/PushMode` (an application pushing through a source).
 public protocol VideoSource: VideoLifecycle {
     /// NULL → READY. Keep `consumer` to hand frames to. Returning false fails the state change.
     func shouldInitialize(consumer: any VideoFrameConsumer) -> Bool
@@ -98,6 +101,9 @@ extension VideoSource {
 }
 
 /// A sink of video frames, like an SDK's custom renderer.
+///
+/// Examples: `Examples/CustomRenderer` (`.pixelBuffer`, rows walked by stride) and
+/// `Examples/MediaIOPair` (`.rawData`).
 public protocol VideoSink: VideoLifecycle {
     /// The pixel format the sink prefers.
     var pixelFormat: VideoPixelFormat { get }
@@ -133,5 +139,5 @@ public protocol VideoFormatConverting: VideoFilter {
 }
 
 /// A sink that hands frames on: it renders each frame and gives the result to the consumer it got
-/// as a source. Only the source's `shouldInitialize(consumer:)` is called.
+/// as a source. Only the source's `shouldInitialize(consumer:)` is called. Example: `Examples/CustomFilter`.
 public typealias VideoFilter = VideoSink & VideoSource
