@@ -81,9 +81,7 @@ final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
     }
 
     func initialize() throws {
-        if let caps = try? Caps(VideoPixelFormat.caps(for: sink.acceptedPixelFormats)) {
-            bridge.restrictSinkCaps(caps)
-        }
+        bridge.accept(sink.acceptedPixelFormats)
         guard sink.shouldInitialize() else {
             throw MediaIOError("\(Sink.self).shouldInitialize() returned false")
         }
@@ -119,9 +117,7 @@ final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
     }
 
     func initialize() throws {
-        if let caps = try? Caps(VideoPixelFormat.caps(for: filter.acceptedPixelFormats)) {
-            bridge.restrictSinkCaps(caps)
-        }
+        bridge.accept(filter.acceptedPixelFormats)
         guard filter.shouldInitialize(consumer: consumer) else {
             throw MediaIOError("\(Filter.self).shouldInitialize(consumer:) returned false")
         }
@@ -152,6 +148,13 @@ final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
             bridge.postError("\(error)")
             return .error
         }
+    }
+}
+
+extension BridgeElement {
+    /// Limits the sink pad to `formats` (a sink's `acceptedPixelFormats`, read at initialization).
+    func accept(_ formats: [VideoPixelFormat]) {
+        if let caps = try? Caps(VideoPixelFormat.caps(for: formats)) { restrictSinkCaps(caps) }
     }
 }
 

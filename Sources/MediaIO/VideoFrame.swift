@@ -109,29 +109,37 @@ public final class VideoFrame: @unchecked Sendable {
         }
     }
 
-    /// Reads every plane, mapped once for the duration of `body`.
-    public func withPlanes<R>(_ body: ([VideoPlane]) throws -> R) throws -> R {
+    /// One plane as mapped: where it starts and how it is laid out.
+    private struct RawPlane {
+        var base: UnsafeMutableRawPointer
+        var bytesPerRow: Int
+        var pixelBytesPerRow: Int
+        var rows: Int
+        /// From the first row to the last pixel of the last row.
+        var length: Int { rows == 0 ? 0 : bytesPerRow * (rows - 1) + pixelBytesPerRow }
+    }
+
+    /// Maps every plane once (writable or not) for the duration of `body`.
+    private func withRawPlanes<R>(writable: Bool, _ body: ([RawPlane]) throws -> R) throws -> R {
         switch storage {
         case .memory(let memory):
             var offset = 0
-            var planes: [VideoPlane] = []
+            var planes: [RawPlane] = []
             for plane in 0..<format.planeCount {
-                let length = format.bytesPerRow[plane] * format.rows(inPlane: plane)
-                planes.append(VideoPlane(
-                    bytes: UnsafeRawBufferPointer(rebasing: memory[offset..<offset + length]),
-                    bytesPerRow: format.bytesPerRow[plane], pixelBytesPerRow: format.pixelBytesPerRow(inPlane: plane),
-                    rows: format.rows(inPlane: plane)))
-                offset += length
+                let rows = format.rows(inPlane: plane)
+                planes.append(RawPlane(
+                    base: memory.baseAddress! + offset, bytesPerRow: format.bytesPerRow[plane],
+                    pixelBytesPerRow: format.pixelBytesPerRow(inPlane: plane), rows: rows))
+                offset += format.bytesPerRow[plane] * rows
             }
             return try body(planes)
         case .gstreamer(let buffer, let info):
-            return try buffer.withVideoFrame(info) { mapped in
-                var planes: [VideoPlane] = []
-                for plane in 0..<mapped.planeCount {
+            return try buffer.withVideoFrame(info, writable: writable) { mapped in
+                let planes = (0..<mapped.planeCount).map { plane in
                     mapped.withPlane(plane) { bytes, stride in
-                        planes.append(VideoPlane(
-                            bytes: bytes, bytesPerRow: stride, pixelBytesPerRow: info.planeRowBytes(plane),
-                            rows: info.planeHeight(plane)))
+                        RawPlane(
+                            base: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytesPerRow: stride,
+                            pixelBytesPerRow: info.planeRowBytes(plane), rows: info.planeHeight(plane))
                     }
                 }
                 return try body(planes)
@@ -139,33 +147,25 @@ public final class VideoFrame: @unchecked Sendable {
         }
     }
 
+    /// Reads every plane, mapped once for the duration of `body`.
+    public func withPlanes<R>(_ body: ([VideoPlane]) throws -> R) throws -> R {
+        try withRawPlanes(writable: false) { planes in
+            try body(planes.map {
+                VideoPlane(
+                    bytes: UnsafeRawBufferPointer(start: $0.base, count: $0.length), bytesPerRow: $0.bytesPerRow,
+                    pixelBytesPerRow: $0.pixelBytesPerRow, rows: $0.rows)
+            })
+        }
+    }
+
     /// Writes every plane. Only for writable frames (see `isWritable`); never copies behind your back.
     public func withMutablePlanes<R>(_ body: ([MutableVideoPlane]) throws -> R) throws -> R {
-        switch storage {
-        case .memory(let memory):
-            var offset = 0
-            var planes: [MutableVideoPlane] = []
-            for plane in 0..<format.planeCount {
-                let length = format.bytesPerRow[plane] * format.rows(inPlane: plane)
-                planes.append(MutableVideoPlane(
-                    bytes: UnsafeMutableRawBufferPointer(rebasing: memory[offset..<offset + length]),
-                    bytesPerRow: format.bytesPerRow[plane], pixelBytesPerRow: format.pixelBytesPerRow(inPlane: plane),
-                    rows: format.rows(inPlane: plane)))
-                offset += length
-            }
-            return try body(planes)
-        case .gstreamer(let buffer, let info):
-            return try buffer.withVideoFrame(info, writable: true) { mapped in
-                var planes: [MutableVideoPlane] = []
-                for plane in 0..<mapped.planeCount {
-                    mapped.withMutablePlane(plane) { bytes, stride in
-                        planes.append(MutableVideoPlane(
-                            bytes: bytes, bytesPerRow: stride, pixelBytesPerRow: info.planeRowBytes(plane),
-                            rows: info.planeHeight(plane)))
-                    }
-                }
-                return try body(planes)
-            }
+        try withRawPlanes(writable: true) { planes in
+            try body(planes.map {
+                MutableVideoPlane(
+                    bytes: UnsafeMutableRawBufferPointer(start: $0.base, count: $0.length), bytesPerRow: $0.bytesPerRow,
+                    pixelBytesPerRow: $0.pixelBytesPerRow, rows: $0.rows)
+            })
         }
     }
 
