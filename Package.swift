@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "MediaIO", targets: ["MediaIO"]),
         .library(name: "GstPipeElements", targets: ["GstPipeElements"]),
         .executable(name: "gstpipe", targets: ["gstpipe"]),
+        // A GStreamer plugin (libgstgstpipe.so) exposing noise and gray to gst-launch-1.0,
+        // gst-inspect-1.0 and any GStreamer application: put its folder on GST_PLUGIN_PATH.
+        .library(name: "gstgstpipe", type: .dynamic, targets: ["GstPipePlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -28,6 +31,7 @@ let package = Package(
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim"]),
         .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer"]),
+        .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
         .executableTarget(
             name: "gstpipe",
             dependencies: [

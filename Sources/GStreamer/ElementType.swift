@@ -82,7 +82,9 @@ public enum ElementType {
         _ description: ElementTypeDescription, plugin: UnsafeMutableRawPointer? = nil,
         makeDelegate: @escaping @Sendable (BridgeElement) -> any BridgeDelegate
     ) throws(GStreamerError) {
-        try GStreamer.initialize()
+        // Inside a plugin's init, GStreamer is being initialized already (possibly by this very call
+        // chain): calling gst_init again there could deadlock.
+        if plugin == nil { try GStreamer.initialize() }
         installCallbacksOnce
         let result: Result<Void, GStreamerError> = registered.withLock { registered in
             if registered[description.name] != nil { return .success(()) }
