@@ -12,6 +12,8 @@ let package = Package(
         // A GStreamer plugin (libgstgstpipe.so) exposing noise and gray to gst-launch-1.0,
         // gst-inspect-1.0 and any GStreamer application: put its folder on GST_PLUGIN_PATH.
         .library(name: "gstgstpipe", type: .dynamic, targets: ["GstPipePlugin"]),
+        // Example: a user's own element as a plugin (libgstthreshold.so).
+        .library(name: "gstthreshold", type: .dynamic, targets: ["ThresholdPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
@@ -41,6 +43,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "CustomFilter", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/CustomFilter"),
+        .target(name: "ThresholdPlugin", dependencies: ["MediaIO", "GStreamer"], path: "Examples/ThresholdPlugin"),
         .executableTarget(name: "CustomCapturer", dependencies: ["MediaIO"], path: "Examples/CustomCapturer"),
         .executableTarget(name: "CustomRenderer", dependencies: ["MediaIO"], path: "Examples/CustomRenderer"),
         .executableTarget(name: "MediaIOPair", dependencies: ["MediaIO"], path: "Examples/MediaIOPair"),

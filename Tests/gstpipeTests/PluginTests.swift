@@ -6,15 +6,12 @@ import Testing
 struct PluginRun {
     let folder: URL
 
-    init() throws {
+    init(library: String = "libgstgstpipe.so") throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-plugin-\(UUID())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: PluginRun.library, to: folder.appendingPathComponent("libgstgstpipe.so"))
-    }
-
-    /// The plugin built beside the test bundle.
-    static var library: URL {
-        CLI.binary.deletingLastPathComponent().appendingPathComponent("libgstgstpipe.so")
+        // The plugin built beside the test bundle.
+        let built = CLI.binary.deletingLastPathComponent().appendingPathComponent(library)
+        try FileManager.default.copyItem(at: built, to: folder.appendingPathComponent(library))
     }
 
     func run(_ executable: String, _ arguments: [String]) throws -> CLIResult {
@@ -97,5 +94,22 @@ struct PluginTests {
         let result = try run.run("/usr/bin/python3", ["-c", script])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout == "gray frames: 10\n")
+    }
+}
+
+@Suite("A user's own element as a plugin (Examples/ThresholdPlugin)")
+struct UserPluginTests {
+    @Test("gst-launch-1.0 loads libgstthreshold.so: every output pixel is black or white")
+    func threshold() throws {
+        let run = try PluginRun(library: "libgstthreshold.so")
+        let file = run.folder.appendingPathComponent("out.raw")
+        let result = try run.run(
+            "/usr/bin/gst-launch-1.0",
+            ["-q", "videotestsrc", "num-buffers=3", "pattern=smpte", "!", "video/x-raw,format=GRAY8,width=64,height=48",
+             "!", "threshold", "level=100", "!", "filesink", "location=\(file.path)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let bytes = try Data(contentsOf: file)
+        #expect(bytes.count == 3 * 64 * 48)
+        #expect(Set(bytes) == [0, 255])
     }
 }
