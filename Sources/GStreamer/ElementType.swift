@@ -68,7 +68,7 @@ final class ElementTypeBox: Sendable {
 /// Registration of element types written in Swift with GStreamer, so that launch descriptions, bins
 /// and applications can make them like any other element.
 public enum ElementType {
-    private static let registered = Mutex<[String: Bool]>([:])
+    private static let registered = Mutex<[String: ElementTypeDescription]>([:])
 
     /// Registers `description` as an element factory. `makeDelegate` is called once per element
     /// instance, when GStreamer creates it. Registering a name twice is a no-op; a name that a
@@ -123,7 +123,7 @@ public enum ElementType {
                 return .failure(
                     GStreamerError(kind: .invalidArgument, message: "could not register element \"\(description.name)\""))
             }
-            registered[description.name] = true
+            registered[description.name] = description
             return .success(())
         }
         try result.get()
@@ -172,8 +172,13 @@ public enum ElementType {
         CGStreamerShim_bin_set_callbacks(&callbacks)
     }()
 
-    /// The description of a Swift element type registered under `name`, if any.
+    /// The names of the element types registered from Swift in this process, sorted.
     public static func registeredNames() -> [String] {
         registered.withLock { $0.keys.sorted() }
+    }
+
+    /// The long name of the Swift element type registered under `name`.
+    public static func longName(of name: String) -> String? {
+        registered.withLock { $0[name]?.longName }
     }
 }

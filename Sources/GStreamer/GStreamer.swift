@@ -35,7 +35,9 @@ public enum GStreamer {
 
     /// The names of every element factory in the registry, sorted.
     public static func elementNames() -> [String] {
-        let list = gst_element_factory_list_get_elements(GstElementFactoryListType((UInt64(1) << 49) - 1), GST_RANK_NONE)
+        // Every element factory: gst_element_factory_list_get_elements would skip plain filters
+        // (klass "Filter/Converter/Video" names no decoder, encoder, sink, ...).
+        let list = gst_registry_get_feature_list(gst_registry_get(), gst_element_factory_get_type())
         defer { gst_plugin_feature_list_free(list) }
         var names: [String] = []
         var node = list

@@ -22,28 +22,13 @@ struct GstPipeCommand: AsyncParsableCommand {
 
             Exit status: 0 finished (end of stream), 1 runtime error, 2 usage or pipeline syntax error, \
             130 interrupted. Ctrl-C sends end of stream so files are finalized; a second Ctrl-C stops at once.
+
+            gstpipe inspect lists the Swift elements; gstpipe inspect NAME shows any element's properties.
             """,
-        version: "0.1.0"
+        version: "0.1.0",
+        subcommands: [Launch.self, Inspect.self],
+        defaultSubcommand: Launch.self
     )
-
-    @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
-    var messages = false
-
-    @Flag(name: .shortAndLong, help: "Print GStreamer's debug details with errors.")
-    var verbose = false
-
-    @Flag(name: .shortAndLong, help: "Print nothing but errors.")
-    var quiet = false
-
-    @Flag(
-        name: .customLong("no-eos-on-shutdown"),
-        help: "On Ctrl-C, stop at once instead of sending end of stream and waiting for it.")
-    var noEOSOnShutdown = false
-
-    @Argument(
-        parsing: .captureForPassthrough,
-        help: ArgumentHelp("The pipeline, as for gst-launch-1.0.", valueName: "description"))
-    var description: [String] = []
 
     /// Parses and runs, with usage errors exiting 2 as gst-launch-1.0's do (not ArgumentParser's 64).
     static func main() async {
@@ -63,16 +48,71 @@ struct GstPipeCommand: AsyncParsableCommand {
         }
     }
 
-    func validate() throws {
-        if description.isEmpty {
-            throw ValidationError("Missing the pipeline description, such as: gstpipe noise ! gray ! autovideosink")
+}
+
+extension GstPipeCommand {
+    /// The default command: run a launch description.
+    struct Launch: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "launch", abstract: "Run a launch description (the default: `gstpipe DESCRIPTION...`).")
+
+        @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
+        var messages = false
+
+        @Flag(name: .shortAndLong, help: "Print GStreamer's debug details with errors.")
+        var verbose = false
+
+        @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+        var quiet = false
+
+        @Flag(
+            name: .customLong("no-eos-on-shutdown"),
+            help: "On Ctrl-C, stop at once instead of sending end of stream and waiting for it.")
+        var noEOSOnShutdown = false
+
+        @Option(
+            name: .customShort("f"),
+            help: ArgumentHelp(
+                "Run the description kept in FILE (# starts a comment; newlines count as spaces).", valueName: "FILE"))
+        var file: String?
+
+        @Argument(
+            parsing: .captureForPassthrough,
+            help: ArgumentHelp("The pipeline, as for gst-launch-1.0.", valueName: "description"))
+        var description: [String] = []
+
+        func validate() throws {
+            if description.isEmpty && file == nil {
+                throw ValidationError("Missing the pipeline description, such as: gstpipe noise ! gray ! autovideosink")
+            }
+            if file != nil && !description.isEmpty {
+                throw ValidationError("Give either -f FILE or a description, not both.")
+            }
+        }
+
+        func run() async throws {
+            let options = RunOptions(
+                printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown)
+            var source = PipelineRunner.Description.arguments(description)
+            if let file {
+                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                    throw ValidationError("Cannot read the description file \(file): check the path.")
+                }
+                source = .text(DescriptionFile.description(from: text))
+            }
+            let status = await PipelineRunner(description: source, options: options).run()
+            if status != 0 { throw ExitCode(status) }
         }
     }
+}
 
-    func run() async throws {
-        let options = RunOptions(
-            printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown)
-        let status = await PipelineRunner(arguments: description, options: options).run()
-        if status != 0 { throw ExitCode(status) }
+/// Descriptions kept in files (`gstpipe -f FILE`, `pipelines/*.pipeline`).
+enum DescriptionFile {
+    /// The description in `text`: `#` to the end of a line is a comment, newlines count as spaces.
+    static func description(from text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { line in line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
+            .joined(separator: " ")
+            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 }

@@ -22,16 +22,31 @@ enum ExitStatus {
 /// Builds the pipeline from the description, runs it to end of stream, error or interrupt, and says
 /// what happened.
 struct PipelineRunner {
-    let arguments: [String]
+    /// Where the description comes from.
+    enum Description {
+        /// Command-line arguments, each one token (gst-launch-1.0's joining).
+        case arguments([String])
+        /// Text to parse as a whole (`-f FILE`): quotes and spaces as gst-launch-1.0 reads them.
+        case text(String)
+    }
+
+    let description: Description
     let options: RunOptions
 
     func run() async -> Int32 {
         let pipeline: Pipeline
         do {
             try GstPipeElements.register()
-            pipeline = try Pipeline(arguments: arguments)
+            switch description {
+            case .arguments(let arguments): pipeline = try Pipeline(arguments: arguments)
+            case .text(let text): pipeline = try Pipeline(launch: text)
+            }
         } catch {
-            printError("erroneous pipeline: \(error.message)")
+            if error.isMissingElement, let name = UnknownElement.name(in: error.message) {
+                printError(UnknownElement(name: name).message)
+            } else {
+                printError("erroneous pipeline: \(error.message)")
+            }
             return ExitStatus.usage
         }
         do {

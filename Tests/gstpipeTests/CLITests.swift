@@ -38,7 +38,11 @@ struct CLITests {
         "A description GStreamer cannot construct exits 2 with GStreamer's message",
         arguments: [
             ("noise ! ! gray", "ERROR: erroneous pipeline: syntax error\n"),
-            ("noise ! nosuchelement", "ERROR: erroneous pipeline: no element \"nosuchelement\"\n"),
+            (
+                "noise ! nosuchelement",
+                "ERROR: erroneous pipeline: no element \"nosuchelement\"\n  `gst-inspect-1.0` lists the installed "
+                    + "elements; more come with gstreamer1.0-plugins-good, -bad, -ugly and gstreamer1.0-libav.\n"
+            ),
             ("noise nosuchprop=1 ! fakesink", "ERROR: erroneous pipeline: no property \"nosuchprop\" in element \"noise\"\n"),
         ])
     func syntaxErrors(description: String, message: String) throws {
@@ -149,5 +153,56 @@ struct CLITests {
             timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(!result.stderr.contains("runs headless"))
+    }
+
+    @Test("An unknown element exits 2 with the closest names")
+    func closeMatches() throws {
+        let result = try CLI.run(["videotestsrc", "!", "videoconvrt", "!", "fakesink"])
+        #expect(result.status == 2)
+        #expect(result.stderr == "ERROR: erroneous pipeline: no element \"videoconvrt\"\n  Did you mean: videoconvert?\n")
+    }
+
+    @Test("gstpipe inspect lists the Swift elements")
+    func inspectList() throws {
+        let result = try CLI.run(["inspect"])
+        #expect(result.status == 0)
+        #expect(result.stdout.hasPrefix("Swift elements:\n  gray       Grayscale renderer\n  noise      White noise video source\n"))
+    }
+
+    @Test("gstpipe inspect NAME prints type, range, default and description of each property")
+    func inspectElement() throws {
+        let noise = try CLI.run(["inspect", "noise"])
+        #expect(noise.status == 0)
+        #expect(noise.stdout.contains(
+            "  num-buffers         : Number of frames to produce before end of stream (-1 = endless)\n"
+                + "                        gint. Range: -1 - 2147483647. Default: -1\n"))
+        let native = try CLI.run(["inspect", "videotestsrc"])
+        #expect(native.stdout.hasPrefix("videotestsrc: Video test source\n"))
+        #expect(native.stdout.contains("  pattern             : Type of test pattern to generate\n"))
+        let unknown = try CLI.run(["inspect", "gry"])
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.contains("Did you mean: gray"))
+    }
+
+    @Test("-f FILE runs a description kept in a file, with comments and newlines")
+    func descriptionFile() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(UUID()).pipeline")
+        let output = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(UUID()).raw")
+        defer {
+            try? FileManager.default.removeItem(at: file)
+            try? FileManager.default.removeItem(at: output)
+        }
+        try """
+            # Three gray frames, one per line of the pipeline.
+            noise num-buffers=3   # white noise
+              ! gray
+              ! filesink location=\(output.path)
+            """.write(to: file, atomically: true, encoding: .utf8)
+        let result = try CLI.run(["-f", file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect((try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) == 3 * 115_200)
+        let missing = try CLI.run(["-f", "/nonexistent/x.pipeline"])
+        #expect(missing.status == 2)
+        #expect(missing.stderr.contains("Cannot read the description file /nonexistent/x.pipeline: check the path."))
     }
 }

@@ -12,10 +12,7 @@ struct PipelineFileTests {
 
     @Test("Each pipelines/*.pipeline file runs to end of stream", arguments: files)
     func runs(file: URL) throws {
-        let text = try String(contentsOf: file, encoding: .utf8)
-        let tokens = text.split(separator: "\n").filter { !$0.hasPrefix("#") }
-            .flatMap { $0.split(separator: " ") }.map(String.init)
-        let result = try CLI.run(tokens, timeout: 120)
+        let result = try CLI.run(["-f", file.path], timeout: 120)
         #expect(result.status == 0, "\(file.lastPathComponent): \(result.stderr)")
     }
 }

@@ -1,0 +1,80 @@
+import CGStreamer
+import CGStreamerShim
+
+/// One property of an element as gst-inspect-1.0 shows it.
+public struct PropertyInfo: Sendable {
+    public var name: String
+    public var blurb: String
+    /// GLib's name of the value type, such as "gint" or "GstCaps".
+    public var typeName: String
+    /// The allowed range, for numbers.
+    public var range: String?
+    /// The default value in GStreamer's string form.
+    public var defaultValue: String
+    public var writable: Bool
+}
+
+extension Element {
+    /// The factory's long name, such as "Video test source".
+    ///
+    /// The corresponding C function is `gst_element_factory_get_metadata`.
+    public var longName: String? { metadata("long-name") }
+
+    /// The factory's description.
+    public var elementDescription: String? { metadata("description") }
+
+    private func metadata(_ key: String) -> String? {
+        guard let factory = CGStreamerShim_element_get_factory(pointer),
+            let value = gst_element_factory_get_metadata(factory, key)
+        else { return nil }
+        return String(cString: value)
+    }
+
+    /// Every property of the element, in GObject's order.
+    ///
+    /// The corresponding C function is `g_object_class_list_properties`.
+    public func properties() -> [PropertyInfo] {
+        var count: guint = 0
+        guard let specs = CGStreamerShim_object_list_properties(pointer, &count) else { return [] }
+        defer { g_free(specs) }
+        return (0..<Int(count)).compactMap { index in
+            guard let spec = specs[index] else { return nil }
+            let type = CGStreamerShim_param_spec_value_type(spec)
+            let defaultValue: String = {
+                guard let value = g_param_spec_get_default_value(spec) else { return "" }
+                if let read = GValues.read(value) { return read.description }
+                return ""
+            }()
+            return PropertyInfo(
+                name: String(cString: g_param_spec_get_name(spec)),
+                blurb: g_param_spec_get_blurb(spec).map { String(cString: $0) } ?? "",
+                typeName: String(cString: g_type_name(type)), range: PropertyInfo.range(of: spec, type: type),
+                defaultValue: defaultValue, writable: (spec.pointee.flags.rawValue & G_PARAM_WRITABLE.rawValue) != 0)
+        }
+    }
+}
+
+extension PropertyInfo {
+    static func range(of spec: UnsafeMutablePointer<GParamSpec>, type: GType) -> String? {
+        let raw = UnsafeMutableRawPointer(spec)
+        switch type {
+        case CGStreamerShim_type_int():
+            let typed = raw.assumingMemoryBound(to: GParamSpecInt.self).pointee
+            return "\(typed.minimum) - \(typed.maximum)"
+        case CGStreamerShim_type_uint():
+            let typed = raw.assumingMemoryBound(to: GParamSpecUInt.self).pointee
+            return "\(typed.minimum) - \(typed.maximum)"
+        case CGStreamerShim_type_int64():
+            let typed = raw.assumingMemoryBound(to: GParamSpecInt64.self).pointee
+            return "\(typed.minimum) - \(typed.maximum)"
+        case CGStreamerShim_type_uint64():
+            let typed = raw.assumingMemoryBound(to: GParamSpecUInt64.self).pointee
+            return "\(typed.minimum) - \(typed.maximum)"
+        case CGStreamerShim_type_double():
+            let typed = raw.assumingMemoryBound(to: GParamSpecDouble.self).pointee
+            return "\(typed.minimum) - \(typed.maximum)"
+        default:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import MediaIO
+
+/// What to say about an element name GStreamer does not know: the closest known names, and the
+/// Debian package that usually provides it.
+struct UnknownElement {
+    let name: String
+
+    /// Debian packages of commonly used elements that a fresh machine may lack.
+    static let packages: [String: String] = [
+        "x264enc": "gstreamer1.0-plugins-ugly", "mpeg2enc": "gstreamer1.0-plugins-bad",
+        "avdec_h264": "gstreamer1.0-libav", "avenc_aac": "gstreamer1.0-libav", "avdec_aac": "gstreamer1.0-libav",
+        "vp8enc": "gstreamer1.0-plugins-good", "vp9enc": "gstreamer1.0-plugins-good",
+        "matroskamux": "gstreamer1.0-plugins-good", "mp4mux": "gstreamer1.0-plugins-good",
+        "qtdemux": "gstreamer1.0-plugins-good", "jpegenc": "gstreamer1.0-plugins-good",
+        "pngenc": "gstreamer1.0-plugins-good", "cacasink": "gstreamer1.0-plugins-good",
+        "ximagesink": "gstreamer1.0-plugins-base", "xvimagesink": "gstreamer1.0-plugins-base",
+        "autovideosink": "gstreamer1.0-plugins-good", "videoconvert": "gstreamer1.0-plugins-base",
+        "h264parse": "gstreamer1.0-plugins-bad", "voaacenc": "gstreamer1.0-plugins-bad",
+        "opusenc": "gstreamer1.0-plugins-base", "vorbisenc": "gstreamer1.0-plugins-base",
+        "webmmux": "gstreamer1.0-plugins-good", "y4menc": "gstreamer1.0-plugins-bad",
+        "gtksink": "gstreamer1.0-gtk3", "glimagesink": "gstreamer1.0-gl", "openh264enc": "gstreamer1.0-plugins-bad",
+        "x265enc": "gstreamer1.0-plugins-bad", "rtph264pay": "gstreamer1.0-plugins-good",
+        "udpsink": "gstreamer1.0-plugins-good", "srtsink": "gstreamer1.0-plugins-bad",
+    ]
+
+    /// Up to three known element names within a small edit distance, closest first.
+    var closeMatches: [String] {
+        let limit = max(2, name.count / 3)
+        var scored: [(name: String, distance: Int)] = []
+        for candidate in GStreamer.elementNames() {
+            let distance = UnknownElement.distance(name, candidate)
+            if distance <= limit { scored.append((candidate, distance)) }
+        }
+        scored.sort { $0.distance != $1.distance ? $0.distance < $1.distance : $0.name < $1.name }
+        return scored.prefix(3).map(\.name)
+    }
+
+    var message: String {
+        var text = "erroneous pipeline: no element \"\(name)\""
+        let matches = closeMatches
+        if !matches.isEmpty { text += "\n  Did you mean: \(matches.joined(separator: ", "))?" }
+        if let package = UnknownElement.packages[name] {
+            text += "\n  \(name) usually comes with the Debian package \(package): sudo apt-get install \(package)"
+        } else if matches.isEmpty {
+            text += "\n  `gst-inspect-1.0` lists the installed elements; more come with gstreamer1.0-plugins-good, "
+                + "-bad, -ugly and gstreamer1.0-libav."
+        }
+        return text
+    }
+
+    /// The element name in GStreamer's `no element "NAME"` message.
+    static func name(in message: String) -> String? {
+        let parts = message.split(separator: "\"", omittingEmptySubsequences: false)
+        return parts.count >= 3 ? String(parts[1]) : nil
+    }
+
+    /// Levenshtein distance.
+    static func distance(_ a: String, _ b: String) -> Int {
+        let a = Array(a.utf8)
+        let b = Array(b.utf8)
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}
