@@ -22,14 +22,15 @@ enum CLI {
         return root.appendingPathComponent(".build/debug/gstpipe")
     }
 
-    /// Runs gstpipe with `arguments`; kills it after `timeout` seconds (then the status is -1).
+    /// Runs gstpipe (or `executable`) with `arguments`; kills it after `timeout` seconds (then the status is -1).
     /// `interruptAfter` sends SIGINT that many seconds after start (and again after `secondInterrupt`).
     static func run(
-        _ arguments: [String], environment: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil],
+        _ arguments: [String], executable: URL = binary,
+        environment: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil],
         timeout: TimeInterval = 60, interruptAfter: TimeInterval? = nil, secondInterrupt: TimeInterval? = nil
     ) throws -> CLIResult {
         let process = Process()
-        process.executableURL = binary
+        process.executableURL = executable
         process.arguments = arguments
         var env = ProcessInfo.processInfo.environment
         for (key, value) in environment { env[key] = value }

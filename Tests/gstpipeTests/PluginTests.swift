@@ -15,21 +15,11 @@ struct PluginRun {
     }
 
     func run(_ executable: String, _ arguments: [String]) throws -> CLIResult {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        var environment = ProcessInfo.processInfo.environment
-        environment["GST_PLUGIN_PATH"] = folder.path
-        environment["GST_REGISTRY"] = folder.appendingPathComponent("registry.bin").path
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let (outText, errText) = (Reader(out.fileHandleForReading), Reader(err.fileHandleForReading))
-        process.waitUntilExit()
-        return CLIResult(status: process.terminationStatus, stdout: outText.text(), stderr: errText.text())
+        try CLI.run(
+            arguments, executable: URL(fileURLWithPath: executable),
+            environment: [
+                "GST_PLUGIN_PATH": folder.path, "GST_REGISTRY": folder.appendingPathComponent("registry.bin").path,
+            ])
     }
 }
 
