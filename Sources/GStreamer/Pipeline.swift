@@ -53,6 +53,15 @@ public class Bin: Element, @unchecked Sendable {
         }
     }
 
+    /// The bin drawn in Graphviz's dot language, as it is now: elements, pads and negotiated caps.
+    ///
+    /// The corresponding C function is `gst_debug_bin_to_dot_data`.
+    public func dotGraph() -> String {
+        guard let text = gst_debug_bin_to_dot_data(binPointer, GST_DEBUG_GRAPH_SHOW_ALL) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
     /// Adds elements to the bin.
     public func add(_ elements: Element...) {
         for element in elements { gst_bin_add(binPointer, element.pointer) }

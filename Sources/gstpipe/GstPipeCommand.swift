@@ -71,6 +71,12 @@ extension GstPipeCommand {
         var noEOSOnShutdown = false
 
         @Option(
+            help: ArgumentHelp(
+                "Draw the pipeline as it ran, with negotiated caps, to FILE (.svg or .png through Graphviz, or .dot).",
+                valueName: "FILE"))
+        var graph: String?
+
+        @Option(
             name: .customShort("f"),
             help: ArgumentHelp(
                 "Run the description kept in FILE (# starts a comment; newlines count as spaces).", valueName: "FILE"))
@@ -92,7 +98,10 @@ extension GstPipeCommand {
 
         func run() async throws {
             let options = RunOptions(
-                printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown)
+                printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph)
+            if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
+                throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
+            }
             var source = PipelineRunner.Description.arguments(description)
             if let file {
                 guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {

@@ -9,6 +9,8 @@ struct RunOptions: Sendable {
     var verbose = false
     var quiet = false
     var eosOnShutdown = true
+    /// Where to draw the pipeline as it ran (.svg, .png or .dot), if anywhere.
+    var graph: String?
 }
 
 /// Exit statuses, as gst-launch users expect them.
@@ -77,9 +79,11 @@ struct PipelineRunner {
             }
             switch message {
             case .endOfStream:
+                drawGraph(of: pipeline)
                 return interrupts.wasInterrupted ? ExitStatus.interrupted : ExitStatus.finished
             case .error(let error):
                 report(error)
+                drawGraph(of: pipeline)
                 return ExitStatus.runtimeError
             case .warning(let warning) where !options.quiet:
                 printError("warning from element \(warning.source ?? "?"): \(warning.message)", prefix: "WARNING")
@@ -88,6 +92,35 @@ struct PipelineRunner {
             }
         }
         return ExitStatus.runtimeError
+    }
+
+    /// Writes `--graph FILE`: the pipeline as it ran (still holding its negotiated caps), rendered by
+    /// Graphviz's `dot` for .svg and .png; without Graphviz, the .dot file and how to render it.
+    private func drawGraph(of pipeline: Pipeline) {
+        guard let path = options.graph else { return }
+        let dot = pipeline.dotGraph()
+        let format = URL(fileURLWithPath: path).pathExtension.lowercased()
+        let dotPath = format == "dot" ? path : path + ".dot"
+        do {
+            try dot.write(toFile: dotPath, atomically: true, encoding: .utf8)
+        } catch {
+            printError("cannot write the graph to \(dotPath): \(error.localizedDescription)")
+            return
+        }
+        guard format != "dot" else { return }
+        let renderer = Process()
+        renderer.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        renderer.arguments = ["dot", "-T\(format)", dotPath, "-o", path]
+        renderer.standardError = FileHandle.nullDevice
+        if (try? renderer.run()) != nil {
+            renderer.waitUntilExit()
+            if renderer.terminationStatus == 0 {
+                try? FileManager.default.removeItem(atPath: dotPath)
+                note("pipeline graph written to \(path)")
+                return
+            }
+        }
+        note("Graphviz could not render \(path) (apt-get install graphviz); the graph is in \(dotPath): dot -T\(format) \(dotPath) -o \(path)")
     }
 
     private func report(_ error: GStreamerError) {

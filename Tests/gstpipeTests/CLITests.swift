@@ -205,4 +205,33 @@ struct CLITests {
         #expect(missing.status == 2)
         #expect(missing.stderr.contains("Cannot read the description file /nonexistent/x.pipeline: check the path."))
     }
+
+    @Test("--graph draws the pipeline as it ran, with negotiated caps (.dot, and .svg through Graphviz)")
+    func graph() throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-graph-\(UUID())")
+        let dot = base.appendingPathExtension("dot")
+        let svg = base.appendingPathExtension("svg")
+        defer {
+            try? FileManager.default.removeItem(at: dot)
+            try? FileManager.default.removeItem(at: svg)
+        }
+        let description = ["videotestsrc", "num-buffers=3", "!", "video/x-raw,format=I420", "!", "gray", "!", "fakesink"]
+        let result = try CLI.run(["--graph", dot.path] + description)
+        #expect(result.status == 0)
+        let text = try String(contentsOf: dot, encoding: .utf8)
+        #expect(text.hasPrefix("digraph pipeline {"))
+        #expect(text.contains("GstGray\\ngray0"))
+        #expect(text.contains("format: I420"))
+        let bad = try CLI.run(["--graph", "/tmp/x.txt"] + description)
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("--graph takes a .svg, .png or .dot file, not /tmp/x.txt."))
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/dot") else {
+            print("SKIPPED: Graphviz is not installed, so no .svg")
+            return
+        }
+        let drawn = try CLI.run(["--graph", svg.path] + description)
+        #expect(drawn.status == 0)
+        #expect(drawn.stderr.contains("gstpipe: pipeline graph written to \(svg.path)"))
+        #expect(try String(contentsOf: svg, encoding: .utf8).contains("<svg"))
+    }
 }
