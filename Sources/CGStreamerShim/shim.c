@@ -11,11 +11,8 @@ GType CGStreamerShim_type_string(void) { return G_TYPE_STRING; }
 GType CGStreamerShim_type_long(void) { return G_TYPE_LONG; }
 GType CGStreamerShim_type_ulong(void) { return G_TYPE_ULONG; }
 GType CGStreamerShim_type_enum(void) { return G_TYPE_ENUM; }
-GType CGStreamerShim_type_flags(void) { return G_TYPE_FLAGS; }
 GType CGStreamerShim_type_caps(void) { return GST_TYPE_CAPS; }
 GType CGStreamerShim_type_fraction(void) { return GST_TYPE_FRACTION; }
-GType CGStreamerShim_type_element(void) { return GST_TYPE_ELEMENT; }
-GType CGStreamerShim_type_bin(void) { return GST_TYPE_BIN; }
 
 GType CGStreamerShim_object_type(gpointer object) { return G_OBJECT_TYPE(object); }
 
@@ -28,7 +25,6 @@ GParamSpec **CGStreamerShim_object_list_properties(gpointer object, guint *count
 }
 
 gboolean CGStreamerShim_is_bin(gpointer object) { return GST_IS_BIN(object); }
-gboolean CGStreamerShim_is_element(gpointer object) { return GST_IS_ELEMENT(object); }
 
 GType CGStreamerShim_param_spec_value_type(GParamSpec *pspec) { return G_PARAM_SPEC_VALUE_TYPE(pspec); }
 
@@ -101,7 +97,6 @@ gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane) 
 }
 
 gboolean CGStreamerShim_buffer_is_writable(GstBuffer *buffer) { return gst_buffer_is_writable(buffer); }
-gboolean CGStreamerShim_mini_object_is_writable(GstMiniObject *object) { return gst_mini_object_is_writable(object); }
 
 // MARK: Elements implemented in Swift
 

@@ -304,8 +304,6 @@ public final class BridgeElement: @unchecked Sendable {
         }
     }
 
-    private var isStarted: Bool { lifecycle.withLock { $0.started } }
-
     func changeState(_ transition: GstStateChange) -> GstStateChangeReturn {
         let from = transition.rawValue >> 3
         let to = transition.rawValue & 0x7

@@ -69,11 +69,6 @@ public final class Buffer: @unchecked Sendable {
     /// True when both wrappers hold the very same GstBuffer.
     public func isSameBuffer(as other: Buffer) -> Bool { pointer == other.pointer }
 
-    /// The addresses of the buffer's memory blocks: equal lists mean the very same pixels, not a copy.
-    public var memoryIdentities: [UInt] {
-        (0..<gst_buffer_n_memory(pointer)).map { UInt(bitPattern: gst_buffer_peek_memory(pointer, $0)) }
-    }
-
     /// The buffer's address, for identity checks in tests and logs only.
     public var identity: UInt { UInt(bitPattern: pointer) }
 

@@ -57,8 +57,8 @@ struct RoundTripTests {
         async let afterSamples = after.reduce(into: [Sample]()) { $0.append($1) }
         let (first, second) = await (beforeSamples, afterSamples)
         // basesrc marks the first buffer DISCONT, which takes a new GstBuffer around the same memory.
-        let a = first.map { $0.buffer!.memoryIdentities }
-        let b = second.map { $0.buffer!.memoryIdentities }
+        let a = first.map { $0.buffer!.memoryRoots }
+        let b = second.map { $0.buffer!.memoryRoots }
         #expect(a.count == 5)
         #expect(a == b)
         #expect(first.dropFirst().map { $0.buffer!.identity } == second.dropFirst().map { $0.buffer!.identity })

@@ -20,11 +20,8 @@ GType CGStreamerShim_type_string(void);
 GType CGStreamerShim_type_long(void);
 GType CGStreamerShim_type_ulong(void);
 GType CGStreamerShim_type_enum(void);
-GType CGStreamerShim_type_flags(void);
 GType CGStreamerShim_type_caps(void);
 GType CGStreamerShim_type_fraction(void);
-GType CGStreamerShim_type_element(void);
-GType CGStreamerShim_type_bin(void);
 
 /// `G_OBJECT_TYPE(object)`.
 GType CGStreamerShim_object_type(gpointer object);
@@ -34,8 +31,6 @@ GParamSpec *CGStreamerShim_object_find_property(gpointer object, const char *nam
 GParamSpec **CGStreamerShim_object_list_properties(gpointer object, guint *count);
 /// `GST_IS_BIN(object)`.
 gboolean CGStreamerShim_is_bin(gpointer object);
-/// `GST_IS_ELEMENT(object)`.
-gboolean CGStreamerShim_is_element(gpointer object);
 /// `G_PARAM_SPEC_VALUE_TYPE(pspec)` and the numeric bounds of the common spec types.
 GType CGStreamerShim_param_spec_value_type(GParamSpec *pspec);
 /// `gst_element_class_get_pad_template(GST_ELEMENT_GET_CLASS(element), name)`.
@@ -67,9 +62,8 @@ guint CGStreamerShim_video_info_n_planes(const GstVideoInfo *info);
 /// Plane data pointer and stride of a mapped frame.
 void *CGStreamerShim_video_frame_plane_data(GstVideoFrame *frame, guint plane);
 gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane);
-/// `GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DISCONT)` and friends as plain calls.
+/// `gst_buffer_is_writable` (a macro).
 gboolean CGStreamerShim_buffer_is_writable(GstBuffer *buffer);
-gboolean CGStreamerShim_mini_object_is_writable(GstMiniObject *object);
 
 // MARK: Elements implemented in Swift
 
