@@ -10,8 +10,10 @@ final class BridgeConsumer: VideoFrameConsumer {
         var input: Sample?
         var inputFormat: VideoFrameFormat?
         var lastFlow: FlowResult = .ok
-        /// A source's negotiated caps and their format: kept whole (aspect ratio, colorimetry, ...).
-        var negotiated: (caps: Caps, format: VideoFrameFormat)?
+        /// The caps last sent downstream and what they were made from (the filter's input caps, the
+        /// frame's shape), so caps are built once per stream, not once per frame. A source's
+        /// negotiated caps seed it: they are kept whole (aspect ratio, colorimetry, ...).
+        var outputCaps: (input: Caps?, format: VideoFrameFormat, caps: Caps)?
     }
     private let state = Mutex(State())
 
@@ -33,7 +35,7 @@ final class BridgeConsumer: VideoFrameConsumer {
     }
 
     func consume(_ frame: VideoFrame) -> FlowResult {
-        let (input, inputFormat, negotiated) = state.withLock { ($0.input, $0.inputFormat, $0.negotiated) }
+        let (input, inputFormat) = state.withLock { ($0.input, $0.inputFormat) }
         let result: FlowResult
         do {
             let outgoing: VideoFrame
@@ -44,14 +46,7 @@ final class BridgeConsumer: VideoFrameConsumer {
             }
             let buffer = outgoing.buffer!.withTimestamps(
                 pts: frame.hasTimestamp ? frame.timestamp : nil, duration: frame.duration)
-            let caps: Caps
-            if input == nil, let negotiated, negotiated.format.hasSameImageShape(as: outgoing.format),
-                negotiated.format.frameRate == outgoing.format.frameRate
-            {
-                caps = negotiated.caps
-            } else {
-                caps = try outputCaps(for: outgoing.format, input: input, inputFormat: inputFormat)
-            }
+            let caps = try outputCaps(for: outgoing.format, input: input, inputFormat: inputFormat)
             result = bridge.push(buffer, caps: caps, segmentFrom: input)
         } catch {
             reportError("\(error)")
@@ -87,7 +82,7 @@ final class BridgeConsumer: VideoFrameConsumer {
         guard let info = try? VideoInfo(caps: fixed), let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName)
         else { return nil }
         let format = VideoFrameFormat(info: info, pixelFormat: pixelFormat)
-        state.withLock { $0.negotiated = (fixed, format) }
+        state.withLock { $0.outputCaps = (nil, format, fixed) }
         return format
     }
 
@@ -169,7 +164,28 @@ final class BridgeConsumer: VideoFrameConsumer {
     /// The caps for an output frame: the input's caps when a filter keeps the image shape (so
     /// colorimetry, aspect ratio and rate are kept), else caps for the frame's own format.
     private func outputCaps(for format: VideoFrameFormat, input: Sample?, inputFormat: VideoFrameFormat?) throws -> Caps {
-        if let input, let inputCaps = input.caps, let inputFormat {
+        let inputCaps = input?.caps
+        // The cache holds a reference to the input caps it was made from, so a pointer match is reliable.
+        if let cached = state.withLock({ $0.outputCaps }), cached.format.hasSameImageShape(as: format),
+            cached.format.frameRate == format.frameRate, BridgeConsumer.same(cached.input, inputCaps)
+        {
+            return cached.caps
+        }
+        let caps = try makeOutputCaps(for: format, inputCaps: inputCaps, inputFormat: inputFormat)
+        state.withLock { $0.outputCaps = (inputCaps, format, caps) }
+        return caps
+    }
+
+    private static func same(_ first: Caps?, _ second: Caps?) -> Bool {
+        switch (first, second) {
+        case (nil, nil): true
+        case (let first?, let second?): first.isSameCaps(as: second)
+        default: false
+        }
+    }
+
+    private func makeOutputCaps(for format: VideoFrameFormat, inputCaps: Caps?, inputFormat: VideoFrameFormat?) throws -> Caps {
+        if let inputCaps, let inputFormat {
             if format.hasSameImageShape(as: inputFormat) { return inputCaps }
             return inputCaps.setting("format", .string(format.pixelFormat.gstreamerName))
                 .setting("width", .int(format.width)).setting("height", .int(format.height))

@@ -65,6 +65,26 @@ struct RoundTripTests {
         pipeline.stop()
     }
 
+    @Test("A resolution switch mid-stream: new caps follow, through a filter too, with the right pixels")
+    func resolutionSwitch() async throws {
+        TestElements.register()
+        let pipeline = try Pipeline(
+            launch: "patternsrc frames=4 width=5 height=3 switch-at=2 switch-width=9 ! passthrough "
+                + "! appsink name=out sync=false")
+        let frames = try pipeline.frames(fromAppSink: "out")
+        try pipeline.play()
+        var widths: [Int] = []
+        for try await frame in frames {
+            let index = widths.count
+            let width = frame.format.width
+            widths.append(width)
+            let expected = (0..<3).flatMap { y in (0..<width).map { x in PatternSource.pixel(x: x, y: y, frame: index) } }
+            #expect(try frame.packedBytes() == expected)
+        }
+        pipeline.stop()
+        #expect(widths == [5, 5, 9, 9])
+    }
+
     @Test("A reader that stops early does not hang stopping the pipeline")
     func earlyBreak() async throws {
         TestElements.register()

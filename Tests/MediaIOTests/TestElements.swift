@@ -51,7 +51,8 @@ final class PatternSource: VideoSource {
             consumer.endOfStream()
             return
         }
-        let width = properties.int("width")
+        let switchAt = properties.int("switch-at")
+        let width = switchAt >= 0 && index >= switchAt ? properties.int("switch-width") : properties.int("width")
         let height = properties.int("height")
         let rate = VideoFrameRate(25)
         let format = VideoFrameFormat(pixelFormat: .gray8, width: width, height: height, frameRate: rate)
@@ -85,6 +86,8 @@ final class PatternSource: VideoSource {
         PropertySpec("width", blurb: "Width", .int(range: 1...4096, default: 5)),
         PropertySpec("height", blurb: "Height", .int(range: 1...4096, default: 3)),
         PropertySpec("raw", blurb: "Hand frames over as raw data", .bool(default: false)),
+        PropertySpec("switch-at", blurb: "Frame from which the width changes (-1 = never)", .int(range: -1...1000, default: -1)),
+        PropertySpec("switch-width", blurb: "Width from switch-at on", .int(range: 1...4096, default: 9)),
         PropertySpec("refuse", blurb: "Return false from shouldInitialize", .bool(default: false)),
     ]
 }
