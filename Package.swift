@@ -22,7 +22,7 @@ let package = Package(
         // The GStreamer headers and libraries, found through pkg-config.
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0",
+            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-pbutils-1.0",
             providers: [
                 .apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"]),
                 .brew(["gstreamer"]),

@@ -3,4 +3,5 @@
 #include <gst/gst.h>
 #include <gst/app/app.h>
 #include <gst/video/video.h>
+#include <gst/pbutils/pbutils.h>
 #endif

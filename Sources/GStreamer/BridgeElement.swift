@@ -107,6 +107,10 @@ public final class BridgeElement: @unchecked Sendable {
         var poolInfo: VideoInfo?
     }
     private let output = Mutex(Output())
+    private let counters = Mutex(BridgeStatistics())
+
+    /// Frames in and out so far, and the time spent in Swift code.
+    public var statistics: BridgeStatistics { counters.withLock { $0 } }
 
     init(element: UnsafeMutablePointer<GstElement>, type: ElementTypeBox) {
         self.element = element
@@ -188,6 +192,7 @@ public final class BridgeElement: @unchecked Sendable {
     /// The corresponding C functions are `gst_app_src_push_sample` and `gst_app_src_push_buffer`.
     public func push(_ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil) -> FlowResult {
         guard let appsrc else { return .error }
+        counters.withLock { $0.framesOut += 1 }
         let source = UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)
         if let input {
             let sample = Sample(buffer: buffer, caps: caps, segmentFrom: input)
@@ -389,7 +394,9 @@ public final class BridgeElement: @unchecked Sendable {
             callbacks.need_data = { _, _, userData in
                 let bridge = BridgeElement.from(userData)
                 bridge.ensureStarted()
+                let started = ContinuousClock.now
                 bridge.delegate.needData()
+                bridge.count(frameIn: false, since: started)
             }
             gst_app_src_set_callbacks(
                 UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self), &callbacks, me, nil)
@@ -400,7 +407,10 @@ public final class BridgeElement: @unchecked Sendable {
                 let bridge = BridgeElement.from(userData)
                 guard let pulled = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
                 bridge.ensureStarted()
-                return bridge.delegate.render(Sample(taking: pulled)).gstFlow
+                let started = ContinuousClock.now
+                let result = bridge.delegate.render(Sample(taking: pulled))
+                bridge.count(frameIn: true, since: started)
+                return result.gstFlow
             }
             callbacks.eos = { _, userData in
                 let bridge = BridgeElement.from(userData)
@@ -455,6 +465,16 @@ public final class BridgeElement: @unchecked Sendable {
                 }
                 return GST_PAD_PROBE_OK
             }, me, nil)
+    }
+
+    private func count(frameIn: Bool, since started: ContinuousClock.Instant) {
+        let now = ContinuousClock.now
+        counters.withLock { counters in
+            if frameIn { counters.framesIn += 1 }
+            counters.timeInSwift += now - started
+            if counters.firstCall == nil { counters.firstCall = started }
+            counters.lastCall = now
+        }
     }
 
     /// The bridge of a ghost pad's parent, or nil when the pad has no parent (around dispose).
@@ -527,5 +547,23 @@ public final class BridgeElement: @unchecked Sendable {
         default:
             return gst_pad_query_default(pad, parent, query)
         }
+    }
+}
+
+/// What one Swift element did (`BridgeElement.statistics`).
+public struct BridgeStatistics: Sendable {
+    /// Frames rendered (sinks and filters).
+    public var framesIn = 0
+    /// Frames pushed downstream (sources and filters).
+    public var framesOut = 0
+    /// Time spent in the element's Swift code: rendering, or producing when asked for data.
+    public var timeInSwift: Duration = .zero
+    var firstCall: ContinuousClock.Instant?
+    var lastCall: ContinuousClock.Instant?
+
+    /// From the first call into Swift code to the end of the last one.
+    public var activeTime: Duration {
+        guard let firstCall, let lastCall else { return .zero }
+        return lastCall - firstCall
     }
 }

@@ -12,6 +12,9 @@ public enum Message: Sendable, CustomStringConvertible {
     case warning(GStreamerError)
     /// An element changed state.
     case stateChanged(source: String?, old: State, new: State, pending: State)
+    /// A watched property changed (`Pipeline.watchCaps()`): the object's path in the pipeline, the
+    /// property and its new value serialized.
+    case propertyNotify(object: String, property: String, value: String?)
     /// Any other message, by GStreamer's name for its type ("async-done", "stream-start", ...) and,
     /// when it carries one, its structure serialized.
     case other(type: String, source: String?, details: String?)
@@ -23,6 +26,8 @@ public enum Message: Sendable, CustomStringConvertible {
         case .warning(let error): return "warning from \(error.source ?? "?"): \(error.message)"
         case .stateChanged(let source, let old, let new, let pending):
             return "state-changed from \(source ?? "?"): \(old) -> \(new) (pending \(pending))"
+        case .propertyNotify(let object, let property, let value):
+            return "\(object): \(property) = \(value ?? "NULL")"
         case .other(let type, let source, let details):
             return "\(type) from \(source ?? "?")" + (details.map { ": \($0)" } ?? "")
         }
@@ -52,6 +57,21 @@ public enum Message: Sendable, CustomStringConvertible {
             var pending = GST_STATE_VOID_PENDING
             gst_message_parse_state_changed(message, &old, &new, &pending)
             self = .stateChanged(source: source, old: State(old), new: State(new), pending: State(pending))
+        case GST_MESSAGE_PROPERTY_NOTIFY:
+            var object: UnsafeMutablePointer<GstObject>?
+            var property: UnsafePointer<gchar>?
+            var value: UnsafePointer<GValue>?
+            gst_message_parse_property_notify(message, &object, &property, &value)
+            let path = object.flatMap { gst_object_get_path_string($0) }
+            defer { g_free(path) }
+            var serialized: String?
+            if let value, let text = gst_value_serialize(value) {
+                serialized = String(cString: text)
+                g_free(text)
+            }
+            self = .propertyNotify(
+                object: path.map { String(cString: $0) } ?? source ?? "?",
+                property: property.map { String(cString: $0) } ?? "?", value: serialized)
         default:
             let type = gst_message_type_get_name(message.pointee.type).map { String(cString: $0) } ?? "unknown"
             var details: String?

@@ -218,7 +218,7 @@ public class Element: @unchecked Sendable {
         return Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
     }
 
-    /// The element's static or request pad of this name.
+    /// The element's static pad of this name.
     public func pad(named name: String) -> Pad? {
         guard let pad = gst_element_get_static_pad(pointer, name) else { return nil }
         return Pad(pad, owned: true)

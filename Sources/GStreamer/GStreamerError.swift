@@ -59,6 +59,12 @@ public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertibl
         domain == "gst_parse_error" && code == Int(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue)
     }
 
+    /// True when GStreamer could not tell what kind of data it was given (not a media file).
+    public var isUnknownType: Bool {
+        domain == "gst-stream-error-quark"
+            && [GST_STREAM_ERROR_TYPE_NOT_FOUND, GST_STREAM_ERROR_WRONG_TYPE].map { Int($0.rawValue) }.contains(code)
+    }
+
     public var description: String {
         if let source { return "\(source): \(message)" }
         return message

@@ -1,4 +1,5 @@
 import CGStreamer
+import Synchronization
 
 /// A pad of an element. Owns one reference.
 public final class Pad: @unchecked Sendable {
@@ -34,5 +35,93 @@ public final class Pad: @unchecked Sendable {
     /// The corresponding C function is `gst_pad_peer_query_caps`.
     public func peerCaps(filter: Caps? = nil) -> Caps {
         Caps(taking: gst_pad_peer_query_caps(pointer, filter?.pointer))
+    }
+}
+
+extension Pad {
+    /// Sends end of stream into the pad, as if its upstream had ended.
+    ///
+    /// The corresponding C function is `gst_pad_send_event` with `gst_event_new_eos`.
+    @discardableResult
+    public func sendEndOfStream() -> Bool {
+        gst_pad_send_event(pointer, gst_event_new_eos()) != 0
+    }
+
+    /// Counts the buffers that pass through the pad from now on, for as long as the pad exists.
+    ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    public func countBuffers() -> BufferCounter {
+        let counter = BufferCounter()
+        gst_pad_add_probe(
+            pointer, GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue),
+            { _, info, userData in
+                guard let info, let userData else { return GST_PAD_PROBE_OK }
+                var buffers = 1
+                if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue != 0, let list = info.pointee.data {
+                    buffers = Int(gst_buffer_list_length(OpaquePointer(list)))
+                }
+                Unmanaged<BufferCounter>.fromOpaque(userData).takeUnretainedValue().add(buffers)
+                return GST_PAD_PROBE_OK
+            }, Unmanaged.passRetained(counter).toOpaque(),
+            { userData in
+                guard let userData else { return }
+                Unmanaged<BufferCounter>.fromOpaque(userData).release()
+            })
+        return counter
+    }
+}
+
+extension Pad {
+    /// Notes when end of stream reaches the pad from now on: it has then passed all data before it.
+    ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    public func watchEndOfStream() -> EndOfStreamWatch {
+        let watch = EndOfStreamWatch()
+        gst_pad_add_probe(
+            pointer, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+            { _, info, userData in
+                guard let info, let userData, let event = info.pointee.data else { return GST_PAD_PROBE_OK }
+                if event.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS {
+                    Unmanaged<EndOfStreamWatch>.fromOpaque(userData).takeUnretainedValue().arrive()
+                }
+                return GST_PAD_PROBE_OK
+            }, Unmanaged.passRetained(watch).toOpaque(),
+            { userData in
+                guard let userData else { return }
+                Unmanaged<EndOfStreamWatch>.fromOpaque(userData).release()
+            })
+        return watch
+    }
+}
+
+/// Whether end of stream has reached a pad (`Pad.watchEndOfStream()`), safe to read from any thread.
+public final class EndOfStreamWatch: Sendable {
+    private let arrived = Atomic(false)
+
+    public var hasArrived: Bool { arrived.load(ordering: .acquiring) }
+
+    func arrive() {
+        arrived.store(true, ordering: .releasing)
+    }
+
+    /// Waits until end of stream arrives or `timeout` passes; true when it arrived.
+    public func wait(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now + timeout
+        while !hasArrived && ContinuousClock.now < deadline {
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return hasArrived
+    }
+}
+
+/// The number of buffers that passed a pad (`Pad.countBuffers()`), safe to read from any thread.
+public final class BufferCounter: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    /// Buffers counted so far.
+    public var count: Int { storage.load(ordering: .relaxed) }
+
+    func add(_ buffers: Int) {
+        storage.add(buffers, ordering: .relaxed)
     }
 }

@@ -3,6 +3,22 @@ import CGStreamerShim
 
 /// A bin: an element that contains elements.
 public class Bin: Element, @unchecked Sendable {
+    /// A bin built from a launch description, such as `"videoconvert ! cacasink"`, whose unlinked pads
+    /// become the bin's own (ghost) pads.
+    ///
+    /// The corresponding C function is `gst_parse_bin_from_description`.
+    public convenience init(description: String) throws(GStreamerError) {
+        try GStreamer.initialize()
+        var error: UnsafeMutablePointer<GError>?
+        let bin = gst_parse_bin_from_description(description, 1, &error)
+        if let error {
+            if let bin { gst_object_unref(UnsafeMutableRawPointer(bin)) }
+            throw GStreamerError(taking: error, kind: .syntax, source: nil)
+        }
+        guard let bin else { throw GStreamerError(kind: .syntax, message: "could not construct bin \"\(description)\"") }
+        self.init(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstElement.self), owned: true)
+    }
+
     /// The child (at any depth) of this name.
     ///
     /// The corresponding C function is `gst_bin_get_by_name`.
@@ -159,6 +175,14 @@ public final class Pipeline: Bin, @unchecked Sendable {
     /// any thread. One sequence per pipeline, for one consumer; it buffers the newest 4096 messages
     /// until read and finishes when the pipeline is released.
     public var messages: AsyncStream<Message> { router.messages }
+
+    /// Posts a `.propertyNotify` message each time a pad anywhere in the pipeline gets new caps
+    /// (what gst-launch-1.0 -v prints).
+    ///
+    /// The corresponding C function is `gst_element_add_property_deep_notify_watch`.
+    public func watchCaps() {
+        _ = gst_element_add_property_deep_notify_watch(pointer, "caps", 1)
+    }
 
     /// Sets the pipeline to PLAYING. Throws the first error message when the change fails.
     public func play() throws(GStreamerError) {

@@ -59,11 +59,21 @@ extension GstPipeCommand {
         @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
         var messages = false
 
-        @Flag(name: .shortAndLong, help: "Print GStreamer's debug details with errors.")
+        @Flag(name: .shortAndLong, help: "Print the caps negotiated on each pad, and GStreamer's debug details with errors.")
         var verbose = false
 
-        @Flag(name: .shortAndLong, help: "Print nothing but errors.")
+        @Flag(name: .shortAndLong, help: "Print nothing but errors (no progress line, no notes).")
         var quiet = false
+
+        @Flag(help: "At the end, print frames and frames per second of each Swift element.")
+        var stats = false
+
+        @Option(
+            help: ArgumentHelp(
+                "Where autovideosink shows video: window, terminal (ASCII art) or none. Default: a window when "
+                    + "there is a display, else the terminal, else none.",
+                valueName: "where"))
+        var preview: Preview?
 
         @Flag(
             name: .customLong("no-eos-on-shutdown"),
@@ -98,7 +108,8 @@ extension GstPipeCommand {
 
         func run() async throws {
             let options = RunOptions(
-                printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph)
+                printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
+                stats: stats, preview: preview)
             if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
                 throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
             }

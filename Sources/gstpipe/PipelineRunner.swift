@@ -11,6 +11,10 @@ struct RunOptions: Sendable {
     var eosOnShutdown = true
     /// Where to draw the pipeline as it ran (.svg, .png or .dot), if anywhere.
     var graph: String?
+    /// Print frames and frames per second per Swift element at the end.
+    var stats = false
+    /// Where autovideosink shows video; nil chooses by what the machine has.
+    var preview: Preview?
 }
 
 /// Exit statuses, as gst-launch users expect them.
@@ -21,8 +25,8 @@ enum ExitStatus {
     static let interrupted: Int32 = 130
 }
 
-/// Builds the pipeline from the description, runs it to end of stream, error or interrupt, and says
-/// what happened.
+/// Builds the pipeline from the description (with its file shorthands), runs it to end of stream,
+/// error or interrupt, and says what happened.
 struct PipelineRunner {
     /// Where the description comes from.
     enum Description {
@@ -36,12 +40,31 @@ struct PipelineRunner {
     let options: RunOptions
 
     func run() async -> Int32 {
+        let job: FileJob
         let pipeline: Pipeline
         do {
             try GstPipeElements.register()
+        } catch {
+            printError("cannot register the Swift elements: \(error.message)")
+            return ExitStatus.runtimeError
+        }
+        do {
+            job = try FileJob(tokens: tokens, swiftElements: Set(ElementType.registeredNames()))
+        } catch {
+            switch error {
+            case .usage(let message):
+                printError(message)
+                return ExitStatus.usage
+            case .runtime(let message):
+                printError(message)
+                return ExitStatus.runtimeError
+            }
+        }
+        job.notes.forEach(note)
+        do {
             switch description {
-            case .arguments(let arguments): pipeline = try Pipeline(arguments: arguments)
-            case .text(let text): pipeline = try Pipeline(launch: text)
+            case .arguments: pipeline = try Pipeline(arguments: job.tokens)
+            case .text(let text): pipeline = try job.isPlainDescription ? Pipeline(launch: text) : Pipeline(arguments: job.tokens)
             }
         } catch {
             if error.isMissingElement, let name = UnknownElement.name(in: error.message) {
@@ -51,47 +74,95 @@ struct PipelineRunner {
             }
             return ExitStatus.usage
         }
+        let preview: Preview?
         do {
-            try HeadlessFallback.apply(to: pipeline, note: note)
+            preview = try Preview.apply(options.preview, to: pipeline, note: note)
         } catch {
-            printError("\(error)")
+            if case .runtime(let message) = error { printError(message) }
             return ExitStatus.runtimeError
         }
-        return await drive(pipeline)
+        let files = FileJobRun(job: job, pipeline: pipeline)
+        return await drive(pipeline, files: files, showProgress: preview != .terminal)
     }
 
-    private func drive(_ pipeline: Pipeline) async -> Int32 {
+    private var tokens: [String] {
+        switch description {
+        case .arguments(let arguments): arguments
+        case .text(let text): TokenReader.tokens(of: text)
+        }
+    }
+
+    private func drive(_ pipeline: Pipeline, files: FileJobRun, showProgress: Bool) async -> Int32 {
         let interrupts = InterruptHandler(pipeline: pipeline, eosOnShutdown: options.eosOnShutdown, note: note)
+        var progress: ProgressLine?
+        if showProgress && !options.quiet && isatty(STDOUT_FILENO) == 1 {
+            var frames = Statistics.firstCounter(in: pipeline)
+            if let counter = files.framesCounter { frames = { counter.count } }
+            progress = ProgressLine(pipeline: pipeline, frames: frames)
+        }
         defer {
+            progress?.finish()
             interrupts.cancel()
             pipeline.stop()
         }
         let messages = pipeline.messages
+        if options.verbose { pipeline.watchCaps() }
+        let started = ContinuousClock.now
+        var warningsShown: Set<String> = []
         do {
             try pipeline.play()
         } catch {
             report(error)
+            await files.finishAfterError(error, note: note)
             return ExitStatus.runtimeError
         }
+        progress?.start()
         for await message in messages {
             if options.printMessages && !options.quiet {
                 print("Got message: \(message)")
             }
             switch message {
             case .endOfStream:
+                progress?.finish()
                 drawGraph(of: pipeline)
+                printStatistics(of: pipeline, since: started)
+                if let failure = files.checkAfterEndOfStream() {
+                    printError(failure)
+                    return ExitStatus.runtimeError
+                }
                 return interrupts.wasInterrupted ? ExitStatus.interrupted : ExitStatus.finished
             case .error(let error):
+                progress?.finish()
                 report(error)
+                await files.finishAfterError(error, note: note)
                 drawGraph(of: pipeline)
+                printStatistics(of: pipeline, since: started)
                 return ExitStatus.runtimeError
             case .warning(let warning) where !options.quiet:
+                // Each warning once; streams the file shorthand already spoke about (or cannot use,
+                // such as metadata) only with -v.
+                guard warningsShown.insert(warning.message).inserted else { continue }
+                if warning.source == FileJob.inputName && warning.message.hasPrefix("No decoder available")
+                    && !options.verbose
+                {
+                    continue
+                }
+                progress?.clear()
                 printError("warning from element \(warning.source ?? "?"): \(warning.message)", prefix: "WARNING")
+            case .propertyNotify(let object, let property, let value) where options.verbose:
+                progress?.clear()
+                print("\(object): \(property) = \(value ?? "NULL")")
             default:
                 continue
             }
         }
         return ExitStatus.runtimeError
+    }
+
+    /// `--stats`: frames and frames per second of each Swift element.
+    private func printStatistics(of pipeline: Pipeline, since started: ContinuousClock.Instant) {
+        guard options.stats else { return }
+        print(Statistics.report(for: pipeline, wallTime: ContinuousClock.now - started))
     }
 
     /// Writes `--graph FILE`: the pipeline as it ran (still holding its negotiated caps), rendered by
@@ -125,6 +196,7 @@ struct PipelineRunner {
 
     private func report(_ error: GStreamerError) {
         var text = "from element \(error.source ?? "pipeline"): \(error.message)"
+        if let advice = FileJobRun.advice(for: error) { text += "\n  \(advice)" }
         if options.verbose, let debug = error.debug { text += "\nAdditional debug info:\n\(debug)" }
         printError(text)
     }

@@ -1,0 +1,208 @@
+import Foundation
+import MediaIO
+
+/// The files a description names directly, and the description GStreamer runs for them:
+///
+/// - a first token that is an existing file or a URI becomes a decoding source;
+/// - a last token that is a file name with a known extension becomes encoder, muxer and file sink,
+///   and gets the input's audio when both are files, as ffmpeg would;
+/// - `filesink location=out.mp4` fed raw video by a Swift element gets the same encoder and muxer.
+struct FileJob {
+    struct Input {
+        /// The token as written.
+        let name: String
+        let uri: String
+        let info: MediaInfo
+    }
+
+    struct Output {
+        let path: String
+        let format: OutputFormat
+        /// The index in element names: gstpipe-mux0, gstpipe-output0, ...
+        let index: Int
+        /// The audio encoder the input's audio goes through, or nil for video only.
+        var audioEncoder: String?
+
+        var encoderName: String { "gstpipe-encode\(index)" }
+        var muxerName: String { "gstpipe-mux\(index)" }
+        var sinkName: String { "gstpipe-output\(index)" }
+        var audioName: String { "gstpipe-audio\(index)" }
+    }
+
+    /// A description that cannot be run as written (exit 2), or a file that cannot be read or
+    /// written (exit 1). The message names the thing and says what to do.
+    enum Failure: Error {
+        case usage(String)
+        case runtime(String)
+    }
+
+    static let inputName = "gstpipe-input"
+    /// The videoconvert after the decoding source, where decoded frames are counted.
+    static let decodedName = "gstpipe-decoded"
+
+    var input: Input?
+    var outputs: [Output] = []
+    /// The description to run, each element one token as gst-launch-1.0's arguments.
+    var tokens: [String]
+    /// One-line notes for the user (what a mapping did, an audio track left out).
+    var notes: [String] = []
+
+    /// True when the description named no file: it runs exactly as written.
+    var isPlainDescription: Bool { input == nil && outputs.isEmpty }
+
+    /// Reads the description's tokens, checks the files they name, and builds the description to run.
+    init(tokens original: [String], swiftElements: Set<String>) throws(Failure) {
+        tokens = original
+        let names = Set(original.compactMap { $0.hasPrefix("name=") ? String($0.dropFirst(5)) : nil })
+        let reader = TokenReader(names: names)
+
+        // Outputs first, from the end, so indices before them stay valid.
+        var replacements: [(range: Range<Int>, output: Output)] = []
+        for span in reader.filesinks(in: tokens) {
+            guard let location = span.location else {
+                throw .usage(
+                    "filesink has no location: give it the file to write, such as filesink location=out.mp4")
+            }
+            guard let format = OutputFormat.forPath(location), let feeder = span.feeder,
+                swiftElements.contains(feeder)
+            else { continue }
+            let output = Output(path: location, format: format, index: replacements.count)
+            notes.append(
+                "filesink location=\(location) gets raw video from \(feeder): encoding it as \(format.name) "
+                    + "(put your own encoder before filesink to choose another)")
+            replacements.append((span.range, output))
+        }
+        if tokens.count >= 3, tokens[tokens.count - 2] == "!", let last = tokens.last,
+            reader.isFileName(last, position: .last)
+        {
+            guard let format = OutputFormat.forPath(last) else {
+                throw .usage(
+                    "cannot write \(last): gstpipe writes \(OutputFormat.knownExtensions) files by name "
+                        + "(put an encoder and filesink location=\(last) at the end for anything else)")
+            }
+            replacements.append((tokens.count - 1..<tokens.count, Output(path: last, format: format, index: replacements.count)))
+        }
+        if tokens.count >= 2, tokens[1] == "!", reader.isFileName(tokens[0], position: .first) {
+            input = try Self.readInput(tokens[0])
+        }
+        for replacement in replacements {
+            var output = replacement.output
+            try Self.checkWritable(output, input: input)
+            output.audioEncoder = try audioEncoder(for: output)
+            outputs.append(output)
+        }
+        for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
+            let output = outputs.first { $0.index == replacement.output.index }!
+            tokens.replaceSubrange(replacement.range, with: try Self.outputChain(output))
+        }
+        if let input {
+            tokens.replaceSubrange(
+                0..<1,
+                with: [
+                    "uridecodebin", "uri=\(input.uri)", "name=\(Self.inputName)", "!", "videoconvert",
+                    "name=\(Self.decodedName)",
+                ])
+            for output in outputs {
+                guard let encoder = output.audioEncoder else { continue }
+                tokens += [
+                    "\(Self.inputName).", "!", "audioconvert", "name=\(output.audioName)", "!", "queue",
+                    // Unbounded: the video encoder holds seconds of frames while the muxer waits for
+                    // them; a bounded audio queue would fill and block the demuxer (a hang at 0% CPU).
+                    "max-size-buffers=0", "max-size-bytes=0", "max-size-time=0", "!", "audioresample", "!",
+                    encoder, "!", "\(output.muxerName).",
+                ]
+            }
+        }
+    }
+
+    /// Checks that the input exists and holds decodable video.
+    private static func readInput(_ token: String) throws(Failure) -> Input {
+        let uri: String
+        if TokenReader.isURI(token) {
+            uri = token
+        } else {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: token, isDirectory: &isFolder) else {
+                throw .runtime("input file \(token) does not exist: check the path")
+            }
+            guard !isFolder.boolValue else { throw .runtime("\(token) is a folder: give a media file") }
+            guard FileManager.default.isReadableFile(atPath: token) else {
+                throw .runtime("cannot read \(token): check its permissions")
+            }
+            uri = URL(fileURLWithPath: token).standardizedFileURL.absoluteString
+        }
+        let info: MediaInfo
+        do {
+            info = try MediaInfo.discover(uri: uri)
+        } catch {
+            if error.isUnknownType {
+                throw .runtime("\(token) is not a media file GStreamer can read (\(error.message))")
+            }
+            throw .runtime("cannot read \(token): \(error.message)")
+        }
+        if let missing = info.missingDecoders.first(where: \.isVideo) {
+            throw .runtime(
+                "cannot decode the video of \(token): no \(missing.description) is installed "
+                    + "(try sudo apt-get install gstreamer1.0-libav gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly)")
+        }
+        guard info.videoStreams > 0 else { throw .runtime("\(token) has no video stream") }
+        return Input(name: token, uri: uri, info: info)
+    }
+
+    private static func checkWritable(_ output: Output, input: Input?) throws(Failure) {
+        let url = URL(fileURLWithPath: output.path).standardizedFileURL
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw .runtime("cannot write \(output.path): the folder \(folder) does not exist")
+        }
+        if let input, input.uri == url.absoluteString {
+            throw .usage("\(output.path) is also the input: write to another file")
+        }
+        if output.format.isImage && OutputFormat.isSequence(output.path) == false
+            && output.path.contains("%")
+        {
+            throw .usage("cannot write \(output.path): a numbered image sequence takes a %d pattern, such as frame%04d.png")
+        }
+    }
+
+    /// The audio encoder for `output`, or nil (with a note) when the audio stays behind.
+    private mutating func audioEncoder(for output: Output) throws(Failure) -> String? {
+        guard let input, input.info.audioStreams > 0 else { return nil }
+        guard let encoders = output.format.audioEncoders else {
+            if !output.format.isImage { notes.append("\(output.path) holds no audio: writing video only") }
+            return nil
+        }
+        if let missing = input.info.missingDecoders.first(where: \.isAudio) {
+            notes.append(
+                "the audio of \(input.name) cannot be decoded (no \(missing.description) installed): "
+                    + "writing video only")
+            return nil
+        }
+        guard let encoder = encoders.first(where: { GStreamer.hasElement(named: $0) }) else {
+            notes.append(
+                "no audio encoder for \(output.path) is installed (\(encoders[0]) comes with "
+                    + "\(OutputFormat.package(of: encoders[0]))): writing video only")
+            return nil
+        }
+        return encoder
+    }
+
+    /// Raw video in, the file written: converter, encoder, muxer, sink.
+    private static func outputChain(_ output: Output) throws(Failure) -> [String] {
+        let format = output.format
+        for element in [format.videoChain[0], format.muxer].compactMap({ $0 })
+        where !GStreamer.hasElement(named: element) {
+            throw .runtime(
+                "cannot write \(output.path): the \(element) element is not installed "
+                    + "(sudo apt-get install \(OutputFormat.package(of: element)))")
+        }
+        var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + format.videoChain
+        let sequence = format.isImage && OutputFormat.isSequence(output.path)
+        if format.isImage && !sequence { chain.append("snapshot=true") }
+        if let muxer = format.muxer { chain += ["!", muxer, "name=\(output.muxerName)"] }
+        chain += ["!", sequence ? "multifilesink" : "filesink", TokenReader.property("location", output.path)]
+        chain.append("name=\(output.sinkName)")
+        return chain
+    }
+}

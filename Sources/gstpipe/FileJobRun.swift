@@ -1,0 +1,85 @@
+import Foundation
+import MediaIO
+
+/// A `FileJob` while its pipeline runs: counts the frames decoded and written, refuses to present an
+/// empty or broken file as good, and finalizes what was written when an error stops the run.
+struct FileJobRun {
+    struct Output {
+        let file: FileJob.Output
+        /// Frames that reached the encoder.
+        let written: BufferCounter?
+        /// End of stream at the file sink: the muxer has finished the file.
+        let finished: EndOfStreamWatch?
+        /// Where end of stream goes in to finish the file: the encoder's and the audio branch's inputs.
+        let inputs: [Pad]
+    }
+
+    let job: FileJob
+    /// Frames the decoding source produced.
+    let decoded: BufferCounter?
+    let outputs: [Output]
+
+    init(job: FileJob, pipeline: Pipeline) {
+        self.job = job
+        decoded = job.input == nil ? nil : pipeline.element(named: FileJob.decodedName)?.pad(named: "sink")?.countBuffers()
+        outputs = job.outputs.map { file in
+            let encoderInput = pipeline.element(named: file.encoderName)?.pad(named: "sink")
+            let audioInput = pipeline.element(named: file.audioName)?.pad(named: "sink")
+            return Output(
+                file: file, written: encoderInput?.countBuffers(),
+                finished: pipeline.element(named: file.sinkName)?.pad(named: "sink")?.watchEndOfStream(),
+                inputs: [encoderInput, audioInput].compactMap { $0 })
+        }
+    }
+
+    /// A count of frames for the progress line: decoded, else written.
+    var framesCounter: BufferCounter? { decoded ?? outputs.first?.written }
+
+    /// After end of stream: the error to report when the input gave no video at all (the outputs,
+    /// which hold nothing, are removed).
+    func checkAfterEndOfStream() -> String? {
+        guard let input = job.input, let decoded, decoded.count == 0 else { return nil }
+        removeUnwritten(all: true)
+        return "no video frames were decoded from \(input.name): the file is damaged or holds no pictures"
+    }
+
+    /// After an error: each output that got frames is finished (end of stream into its encoder and
+    /// audio branch, then wait for the muxer to finish); each that got none is removed.
+    func finishAfterError(_ error: GStreamerError, note: (String) -> Void) async {
+        for output in outputs {
+            let path = output.file.path
+            let frames = output.written?.count ?? 0
+            guard frames > 0, !output.file.format.isImage || OutputFormat.isSequence(path) else {
+                if remove(output) { note("removed \(path): nothing was written before the error") }
+                continue
+            }
+            output.inputs.forEach { $0.sendEndOfStream() }
+            if await output.finished?.wait(timeout: .seconds(5)) == true {
+                note("\(path) holds the \(frames) frames written before the error, and is finalized")
+            } else {
+                note("\(path) is incomplete: the error stopped it before it was finalized")
+            }
+        }
+    }
+
+    private func removeUnwritten(all: Bool) {
+        for output in outputs where all || (output.written?.count ?? 0) == 0 { _ = remove(output) }
+    }
+
+    private func remove(_ output: Output) -> Bool {
+        guard !OutputFormat.isSequence(output.file.path) else { return false }
+        return (try? FileManager.default.removeItem(atPath: output.file.path)) != nil
+    }
+
+    /// What to do about some common runtime errors, or nil.
+    static func advice(for error: GStreamerError) -> String? {
+        if error.domain == "gst-core-error-quark" && error.message.contains("missing a plug-in") {
+            return "install the decoders: sudo apt-get install gstreamer1.0-libav gstreamer1.0-plugins-bad "
+                + "gstreamer1.0-plugins-ugly"
+        }
+        if error.domain == "gst-resource-error-quark" && error.message.contains("for writing") {
+            return "check that the folder exists and that you may write to it"
+        }
+        return nil
+    }
+}

@@ -1,0 +1,71 @@
+import Foundation
+
+/// How gstpipe writes a file it is given by name: encoder, muxer and sink by the file's extension.
+struct OutputFormat: Sendable {
+    /// The extensions that choose this format, lowercased, without the dot.
+    let extensions: [String]
+    /// What to call it in notes, such as "H.264 in MP4".
+    let name: String
+    /// The video chain from raw video up to the muxer (or the sink, when there is no muxer).
+    let videoChain: [String]
+    /// The muxer, or nil when the encoder writes the file alone (y4m, images).
+    let muxer: String?
+    /// The audio encoders to try in order, nil when the format holds no audio.
+    let audioEncoders: [String]?
+    /// True for still images: one file, or a numbered sequence when the name holds a %d pattern.
+    let isImage: Bool
+
+    /// Known formats. Video is encoded for quality, as ffmpeg does by default (x264 constant quality
+    /// 23 at the medium preset), not at x264enc's own 2 Mbit/s constant bitrate.
+    static let all: [OutputFormat] = [
+        OutputFormat(
+            extensions: ["mp4", "m4v"], name: "H.264 in MP4", videoChain: h264, muxer: "mp4mux",
+            audioEncoders: aac, isImage: false),
+        OutputFormat(
+            extensions: ["mov"], name: "H.264 in QuickTime", videoChain: h264, muxer: "qtmux",
+            audioEncoders: aac, isImage: false),
+        OutputFormat(
+            extensions: ["mkv"], name: "H.264 in Matroska", videoChain: h264, muxer: "matroskamux",
+            audioEncoders: ["vorbisenc"], isImage: false),
+        OutputFormat(
+            extensions: ["webm"], name: "VP8 in WebM",
+            videoChain: [
+                "vp8enc", "deadline=1", "cpu-used=4", "end-usage=cq", "cq-level=16", "target-bitrate=4000000",
+                "threads=\(ProcessInfo.processInfo.activeProcessorCount)",
+            ],
+            muxer: "webmmux", audioEncoders: ["opusenc", "vorbisenc"], isImage: false),
+        OutputFormat(
+            extensions: ["y4m"], name: "raw YUV4MPEG", videoChain: ["y4menc"], muxer: nil, audioEncoders: nil,
+            isImage: false),
+        OutputFormat(
+            extensions: ["png"], name: "PNG", videoChain: ["pngenc"], muxer: nil, audioEncoders: nil, isImage: true),
+        OutputFormat(
+            extensions: ["jpg", "jpeg"], name: "JPEG", videoChain: ["jpegenc"], muxer: nil, audioEncoders: nil,
+            isImage: true),
+    ]
+
+    private static let h264 = ["x264enc", "pass=qual", "quantizer=23", "speed-preset=medium"]
+    private static let aac = ["avenc_aac", "voaacenc"]
+
+    /// The format for a file name, by its extension.
+    static func forPath(_ path: String) -> OutputFormat? {
+        let fileExtension = URL(fileURLWithPath: path).pathExtension.lowercased()
+        return all.first { $0.extensions.contains(fileExtension) }
+    }
+
+    /// "…, .y4m, .png and .jpg": the extensions gstpipe writes, for error messages.
+    static var knownExtensions: String {
+        let names = all.map { "." + $0.extensions[0] }
+        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    }
+
+    /// The Debian package that provides an element the formats use, for "install ..." advice.
+    static func package(of element: String) -> String {
+        UnknownElement.packages[element] ?? "gstreamer1.0-plugins-good"
+    }
+
+    /// True when a file name asks for a numbered image sequence (out%04d.png).
+    static func isSequence(_ path: String) -> Bool {
+        path.range(of: #"%0?[0-9]*d"#, options: .regularExpression) != nil
+    }
+}

@@ -1,0 +1,33 @@
+import Foundation
+import MediaIO
+
+/// `--stats`: what each Swift element did.
+enum Statistics {
+    /// Frames counted by the first Swift element in the pipeline, for the progress line.
+    static func firstCounter(in pipeline: Pipeline) -> (@Sendable () -> Int?) {
+        let bridges = pipeline.allElements.compactMap(\.bridge)
+        guard let bridge = bridges.last else { return { nil } }  // sources come last in iteration
+        return { max(bridge.statistics.framesIn, bridge.statistics.framesOut) }
+    }
+
+    static func report(for pipeline: Pipeline, wallTime: Duration) -> String {
+        let elements = pipeline.allElements.filter { $0.bridge != nil }.reversed()
+        guard !elements.isEmpty else { return "Statistics: the pipeline has no Swift elements." }
+        var lines = [String(format: "Swift elements (run of %.2f s):", seconds(wallTime))]
+        for element in elements {
+            guard let statistics = element.bridge?.statistics else { continue }
+            let frames = max(statistics.framesIn, statistics.framesOut)
+            let active = seconds(statistics.activeTime)
+            let rate = active > 0 ? String(format: "%.1f fps", Double(frames) / active) : "- fps"
+            let perFrame = frames > 0 ? String(format: "%.3f ms", seconds(statistics.timeInSwift) * 1000 / Double(frames)) : "-"
+            lines.append(
+                "  \(element.name): \(statistics.framesIn) frames in, \(statistics.framesOut) out, \(rate), "
+                    + "\(perFrame) per frame in Swift")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func seconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+    }
+}
