@@ -60,7 +60,12 @@ extension Pad {
                 if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue != 0, let list = info.pointee.data {
                     buffers = Int(gst_buffer_list_length(OpaquePointer(list)))
                 }
-                Unmanaged<BufferCounter>.fromOpaque(userData).takeUnretainedValue().add(buffers)
+                var timestamp: ClockTime?
+                if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0, let data = info.pointee.data {
+                    let pts = data.assumingMemoryBound(to: GstBuffer.self).pointee.pts
+                    if pts != GstClockTime.max { timestamp = ClockTime(pts) }
+                }
+                Unmanaged<BufferCounter>.fromOpaque(userData).takeUnretainedValue().add(buffers, timestamp: timestamp)
                 return GST_PAD_PROBE_OK
             }, Unmanaged.passRetained(counter).toOpaque(),
             { userData in
@@ -117,11 +122,49 @@ public final class EndOfStreamWatch: Sendable {
 /// The number of buffers that passed a pad (`Pad.countBuffers()`), safe to read from any thread.
 public final class BufferCounter: Sendable {
     private let storage = Atomic<Int>(0)
+    private let lastTimestampStorage = Atomic<UInt64>(.max)
 
     /// Buffers counted so far.
     public var count: Int { storage.load(ordering: .relaxed) }
 
-    func add(_ buffers: Int) {
+    /// The presentation timestamp of the last buffer that had one.
+    public var lastTimestamp: ClockTime? {
+        let value = lastTimestampStorage.load(ordering: .relaxed)
+        return value == .max ? nil : value
+    }
+
+    func add(_ buffers: Int, timestamp: ClockTime?) {
         storage.add(buffers, ordering: .relaxed)
+        if let timestamp { lastTimestampStorage.store(timestamp, ordering: .relaxed) }
+    }
+}
+
+extension Pad {
+    /// Ends the stream at `timestamp`: the first buffer at or after it is dropped and end of stream
+    /// goes downstream instead (for a source pad), so the stream stops where another one did.
+    ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    public func endStream(atTimestamp timestamp: ClockTime) {
+        final class Cut: Sendable {
+            let timestamp: ClockTime
+            let done = Atomic(false)
+            init(_ timestamp: ClockTime) { self.timestamp = timestamp }
+        }
+        gst_pad_add_probe(
+            pointer, GST_PAD_PROBE_TYPE_BUFFER,
+            { pad, info, userData in
+                guard let pad, let info, let userData, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
+                let cut = Unmanaged<Cut>.fromOpaque(userData).takeUnretainedValue()
+                let pts = data.assumingMemoryBound(to: GstBuffer.self).pointee.pts
+                guard pts != GstClockTime.max, ClockTime(pts) >= cut.timestamp else { return GST_PAD_PROBE_OK }
+                if !cut.done.exchange(true, ordering: .acquiringAndReleasing) {
+                    _ = gst_pad_push_event(pad, gst_event_new_eos())
+                }
+                return GST_PAD_PROBE_DROP
+            }, Unmanaged.passRetained(Cut(timestamp)).toOpaque(),
+            { userData in
+                guard let userData else { return }
+                Unmanaged<AnyObject>.fromOpaque(userData).release()
+            })
     }
 }

@@ -27,6 +27,7 @@ struct FileJob {
         var muxerName: String { "gstpipe-mux\(index)" }
         var sinkName: String { "gstpipe-output\(index)" }
         var audioName: String { "gstpipe-audio\(index)" }
+        var audioQueueName: String { "gstpipe-audioqueue\(index)" }
     }
 
     /// A description that cannot be run as written (exit 2), or a file that cannot be read or
@@ -106,6 +107,7 @@ struct FileJob {
                 guard let encoder = output.audioEncoder else { continue }
                 tokens += [
                     "\(Self.inputName).", "!", "audioconvert", "name=\(output.audioName)", "!", "queue",
+                    "name=\(output.audioQueueName)",
                     // Unbounded: the video encoder holds seconds of frames while the muxer waits for
                     // them; a bounded audio queue would fill and block the demuxer (a hang at 0% CPU).
                     "max-size-buffers=0", "max-size-bytes=0", "max-size-time=0", "!", "audioresample", "!",

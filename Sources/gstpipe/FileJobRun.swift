@@ -18,10 +18,21 @@ struct FileJobRun {
     /// Frames the decoding source produced.
     let decoded: BufferCounter?
     let outputs: [Output]
+    /// Where the decoded video enters the rest of the pipeline.
+    private let decodedInput: Pad?
+    /// Where the input's audio enters each output's audio branch, and where it leaves its queue.
+    private let audioBranches: [(input: Pad, queueOutput: Pad)]
 
     init(job: FileJob, pipeline: Pipeline) {
         self.job = job
-        decoded = job.input == nil ? nil : pipeline.element(named: FileJob.decodedName)?.pad(named: "sink")?.countBuffers()
+        decodedInput = job.input == nil ? nil : pipeline.element(named: FileJob.decodedName)?.pad(named: "sink")
+        decoded = decodedInput?.countBuffers()
+        audioBranches = job.outputs.compactMap { output in
+            guard let input = pipeline.element(named: output.audioName)?.pad(named: "sink"),
+                let queueOutput = pipeline.element(named: output.audioQueueName)?.pad(named: "src")
+            else { return nil }
+            return (input, queueOutput)
+        }
         outputs = job.outputs.map { file in
             let encoderInput = pipeline.element(named: file.encoderName)?.pad(named: "sink")
             let audioInput = pipeline.element(named: file.audioName)?.pad(named: "sink")
@@ -29,6 +40,18 @@ struct FileJobRun {
                 file: file, written: encoderInput?.countBuffers(),
                 finished: pipeline.element(named: file.sinkName)?.pad(named: "sink")?.watchEndOfStream(),
                 inputs: [encoderInput, audioInput].compactMap { $0 })
+        }
+    }
+
+    /// Ends the input's streams where the video is now (Ctrl-C): end of stream into the decoded video,
+    /// and the audio cut at the last video frame's time. End of stream sent to the pipeline alone is
+    /// lost when a demuxer pulls from the file source.
+    func endInputStreams() {
+        let cut = decoded?.lastTimestamp
+        decodedInput?.sendEndOfStream()
+        for branch in audioBranches {
+            if let cut { branch.queueOutput.endStream(atTimestamp: cut) }
+            branch.input.sendEndOfStream()
         }
     }
 
@@ -53,6 +76,7 @@ struct FileJobRun {
                 if remove(output) { note("removed \(path): nothing was written before the error") }
                 continue
             }
+            endInputStreams()
             output.inputs.forEach { $0.sendEndOfStream() }
             if await output.finished?.wait(timeout: .seconds(5)) == true {
                 note("\(path) holds the \(frames) frames written before the error, and is finalized")

@@ -93,7 +93,8 @@ struct PipelineRunner {
     }
 
     private func drive(_ pipeline: Pipeline, files: FileJobRun, showProgress: Bool) async -> Int32 {
-        let interrupts = InterruptHandler(pipeline: pipeline, eosOnShutdown: options.eosOnShutdown, note: note)
+        let interrupts = InterruptHandler(
+            pipeline: pipeline, endInputStreams: files.endInputStreams, eosOnShutdown: options.eosOnShutdown, note: note)
         var progress: ProgressLine?
         if showProgress && !options.quiet && isatty(STDOUT_FILENO) == 1 {
             var frames = Statistics.firstCounter(in: pipeline)
@@ -219,7 +220,12 @@ final class InterruptHandler {
     private let source: any DispatchSourceSignal
     private let presses = Presses()
 
-    init(pipeline: Pipeline, eosOnShutdown: Bool, note: @escaping @Sendable (String) -> Void) {
+    /// `endInputStreams` ends the file shorthand's streams as well (a demuxer pulling from a file
+    /// source never hears of end of stream sent to the source).
+    init(
+        pipeline: Pipeline, endInputStreams: @escaping @Sendable () -> Void, eosOnShutdown: Bool,
+        note: @escaping @Sendable (String) -> Void
+    ) {
         signal(SIGINT, SIG_IGN)
         source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
         let counter = presses
@@ -231,6 +237,7 @@ final class InterruptHandler {
             if presses == 1 && eosOnShutdown {
                 note("interrupt: sending end of stream (Ctrl-C again to stop at once)")
                 pipeline.sendEndOfStream()
+                endInputStreams()
             } else {
                 pipeline.stop()
                 exit(ExitStatus.interrupted)
