@@ -61,8 +61,7 @@ public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertibl
 
     /// True when GStreamer could not tell what kind of data it was given (not a media file).
     public var isUnknownType: Bool {
-        domain == "gst-stream-error-quark"
-            && [GST_STREAM_ERROR_TYPE_NOT_FOUND, GST_STREAM_ERROR_WRONG_TYPE].map { Int($0.rawValue) }.contains(code)
+        domain == "gst-stream-error-quark" && code == Int(GST_STREAM_ERROR_TYPE_NOT_FOUND.rawValue)
     }
 
     public var description: String {

@@ -39,6 +39,20 @@ public final class Pad: @unchecked Sendable {
 }
 
 extension Pad {
+    /// The stream time (position in the media) of a timestamp on this pad, by the segment the pad
+    /// last received; nil when the pad has no time segment or the timestamp is outside it.
+    ///
+    /// The corresponding C functions are `gst_pad_get_sticky_event` and `gst_segment_to_stream_time`.
+    public func streamTime(of timestamp: ClockTime) -> ClockTime? {
+        guard let event = gst_pad_get_sticky_event(pointer, GST_EVENT_SEGMENT, 0) else { return nil }
+        defer { gst_event_unref(event) }
+        var segment: UnsafePointer<GstSegment>?
+        gst_event_parse_segment(event, &segment)
+        guard let segment, segment.pointee.format == GST_FORMAT_TIME else { return nil }
+        let time = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
+        return time == GstClockTime.max ? nil : ClockTime(time)
+    }
+
     /// Sends end of stream into the pad, as if its upstream had ended.
     ///
     /// The corresponding C function is `gst_pad_send_event` with `gst_event_new_eos`.
@@ -61,11 +75,14 @@ extension Pad {
                     buffers = Int(gst_buffer_list_length(OpaquePointer(list)))
                 }
                 var timestamp: ClockTime?
+                var duration: ClockTime?
                 if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0, let data = info.pointee.data {
-                    let pts = data.assumingMemoryBound(to: GstBuffer.self).pointee.pts
-                    if pts != GstClockTime.max { timestamp = ClockTime(pts) }
+                    let buffer = data.assumingMemoryBound(to: GstBuffer.self).pointee
+                    if buffer.pts != GstClockTime.max { timestamp = ClockTime(buffer.pts) }
+                    if buffer.duration != GstClockTime.max { duration = ClockTime(buffer.duration) }
                 }
-                Unmanaged<BufferCounter>.fromOpaque(userData).takeUnretainedValue().add(buffers, timestamp: timestamp)
+                Unmanaged<BufferCounter>.fromOpaque(userData).takeUnretainedValue()
+                    .add(buffers, timestamp: timestamp, duration: duration)
                 return GST_PAD_PROBE_OK
             }, Unmanaged.passRetained(counter).toOpaque(),
             { userData in
@@ -123,6 +140,7 @@ public final class EndOfStreamWatch: Sendable {
 public final class BufferCounter: Sendable {
     private let storage = Atomic<Int>(0)
     private let lastTimestampStorage = Atomic<UInt64>(.max)
+    private let lastEndStorage = Atomic<UInt64>(.max)
 
     /// Buffers counted so far.
     public var count: Int { storage.load(ordering: .relaxed) }
@@ -133,9 +151,18 @@ public final class BufferCounter: Sendable {
         return value == .max ? nil : value
     }
 
-    func add(_ buffers: Int, timestamp: ClockTime?) {
+    /// Where the last buffer with a timestamp ends: its timestamp plus its duration, when it has one.
+    public var lastEnd: ClockTime? {
+        let value = lastEndStorage.load(ordering: .relaxed)
+        return value == .max ? nil : value
+    }
+
+    func add(_ buffers: Int, timestamp: ClockTime?, duration: ClockTime?) {
         storage.add(buffers, ordering: .relaxed)
-        if let timestamp { lastTimestampStorage.store(timestamp, ordering: .relaxed) }
+        if let timestamp {
+            lastTimestampStorage.store(timestamp, ordering: .relaxed)
+            lastEndStorage.store(timestamp + (duration ?? 0), ordering: .relaxed)
+        }
     }
 }
 

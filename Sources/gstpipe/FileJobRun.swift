@@ -59,11 +59,28 @@ struct FileJobRun {
     var framesCounter: BufferCounter? { decoded ?? outputs.first?.written }
 
     /// After end of stream: the error to report when the input gave no video at all (the outputs,
-    /// which hold nothing, are removed).
-    func checkAfterEndOfStream() -> String? {
-        guard let input = job.input, let decoded, decoded.count == 0 else { return nil }
-        removeUnwritten(all: true)
-        return "no video frames were decoded from \(input.name): the file is damaged or holds no pictures"
+    /// which hold nothing, are removed), or when its video stopped well before the length the file
+    /// claims (truncated: GStreamer's demuxers end quietly there; the outputs stay, finalized).
+    func checkAfterEndOfStream(interrupted: Bool) -> String? {
+        guard let input = job.input, let decoded else { return nil }
+        if decoded.count == 0 {
+            removeUnwritten(all: true)
+            return "no video frames were decoded from \(input.name): the file is damaged or holds no pictures"
+        }
+        guard !interrupted, let duration = input.info.duration, let last = decoded.lastEnd,
+            let position = decodedInput?.streamTime(of: last)
+        else { return nil }
+        // Slack for containers whose length counts a last frame shown for long (variable frame rate)
+        // or a longer audio track: two seconds, or a tenth of the length.
+        let slack = max(2_000_000_000, duration / 10)
+        guard position + slack < duration else { return nil }
+        var message =
+            "\(input.name) ends early: its video stops at \(ProgressLine.time(position)) of "
+            + "\(ProgressLine.time(duration)) (the file is truncated or damaged)"
+        for output in outputs {
+            message += "\n  \(output.file.path) holds the \(output.written?.count ?? 0) frames decoded, and is finalized"
+        }
+        return message
     }
 
     /// After an error: each output that got frames is finished (end of stream into its encoder and

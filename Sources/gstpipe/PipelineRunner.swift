@@ -127,7 +127,7 @@ struct PipelineRunner {
                 progress?.finish()
                 drawGraph(of: pipeline)
                 printStatistics(of: pipeline, since: started)
-                if let failure = files.checkAfterEndOfStream() {
+                if let failure = files.checkAfterEndOfStream(interrupted: interrupts.wasInterrupted) {
                     printError(failure)
                     return ExitStatus.runtimeError
                 }
