@@ -44,7 +44,7 @@ struct OutputFormat: Sendable {
             isImage: true),
     ]
 
-    private static let h264 = ["x264enc", "pass=qual", "quantizer=23", "speed-preset=medium"]
+    private static let h264 = ["x264enc", "pass=qual", "quantizer=23", "speed-preset=medium", "bitrate=2048000"]
     private static let aac = ["avenc_aac", "voaacenc"]
 
     /// The format for a file name, by its extension.
