@@ -65,8 +65,15 @@ public enum Message: Sendable, CustomStringConvertible {
             let path = object.flatMap { gst_object_get_path_string($0) }
             defer { g_free(path) }
             var serialized: String?
-            if let value, let text = gst_value_serialize(value) {
-                serialized = String(cString: text)
+            if let value {
+                // As gst-launch-1.0 -v shows them: caps and strings plain, anything else by GLib.
+                let text: UnsafeMutablePointer<gchar>? =
+                    if value.pointee.g_type == gst_caps_get_type() {
+                        gst_caps_to_string(gst_value_get_caps(value))
+                    } else {
+                        g_strdup_value_contents(value)
+                    }
+                serialized = text.map { String(cString: $0) }
                 g_free(text)
             }
             self = .propertyNotify(

@@ -4,21 +4,37 @@ import GstPipeElements
 import MediaIO
 
 /// `gstpipe`: runs a gst-launch-1.0 description in which Swift elements (`noise`, `gray`) stand like
-/// any other element.
+/// any other element, with files named directly at either end.
 @main
 struct GstPipeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "gstpipe",
         abstract: "Run a GStreamer pipeline, written as for gst-launch-1.0, with Swift elements inside.",
+        usage: """
+            gstpipe [options] <description>...
+              gstpipe inspect [<name>]
+            """,
         discussion: """
             Arguments are joined the way gst-launch-1.0 joins them: each argument is one token. Swift \
             elements (noise, gray) can stand anywhere an element can.
 
+            Files: a first token that is an existing file or a URI is decoded (its video goes on down the \
+            description). A last token that is a file name is encoded by its extension: .mp4 and .mov \
+            (H.264, AAC audio), .mkv (H.264, Vorbis), .webm (VP8, Opus), .y4m (raw), .png and .jpg (one \
+            image, or one a frame when the name holds %d, as frame%04d.png). When both ends are files, \
+            the input's audio is kept, as ffmpeg would. filesink location=out.mp4 right after a Swift \
+            element is encoded the same way.
+
             Examples:
               gstpipe noise ! gray ! autovideosink
-              gstpipe noise num-buffers=100 ! gray ! fakesink
+              gstpipe input.mp4 ! gray ! output.mp4
+              gstpipe noise num-buffers=100 ! gray ! noise.mkv
+              gstpipe input.mp4 ! gray ! frame%04d.png
               gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink
-              gstpipe noise num-buffers=10 ! video/x-raw,width=320,height=240 ! gray ! fakesink
+              gstpipe -f pipelines/tee-display-and-file.pipeline
+
+            With no display, autovideosink previews in the terminal (ASCII art), or nowhere when there is \
+            no terminal either; --preview chooses.
 
             Exit status: 0 finished (end of stream), 1 runtime error, 2 usage or pipeline syntax error, \
             130 interrupted. Ctrl-C sends end of stream so files are finalized; a second Ctrl-C stops at once.
@@ -26,14 +42,88 @@ struct GstPipeCommand: AsyncParsableCommand {
             gstpipe inspect lists the Swift elements; gstpipe inspect NAME shows any element's properties.
             """,
         version: "0.1.0",
-        subcommands: [Launch.self, Inspect.self],
-        defaultSubcommand: Launch.self
+        subcommands: [Inspect.self]
     )
+
+    @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
+    var messages = false
+
+    @Flag(name: .shortAndLong, help: "Print the caps negotiated on each pad, and GStreamer's debug details with errors.")
+    var verbose = false
+
+    @Flag(name: .shortAndLong, help: "Print nothing but errors (no progress line, no notes).")
+    var quiet = false
+
+    @Flag(help: "At the end, print frames and frames per second of each Swift element.")
+    var stats = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Where autovideosink shows video: window, terminal (ASCII art) or none. Default: a window when "
+                + "there is a display, else the terminal, else none.",
+            valueName: "where"))
+    var preview: Preview?
+
+    @Flag(
+        name: .customLong("no-eos-on-shutdown"),
+        help: "On Ctrl-C, stop at once instead of sending end of stream and waiting for it.")
+    var noEOSOnShutdown = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Draw the pipeline as it ran, with negotiated caps, to FILE (.svg or .png through Graphviz, or .dot).",
+            valueName: "FILE"))
+    var graph: String?
+
+    @Option(
+        name: .customShort("f"),
+        help: ArgumentHelp(
+            "Run the description kept in FILE (# starts a comment; newlines count as spaces).", valueName: "FILE"))
+    var file: String?
+
+    @Argument(
+        parsing: .allUnrecognized,
+        help: ArgumentHelp("The pipeline, as for gst-launch-1.0.", valueName: "description"))
+    var description: [String] = []
+
+    func validate() throws {
+        if description.isEmpty && file == nil {
+            throw ValidationError("Missing the pipeline description, such as: gstpipe noise ! gray ! autovideosink")
+        }
+        if file != nil && !description.isEmpty {
+            throw ValidationError("Give either -f FILE or a description, not both.")
+        }
+    }
+
+    func run() async throws {
+        let options = RunOptions(
+            printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
+            stats: stats, preview: preview)
+        if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
+            throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
+        }
+        var source = PipelineRunner.Description.arguments(description)
+        if let file {
+            guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
+                throw ValidationError("Cannot read the description file \(file): check the path.")
+            }
+            source = .text(DescriptionFile.description(from: text))
+        }
+        let status = await PipelineRunner(description: source, options: options).run()
+        if status != 0 { throw ExitCode(status) }
+    }
 
     /// Parses and runs, with usage errors exiting 2 as gst-launch-1.0's do (not ArgumentParser's 64).
     static func main() async {
+        // The description takes every unrecognized token (options may stand anywhere, as for
+        // gst-launch-1.0), so the subcommand is picked out by hand.
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        if arguments.first == "inspect" {
+            Inspect.main(Array(arguments.dropFirst()))  // exits on errors
+            Foundation.exit(0)
+        }
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -45,83 +135,6 @@ struct GstPipeCommand: AsyncParsableCommand {
                 Foundation.exit(ExitStatus.usage)
             }
             exit(withError: error)
-        }
-    }
-
-}
-
-extension GstPipeCommand {
-    /// The default command: run a launch description.
-    struct Launch: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(
-            commandName: "launch", abstract: "Run a launch description (the default: `gstpipe DESCRIPTION...`).")
-
-        @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
-        var messages = false
-
-        @Flag(name: .shortAndLong, help: "Print the caps negotiated on each pad, and GStreamer's debug details with errors.")
-        var verbose = false
-
-        @Flag(name: .shortAndLong, help: "Print nothing but errors (no progress line, no notes).")
-        var quiet = false
-
-        @Flag(help: "At the end, print frames and frames per second of each Swift element.")
-        var stats = false
-
-        @Option(
-            help: ArgumentHelp(
-                "Where autovideosink shows video: window, terminal (ASCII art) or none. Default: a window when "
-                    + "there is a display, else the terminal, else none.",
-                valueName: "where"))
-        var preview: Preview?
-
-        @Flag(
-            name: .customLong("no-eos-on-shutdown"),
-            help: "On Ctrl-C, stop at once instead of sending end of stream and waiting for it.")
-        var noEOSOnShutdown = false
-
-        @Option(
-            help: ArgumentHelp(
-                "Draw the pipeline as it ran, with negotiated caps, to FILE (.svg or .png through Graphviz, or .dot).",
-                valueName: "FILE"))
-        var graph: String?
-
-        @Option(
-            name: .customShort("f"),
-            help: ArgumentHelp(
-                "Run the description kept in FILE (# starts a comment; newlines count as spaces).", valueName: "FILE"))
-        var file: String?
-
-        @Argument(
-            parsing: .captureForPassthrough,
-            help: ArgumentHelp("The pipeline, as for gst-launch-1.0.", valueName: "description"))
-        var description: [String] = []
-
-        func validate() throws {
-            if description.isEmpty && file == nil {
-                throw ValidationError("Missing the pipeline description, such as: gstpipe noise ! gray ! autovideosink")
-            }
-            if file != nil && !description.isEmpty {
-                throw ValidationError("Give either -f FILE or a description, not both.")
-            }
-        }
-
-        func run() async throws {
-            let options = RunOptions(
-                printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
-                stats: stats, preview: preview)
-            if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
-                throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
-            }
-            var source = PipelineRunner.Description.arguments(description)
-            if let file {
-                guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
-                    throw ValidationError("Cannot read the description file \(file): check the path.")
-                }
-                source = .text(DescriptionFile.description(from: text))
-            }
-            let status = await PipelineRunner(description: source, options: options).run()
-            if status != 0 { throw ExitCode(status) }
         }
     }
 }

@@ -88,7 +88,7 @@ struct CLITests {
         #expect(result.status == 0)
         #expect(
             result.stderr.contains(
-                "gstpipe: no display (DISPLAY and WAYLAND_DISPLAY are unset): autovideosink0 runs headless, showing nothing"))
+                "gstpipe: no display (DISPLAY and WAYLAND_DISPLAY are unset): autovideosink runs headless, showing nothing"))
     }
 
     @Test("Ctrl-C sends end of stream and exits 130")

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+@Suite("gstpipe options: progress, -v, --stats, --preview, --help")
+struct CLIOptionsTests {
+    /// Runs gstpipe on a pseudo-terminal (util-linux `script`), as a user at a terminal would.
+    static func onTerminal(_ arguments: [String], environment: [String: String?] = [:]) throws -> CLIResult {
+        let command = ([CLI.binary.path] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        var env: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "TERM": "xterm", "COLUMNS": "80", "LINES": "24"]
+        for (key, value) in environment { env[key] = value }
+        return try CLI.run(
+            ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"),
+            environment: env, timeout: 60)
+    }
+
+    @Test("On a terminal a progress line is redrawn in place; -q silences it; a pipe never gets it")
+    func progress() throws {
+        let arguments = ["noise", "num-buffers=40", "!", "video/x-raw,framerate=50/1", "!", "gray", "!", "fakesink", "sync=true"]
+        let shown = try Self.onTerminal(arguments)
+        #expect(shown.status == 0, "\(shown.stdout)")
+        let redraws = shown.stdout.split(separator: "\r").filter { $0.contains(" fps") }
+        #expect(redraws.count >= 2 && redraws.count <= 10, "a 0.8 s run redraws at most 5 times a second: \(redraws)")
+        #expect(shown.stdout.contains("40 frames"))
+        let quiet = try Self.onTerminal(["-q"] + arguments)
+        #expect(quiet.status == 0)
+        #expect(!quiet.stdout.contains("fps"))
+        let piped = try CLI.run(arguments)
+        #expect(piped.status == 0)
+        #expect(piped.stdout.isEmpty)
+    }
+
+    @Test("-v prints the caps negotiated on each pad")
+    func verboseCaps() throws {
+        let result = try CLI.run(
+            ["-v", "noise", "num-buffers=2", "!", "video/x-raw,format=I420,width=64,height=48", "!", "gray", "!", "fakesink"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stdout.contains(
+                "/GstPipeline:pipeline0/GstGray:gray0.GstGhostPad:src: caps = video/x-raw, format=(string)I420, width=(int)64, height=(int)48"
+            ), "\(result.stdout)")
+        #expect(result.stdout.contains("/GstPipeline:pipeline0/GstFakeSink:fakesink0.GstPad:sink: caps = video/x-raw, format=(string)I420"))
+    }
+
+    @Test("--stats prints frames and frames per second of each Swift element")
+    func stats() throws {
+        let result = try CLI.run(["--stats", "noise", "num-buffers=25", "!", "gray", "!", "fakesink"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.first?.hasPrefix("Swift elements (run of ") == true)
+        #expect(lines.contains { $0.hasPrefix("  noise0: 0 frames in, 25 out, ") && $0.hasSuffix(" per frame in Swift") })
+        #expect(lines.contains { $0.hasPrefix("  gray0: 25 frames in, 25 out, ") && $0.contains(" fps, ") })
+    }
+
+    @Test("No display but a terminal: autovideosink draws colour ASCII art")
+    func terminalPreview() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
+            print("SKIPPED: util-linux script is not installed")
+            return
+        }
+        let result = try Self.onTerminal(["noise", "num-buffers=10", "!", "gray", "!", "autovideosink"])
+        #expect(result.status == 0, "\(result.stdout)")
+        #expect(result.stdout.contains("no display (DISPLAY and WAYLAND_DISPLAY are unset): previewing in the terminal"))
+        // libcaca paints with colour escape sequences and characters from its ramp.
+        #expect(result.stdout.contains("\u{1B}["))
+        #expect(result.stdout.filter { "@8XS%t;:".contains($0) }.count > 500)
+    }
+
+    @Test("--preview window with no display is an error that says what to do; none runs headless")
+    func previewChoice() throws {
+        let window = try CLI.run(["--preview", "window", "noise", "num-buffers=3", "!", "gray", "!", "autovideosink"])
+        #expect(window.status == 1)
+        #expect(
+            window.stderr
+                == "ERROR: no display to open a window on (DISPLAY and WAYLAND_DISPLAY are unset): use --preview terminal "
+                + "or --preview none, or run under a desktop or Xvfb\n")
+        let none = try CLI.run(["--preview", "none", "noise", "num-buffers=3", "!", "gray", "!", "autovideosink"])
+        #expect(none.status == 0)
+        #expect(none.stderr.isEmpty, "an explicit choice needs no note")
+        let bad = try CLI.run(["--preview", "tv", "noise", "!", "fakesink"])
+        #expect(bad.status == 2)
+        #expect(bad.stderr.contains("The value 'tv' is invalid for '--preview <where>'"))
+    }
+
+    @Test("gstpipe --help, word for word")
+    func help() throws {
+        let result = try CLI.run(["--help"], environment: ["COLUMNS": "80", "DISPLAY": nil, "WAYLAND_DISPLAY": nil])
+        #expect(result.status == 0)
+        #expect(result.stdout == Self.helpText)
+    }
+
+    static let helpText = """
+            OVERVIEW: Run a GStreamer pipeline, written as for gst-launch-1.0, with Swift
+            elements inside.
+
+            Arguments are joined the way gst-launch-1.0 joins them: each argument is one
+            token. Swift elements (noise, gray) can stand anywhere an element can.
+
+            Files: a first token that is an existing file or a URI is decoded (its video
+            goes on down the description). A last token that is a file name is encoded by
+            its extension: .mp4 and .mov (H.264, AAC audio), .mkv (H.264, Vorbis), .webm
+            (VP8, Opus), .y4m (raw), .png and .jpg (one image, or one a frame when the name
+            holds %d, as frame%04d.png). When both ends are files, the input's audio is
+            kept, as ffmpeg would. filesink location=out.mp4 right after a Swift element is
+            encoded the same way.
+
+            Examples:
+              gstpipe noise ! gray ! autovideosink
+              gstpipe input.mp4 ! gray ! output.mp4
+              gstpipe noise num-buffers=100 ! gray ! noise.mkv
+              gstpipe input.mp4 ! gray ! frame%04d.png
+              gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink
+              gstpipe -f pipelines/tee-display-and-file.pipeline
+
+            With no display, autovideosink previews in the terminal (ASCII art), or nowhere
+            when there is no terminal either; --preview chooses.
+
+            Exit status: 0 finished (end of stream), 1 runtime error, 2 usage or pipeline
+            syntax error, 130 interrupted. Ctrl-C sends end of stream so files are
+            finalized; a second Ctrl-C stops at once.
+
+            gstpipe inspect lists the Swift elements; gstpipe inspect NAME shows any
+            element's properties.
+
+            USAGE: gstpipe [options] <description>...
+                     gstpipe inspect [<name>]
+
+            ARGUMENTS:
+              <description>           The pipeline, as for gst-launch-1.0.
+
+            OPTIONS:
+              -m, --messages          Print bus messages as they arrive.
+              -v, --verbose           Print the caps negotiated on each pad, and
+                                      GStreamer's debug details with errors.
+              -q, --quiet             Print nothing but errors (no progress line, no notes).
+              --stats                 At the end, print frames and frames per second of
+                                      each Swift element.
+              --preview <where>       Where autovideosink shows video: window, terminal
+                                      (ASCII art) or none. Default: a window when there is
+                                      a display, else the terminal, else none. (values:
+                                      window, terminal, none)
+              --no-eos-on-shutdown    On Ctrl-C, stop at once instead of sending end of
+                                      stream and waiting for it.
+              --graph <FILE>          Draw the pipeline as it ran, with negotiated caps, to
+                                      FILE (.svg or .png through Graphviz, or .dot).
+              -f <FILE>               Run the description kept in FILE (# starts a comment;
+                                      newlines count as spaces).
+              --version               Show the version.
+              -h, --help              Show help information.
+
+            SUBCOMMANDS:
+              inspect                 List the Swift elements, or show the properties of
+                                      one element (Swift or GStreamer).
+
+              See 'gstpipe help <subcommand>' for detailed help.
+
+            """
+}

@@ -1,0 +1,194 @@
+import Foundation
+import MediaIO
+import Testing
+
+@Suite("gstpipe with files: input.mp4 ! gray ! output.mp4")
+struct FileJobTests {
+    @Test("in.mp4 ! gray ! out.mp4 keeps every frame and the audio, and the picture is gray")
+    func keepsAudio() async throws {
+        let input = try await Media.clipWithAudio()
+        let output = Media.temporary("out", "mp4")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // A badly sized muxing path hangs here (x264enc holds seconds of frames, the muxer waits).
+        let result = try CLI.run([input.path, "!", "gray", "!", output.path], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.isEmpty, "no progress line when stdout is not a terminal")
+        let info = try Media.info(output)
+        #expect(info.videoStreams == 1)
+        #expect(info.audioStreams == 1)
+        let duration = try #require(info.duration)
+        #expect(duration > 3_900_000_000 && duration < 4_200_000_000)
+        let frames = try await Media.frames(of: output)
+        #expect(frames.count == 100)
+        let spread = try frames.map(Media.chromaSpread).max() ?? 255
+        #expect(spread <= 3, "chroma stays neutral after gray (x264 rounding aside)")
+        let inputFrame = try #require(try await Media.frames(of: input).first)
+        #expect(try Media.chromaSpread(inputFrame) > 60, "the input really has colour")
+    }
+
+    @Test(
+        "The extension chooses encoder and muxer",
+        arguments: [("mkv", 1), ("mov", 1), ("webm", 1), ("y4m", 0)])
+    func formats(fileExtension: String, audioStreams: Int) async throws {
+        let input = try await Media.clipWithAudio()
+        let output = Media.temporary("format", fileExtension)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLI.run([input.path, "!", "gray", "!", output.path], timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        let info = try Media.info(output)
+        #expect(info.videoStreams == 1)
+        #expect(info.audioStreams == audioStreams)
+        #expect(try await Media.frames(of: output).count == 100)
+        if fileExtension == "y4m" {
+            #expect(result.stderr.contains("holds no audio: writing video only"))
+            let header = try String(decoding: Data(contentsOf: output).prefix(9), as: UTF8.self)
+            #expect(header == "YUV4MPEG2")
+        }
+    }
+
+    @Test("A .png name writes one image; a %d pattern writes one image a frame")
+    func images() throws {
+        let single = Media.temporary("still", "png")
+        defer { try? FileManager.default.removeItem(at: single) }
+        let one = try CLI.run(["videotestsrc", "num-buffers=5", "!", "gray", "!", single.path])
+        #expect(one.status == 0, "\(one.stderr)")
+        let signature = try Data(contentsOf: single).prefix(8)
+        #expect(Array(signature) == [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-seq-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let many = try CLI.run(["videotestsrc", "num-buffers=7", "!", "gray", "!", folder.path + "/frame%03d.jpg"])
+        #expect(many.status == 0, "\(many.stderr)")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        #expect(names == (0..<7).map { String(format: "frame%03d.jpg", $0) })
+    }
+
+    @Test("filesink location=out.mp4 fed raw video by a Swift element gets an encoder and muxer, with a note")
+    func filesinkMapping() async throws {
+        let output = Media.temporary("mapped", "mp4")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLI.run(["noise", "num-buffers=30", "!", "gray", "!", "filesink", "location=\(output.path)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(
+            result.stderr
+                == "gstpipe: filesink location=\(output.path) gets raw video from gray: encoding it as H.264 in MP4 "
+                + "(put your own encoder before filesink to choose another)\n")
+        #expect(try await Media.frames(of: output).count == 30)
+    }
+
+    @Test(
+        "Usage errors exit 2 and say what to do",
+        arguments: [
+            (
+                "noise num-buffers=3 ! gray ! filesink",
+                "ERROR: filesink has no location: give it the file to write, such as filesink location=out.mp4\n"
+            ),
+            (
+                "noise num-buffers=3 ! gray ! out.avi",
+                "ERROR: cannot write out.avi: gstpipe writes .mp4, .mov, .mkv, .webm, .y4m, .png and .jpg files by "
+                    + "name (put an encoder and filesink location=out.avi at the end for anything else)\n"
+            ),
+        ])
+    func usageErrors(description: String, message: String) throws {
+        let result = try CLI.run(description.split(separator: " ").map(String.init))
+        #expect(result.status == 2)
+        #expect(result.stderr == message)
+    }
+
+    @Test("A missing input, a file that is not media, a folder that does not exist: exit 1, one line")
+    func inputErrors() throws {
+        let missing = try CLI.run(["/nonexistent/in.mp4", "!", "gray", "!", "fakesink"])
+        #expect(missing.status == 1)
+        #expect(missing.stderr == "ERROR: input file /nonexistent/in.mp4 does not exist: check the path\n")
+
+        let noise = Media.temporary("random", "mp4")
+        defer { try? FileManager.default.removeItem(at: noise) }
+        var generator = SystemRandomNumberGenerator()
+        try Data((0..<20_000).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: noise)
+        let notMedia = try CLI.run([noise.path, "!", "gray", "!", "fakesink"])
+        #expect(notMedia.status == 1)
+        #expect(
+            notMedia.stderr
+                == "ERROR: \(noise.path) is not a media file GStreamer can read (Could not determine type of stream.)\n")
+
+        let nowhere = try CLI.run(["noise", "num-buffers=3", "!", "gray", "!", "/nonexistent/out.mp4"])
+        #expect(nowhere.status == 1)
+        #expect(nowhere.stderr == "ERROR: cannot write /nonexistent/out.mp4: the folder /nonexistent does not exist\n")
+    }
+
+    @Test("A truncated file: exit 1 saying so, and the output holds what was decoded, finalized")
+    func truncatedInput() async throws {
+        let half = try Media.truncated(try await Media.clipWithoutAudio(), to: 0.5)
+        let output = Media.temporary("from-truncated", "mp4")
+        defer {
+            try? FileManager.default.removeItem(at: half)
+            try? FileManager.default.removeItem(at: output)
+        }
+        let result = try CLI.run([half.path, "!", "gray", "!", output.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("ERROR: \(half.path) ends early: its video stops at "))
+        #expect(result.stderr.contains("(the file is truncated or damaged)"))
+        let frames = try await Media.frames(of: output)
+        #expect(frames.count > 25 && frames.count < 250, "\(frames.count) frames")
+        #expect(result.stderr.contains("\(output.path) holds the \(frames.count) frames decoded, and is finalized"))
+    }
+
+    @Test("A file with headers and no frames: exit 1, no output left behind")
+    func zeroFrames() async throws {
+        let head = try Media.truncated(try await Media.clipWithoutAudio(), bytes: 2000)
+        let output = Media.temporary("from-empty", "mp4")
+        defer { try? FileManager.default.removeItem(at: head) }
+        let result = try CLI.run([head.path, "!", "gray", "!", output.path])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr
+                == "ERROR: no video frames were decoded from \(head.path): the file is damaged or holds no pictures\n")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
+    @Test("Ctrl-C during a file job: exit 130, and the output plays to its end with audio cut to the video")
+    func interruptFileJob() async throws {
+        let input = Media.temporary("long", "mkv")
+        let output = Media.temporary("interrupted", "mp4")
+        defer {
+            try? FileManager.default.removeItem(at: input)
+            try? FileManager.default.removeItem(at: output)
+        }
+        try await Pipeline(
+            launch: "videotestsrc num-buffers=1500 ! video/x-raw,width=320,height=240,framerate=25/1 ! x264enc "
+                + "speed-preset=ultrafast ! matroskamux name=m ! filesink location=\(input.path) audiotestsrc "
+                + "num-buffers=2800 ! vorbisenc ! m."
+        ).run()
+        let result = try CLI.run(
+            ["--preview", "none", input.path, "!", "gray", "!", "identity", "sync=true", "!", output.path], timeout: 60,
+            interruptAfter: 2)
+        #expect(result.status == 130, "\(result.stderr)")
+        let info = try Media.info(output)
+        #expect(info.audioStreams == 1)
+        let duration = try #require(info.duration)
+        #expect(duration > 1_000_000_000 && duration < 10_000_000_000, "stopped early, not at 60 s")
+        let frames = try await Media.frames(of: output)
+        let videoEnd = try #require(frames.last?.timestamp)
+        #expect(duration < videoEnd + 1_000_000_000, "audio ends with the video (\(duration) vs \(videoEnd))")
+    }
+
+    @Test("Real clips from ../shared/media (skipped when absent)", arguments: [
+        ("moviepy__chaplin.mp4", 0, ""),
+        ("gomp4__sample_qt.mp4", 1, "no video frames were decoded from"),
+        ("pymediainfo__sample.mkv", 1, "has no video stream"),
+        ("filetype__sample.mov", 0, "cannot be decoded (no QDesign Music (QDM) decoder installed): writing video only"),
+        ("mediabunny__annex-b.mp4", 1, "ends early"),
+    ])
+    func realClips(name: String, status: Int32, message: String) throws {
+        guard let clip = Media.isPresent(name) else {
+            print("skipped: ../shared/media/\(name) is absent")
+            return
+        }
+        let output = Media.temporary("real", "mp4")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLI.run([clip.path, "!", "gray", "!", output.path], timeout: 120)
+        #expect(result.status == status, "\(name): \(result.stderr)")
+        #expect(message.isEmpty || result.stderr.contains(message), "\(name): \(result.stderr)")
+    }
+}

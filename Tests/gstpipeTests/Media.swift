@@ -1,0 +1,94 @@
+import Foundation
+import MediaIO
+
+/// Media the file-job tests make with GStreamer, and what they read back from outputs.
+enum Media {
+    /// A temporary file name with `extension`, removed by the caller.
+    static func temporary(_ name: String, _ fileExtension: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(name)-\(UUID()).\(fileExtension)")
+    }
+
+    /// A 4-second 640x360 clip, colour bars (chroma far from neutral) at 25 fps, H.264 + AAC in MP4,
+    /// made once per test process. 640x360 with audio is the size at which x264enc's lookahead
+    /// outlasts a default one-second audio queue: a badly sized muxing path hangs on it.
+    static func clipWithAudio() async throws -> URL {
+        try await made.file(
+            "clip.mp4",
+            "videotestsrc num-buffers=100 ! video/x-raw,width=640,height=360,framerate=25/1 ! x264enc ! "
+                + "mp4mux name=m ! filesink location=%@ audiotestsrc num-buffers=188 ! audio/x-raw,rate=48000 ! "
+                + "avenc_aac ! m.")
+    }
+
+    /// 250 frames (10 s) of 320x240 colour bars, H.264 in Matroska, no audio.
+    static func clipWithoutAudio() async throws -> URL {
+        try await made.file(
+            "clip.mkv",
+            "videotestsrc num-buffers=250 ! video/x-raw,width=320,height=240,framerate=25/1 ! x264enc "
+                + "speed-preset=ultrafast ! "
+                + "matroskamux ! filesink location=%@")
+    }
+
+    private static let made = Made()
+
+    /// Files made once per test process (tests asking at the same time wait for the same making).
+    private actor Made {
+        private var files: [String: Task<URL, any Error>] = [:]
+
+        func file(_ name: String, _ description: String) async throws -> URL {
+            if let making = files[name] { return try await making.value }
+            let making = Task {
+                let url = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(getpid())-\(name)")
+                try await Pipeline(launch: description.replacingOccurrences(of: "%@", with: url.path)).run()
+                return url
+            }
+            files[name] = making
+            return try await making.value
+        }
+    }
+
+    /// The first `fraction` of `url` in a new temporary file.
+    static func truncated(_ url: URL, to fraction: Double) throws -> URL {
+        let data = try Data(contentsOf: url)
+        return try truncated(url, bytes: Int(Double(data.count) * fraction))
+    }
+
+    /// The first `bytes` bytes of `url` in a new temporary file.
+    static func truncated(_ url: URL, bytes: Int) throws -> URL {
+        let copy = temporary("truncated", url.pathExtension)
+        try Data(contentsOf: url).prefix(bytes).write(to: copy)
+        return copy
+    }
+
+    static func info(_ url: URL) throws -> MediaInfo {
+        try MediaInfo.discover(uri: url.absoluteString)
+    }
+
+    /// Every frame of the file's video, as I420, decoded by GStreamer.
+    static func frames(of url: URL) async throws -> [VideoFrame] {
+        let pipeline = try Pipeline(
+            launch: "uridecodebin uri=\(url.absoluteString) ! videoconvert ! video/x-raw,format=I420 ! appsink name=out")
+        let frames = try pipeline.frames(fromAppSink: "out", capacity: 4)
+        try pipeline.play()
+        var result: [VideoFrame] = []
+        for try await frame in frames { result.append(frame) }
+        pipeline.stop()
+        return result
+    }
+
+    /// The largest distance of any chroma byte from neutral 128 in an I420 frame.
+    static func chromaSpread(_ frame: VideoFrame) throws -> Int {
+        try frame.withPlanes { planes in
+            planes.dropFirst().map { plane in
+                (0..<plane.rows).map { row in
+                    (0..<plane.pixelBytesPerRow).map { abs(Int(plane.bytes[row * plane.bytesPerRow + $0]) - 128) }.max() ?? 0
+                }.max() ?? 0
+            }.max() ?? 0
+        }
+    }
+
+    static func isPresent(_ name: String) -> URL? {
+        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/media/\(name)")
+        return FileManager.default.fileExists(atPath: url.path) ? url : nil
+    }
+}
