@@ -204,7 +204,9 @@ struct FileJob {
         if format.isImage && !sequence { chain.append("snapshot=true") }
         if let muxer = format.muxer { chain += ["!", muxer, "name=\(output.muxerName)"] }
         chain += ["!", sequence ? "multifilesink" : "filesink", TokenReader.property("location", output.path)]
-        chain.append("name=\(output.sinkName)")
+        // async=false: the file need not preroll, so a branch beside it (tee ! queue ! autovideosink)
+        // cannot fill its queue and stall while the encoder gathers its lookahead.
+        chain += ["name=\(output.sinkName)", "async=false"]
         return chain
     }
 }

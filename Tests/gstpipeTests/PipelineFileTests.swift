@@ -1,7 +1,8 @@
 import Foundation
 import Testing
 
-@Suite("pipelines/ descriptions run")
+/// In name order, one at a time: 4-file-to-gray-file reads what 2-noise-to-file wrote.
+@Suite("pipelines/ descriptions run", .serialized)
 struct PipelineFileTests {
     static var files: [URL] {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
