@@ -22,7 +22,8 @@ trap 'rm -rf "$work"' EXIT
 clips=("$@")
 if [ ${#clips[@]} -eq 0 ]; then
     media=../shared/media
-    for name in moviepy__chaplin.mp4 mmcv__test.mp4 moviepy__fire2.mp4 pymediainfo__sample.mp4 filetype__sample.mkv; do
+    for name in moviepy__chaplin.mp4 mmcv__test.mp4 moviepy__fire2.mp4 pymediainfo__sample.mp4 filetype__sample.mkv \
+        moviepy__big_buck_bunny_0_30.webm; do
         [ -f "$media/$name" ] && clips+=("$media/$name")
     done
     if [ ${#clips[@]} -eq 0 ]; then
