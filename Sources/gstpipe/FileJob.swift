@@ -73,7 +73,7 @@ struct FileJob {
                     + "(put your own encoder before filesink to choose another)")
             replacements.append((span.range, output))
         }
-        if tokens.count >= 3, tokens[tokens.count - 2] == "!", let last = tokens.last,
+        if tokens.count >= 3, tokens[tokens.count - 2] == "!", let last = tokens.last.map(TokenReader.unquoted),
             reader.isFileName(last, position: .last)
         {
             guard let format = OutputFormat.forPath(last) else {
@@ -83,8 +83,8 @@ struct FileJob {
             }
             replacements.append((tokens.count - 1..<tokens.count, Output(path: last, format: format, index: replacements.count)))
         }
-        if tokens.count >= 2, tokens[1] == "!", reader.isFileName(tokens[0], position: .first) {
-            input = try Self.readInput(tokens[0])
+        if tokens.count >= 2, tokens[1] == "!", reader.isFileName(TokenReader.unquoted(tokens[0]), position: .first) {
+            input = try Self.readInput(TokenReader.unquoted(tokens[0]))
         }
         for replacement in replacements {
             var output = replacement.output

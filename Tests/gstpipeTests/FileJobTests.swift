@@ -46,6 +46,26 @@ struct FileJobTests {
         }
     }
 
+    @Test("File names with spaces, as arguments and quoted in a -f file")
+    func spacesInNames() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe spaces \(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let input = folder.appendingPathComponent("my clip.mkv")
+        try FileManager.default.copyItem(at: try await Media.clipWithoutAudio(), to: input)
+        let first = folder.appendingPathComponent("first out.mp4")
+        let direct = try CLI.run([input.path, "!", "gray", "!", first.path])
+        #expect(direct.status == 0, "\(direct.stderr)")
+        #expect(try await Media.frames(of: first).count == 250)
+
+        let second = folder.appendingPathComponent("second out.mkv")
+        let description = folder.appendingPathComponent("job.pipeline")
+        try "# a file job\n\"\(input.path)\" ! gray\n    ! \"\(second.path)\"\n".write(to: description, atomically: true, encoding: .utf8)
+        let fromFile = try CLI.run(["-f", description.path])
+        #expect(fromFile.status == 0, "\(fromFile.stderr)")
+        #expect(try await Media.frames(of: second).count == 250)
+    }
+
     @Test("A .png name writes one image; a %d pattern writes one image a frame")
     func images() throws {
         let single = Media.temporary("still", "png")
