@@ -54,7 +54,7 @@ let package = Package(
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer"]),
         .testTarget(name: "GstPipeElementsTests", dependencies: ["GstPipeElements", "MediaIO", "GStreamer"]),
-        .testTarget(name: "gstpipeTests", dependencies: ["MediaIO", "GStreamer"]),
+        .testTarget(name: "gstpipeTests", dependencies: ["gstpipe", "MediaIO", "GStreamer"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -107,10 +107,10 @@ public final class BridgeElement: @unchecked Sendable {
         var poolInfo: VideoInfo?
     }
     private let output = Mutex(Output())
-    private let counters = Mutex(BridgeStatistics())
+    private let counters = BridgeCounters()
 
     /// Frames in and out so far, and the time spent in Swift code.
-    public var statistics: BridgeStatistics { counters.withLock { $0 } }
+    public var statistics: BridgeStatistics { counters.statistics }
 
     init(element: UnsafeMutablePointer<GstElement>, type: ElementTypeBox) {
         self.element = element
@@ -192,7 +192,24 @@ public final class BridgeElement: @unchecked Sendable {
     /// The corresponding C functions are `gst_app_src_push_sample` and `gst_app_src_push_buffer`.
     public func push(_ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil) -> FlowResult {
         guard let appsrc else { return .error }
-        counters.withLock { $0.framesOut += 1 }
+        // appsrc queues and returns OK even once downstream has said end of stream (an encoder
+        // that wanted one frame): say so to the caller, so upstream stops too.
+        if downstreamEnded(appsrc) { return .endOfStream }
+        let started = UInt64(gst_util_get_timestamp())
+        let result = pushThrough(appsrc, buffer, caps: caps, segmentFrom: input)
+        counters.pushed(result == .ok, since: started)
+        return result
+    }
+
+    private func downstreamEnded(_ appsrc: UnsafeMutablePointer<GstElement>) -> Bool {
+        guard let pad = gst_element_get_static_pad(appsrc, "src") else { return false }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        return gst_pad_get_last_flow_return(pad) == GST_FLOW_EOS
+    }
+
+    private func pushThrough(
+        _ appsrc: UnsafeMutablePointer<GstElement>, _ buffer: Buffer, caps: Caps, segmentFrom input: Sample?
+    ) -> FlowResult {
         let source = UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)
         if let input {
             let sample = Sample(buffer: buffer, caps: caps, segmentFrom: input)
@@ -394,9 +411,9 @@ public final class BridgeElement: @unchecked Sendable {
             callbacks.need_data = { _, _, userData in
                 let bridge = BridgeElement.from(userData)
                 bridge.ensureStarted()
-                let started = ContinuousClock.now
+                let started = UInt64(gst_util_get_timestamp())
                 bridge.delegate.needData()
-                bridge.count(frameIn: false, since: started)
+                bridge.counters.called(frameIn: false, since: started)
             }
             gst_app_src_set_callbacks(
                 UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self), &callbacks, me, nil)
@@ -407,9 +424,9 @@ public final class BridgeElement: @unchecked Sendable {
                 let bridge = BridgeElement.from(userData)
                 guard let pulled = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
                 bridge.ensureStarted()
-                let started = ContinuousClock.now
+                let started = UInt64(gst_util_get_timestamp())
                 let result = bridge.delegate.render(Sample(taking: pulled))
-                bridge.count(frameIn: true, since: started)
+                bridge.counters.called(frameIn: true, since: started)
                 return result.gstFlow
             }
             callbacks.eos = { _, userData in
@@ -465,16 +482,6 @@ public final class BridgeElement: @unchecked Sendable {
                 }
                 return GST_PAD_PROBE_OK
             }, me, nil)
-    }
-
-    private func count(frameIn: Bool, since started: ContinuousClock.Instant) {
-        let now = ContinuousClock.now
-        counters.withLock { counters in
-            if frameIn { counters.framesIn += 1 }
-            counters.timeInSwift += now - started
-            if counters.firstCall == nil { counters.firstCall = started }
-            counters.lastCall = now
-        }
     }
 
     /// The bridge of a ghost pad's parent, or nil when the pad has no parent (around dispose).
@@ -547,23 +554,5 @@ public final class BridgeElement: @unchecked Sendable {
         default:
             return gst_pad_query_default(pad, parent, query)
         }
-    }
-}
-
-/// What one Swift element did (`BridgeElement.statistics`).
-public struct BridgeStatistics: Sendable {
-    /// Frames rendered (sinks and filters).
-    public var framesIn = 0
-    /// Frames pushed downstream (sources and filters).
-    public var framesOut = 0
-    /// Time spent in the element's Swift code: rendering, or producing when asked for data.
-    public var timeInSwift: Duration = .zero
-    var firstCall: ContinuousClock.Instant?
-    var lastCall: ContinuousClock.Instant?
-
-    /// From the first call into Swift code to the end of the last one.
-    public var activeTime: Duration {
-        guard let firstCall, let lastCall else { return .zero }
-        return lastCall - firstCall
     }
 }

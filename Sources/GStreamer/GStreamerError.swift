@@ -64,6 +64,19 @@ public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertibl
         domain == "gst-stream-error-quark" && code == Int(GST_STREAM_ERROR_TYPE_NOT_FOUND.rawValue)
     }
 
+    /// True when GStreamer lacks a plugin for the data (no decoder for a stream, and the like).
+    public var isMissingPlugin: Bool {
+        (domain == "gst-core-error-quark" && code == Int(GST_CORE_ERROR_MISSING_PLUGIN.rawValue))
+            || (domain == "gst-stream-error-quark" && code == Int(GST_STREAM_ERROR_CODEC_NOT_FOUND.rawValue))
+    }
+
+    /// True when a file could not be opened for writing, or writing to it failed.
+    public var isCannotWrite: Bool {
+        domain == "gst-resource-error-quark"
+            && [GST_RESOURCE_ERROR_OPEN_WRITE, GST_RESOURCE_ERROR_WRITE, GST_RESOURCE_ERROR_NO_SPACE_LEFT]
+                .contains { code == Int($0.rawValue) }
+    }
+
     public var description: String {
         if let source { return "\(source): \(message)" }
         return message

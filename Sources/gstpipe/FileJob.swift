@@ -28,6 +28,13 @@ struct FileJob {
         var sinkName: String { "gstpipe-output\(index)" }
         var audioName: String { "gstpipe-audio\(index)" }
         var audioQueueName: String { "gstpipe-audioqueue\(index)" }
+        var videoEncoderName: String { "gstpipe-videoencoder\(index)" }
+        var audioEncoderName: String { "gstpipe-audioencoder\(index)" }
+
+        /// The elements that write this output: an error from one of them means the file is broken.
+        var elementNames: Set<String> {
+            [encoderName, videoEncoderName, muxerName, sinkName, audioName, audioQueueName, audioEncoderName]
+        }
     }
 
     /// A description that cannot be run as written (exit 2), or a file that cannot be read or
@@ -54,7 +61,7 @@ struct FileJob {
     /// Reads the description's tokens, checks the files they name, and builds the description to run.
     init(tokens original: [String], swiftElements: Set<String>) throws(Failure) {
         tokens = original
-        let names = Set(original.compactMap { $0.hasPrefix("name=") ? String($0.dropFirst(5)) : nil })
+        let names = Set(original.compactMap { $0.hasPrefix("name=") ? TokenReader.unquoted(String($0.dropFirst(5))) : nil })
         let reader = TokenReader(names: names)
 
         // Outputs first, from the end, so indices before them stay valid.
@@ -86,10 +93,18 @@ struct FileJob {
         if tokens.count >= 2, tokens[1] == "!", reader.isFileName(TokenReader.unquoted(tokens[0]), position: .first) {
             input = try Self.readInput(TokenReader.unquoted(tokens[0]))
         }
+        // The audio goes to one output: the last in the description that can hold it (uridecodebin
+        // has one pad per stream, so a second audio branch would wait forever).
+        let audioTarget = replacements.sorted { $0.range.lowerBound > $1.range.lowerBound }
+            .first { $0.output.format.audioEncoders != nil }?.output.index
         for replacement in replacements {
             var output = replacement.output
             try Self.checkWritable(output, input: input)
-            output.audioEncoder = try audioEncoder(for: output)
+            if output.index == audioTarget || output.format.audioEncoders == nil {
+                output.audioEncoder = audioEncoder(for: output)
+            } else if let input, input.info.audioStreams > 0 {
+                notes.append("\(output.path) gets video only: the audio goes to one output")
+            }
             outputs.append(output)
         }
         for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
@@ -108,10 +123,11 @@ struct FileJob {
                 tokens += [
                     "\(Self.inputName).", "!", "audioconvert", "name=\(output.audioName)", "!", "queue",
                     "name=\(output.audioQueueName)",
-                    // Unbounded: the video encoder holds seconds of frames while the muxer waits for
-                    // them; a bounded audio queue would fill and block the demuxer (a hang at 0% CPU).
-                    "max-size-buffers=0", "max-size-bytes=0", "max-size-time=0", "!", "audioresample", "!",
-                    encoder, "!", "\(output.muxerName).",
+                    // Sized in time only, far above any encoder's latency: x264 holds seconds of
+                    // frames while the muxer waits for them, and a one-second audio queue would fill
+                    // and block the demuxer (a hang at 0% CPU).
+                    "max-size-buffers=0", "max-size-bytes=0", "max-size-time=30000000000", "!", "audioresample",
+                    "!", encoder, "name=\(output.audioEncoderName)", "!", "\(output.muxerName).",
                 ]
             }
         }
@@ -169,7 +185,7 @@ struct FileJob {
     }
 
     /// The audio encoder for `output`, or nil (with a note) when the audio stays behind.
-    private mutating func audioEncoder(for output: Output) throws(Failure) -> String? {
+    private mutating func audioEncoder(for output: Output) -> String? {
         guard let input, input.info.audioStreams > 0 else { return nil }
         guard let encoders = output.format.audioEncoders else {
             if !output.format.isImage { notes.append("\(output.path) holds no audio: writing video only") }
@@ -200,6 +216,7 @@ struct FileJob {
                     + "(sudo apt-get install \(OutputFormat.package(of: element)))")
         }
         var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + format.videoChain
+        chain.insert("name=\(output.videoEncoderName)", at: 4)
         let sequence = format.isImage && OutputFormat.isSequence(output.path)
         if format.isImage && !sequence { chain.append("snapshot=true") }
         if let muxer = format.muxer { chain += ["!", muxer, "name=\(output.muxerName)"] }

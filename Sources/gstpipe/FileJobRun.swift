@@ -25,7 +25,8 @@ struct FileJobRun {
 
     init(job: FileJob, pipeline: Pipeline) {
         self.job = job
-        decodedInput = job.input == nil ? nil : pipeline.element(named: FileJob.decodedName)?.pad(named: "sink")
+        let decodedElement = job.input == nil ? nil : pipeline.element(named: FileJob.decodedName)
+        decodedInput = decodedElement?.pad(named: "sink")
         decoded = decodedInput?.countBuffers()
         audioBranches = job.outputs.compactMap { output in
             guard let input = pipeline.element(named: output.audioName)?.pad(named: "sink"),
@@ -62,13 +63,15 @@ struct FileJobRun {
     /// which hold nothing, are removed), or when its video stopped well before the length the file
     /// claims (truncated: GStreamer's demuxers end quietly there; the outputs stay, finalized).
     func checkAfterEndOfStream(interrupted: Bool) -> String? {
-        guard let input = job.input, let decoded else { return nil }
+        guard let input = job.input, let decoded, !interrupted else { return nil }
         if decoded.count == 0 {
             removeUnwritten(all: true)
             return "no video frames were decoded from \(input.name): the file is damaged or holds no pictures"
         }
-        guard !interrupted, let duration = input.info.duration, let last = decoded.lastEnd,
-            let position = decodedInput?.streamTime(of: last)
+        // One image ends the stream on purpose: no truncation to look for.
+        let stillImage = outputs.contains { $0.file.format.isImage && !OutputFormat.isSequence($0.file.path) }
+        guard !stillImage, let duration = input.info.duration,
+            let last = decoded.lastEnd, let position = decodedInput?.streamTime(of: last)
         else { return nil }
         // Slack for containers whose length counts a last frame shown for long (variable frame rate)
         // or a longer audio track: two seconds, or a tenth of the length.
@@ -84,16 +87,22 @@ struct FileJobRun {
     }
 
     /// After an error: each output that got frames is finished (end of stream into its encoder and
-    /// audio branch, then wait for the muxer to finish); each that got none is removed.
+    /// audio branch, then wait for the muxer to finish); each that got none is removed. An output
+    /// whose own elements failed is said to be incomplete.
     func finishAfterError(_ error: GStreamerError, note: (String) -> Void) async {
+        guard !outputs.isEmpty else { return }
+        endInputStreams()
         for output in outputs {
             let path = output.file.path
             let frames = output.written?.count ?? 0
-            guard frames > 0, !output.file.format.isImage || OutputFormat.isSequence(path) else {
+            if let source = error.source, output.file.elementNames.contains(source) {
+                note("\(path) is incomplete: writing it failed")
+                continue
+            }
+            guard frames > 0 else {
                 if remove(output) { note("removed \(path): nothing was written before the error") }
                 continue
             }
-            endInputStreams()
             output.inputs.forEach { $0.sendEndOfStream() }
             if await output.finished?.wait(timeout: .seconds(5)) == true {
                 note("\(path) holds the \(frames) frames written before the error, and is finalized")
@@ -114,11 +123,11 @@ struct FileJobRun {
 
     /// What to do about some common runtime errors, or nil.
     static func advice(for error: GStreamerError) -> String? {
-        if error.domain == "gst-core-error-quark" && error.message.contains("missing a plug-in") {
+        if error.isMissingPlugin {
             return "install the decoders: sudo apt-get install gstreamer1.0-libav gstreamer1.0-plugins-bad "
                 + "gstreamer1.0-plugins-ugly"
         }
-        if error.domain == "gst-resource-error-quark" && error.message.contains("for writing") {
+        if error.isCannotWrite {
             return "check that the folder exists and that you may write to it"
         }
         return nil

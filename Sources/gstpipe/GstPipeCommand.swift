@@ -31,7 +31,7 @@ struct GstPipeCommand: AsyncParsableCommand {
               gstpipe noise num-buffers=100 ! gray ! noise.mkv
               gstpipe input.mp4 ! gray ! frame%04d.png
               gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink
-              gstpipe -f pipelines/tee-display-and-file.pipeline
+              gstpipe -f pipelines/5-tee-display-and-file.pipeline
 
             With no display, autovideosink previews in the terminal (ASCII art), or nowhere when there is \
             no terminal either; --preview chooses.
@@ -141,11 +141,25 @@ struct GstPipeCommand: AsyncParsableCommand {
 
 /// Descriptions kept in files (`gstpipe -f FILE`, `pipelines/*.pipeline`).
 enum DescriptionFile {
-    /// The description in `text`: `#` to the end of a line is a comment, newlines count as spaces.
+    /// The description in `text`: `#` outside quotes starts a comment to the end of the line, and
+    /// newlines count as spaces; what is inside quotes stays as written.
     static func description(from text: String) -> String {
-        text.split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line in line.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).first ?? "" }
-            .joined(separator: " ")
-            .split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        var result = ""
+        var quoted = false
+        var comment = false
+        for character in text {
+            if character == "\n" {
+                comment = false
+                result.append(" ")
+            } else if comment {
+                continue
+            } else if character == "#" && !quoted {
+                comment = true
+            } else {
+                if character == "\"" { quoted.toggle() }
+                result.append(character)
+            }
+        }
+        return result.trimmingCharacters(in: .whitespaces)
     }
 }

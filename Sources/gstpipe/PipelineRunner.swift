@@ -78,8 +78,14 @@ struct PipelineRunner {
         do {
             preview = try Preview.apply(options.preview, to: pipeline, note: note)
         } catch {
-            if case .runtime(let message) = error { printError(message) }
-            return ExitStatus.runtimeError
+            switch error {
+            case .usage(let message):
+                printError(message)
+                return ExitStatus.usage
+            case .runtime(let message):
+                printError(message)
+                return ExitStatus.runtimeError
+            }
         }
         let files = FileJobRun(job: job, pipeline: pipeline)
         return await drive(pipeline, files: files, showProgress: preview != .terminal)
@@ -143,8 +149,7 @@ struct PipelineRunner {
                 // Each warning once; streams the file shorthand already spoke about (or cannot use,
                 // such as metadata) only with -v.
                 guard warningsShown.insert(warning.message).inserted else { continue }
-                if warning.source == FileJob.inputName && warning.message.hasPrefix("No decoder available")
-                    && !options.verbose
+                if warning.source == FileJob.inputName && warning.isMissingPlugin && !options.verbose
                 {
                     continue
                 }

@@ -40,11 +40,12 @@ final class ProgressLine: Sendable {
 
     /// Stops redrawing and leaves the last line on screen.
     func finish() {
+        let text = line
         state.withLock { state in
             state.task?.cancel()
             guard !state.finished else { return }
             state.finished = true
-            if state.shown { write("\r\(line)\u{1B}[K\n") }
+            if state.shown { write("\r\(text)\u{1B}[K\n") }
         }
     }
 
@@ -66,8 +67,7 @@ final class ProgressLine: Sendable {
             if let duration, duration > 0 { parts.append("\(min(100, position * 100 / duration))%") }
         }
         if let count = frames() {
-            let seconds = Double((ContinuousClock.now - started).components.attoseconds) / 1e18
-                + Double((ContinuousClock.now - started).components.seconds)
+            let seconds = Statistics.seconds(ContinuousClock.now - started)
             parts.append("\(count) frames")
             if seconds > 0 { parts.append(String(format: "%.1f fps", Double(count) / seconds)) }
         }

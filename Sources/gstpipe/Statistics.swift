@@ -6,7 +6,9 @@ enum Statistics {
     /// Frames counted by the first Swift element in the pipeline, for the progress line.
     static func firstCounter(in pipeline: Pipeline) -> (@Sendable () -> Int?) {
         let bridges = pipeline.allElements.compactMap(\.bridge)
-        guard let bridge = bridges.last else { return { nil } }  // sources come last in iteration
+        // gst_bin_iterate_recurse goes from the last element added to the first: in a parsed
+        // description, the last bridge is the first Swift element written.
+        guard let bridge = bridges.last else { return { nil } }
         return { max(bridge.statistics.framesIn, bridge.statistics.framesOut) }
     }
 

@@ -22,12 +22,18 @@ struct TokenReader {
         token.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*://"#, options: .regularExpression) != nil
     }
 
+    /// True for the URIs of media files (file, http, https), which gstpipe decodes; other URIs
+    /// (rtsp://, udp://, v4l2://) stay what gst-launch-1.0 makes of them: a source element.
+    static func isMediaFileURI(_ token: String) -> Bool {
+        ["file://", "http://", "https://"].contains { token.lowercased().hasPrefix($0) }
+    }
+
     /// True when `token`, first or last in the description, names a file (or a URI) rather than an
     /// element, a caps string or a `name.pad` reference. A file named like an element (`./gray`)
     /// needs a path.
     func isFileName(_ token: String, position: Position) -> Bool {
         if token == "!" || token.contains("=") || token.hasSuffix(".") { return false }
-        if TokenReader.isURI(token) { return position == .first }
+        if TokenReader.isURI(token) { return position == .first && TokenReader.isMediaFileURI(token) }
         if token.contains("/") {
             // Caps (video/x-raw, ...) are not files, unless a file of that name exists.
             let capsPrefix = ["video/", "audio/", "image/", "application/", "text/", "subpicture/", "closedcaption/"]
@@ -35,10 +41,18 @@ struct TokenReader {
         }
         if GStreamer.hasElement(named: token) { return false }
         if position == .first && FileManager.default.fileExists(atPath: token) { return true }
-        // name.pad references a named element; anything else with an extension is a file name.
+        // name.pad references a named element (named in the description, or by default: queue0);
+        // anything else with an extension is a file name.
         guard let dot = token.lastIndex(of: "."), dot != token.startIndex else { return false }
         let prefix = String(token[..<token.firstIndex(of: ".")!])
-        return !names.contains(prefix) && token[token.index(after: dot)...].allSatisfy { $0.isLetter || $0.isNumber }
+        return !isElementName(prefix) && token[token.index(after: dot)...].allSatisfy { $0.isLetter || $0.isNumber }
+    }
+
+    /// A name given with `name=`, or a default name: a factory name and a number (queue0, gray1).
+    private func isElementName(_ name: String) -> Bool {
+        if names.contains(name) { return true }
+        let factory = String(name.reversed().drop { $0.isNumber }.reversed())
+        return factory.count < name.count && GStreamer.hasElement(named: factory)
     }
 
     /// Every `filesink` with its properties, last first.

@@ -13,7 +13,11 @@ struct CLIOptionsTests {
             environment: env, timeout: 60)
     }
 
-    @Test("On a terminal a progress line is redrawn in place; -q silences it; a pipe never gets it")
+    static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
+
+    @Test(
+        "On a terminal a progress line is redrawn in place; -q silences it; a pipe never gets it",
+        .enabled(if: hasScript, "util-linux script is not installed"))
     func progress() throws {
         let arguments = ["noise", "num-buffers=40", "!", "video/x-raw,framerate=50/1", "!", "gray", "!", "fakesink", "sync=true"]
         let shown = try Self.onTerminal(arguments)
@@ -51,12 +55,10 @@ struct CLIOptionsTests {
         #expect(lines.contains { $0.hasPrefix("  gray0: 25 frames in, 25 out, ") && $0.contains(" fps, ") })
     }
 
-    @Test("No display but a terminal: autovideosink draws colour ASCII art")
+    @Test(
+        "No display but a terminal: autovideosink draws colour ASCII art",
+        .enabled(if: hasScript, "util-linux script is not installed"))
     func terminalPreview() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/script") else {
-            print("SKIPPED: util-linux script is not installed")
-            return
-        }
         let result = try Self.onTerminal(["noise", "num-buffers=10", "!", "gray", "!", "autovideosink"])
         #expect(result.status == 0, "\(result.stdout)")
         #expect(result.stdout.contains("no display (DISPLAY and WAYLAND_DISPLAY are unset): previewing in the terminal"))
@@ -109,7 +111,7 @@ struct CLIOptionsTests {
               gstpipe noise num-buffers=100 ! gray ! noise.mkv
               gstpipe input.mp4 ! gray ! frame%04d.png
               gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink
-              gstpipe -f pipelines/tee-display-and-file.pipeline
+              gstpipe -f pipelines/5-tee-display-and-file.pipeline
 
             With no display, autovideosink previews in the terminal (ASCII art), or nowhere
             when there is no terminal either; --preview chooses.
