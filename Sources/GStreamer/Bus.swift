@@ -108,6 +108,19 @@ final class BusRouter: Sendable {
         continuation.yield(message)
     }
 
+    static let runStartType = "gstpipe-run-start"
+    private let runCount = Mutex(0)
+
+    /// Puts a marker into the stream, after every message routed so far; returns its details text.
+    func markRunStart(source: String?) -> String {
+        let details = runCount.withLock { count in
+            count += 1
+            return "run \(count)"
+        }
+        continuation.yield(.other(type: BusRouter.runStartType, source: source, details: details))
+        return details
+    }
+
     /// Ends the stream (after the pipeline reached NULL and will post nothing that matters).
     func finish() {
         continuation.finish()
