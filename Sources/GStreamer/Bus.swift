@@ -29,11 +29,12 @@ public enum Message: Sendable, CustomStringConvertible {
     }
 
     init(_ message: UnsafeMutablePointer<GstMessage>) {
-        let source = message.pointee.src.flatMap { $0.pointee.name }.map { String(cString: $0) }
+        var source = message.pointee.src.flatMap { $0.pointee.name }.map { String(cString: $0) }
         switch message.pointee.type {
         case GST_MESSAGE_EOS:
             self = .endOfStream(source: source)
         case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING:
+            source = Message.swiftElementName(containing: message.pointee.src) ?? source
             var error: UnsafeMutablePointer<GError>?
             var debug: UnsafeMutablePointer<gchar>?
             let isError = message.pointee.type == GST_MESSAGE_ERROR
@@ -61,6 +62,18 @@ public enum Message: Sendable, CustomStringConvertible {
             }
             self = .other(type: type, source: source, details: details)
         }
+    }
+}
+
+extension Message {
+    /// The name of the Swift element when `object` is the appsrc or appsink inside one: errors must
+    /// name an element of the user's pipeline ("gray1"), not a child they never saw ("appsrc").
+    static func swiftElementName(containing object: UnsafeMutablePointer<GstObject>?) -> String? {
+        guard let object, let parent = gst_object_get_parent(object) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(parent)) }
+        guard CGStreamerShim_bin_swift_object(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self)) != nil
+        else { return nil }
+        return parent.pointee.name.map { String(cString: $0) }
     }
 }
 
