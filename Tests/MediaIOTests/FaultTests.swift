@@ -66,6 +66,14 @@ struct FaultTests {
         }
     }
 
+    @Test("A Swift filter with nothing downstream fails naming itself, not the appsrc inside it")
+    func unlinkedFilter() async throws {
+        let error = try await runToEnd("patternsrc frames=5 ! passthrough name=dangling")
+        let failure = try #require(error)
+        #expect(failure.source == "dangling")
+        #expect(failure.message == "Internal data stream error.")
+    }
+
     @Test("After an error, NULL and PLAYING again run the whole lifecycle again, in order, and fail the same way")
     func restartAfterError() async throws {
         TestElements.register()
