@@ -94,7 +94,7 @@ struct ResourceTests {
               + String(format: "%+.1f MB", Double(after.residentKB - before.residentKB) / 1024))
         #expect(after.threads <= before.threads)
         #expect(after.descriptors <= before.descriptors)
-        // AddressSanitizer keeps freed memory in quarantine, resident: scripts/sanitize.sh turns the bound off.
+        // Under sanitizers (quarantined or shadow memory) scripts/sanitize.sh turns the bound off.
         if ProcessInfo.processInfo.environment["GSTPIPE_NO_RSS_BOUND"] == nil {
             #expect(after.residentKB - before.residentKB <= ResourceTests.rssBoundKB)
         }
