@@ -2,6 +2,7 @@
 // on the same input, at 1920x1080. Run in release mode:
 //
 //   swift run -c release gstpipe-bench [--frames N] [--runs R]
+//   swift run -c release gstpipe-bench --soak [--frames N]     (memory, threads and fds: see Soak.swift)
 //
 // Every figure is the median of R runs; ratios compare medians.
 import Foundation
@@ -31,6 +32,10 @@ let runs = option("--runs", 5)
 
 try GstPipeElements.register()
 try MediaIOElements.registerFilter(name: "hop", longName: "Hop", description: "Pass-through") { _ in Hop() }
+
+if arguments.contains("--soak") {
+    exit(try await soak(frames: option("--frames", 100_000)) ? 0 : 1)
+}
 
 /// Seconds to run `description` to end of stream (median of `runs`).
 func seconds(_ description: String) async throws -> Double {

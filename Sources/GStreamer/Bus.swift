@@ -34,11 +34,12 @@ public enum Message: Sendable, CustomStringConvertible {
     }
 
     init(_ message: UnsafeMutablePointer<GstMessage>) {
-        let source = message.pointee.src.flatMap { $0.pointee.name }.map { String(cString: $0) }
+        var source = message.pointee.src.flatMap { $0.pointee.name }.map { String(cString: $0) }
         switch message.pointee.type {
         case GST_MESSAGE_EOS:
             self = .endOfStream(source: source)
         case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING:
+            source = Message.swiftElementName(containing: message.pointee.src) ?? source
             var error: UnsafeMutablePointer<GError>?
             var debug: UnsafeMutablePointer<gchar>?
             let isError = message.pointee.type == GST_MESSAGE_ERROR
@@ -91,6 +92,18 @@ public enum Message: Sendable, CustomStringConvertible {
     }
 }
 
+extension Message {
+    /// The name of the Swift element when `object` is the appsrc or appsink inside one: errors must
+    /// name an element of the user's pipeline ("gray1"), not a child they never saw ("appsrc").
+    static func swiftElementName(containing object: UnsafeMutablePointer<GstObject>?) -> String? {
+        guard let object, let parent = gst_object_get_parent(object) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(parent)) }
+        guard CGStreamerShim_bin_swift_object(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self)) != nil
+        else { return nil }
+        return parent.pointee.name.map { String(cString: $0) }
+    }
+}
+
 /// Routes a pipeline's bus messages into one AsyncStream, from a bus sync handler
 /// (`gst_bus_set_sync_handler`), never by polling. Remembers the first error for failed state changes.
 final class BusRouter: Sendable {
@@ -133,6 +146,19 @@ final class BusRouter: Sendable {
             }
         }
         continuation.yield(message)
+    }
+
+    static let runStartType = "gstpipe-run-start"
+    private let runCount = Mutex(0)
+
+    /// Puts a marker into the stream, after every message routed so far; returns its details text.
+    func markRunStart(source: String?) -> String {
+        let details = runCount.withLock { count in
+            count += 1
+            return "run \(count)"
+        }
+        continuation.yield(.other(type: BusRouter.runStartType, source: source, details: details))
+        return details
     }
 
     /// Ends the stream (after the pipeline reached NULL and will post nothing that matters).

@@ -40,10 +40,11 @@ public struct PropertySpec: Sendable {
     /// A floating GParamSpec for the class to install.
     func makeParamSpec() -> UnsafeMutablePointer<GParamSpec> {
         let flags = GParamFlags(rawValue: G_PARAM_READWRITE.rawValue | G_PARAM_STATIC_NAME.rawValue | G_PARAM_STATIC_NICK.rawValue | G_PARAM_STATIC_BLURB.rawValue)
-        // Names live as long as the type (for the rest of the process): G_PARAM_STATIC_STRINGS needs that.
-        let name = UnsafePointer(strdup(self.name)!)
-        let nick = UnsafePointer(strdup(self.nick)!)
-        let blurb = UnsafePointer(strdup(self.blurb)!)
+        // G_PARAM_STATIC_STRINGS needs strings that live for the rest of the process: GLib's interned
+        // copies do, and one string is kept once however many types use it.
+        let name = g_intern_string(self.name)
+        let nick = g_intern_string(self.nick)
+        let blurb = g_intern_string(self.blurb)
         switch kind {
         case .int(let range, let value):
             if range.lowerBound >= Int(Int32.min) && range.upperBound <= Int(Int32.max) {

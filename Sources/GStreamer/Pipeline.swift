@@ -173,7 +173,8 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     /// The bus messages (errors, warnings, end of stream, state changes, ...) as they are posted, from
     /// any thread. One sequence per pipeline, for one consumer; it buffers the newest 4096 messages
-    /// until read and finishes when the pipeline is released.
+    /// until read and finishes when the pipeline is released. `run()` marks where it starts reading
+    /// with a message of type "gstpipe-run-start".
     public var messages: AsyncStream<Message> { router.messages }
 
     /// Posts a `.propertyNotify` message each time a pad anywhere in the pipeline gets new caps
@@ -212,8 +213,17 @@ public final class Pipeline: Bin, @unchecked Sendable {
     /// Plays the pipeline until end of stream, and brings it to NULL. Throws the first error message.
     public func run() async throws(GStreamerError) {
         defer { stop() }
+        // Messages of an earlier run (a second error, say, posted while it stopped) may still wait in
+        // the stream: this run reads only what follows a marker it puts in before playing. (The marker
+        // goes in on the Swift side: the bus of a pipeline in NULL drops what is posted to it.)
+        let marker = router.markRunStart(source: name)
         try play()
+        var ours = false
         for await message in messages {
+            guard ours else {
+                if case .other(type: BusRouter.runStartType, _, let details) = message, details == marker { ours = true }
+                continue
+            }
             switch message {
             case .endOfStream: return
             case .error(let error): throw error

@@ -31,6 +31,26 @@ struct GrayTests {
         #expect(output.first?.planes == GrayTests.reference(before))
     }
 
+    /// RoundTripTests covers a resolution switch through a pass-through filter; this one puts gray
+    /// after it, where its pool (RGB) and its shared chroma block (YUV) must follow the new size.
+    @Test("Caps that change mid-stream (a resolution switch, up then down) give correct gray frames",
+          arguments: [VideoPixelFormat.i420, .nv12, .y444, .bgra, .rgb, .gray8])
+    func resolutionSwitch(format: VideoPixelFormat) async throws {
+        // concat plays its inputs one after the other, sending each one's caps before its frames.
+        let segments = [(64, 48, 2), (97, 33, 3), (32, 24, 2)].enumerated().map { index, size in
+            "noise seed=\(index + 1) num-buffers=\(size.2) "
+                + "! video/x-raw,format=\(format.gstreamerName),width=\(size.0),height=\(size.1) ! c."
+        }.joined(separator: " ")
+        let input = try await captureFrames("concat name=c ! appsink name=out sync=false \(segments)")
+        let output = try await captureFrames("concat name=c ! gray ! appsink name=out sync=false \(segments)")
+        #expect(output.map(\.format.width) == [64, 64, 97, 97, 97, 32, 32], "\(format)")
+        #expect(input.map(\.format.width) == output.map(\.format.width), "\(format)")
+        for (before, after) in zip(input, output) {
+            #expect(after.format.hasSameImageShape(as: before.format))
+            #expect(after.planes == GrayTests.reference(before), "\(format) \(after.format.width)x\(after.format.height)")
+        }
+    }
+
     @Test("Odd sizes really have padded rows (so the tests above cover padding)")
     func paddedStrides() async throws {
         let frames = try await captureFrames(

@@ -47,6 +47,10 @@ final class PatternSource: VideoSource {
             return (state.consumer, state.index)
         }
         guard let consumer else { return }
+        if index == properties.int("fail-at") {
+            consumer.reportError("pattern source failed at frame \(index)")
+            return
+        }
         if index >= properties.int("frames") {
             consumer.endOfStream()
             return
@@ -89,6 +93,7 @@ final class PatternSource: VideoSource {
         PropertySpec("switch-at", blurb: "Frame from which the width changes (-1 = never)", .int(range: -1...1000, default: -1)),
         PropertySpec("switch-width", blurb: "Width from switch-at on", .int(range: 1...4096, default: 9)),
         PropertySpec("refuse", blurb: "Return false from shouldInitialize", .bool(default: false)),
+        PropertySpec("fail-at", blurb: "Frame at which to report an error (-1 = never)", .int(range: -1...1_000_000, default: -1)),
     ]
 }
 
@@ -96,6 +101,7 @@ final class PatternSource: VideoSource {
 final class PassThrough: VideoFilter {
     let properties: ElementProperties
     private let consumer = Mutex<(any VideoFrameConsumer)?>(nil)
+    private let passed = Mutex(0)
     static let seen = Mutex<[String: [(input: UInt, output: UInt?)]]>([:])
 
     init(properties: ElementProperties) { self.properties = properties }
@@ -115,11 +121,24 @@ final class PassThrough: VideoFilter {
 
     func render(_ frame: VideoFrame) throws {
         if properties.bool("fail") { throw MediaIOError("render failed on purpose") }
-        consumer.withLock { $0 }?.consume(frame)
+        guard let consumer = consumer.withLock({ $0 }) else { return }
+        // eos-after: end this element's output after that many frames and drop the rest, returning
+        // normally, so upstream (a tee) keeps feeding its other branches.
+        let limit = properties.int("eos-after")
+        let index = passed.withLock { count in
+            defer { count += 1 }
+            return count
+        }
+        if limit >= 0 && index >= limit {
+            if index == limit { consumer.endOfStream() }
+            return
+        }
+        consumer.consume(frame)
     }
 
     static let propertySpecs: [PropertySpec] = [
         tagProperty, PropertySpec("fail", blurb: "Throw from render", .bool(default: false)),
+        PropertySpec("eos-after", blurb: "Frames after which to end the stream (-1 = never)", .int(range: -1...1_000_000, default: -1)),
     ]
 }
 
@@ -141,7 +160,14 @@ final class RecordingSink: VideoSink {
     func shouldStop() { LifecycleLog.shared.record(tag, "stop") }
     func shouldDispose() { LifecycleLog.shared.record(tag, "dispose") }
 
+    /// Throws at the frame numbered `fail-at` (counting this sink's frames from 0).
+    private func checkFailure() throws {
+        let count = RecordingSink.frames.withLock { $0[tag]?.count ?? 0 }
+        if count == properties.int("fail-at") { throw MediaIOError("recording sink refused frame \(count)") }
+    }
+
     func render(_ frame: VideoFrame) throws {
+        try checkFailure()
         let bytes = try frame.packedBytes()
         RecordingSink.frames.withLock { $0[tag, default: []].append((bytes, frame.timestamp, frame.format)) }
     }
@@ -149,11 +175,13 @@ final class RecordingSink: VideoSink {
     func renderRawData(
         _ bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime, rotation: VideoRotation
     ) throws {
+        try checkFailure()
         RecordingSink.frames.withLock { $0[tag, default: []].append((Array(bytes.bindMemory(to: UInt8.self)), timestamp, format)) }
     }
 
     static let propertySpecs: [PropertySpec] = [
         tagProperty, PropertySpec("raw", blurb: "Receive raw data", .bool(default: false)),
+        PropertySpec("fail-at", blurb: "Frame at which render throws (-1 = never)", .int(range: -1...1_000_000, default: -1)),
     ]
 }
 

@@ -5,6 +5,8 @@ struct CLIResult {
     var status: Int32
     var stdout: String
     var stderr: String
+    /// The process was ended by a signal (then `status` is the signal's number), not by exit.
+    var signaled = false
 }
 
 enum CLI {
@@ -62,7 +64,9 @@ enum CLI {
             Thread.sleep(forTimeInterval: 0.02)
         }
         process.waitUntilExit()
-        return CLIResult(status: process.terminationStatus, stdout: outData.text(), stderr: errData.text())
+        return CLIResult(
+            status: process.terminationStatus, stdout: outData.text(), stderr: errData.text(),
+            signaled: process.terminationReason == .uncaughtSignal)
     }
 }
 
