@@ -107,11 +107,10 @@ public final class Pipeline: Bin, @unchecked Sendable {
     public init(launch description: String) throws(GStreamerError) {
         try GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
-        let element = gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
-        if let error {
-            if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
-            throw GStreamerError(taking: error, kind: .syntax, source: nil)
+        let (element, warnings) = ParseWarnings.collect {
+            gst_parse_launch_full(description, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
         }
+        try Pipeline.check(element, error, warnings)
         guard let element else {
             throw GStreamerError(kind: .syntax, message: "could not construct pipeline \"\(description)\"")
         }
@@ -130,19 +129,32 @@ public final class Pipeline: Bin, @unchecked Sendable {
         let copies = arguments.map { strdup($0) }
         defer { copies.forEach { free($0) } }
         var argv: [UnsafePointer<gchar>?] = copies.map { UnsafePointer($0) } + [nil]
-        let element = argv.withUnsafeMutableBufferPointer { buffer in
-            gst_parse_launchv_full(buffer.baseAddress, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+        let (element, warnings) = ParseWarnings.collect {
+            argv.withUnsafeMutableBufferPointer { buffer in
+                gst_parse_launchv_full(buffer.baseAddress, nil, GST_PARSE_FLAG_FATAL_ERRORS, &error)
+            }
         }
-        if let error {
-            if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
-            throw GStreamerError(taking: error, kind: .syntax, source: nil)
-        }
+        try Pipeline.check(element, error, warnings)
         guard let element else {
             throw GStreamerError(kind: .syntax, message: "could not construct pipeline \"\(arguments.joined(separator: " "))\"")
         }
         let pipeline = Pipeline.wrapInPipeline(element)
         router = BusRouter(pipeline: pipeline)
         super.init(pipeline, owned: true)
+    }
+
+    /// Throws the parse error, or the first value GLib refused while parsing, releasing what was built.
+    private static func check(
+        _ element: UnsafeMutablePointer<GstElement>?, _ error: UnsafeMutablePointer<GError>?, _ warnings: [String]
+    ) throws(GStreamerError) {
+        if let error {
+            if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
+            throw GStreamerError(taking: error, kind: .syntax, source: nil)
+        }
+        if let warning = warnings.first {
+            if let element { gst_object_unref(UnsafeMutableRawPointer(element)) }
+            throw GStreamerError(kind: .syntax, message: warning)
+        }
     }
 
     /// The element itself when it is a pipeline, else a new pipeline holding it (as gst-launch-1.0 does).

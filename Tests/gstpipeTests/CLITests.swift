@@ -44,6 +44,12 @@ struct CLITests {
                     + "elements; more come with gstreamer1.0-plugins-good, -bad, -ugly and gstreamer1.0-libav.\n"
             ),
             ("noise nosuchprop=1 ! fakesink", "ERROR: erroneous pipeline: no property \"nosuchprop\" in element \"noise\"\n"),
+            (
+                // gst-launch-1.0 only warns here and keeps -1: a run that never ends.
+                "videotestsrc num-buffers=-2 ! fakesink",
+                "ERROR: erroneous pipeline: value \"-2\" of type 'gint' is invalid or out of range for property "
+                    + "'num-buffers' of type 'gint'\n"
+            ),
         ])
     func syntaxErrors(description: String, message: String) throws {
         let result = try CLI.run(description.split(separator: " ").map(String.init))

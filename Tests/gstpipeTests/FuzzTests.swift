@@ -41,11 +41,11 @@ enum GarbledDescriptions {
     static let strayTokens = ["!", "(", ")", ".", ",", "name=", "=", "! !", "{", "\"", "'", "]", "[", ";"]
     static let badValues = ["", "-1", "0", "abc", "99999999999999999999", "1.5", "-2147483649", "true", "/", "\"\"",
                             "video/x-raw", "bt2020", "1/0", "[1,2]"]
-    // num-buffers must stay bounded: no -1, nor an out-of-range value such as -2, which GLib only warns
-    // about and leaves the default (-1, endless) in place — in gst-launch-1.0 too. Nor 0: a source
+    // num-buffers must stay bounded: no -1. An out-of-range value such as -2, which GLib only warns
+    // about (gst-launch-1.0 then runs endlessly), is a parse error in gstpipe (exit 2). Nor 0: a source
     // that sends no buffer raises no not-linked error, so a sink cut off by a dropped `!` would wait
     // for its preroll forever (see above).
-    static let badBufferCounts = ["abc", "1.5", "99999999999999999999", "1", "[1,2]", "3x", ""]
+    static let badBufferCounts = ["abc", "1.5", "99999999999999999999", "1", "[1,2]", "3x", "", "-2", "-2147483649"]
     static let badCaps = [
         "video/x-raw,width=0", "video/x-raw,format=NOPE", "video/x-raw,width=[1,", "video/x-raw,framerate=0/0",
         "video/x-raw,width=-5,height=-5", "x/y", "video/x-raw,format=GRAY8,width=1,height=1",
