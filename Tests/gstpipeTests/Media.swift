@@ -36,6 +36,16 @@ enum Media {
 
         func file(_ name: String, _ description: String) async throws -> URL {
             if let making = files[name] { return try await making.value }
+            if files.isEmpty {
+                // Removed when the test process exits.
+                atexit {
+                    let folder = FileManager.default.temporaryDirectory
+                    let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+                    for name in names where name.hasPrefix("gstpipe-\(getpid())-") {
+                        try? FileManager.default.removeItem(at: folder.appendingPathComponent(name))
+                    }
+                }
+            }
             let making = Task {
                 let url = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(getpid())-\(name)")
                 try await Pipeline(launch: description.replacingOccurrences(of: "%@", with: url.path)).run()
