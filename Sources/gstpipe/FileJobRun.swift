@@ -63,11 +63,13 @@ struct FileJobRun {
     /// which hold nothing, are removed), or when its video stopped well before the length the file
     /// claims (truncated: GStreamer's demuxers end quietly there; the outputs stay, finalized).
     func checkAfterEndOfStream(interrupted: Bool) -> String? {
-        guard let input = job.input, let decoded, !interrupted else { return nil }
+        guard let input = job.input, let decoded else { return nil }
         if decoded.count == 0 {
-            removeUnwritten(all: true)
+            outputs.forEach { _ = remove($0) }
+            if interrupted { return nil }
             return "no video frames were decoded from \(input.name): the file is damaged or holds no pictures"
         }
+        guard !interrupted else { return nil }
         // One image ends the stream on purpose: no truncation to look for.
         let stillImage = outputs.contains { $0.file.format.isImage && !OutputFormat.isSequence($0.file.path) }
         guard !stillImage, let duration = input.info.duration,
@@ -110,10 +112,6 @@ struct FileJobRun {
                 note("\(path) is incomplete: the error stopped it before it was finalized")
             }
         }
-    }
-
-    private func removeUnwritten(all: Bool) {
-        for output in outputs where all || (output.written?.count ?? 0) == 0 { _ = remove(output) }
     }
 
     private func remove(_ output: Output) -> Bool {
