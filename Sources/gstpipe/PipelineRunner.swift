@@ -51,14 +51,7 @@ struct PipelineRunner {
         do {
             job = try FileJob(tokens: tokens, swiftElements: Set(ElementType.registeredNames()))
         } catch {
-            switch error {
-            case .usage(let message):
-                printError(message)
-                return ExitStatus.usage
-            case .runtime(let message):
-                printError(message)
-                return ExitStatus.runtimeError
-            }
+            return error.report()
         }
         job.notes.forEach(note)
         do {
@@ -78,14 +71,7 @@ struct PipelineRunner {
         do {
             preview = try Preview.apply(options.preview, to: pipeline, note: note)
         } catch {
-            switch error {
-            case .usage(let message):
-                printError(message)
-                return ExitStatus.usage
-            case .runtime(let message):
-                printError(message)
-                return ExitStatus.runtimeError
-            }
+            return error.report()
         }
         let files = FileJobRun(job: job, pipeline: pipeline)
         return await drive(pipeline, files: files, showProgress: preview != .terminal)
@@ -210,6 +196,20 @@ struct PipelineRunner {
     private func note(_ text: String) {
         guard !options.quiet else { return }
         FileHandle.standardError.write(Data("gstpipe: \(text)\n".utf8))
+    }
+}
+
+extension FileJob.Failure {
+    /// Prints the message and gives the exit status: 2 for usage, 1 for runtime.
+    func report() -> Int32 {
+        switch self {
+        case .usage(let message):
+            printError(message)
+            return ExitStatus.usage
+        case .runtime(let message):
+            printError(message)
+            return ExitStatus.runtimeError
+        }
     }
 }
 
