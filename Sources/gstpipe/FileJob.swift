@@ -177,9 +177,7 @@ struct FileJob {
         if let input, input.uri == url.absoluteString {
             throw .usage("\(output.path) is also the input: write to another file")
         }
-        if output.format.isImage && OutputFormat.isSequence(output.path) == false
-            && output.path.contains("%")
-        {
+        if output.format.isImage && output.path.contains("%") && !OutputFormat.isSequence(output.path) {
             throw .usage("cannot write \(output.path): a numbered image sequence takes a %d pattern, such as frame%04d.png")
         }
     }

@@ -10,8 +10,8 @@ struct FileJobRun {
         let written: BufferCounter?
         /// End of stream at the file sink: the muxer has finished the file.
         let finished: EndOfStreamWatch?
-        /// Where end of stream goes in to finish the file: the encoder's and the audio branch's inputs.
-        let inputs: [Pad]
+        /// Where end of stream goes in to finish the file's video (its audio: `endInputStreams`).
+        let encoderInput: Pad?
     }
 
     let job: FileJob
@@ -36,11 +36,10 @@ struct FileJobRun {
         }
         outputs = job.outputs.map { file in
             let encoderInput = pipeline.element(named: file.encoderName)?.pad(named: "sink")
-            let audioInput = pipeline.element(named: file.audioName)?.pad(named: "sink")
             return Output(
                 file: file, written: encoderInput?.countBuffers(),
                 finished: pipeline.element(named: file.sinkName)?.pad(named: "sink")?.watchEndOfStream(),
-                inputs: [encoderInput, audioInput].compactMap { $0 })
+                encoderInput: encoderInput)
         }
     }
 
@@ -105,7 +104,7 @@ struct FileJobRun {
                 if remove(output) { note("removed \(path): nothing was written before the error") }
                 continue
             }
-            output.inputs.forEach { $0.sendEndOfStream() }
+            output.encoderInput?.sendEndOfStream()
             if await output.finished?.wait(timeout: .seconds(5)) == true {
                 note("\(path) holds the \(frames) frames written before the error, and is finalized")
             } else {
