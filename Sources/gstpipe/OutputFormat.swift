@@ -44,7 +44,10 @@ struct OutputFormat: Sendable {
             isImage: true),
     ]
 
-    private static let h264 = ["x264enc", "pass=qual", "quantizer=23", "speed-preset=medium", "bitrate=2048000"]
+    /// In quality mode x264enc caps the rate with a VBV buffer sized from `bitrate` (2 Mbit/s by
+    /// default: outputs half ffmpeg's size); a buffer of zero turns the cap off, so x264 runs with
+    /// the settings ffmpeg's libx264 writes in its SEI.
+    private static let h264 = ["x264enc", "pass=qual", "quantizer=23", "speed-preset=medium", "vbv-buf-capacity=0"]
     private static let aac = ["avenc_aac", "voaacenc"]
 
     /// The format for a file name, by its extension.
