@@ -1,4 +1,5 @@
 import CGStreamer
+import CGStreamerShim
 import Synchronization
 
 /// A pad of an element. Owns one reference.
@@ -59,6 +60,16 @@ extension Pad {
     @discardableResult
     public func sendEndOfStream() -> Bool {
         gst_pad_send_event(pointer, gst_event_new_eos()) != 0
+    }
+
+    /// Rewrites every raw video buffer that passes the pad into tightly packed planes, rows without
+    /// padding, with a GstVideoMeta that says so; buffers already packed pass untouched.
+    ///
+    /// GStreamer's default layout pads rows to 4 bytes, so a 294-pixel-wide I420 frame has 296-byte
+    /// luma rows. y4menc in GStreamer 1.22 writes buffers as they come, so its files are unreadable
+    /// for such widths unless the frames reach it packed.
+    public func packVideoBuffers() {
+        CGStreamerShim_pad_pack_video_buffers(pointer)
     }
 
     /// Calls `handler` for what passes the pad (`mask`: buffers, events), on the streaming thread,

@@ -34,6 +34,9 @@ struct FileJobRun {
             else { return nil }
             return (input, queueOutput)
         }
+        for file in job.outputs where file.format.needsPackedFrames {
+            pipeline.element(named: file.videoEncoderName)?.pad(named: "sink")?.packVideoBuffers()
+        }
         outputs = job.outputs.map { file in
             let encoderInput = pipeline.element(named: file.encoderName)?.pad(named: "sink")
             return Output(

@@ -14,6 +14,9 @@ struct OutputFormat: Sendable {
     let audioEncoders: [String]?
     /// True for still images: one file, or a numbered sequence when the name holds a %d pattern.
     let isImage: Bool
+    /// True when the encoder writes frames as they come and so needs rows without padding
+    /// (y4menc in GStreamer 1.22: `Pad.packVideoBuffers`).
+    var needsPackedFrames: Bool { videoChain.first == "y4menc" }
 
     /// Known formats. Video is encoded for quality, as ffmpeg does by default (x264 constant quality
     /// 23 at the medium preset), not at x264enc's own 2 Mbit/s constant bitrate.

@@ -48,6 +48,27 @@ struct FileJobTests {
         }
     }
 
+    @Test("A .y4m of a width GStreamer pads holds packed rows: the size adds up and the luma is the input's")
+    func y4mPackedRows() async throws {
+        let input = try await Media.paddedSizeClip()
+        let output = Media.temporary("padded", "y4m")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLI.run([input.path, "!", "gray", "!", output.path], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        let data = try Data(contentsOf: output)
+        let headerEnd = try #require(data.firstIndex(of: UInt8(ascii: "\n")))
+        let header = String(decoding: data[..<headerEnd], as: UTF8.self)
+        #expect(header.hasPrefix("YUV4MPEG2 C420 W294 H240 "), "\(header)")
+        // Each frame: "FRAME\n", 294x240 luma, two 147x120 chroma planes; 296-byte rows would add 720.
+        let frameBytes = 6 + 294 * 240 + 2 * 147 * 120
+        #expect(data.count - (headerEnd + 1) == 25 * frameBytes)
+        let frames = try await Media.frames(of: output)
+        #expect(frames.count == 25)
+        let inputFrames = try await Media.frames(of: input)
+        #expect(try Media.luma(try #require(frames.last)) == Media.luma(try #require(inputFrames.last)))
+        #expect(try Media.chromaSpread(try #require(frames.last)) == 0, "gray's chroma, written exactly")
+    }
+
     @Test("File names with spaces, as arguments and quoted in a -f file")
     func spacesInNames() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe spaces \(UUID())")

@@ -28,6 +28,25 @@ enum Media {
                 + "matroskamux ! filesink location=%@")
     }
 
+    /// 25 frames of 294x240 colour bars, H.264 in Matroska: rows GStreamer pads (294 is no multiple
+    /// of 4, 147 no multiple of 4 either), so frames in its default layout are not tightly packed.
+    static func paddedSizeClip() async throws -> URL {
+        try await made.file(
+            "padded.mkv",
+            "videotestsrc num-buffers=25 ! video/x-raw,format=I420,width=294,height=240,framerate=25/1 ! x264enc "
+                + "speed-preset=ultrafast ! matroskamux ! filesink location=%@")
+    }
+
+    /// The rows of the first plane, without padding.
+    static func luma(_ frame: VideoFrame) throws -> [UInt8] {
+        try frame.withPlanes { planes in
+            let luma = planes[0]
+            return (0..<luma.rows).flatMap { row in
+                Array(luma.bytes[row * luma.bytesPerRow..<row * luma.bytesPerRow + luma.pixelBytesPerRow])
+            }
+        }
+    }
+
     private static let made = Made()
 
     /// Files made once per test process (tests asking at the same time wait for the same making).

@@ -62,6 +62,10 @@ guint CGStreamerShim_video_info_n_planes(const GstVideoInfo *info);
 /// Plane data pointer and stride of a mapped frame.
 void *CGStreamerShim_video_frame_plane_data(GstVideoFrame *frame, guint plane);
 gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane);
+/// Rewrites every raw video buffer that passes `pad` into tightly packed planes (rows without the
+/// padding GStreamer's default layout adds for odd widths), with a GstVideoMeta saying so. Buffers
+/// already packed pass untouched.
+void CGStreamerShim_pad_pack_video_buffers(GstPad *pad);
 /// `gst_buffer_is_writable` (a macro).
 gboolean CGStreamerShim_buffer_is_writable(GstBuffer *buffer);
 
