@@ -59,6 +59,12 @@ public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertibl
         domain == "gst_parse_error" && code == Int(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue)
     }
 
+    /// True for gst-launch syntax's "Delayed linking failed": a pad the description links by name
+    /// (`decoder. ! audioconvert`) never appeared, or none that could link did.
+    public var isDelayedLinkFailure: Bool {
+        domain == "gst_parse_error" && code == Int(GST_PARSE_ERROR_DELAYED_LINK.rawValue)
+    }
+
     /// True when GStreamer could not tell what kind of data it was given (not a media file).
     public var isUnknownType: Bool {
         domain == "gst-stream-error-quark" && code == Int(GST_STREAM_ERROR_TYPE_NOT_FOUND.rawValue)

@@ -12,7 +12,6 @@ struct FileJob {
         /// The token as written.
         let name: String
         let uri: String
-        let info: MediaInfo
     }
 
     struct Output {
@@ -28,12 +27,17 @@ struct FileJob {
         var sinkName: String { "gstpipe-output\(index)" }
         var audioName: String { "gstpipe-audio\(index)" }
         var audioQueueName: String { "gstpipe-audioqueue\(index)" }
+        var audioResampleName: String { "gstpipe-audioresample\(index)" }
         var videoEncoderName: String { "gstpipe-videoencoder\(index)" }
         var audioEncoderName: String { "gstpipe-audioencoder\(index)" }
 
+        /// The audio branch from the input to (not including) the muxer, in order.
+        var audioElementNames: [String] { [audioName, audioQueueName, audioResampleName, audioEncoderName] }
+
         /// The elements that write this output: an error from one of them means the file is broken.
         var elementNames: Set<String> {
-            [encoderName, videoEncoderName, muxerName, sinkName, audioName, audioQueueName, audioEncoderName]
+            [encoderName, videoEncoderName, muxerName, sinkName, audioName, audioQueueName, audioResampleName,
+                audioEncoderName]
         }
     }
 
@@ -52,8 +56,11 @@ struct FileJob {
     var outputs: [Output] = []
     /// The description to run, each element one token as gst-launch-1.0's arguments.
     var tokens: [String]
-    /// One-line notes for the user (what a mapping did, an audio track left out).
+    /// One-line notes for the user (what a mapping did).
     var notes: [String] = []
+    /// Notes that hold only when the input has audio (an audio track left out), said once its
+    /// streams are known.
+    var notesIfAudio: [String] = []
 
     /// True when the description named no file: it runs exactly as written.
     var isPlainDescription: Bool { input == nil && outputs.isEmpty }
@@ -102,8 +109,8 @@ struct FileJob {
             try Self.checkWritable(output, input: input)
             if output.index == audioTarget || output.format.audioEncoders == nil {
                 output.audioEncoder = audioEncoder(for: output)
-            } else if let input, input.info.audioStreams > 0 {
-                notes.append("\(output.path) gets video only: the audio goes to one output")
+            } else if input != nil {
+                notesIfAudio.append("\(output.path) gets video only: the audio goes to one output")
             }
             outputs.append(output)
         }
@@ -127,44 +134,49 @@ struct FileJob {
                     // frames while the muxer waits for them, and a one-second audio queue would fill
                     // and block the demuxer (a hang at 0% CPU).
                     "max-size-buffers=0", "max-size-bytes=0", "max-size-time=30000000000", "!", "audioresample",
-                    "!", encoder, "name=\(output.audioEncoderName)", "!", "\(output.muxerName).",
+                    "name=\(output.audioResampleName)", "!", encoder, "name=\(output.audioEncoderName)",
+                    // Linked to the muxer once the input shows it has audio (FileJobRun): a muxer
+                    // pad that never gets data stalls the muxer, and mp4mux keeps an empty track
+                    // for a pad given back.
                 ]
             }
         }
     }
 
-    /// Checks that the input exists and holds decodable video.
+    /// Checks that the input exists and can be read. What it holds is learnt as the pipeline starts
+    /// (`FileJobRun`): probing it first would cost a second start of demuxer and decoders.
     private static func readInput(_ token: String) throws(Failure) -> Input {
-        let uri: String
-        if TokenReader.isURI(token) {
-            uri = token
-        } else {
-            var isFolder: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: token, isDirectory: &isFolder) else {
-                throw .runtime("input file \(token) does not exist: check the path")
-            }
-            guard !isFolder.boolValue else { throw .runtime("\(token) is a folder: give a media file") }
-            guard FileManager.default.isReadableFile(atPath: token) else {
-                throw .runtime("cannot read \(token): check its permissions")
-            }
-            uri = URL(fileURLWithPath: token).standardizedFileURL.absoluteString
+        if TokenReader.isURI(token) { return Input(name: token, uri: token) }
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: token, isDirectory: &isFolder) else {
+            throw .runtime("input file \(token) does not exist: check the path")
         }
+        guard !isFolder.boolValue else { throw .runtime("\(token) is a folder: give a media file") }
+        guard FileManager.default.isReadableFile(atPath: token) else {
+            throw .runtime("cannot read \(token): check its permissions")
+        }
+        return Input(name: token, uri: URL(fileURLWithPath: token).standardizedFileURL.absoluteString)
+    }
+
+    /// Why `input` gives no video, found by reading it with GStreamer's discoverer (after the
+    /// pipeline failed on it): not media, no decoder for its video, no video at all; nil when the
+    /// discoverer finds nothing wrong.
+    static func diagnose(_ input: Input) -> String? {
         let info: MediaInfo
         do {
-            info = try MediaInfo.discover(uri: uri)
+            info = try MediaInfo.discover(uri: input.uri)
         } catch {
             if error.isUnknownType {
-                throw .runtime("\(token) is not a media file GStreamer can read (\(error.message))")
+                return "\(input.name) is not a media file GStreamer can read (\(error.message))"
             }
-            throw .runtime("cannot read \(token): \(error.message)")
+            return "cannot read \(input.name): \(error.message)"
         }
         if let missing = info.missingDecoders.first(where: \.isVideo) {
-            throw .runtime(
-                "cannot decode the video of \(token): no \(missing.description) is installed "
-                    + "(try sudo apt-get install gstreamer1.0-libav gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly)")
+            return "cannot decode the video of \(input.name): no \(missing.description) is installed "
+                + "(try sudo apt-get install gstreamer1.0-libav gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly)"
         }
-        guard info.videoStreams > 0 else { throw .runtime("\(token) has no video stream") }
-        return Input(name: token, uri: uri, info: info)
+        guard info.videoStreams > 0 else { return "\(input.name) has no video stream" }
+        return nil
     }
 
     private static func checkWritable(_ output: Output, input: Input?) throws(Failure) {
@@ -182,21 +194,17 @@ struct FileJob {
         }
     }
 
-    /// The audio encoder for `output`, or nil (with a note) when the audio stays behind.
+    /// The audio encoder for `output`, or nil (with a note, should the input have audio) when the
+    /// audio stays behind. An input without audio, or whose audio cannot be decoded, loses the
+    /// branch as the pipeline starts (`FileJobRun`).
     private mutating func audioEncoder(for output: Output) -> String? {
-        guard let input, input.info.audioStreams > 0 else { return nil }
+        guard input != nil else { return nil }
         guard let encoders = output.format.audioEncoders else {
-            if !output.format.isImage { notes.append("\(output.path) holds no audio: writing video only") }
-            return nil
-        }
-        if let missing = input.info.missingDecoders.first(where: \.isAudio) {
-            notes.append(
-                "the audio of \(input.name) cannot be decoded (no \(missing.description) installed): "
-                    + "writing video only")
+            if !output.format.isImage { notesIfAudio.append("\(output.path) holds no audio: writing video only") }
             return nil
         }
         guard let encoder = encoders.first(where: { GStreamer.hasElement(named: $0) }) else {
-            notes.append(
+            notesIfAudio.append(
                 "no audio encoder for \(output.path) is installed (\(encoders[0]) comes with "
                     + "\(OutputFormat.package(of: encoders[0]))): writing video only")
             return nil

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import Synchronization
 
 /// A `FileJob` while its pipeline runs: counts the frames decoded and written, refuses to present an
 /// empty or broken file as good, and finalizes what was written when an error stops the run.
@@ -22,8 +23,25 @@ struct FileJobRun {
     private let decodedInput: Pad?
     /// Where the input's audio enters each output's audio branch, and where it leaves its queue.
     private let audioBranches: [(input: Pad, queueOutput: Pad)]
+    /// What the input turned out to hold, learnt as its streams appear (on streaming threads).
+    private let streams = InputStreams()
 
-    init(job: FileJob, pipeline: Pipeline) {
+    private final class InputStreams: Sendable {
+        private struct State {
+            /// Caps of streams no installed decoder takes.
+            var undecodable: [Caps] = []
+            /// Set when the decoding source exposed no video the description could take.
+            var videoMissing = false
+        }
+        private let state = Mutex(State())
+
+        var undecodable: [Caps] { state.withLock { $0.undecodable } }
+        var videoMissing: Bool { state.withLock { $0.videoMissing } }
+        func addUndecodable(_ caps: Caps) { state.withLock { $0.undecodable.append(caps) } }
+        func setVideoMissing() { state.withLock { $0.videoMissing = true } }
+    }
+
+    init(job: FileJob, pipeline: Pipeline, note: @escaping @Sendable (String) -> Void) {
         self.job = job
         let decodedElement = job.input == nil ? nil : pipeline.element(named: FileJob.decodedName)
         decodedInput = decodedElement?.pad(named: "sink")
@@ -33,6 +51,10 @@ struct FileJobRun {
                 let queueOutput = pipeline.element(named: output.audioQueueName)?.pad(named: "src")
             else { return nil }
             return (input, queueOutput)
+        }
+        if let input = job.input, let source = pipeline.element(named: FileJob.inputName), let decodedInput {
+            Self.watchStreams(of: source, input: input, job: job, pipeline: pipeline, decodedInput: decodedInput,
+                              streams: streams, note: note)
         }
         for file in job.outputs where file.format.needsPackedFrames {
             pipeline.element(named: file.videoEncoderName)?.pad(named: "sink")?.packVideoBuffers()
@@ -46,13 +68,79 @@ struct FileJobRun {
         }
     }
 
+    /// Once the decoding source has exposed its streams, and before data flows: without video the
+    /// run fails (`inputFailure` says why); an audio branch the input cannot feed (no audio, or no
+    /// decoder for it) is taken out, the muxer's pad given back, so the muxer does not wait for it.
+    private static func watchStreams(
+        of source: Element, input: FileJob.Input, job: FileJob, pipeline: Pipeline, decodedInput: Pad,
+        streams: InputStreams, note: @escaping @Sendable (String) -> Void
+    ) {
+        source.onUnknownType { caps in streams.addUndecodable(caps) }
+        // The handlers live as long as the source, which the pipeline holds: they hold the pipeline
+        // weakly, or neither would ever be freed.
+        source.onNoMorePads { [weak pipeline] in
+            guard let pipeline, let source = pipeline.element(named: FileJob.inputName) else { return }
+            let unknown = streams.undecodable
+            guard decodedInput.isLinked else {
+                streams.setVideoMissing()
+                source.postError("no video stream could be decoded")
+                return
+            }
+            let hasAudio = source.sourcePads.contains { $0.currentCaps?.mediaType?.hasPrefix("audio/") == true }
+            let undecodableAudio = unknown.first { $0.mediaType?.hasPrefix("audio/") == true }
+            if hasAudio || undecodableAudio != nil { job.notesIfAudio.forEach(note) }
+            for output in job.outputs where output.audioEncoder != nil {
+                guard let branchInput = pipeline.element(named: output.audioName)?.pad(named: "sink") else { continue }
+                if branchInput.isLinked {
+                    connectAudioBranch(of: output, in: pipeline, note: note)
+                    continue
+                }
+                pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) })
+                if let undecodableAudio {
+                    note(
+                        "the audio of \(input.name) cannot be decoded (no \(undecodableAudio.decoderDescription) "
+                            + "installed): writing video only")
+                }
+            }
+        }
+    }
+
+    /// Links an audio branch that got the input's audio to its muxer (a pad the muxer makes on
+    /// request: the muxer has not started, no data has flowed yet).
+    private static func connectAudioBranch(
+        of output: FileJob.Output, in pipeline: Pipeline, note: @Sendable (String) -> Void
+    ) {
+        guard let encoder = pipeline.element(named: output.audioEncoderName),
+            let muxer = pipeline.element(named: output.muxerName)
+        else { return }
+        do {
+            try encoder.link(to: muxer)
+        } catch {
+            note("\(output.path) gets video only: \(error.message)")
+            pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) })
+        }
+    }
+
+    /// Why the run failed, when the input is to blame: it is not media, or holds no video that can be
+    /// decoded. Nil for any other error.
+    func inputFailure(after error: GStreamerError) -> String? {
+        guard let input = job.input else { return nil }
+        let videoMissing = streams.videoMissing
+        guard videoMissing || error.isUnknownType || error.isMissingPlugin else { return nil }
+        let reason = FileJob.diagnose(input) ?? (videoMissing ? "\(input.name) has no video stream" : nil)
+        guard let reason else { return nil }
+        // The outputs never got a frame: no note about them, as when the input is refused up front.
+        outputs.forEach { _ = remove($0) }
+        return reason
+    }
+
     /// Ends the input's streams where the video is now (Ctrl-C): end of stream into the decoded video,
     /// and the audio cut at the last video frame's time. End of stream sent to the pipeline alone is
     /// lost when a demuxer pulls from the file source.
     func endInputStreams() {
         let cut = decoded?.lastTimestamp
         decodedInput?.sendEndOfStream()
-        for branch in audioBranches {
+        for branch in audioBranches where branch.input.isLinked {
             if let cut { branch.queueOutput.endStream(atTimestamp: cut) }
             branch.input.sendEndOfStream()
         }
@@ -74,7 +162,7 @@ struct FileJobRun {
         guard !interrupted else { return nil }
         // One image ends the stream on purpose: no truncation to look for.
         let stillImage = outputs.contains { $0.file.format.isImage && !OutputFormat.isSequence($0.file.path) }
-        guard !stillImage, let duration = input.info.duration,
+        guard !stillImage, let duration = decodedInput?.peerDuration,
             let last = decoded.lastEnd, let position = decodedInput?.streamTime(of: last)
         else { return nil }
         // Slack for containers whose length counts a last frame shown for long (variable frame rate)

@@ -73,7 +73,10 @@ struct PipelineRunner {
         } catch {
             return error.report()
         }
-        let files = FileJobRun(job: job, pipeline: pipeline)
+        let files = FileJobRun(job: job, pipeline: pipeline, note: { [options] text in
+            guard !options.quiet else { return }
+            FileHandle.standardError.write(Data("gstpipe: \(text)\n".utf8))
+        })
         return await drive(pipeline, files: files, showProgress: preview != .terminal)
     }
 
@@ -126,6 +129,10 @@ struct PipelineRunner {
                 return interrupts.wasInterrupted ? ExitStatus.interrupted : ExitStatus.finished
             case .error(let error):
                 progress?.finish()
+                if let failure = files.inputFailure(after: error) {
+                    printError(failure)
+                    return ExitStatus.runtimeError
+                }
                 report(error)
                 await files.finishAfterError(error, note: note)
                 drawGraph(of: pipeline)
@@ -133,9 +140,10 @@ struct PipelineRunner {
                 return ExitStatus.runtimeError
             case .warning(let warning) where !options.quiet:
                 // Each warning once; streams the file shorthand already spoke about (or cannot use,
-                // such as metadata) only with -v.
+                // such as metadata, or audio for an input without it) only with -v.
                 guard warningsShown.insert(warning.message).inserted else { continue }
-                if warning.source == FileJob.inputName && warning.isMissingPlugin && !options.verbose
+                if warning.source == FileJob.inputName && (warning.isMissingPlugin || warning.isDelayedLinkFailure)
+                    && !options.verbose
                 {
                     continue
                 }

@@ -1,0 +1,125 @@
+import CGStreamer
+import CGStreamerShim
+
+// What an application needs around elements whose pads come and go (uridecodebin and friends):
+// the signals they emit, their source pads, and taking a branch out before data flows.
+
+extension Element {
+    /// Calls `handler` when the element has made all the source pads it will make for now
+    /// (decodebin and uridecodebin: after the last stream is exposed, before data flows through it).
+    /// Runs on a streaming thread; the handler lives as long as the element.
+    ///
+    /// The corresponding C function is `g_signal_connect_data` for "no-more-pads".
+    public func onNoMorePads(_ handler: @escaping @Sendable () -> Void) {
+        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
+            guard let data else { return }
+            Unmanaged<SignalHandler<Void>>.fromOpaque(data).takeUnretainedValue().handler(())
+        }
+        connect("no-more-pads", unsafeBitCast(callback, to: GCallback.self), SignalHandler<Void> { handler() })
+    }
+
+    /// Calls `handler` with the caps of each stream for which no element can be found
+    /// (uridecodebin and decodebin's "unknown-type": a decoder that is not installed).
+    /// Runs on a streaming thread; the handler lives as long as the element.
+    ///
+    /// The corresponding C function is `g_signal_connect_data` for "unknown-type".
+    public func onUnknownType(_ handler: @escaping @Sendable (Caps) -> Void) {
+        let callback:
+            @convention(c) (
+                UnsafeMutableRawPointer?, UnsafeMutablePointer<GstPad>?, UnsafeMutablePointer<GstCaps>?,
+                UnsafeMutableRawPointer?
+            ) -> Void = { _, _, caps, data in
+                guard let caps, let data else { return }
+                Unmanaged<SignalHandler<Caps>>.fromOpaque(data).takeUnretainedValue().handler(Caps(borrowing: caps))
+            }
+        connect("unknown-type", unsafeBitCast(callback, to: GCallback.self), SignalHandler<Caps>(handler))
+    }
+
+    private func connect<Argument>(_ signal: String, _ callback: GCallback, _ handler: SignalHandler<Argument>) {
+        g_signal_connect_data(
+            UnsafeMutableRawPointer(pointer), signal, callback, Unmanaged.passRetained(handler).toOpaque(),
+            { data, _ in
+                guard let data else { return }
+                Unmanaged<AnyObject>.fromOpaque(data).release()
+            }, GConnectFlags(0))
+    }
+
+    /// The element's source pads as they are now (a decoding bin's streams, once exposed).
+    ///
+    /// The corresponding C function is `gst_element_foreach_src_pad`.
+    public var sourcePads: [Pad] {
+        final class Collected { var pads: [Pad] = [] }
+        let collected = Collected()
+        _ = gst_element_foreach_src_pad(
+            pointer,
+            { _, pad, data in
+                guard let pad, let data else { return 0 }
+                Unmanaged<Collected>.fromOpaque(data).takeUnretainedValue().pads.append(Pad(pad, owned: false))
+                return 1
+            }, Unmanaged.passUnretained(collected).toOpaque())
+        return collected.pads
+    }
+
+    /// Gives back a pad the element made on request (a muxer's input), unlinking it first.
+    ///
+    /// The corresponding C function is `gst_element_release_request_pad`.
+    public func releaseRequestPad(_ pad: Pad) {
+        if let peer = pad.peer { gst_pad_unlink(peer.pointer, pad.pointer) }
+        gst_element_release_request_pad(pointer, pad.pointer)
+    }
+
+    /// Posts an error from this element, as the element itself would (GST_STREAM_ERROR_FAILED).
+    public func postError(_ text: String, debug: String? = nil) {
+        CGStreamerShim_element_post_error(pointer, 0, text, debug)
+    }
+}
+
+extension Bin {
+    /// Takes elements out of the bin: each is stopped (NULL) and removed. For a branch that never
+    /// got data; its links to elements that stay must be undone first (`Element.releaseRequestPad`).
+    ///
+    /// The corresponding C functions are `gst_element_set_state` and `gst_bin_remove`.
+    public func remove(_ elements: [Element]) {
+        for element in elements {
+            gst_element_set_state(element.pointer, GST_STATE_NULL)
+            gst_bin_remove(binPointer, element.pointer)
+        }
+    }
+}
+
+extension Pad {
+    /// True when the pad is linked to another.
+    public var isLinked: Bool { gst_pad_is_linked(pointer) != 0 }
+
+    /// The pad this one is linked to.
+    public var peer: Pad? {
+        gst_pad_get_peer(pointer).map { Pad($0, owned: true) }
+    }
+
+    /// The length of the stream upstream of this (sink) pad, as its peer answers, in nanoseconds.
+    ///
+    /// The corresponding C function is `gst_pad_peer_query_duration`.
+    public var peerDuration: ClockTime? {
+        var value: gint64 = -1
+        guard gst_pad_peer_query_duration(pointer, GST_FORMAT_TIME, &value) != 0, value >= 0 else { return nil }
+        return ClockTime(value)
+    }
+}
+
+extension Caps {
+    /// What GStreamer calls a decoder for these caps, such as "QDesign Music (QDM) decoder".
+    ///
+    /// The corresponding C function is `gst_pb_utils_get_decoder_description`.
+    public var decoderDescription: String {
+        gst_pb_utils_init()
+        guard let text = gst_pb_utils_get_decoder_description(pointer) else { return "\(mediaType ?? "unknown") decoder" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+}
+
+/// A Swift closure handed to a GObject signal as its user data.
+private final class SignalHandler<Argument>: @unchecked Sendable {
+    let handler: @Sendable (Argument) -> Void
+    init(_ handler: @escaping @Sendable (Argument) -> Void) { self.handler = handler }
+}
