@@ -14,8 +14,10 @@ runs=${1:-5}
 shift || true
 
 command -v ffmpeg >/dev/null || { echo "ffmpeg is not installed: sudo apt-get install ffmpeg" >&2; exit 1; }
-swift build -c release --product gstpipe >/dev/null
-gstpipe=$(swift build -c release --show-bin-path)/gstpipe
+# Built as a release binary is shipped on Linux: the Swift runtime and Foundation linked in
+# (--static-swift-stdlib), which saves ~10 ms of symbol binding at each start.
+swift build -c release --static-swift-stdlib --scratch-path .build-static --product gstpipe >/dev/null
+gstpipe=$(swift build -c release --static-swift-stdlib --scratch-path .build-static --show-bin-path)/gstpipe
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
