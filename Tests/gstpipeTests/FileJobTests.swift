@@ -48,6 +48,21 @@ struct FileJobTests {
         }
     }
 
+    @Test("An input without audio: each container gets the video alone, and no empty audio track",
+          arguments: ["mp4", "mov", "mkv", "webm"])
+    func noAudioInput(fileExtension: String) async throws {
+        let input = try await Media.clipWithoutAudio()
+        let output = Media.temporary("video-only", fileExtension)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLI.run([input.path, "!", "gray", "!", output.path], timeout: 90)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.isEmpty, "no note, no warning: \(result.stderr)")
+        let info = try Media.info(output)
+        #expect(info.videoStreams == 1)
+        #expect(info.audioStreams == 0)
+        #expect(try await Media.frames(of: output).count == 250)
+    }
+
     @Test("A .y4m of a width GStreamer pads holds packed rows: the size adds up and the luma is the input's")
     func y4mPackedRows() async throws {
         let input = try await Media.paddedSizeClip()
