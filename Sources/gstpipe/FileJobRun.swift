@@ -32,6 +32,8 @@ struct FileJobRun {
             var undecodable: [Caps] = []
             /// Set when the decoding source exposed no video the description could take.
             var videoMissing = false
+            /// Set once the first set of streams was looked at.
+            var streamsSeen = false
         }
         private let state = Mutex(State())
 
@@ -39,6 +41,9 @@ struct FileJobRun {
         var videoMissing: Bool { state.withLock { $0.videoMissing } }
         func addUndecodable(_ caps: Caps) { state.withLock { $0.undecodable.append(caps) } }
         func setVideoMissing() { state.withLock { $0.videoMissing = true } }
+        /// True the first time only: streams a chained file adds later (no-more-pads again) find the
+        /// branches already decided, and data flowing through them.
+        func firstStreams() -> Bool { state.withLock { state in defer { state.streamsSeen = true }; return !state.streamsSeen } }
     }
 
     init(job: FileJob, pipeline: Pipeline, note: @escaping @Sendable (String) -> Void) {
@@ -79,7 +84,8 @@ struct FileJobRun {
         // The handlers live as long as the source, which the pipeline holds: they hold the pipeline
         // weakly, or neither would ever be freed.
         source.onNoMorePads { [weak pipeline] in
-            guard let pipeline, let source = pipeline.element(named: FileJob.inputName) else { return }
+            guard let pipeline, let source = pipeline.element(named: FileJob.inputName), streams.firstStreams()
+            else { return }
             let unknown = streams.undecodable
             guard decodedInput.isLinked else {
                 streams.setVideoMissing()
