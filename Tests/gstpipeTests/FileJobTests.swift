@@ -197,6 +197,54 @@ struct FileJobTests {
         #expect(result.stderr == message)
     }
 
+    @Test("Without x264enc installed: writing .mp4 says which package to install, exit 1, and no file")
+    func missingEncoder() throws {
+        // A GStreamer that has every system plugin but x264 (its own registry, so the real one is
+        // left alone).
+        let pkgConfig = Process()
+        pkgConfig.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        pkgConfig.arguments = ["pkg-config", "--variable=pluginsdir", "gstreamer-1.0"]
+        let pipe = Pipe()
+        pkgConfig.standardOutput = pipe
+        try pkgConfig.run()
+        pkgConfig.waitUntilExit()
+        let pluginsDirectory = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let plugins = try FileManager.default.contentsOfDirectory(atPath: pluginsDirectory)
+        try #require(plugins.contains("libgstx264.so"), "x264 is installed here, so there is one to leave out")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-no-x264-\(UUID())")
+        let pluginsCopy = folder.appendingPathComponent("plugins")
+        try FileManager.default.createDirectory(at: pluginsCopy, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for plugin in plugins where plugin.hasSuffix(".so") && plugin != "libgstx264.so" {
+            try FileManager.default.createSymbolicLink(
+                atPath: pluginsCopy.appendingPathComponent(plugin).path,
+                withDestinationPath: "\(pluginsDirectory)/\(plugin)")
+        }
+        let environment: [String: String?] = [
+            "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "GST_PLUGIN_SYSTEM_PATH_1_0": pluginsCopy.path,
+            "GST_REGISTRY_1_0": folder.appendingPathComponent("registry.bin").path,
+        ]
+        let output = folder.appendingPathComponent("out.mp4")
+        let shorthand = try CLI.run(
+            ["noise", "num-buffers=3", "!", "gray", "!", output.path], environment: environment, timeout: 60)
+        #expect(shorthand.status == 1)
+        #expect(
+            shorthand.stderr
+                == "ERROR: cannot write \(output.path): the x264enc element is not installed "
+                + "(sudo apt-get install gstreamer1.0-plugins-ugly)\n")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+
+        let named = try CLI.run(
+            ["noise", "num-buffers=3", "!", "gray", "!", "x264enc", "!", "fakesink"], environment: environment)
+        #expect(named.status == 2)
+        #expect(named.stderr.hasPrefix("ERROR: erroneous pipeline: no element \"x264enc\"\n"))
+        #expect(
+            named.stderr.hasSuffix(
+                "  x264enc usually comes with the Debian package gstreamer1.0-plugins-ugly: "
+                    + "sudo apt-get install gstreamer1.0-plugins-ugly\n"))
+    }
+
     @Test("A missing input, a file that is not media, a folder that does not exist: exit 1, one line")
     func inputErrors() throws {
         let missing = try CLI.run(["/nonexistent/in.mp4", "!", "gray", "!", "fakesink"])
