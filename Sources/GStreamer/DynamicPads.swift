@@ -68,6 +68,15 @@ extension Element {
         gst_element_release_request_pad(pointer, pad.pointer)
     }
 
+    /// True when this element sits inside `bin`, at any depth.
+    ///
+    /// The corresponding C function is `gst_object_has_as_ancestor`.
+    public func isInside(_ bin: Element) -> Bool {
+        gst_object_has_as_ancestor(
+            UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self),
+            UnsafeMutableRawPointer(bin.pointer).assumingMemoryBound(to: GstObject.self)) != 0
+    }
+
     /// Posts an error from this element, as the element itself would (GST_STREAM_ERROR_FAILED).
     public func postError(_ text: String, debug: String? = nil) {
         CGStreamerShim_element_post_error(pointer, 0, text, debug)
@@ -78,13 +87,32 @@ extension Bin {
     /// Takes elements out of the bin: each is stopped (NULL) and removed. For a branch that never
     /// got data; its links to elements that stay must be undone first (`Element.releaseRequestPad`).
     ///
+    /// The elements stay alive as long as `keeper` does: gst-launch syntax's delayed links
+    /// (`decoder. ! audioconvert`) name their target without holding it, and try it again on every
+    /// pad the decoder adds later. Kept alive, outside the bin, it refuses such a link.
+    ///
     /// The corresponding C functions are `gst_element_set_state` and `gst_bin_remove`.
-    public func remove(_ elements: [Element]) {
+    public func remove(_ elements: [Element], keptAliveBy keeper: Element) {
+        guard !elements.isEmpty else { return }
+        let key = "gstpipe-removed-\(elements.map(\.name).joined(separator: ","))"
+        g_object_set_data_full(
+            UnsafeMutableRawPointer(keeper.pointer).assumingMemoryBound(to: GObject.self), key,
+            Unmanaged.passRetained(ElementList(elements)).toOpaque(),
+            { data in
+                guard let data else { return }
+                Unmanaged<ElementList>.fromOpaque(data).release()
+            })
         for element in elements {
             gst_element_set_state(element.pointer, GST_STATE_NULL)
             gst_bin_remove(binPointer, element.pointer)
         }
     }
+}
+
+/// Element wrappers held as one object (each holds a reference to its element).
+private final class ElementList: @unchecked Sendable {
+    let elements: [Element]
+    init(_ elements: [Element]) { self.elements = elements }
 }
 
 extension Pad {

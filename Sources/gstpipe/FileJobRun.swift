@@ -41,13 +41,19 @@ struct FileJobRun {
         var videoMissing: Bool { state.withLock { $0.videoMissing } }
         func addUndecodable(_ caps: Caps) { state.withLock { $0.undecodable.append(caps) } }
         func setVideoMissing() { state.withLock { $0.videoMissing = true } }
-        /// True the first time only: streams a chained file adds later (no-more-pads again) find the
-        /// branches already decided, and data flowing through them.
+        /// True the first time only: the branches are decided once, for the streams the input starts
+        /// with; streams a chained file adds later are left to gst-launch syntax's delayed links.
         func firstStreams() -> Bool { state.withLock { state in defer { state.streamsSeen = true }; return !state.streamsSeen } }
     }
 
+    /// The decoding source, and the pipeline to find an error's element in.
+    private let inputElement: Element?
+    private weak var pipeline: Pipeline?
+
     init(job: FileJob, pipeline: Pipeline, note: @escaping @Sendable (String) -> Void) {
         self.job = job
+        self.pipeline = pipeline
+        inputElement = job.input == nil ? nil : pipeline.element(named: FileJob.inputName)
         let decodedElement = job.input == nil ? nil : pipeline.element(named: FileJob.decodedName)
         decodedInput = decodedElement?.pad(named: "sink")
         decoded = decodedInput?.countBuffers()
@@ -101,7 +107,7 @@ struct FileJobRun {
                     connectAudioBranch(of: output, in: pipeline, note: note)
                     continue
                 }
-                pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) })
+                pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) }, keptAliveBy: source)
                 if let undecodableAudio {
                     note(
                         "the audio of \(input.name) cannot be decoded (no \(undecodableAudio.decoderDescription) "
@@ -123,21 +129,38 @@ struct FileJobRun {
             try encoder.link(to: muxer)
         } catch {
             note("\(output.path) gets video only: \(error.message)")
-            pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) })
+            if let source = pipeline.element(named: FileJob.inputName) {
+                pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) }, keptAliveBy: source)
+            }
         }
     }
 
-    /// Why the run failed, when the input is to blame: it is not media, or holds no video that can be
-    /// decoded. Nil for any other error.
+    /// Why the run failed, when the input is to blame: it is not media, holds no video that can be
+    /// decoded, or its reading failed before any video came. Nil for any other error.
     func inputFailure(after error: GStreamerError) -> String? {
         guard let input = job.input else { return nil }
         let videoMissing = streams.videoMissing
-        guard videoMissing || error.isUnknownType || error.isMissingPlugin else { return nil }
-        let reason = FileJob.diagnose(input) ?? (videoMissing ? "\(input.name) has no video stream" : nil)
+        let beforeVideo = isFromInputBeforeVideo(error.source)
+        guard videoMissing || error.isUnknownType || error.isMissingPlugin || beforeVideo else { return nil }
+        let reason =
+            FileJob.diagnose(input)
+            ?? (videoMissing
+                ? "cannot use the video of \(input.name): it does not link to what follows it in the description "
+                    + "(-v shows the caps)"
+                : beforeVideo ? "cannot read \(input.name): \(error.message)" : nil)
         guard let reason else { return nil }
         // The outputs never got a frame: no note about them, as when the input is refused up front.
         outputs.forEach { _ = remove($0) }
         return reason
+    }
+
+    /// True for a message from the decoding source's own elements (demuxer, parser, decoder) while
+    /// it has given no video yet: it is about reading the input, which `inputFailure` speaks to.
+    func isFromInputBeforeVideo(_ source: String?) -> Bool {
+        guard (decoded?.count ?? 0) == 0, let source, let inputElement,
+            let element = pipeline?.element(named: source)
+        else { return false }
+        return element.name == inputElement.name || element.isInside(inputElement)
     }
 
     /// Ends the input's streams where the video is now (Ctrl-C): end of stream into the decoded video,

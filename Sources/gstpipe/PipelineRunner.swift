@@ -105,6 +105,7 @@ struct PipelineRunner {
         if options.verbose { pipeline.watchCaps() }
         let started = ContinuousClock.now
         var warningsShown: Set<String> = []
+        var heldWarnings: [GStreamerError] = []
         do {
             try pipeline.play()
         } catch {
@@ -120,6 +121,7 @@ struct PipelineRunner {
             switch message {
             case .endOfStream:
                 progress?.finish()
+                heldWarnings.forEach(printWarning)
                 drawGraph(of: pipeline)
                 printStatistics(of: pipeline, since: started)
                 if let failure = files.checkAfterEndOfStream(interrupted: interrupts.wasInterrupted) {
@@ -133,6 +135,7 @@ struct PipelineRunner {
                     printError(failure)
                     return ExitStatus.runtimeError
                 }
+                heldWarnings.forEach(printWarning)
                 report(error)
                 await files.finishAfterError(error, note: note)
                 drawGraph(of: pipeline)
@@ -147,8 +150,16 @@ struct PipelineRunner {
                 {
                     continue
                 }
+                // The input's own warnings wait for its first frame: should it give none, the error
+                // that follows says what is wrong with it in one line.
+                if files.isFromInputBeforeVideo(warning.source) && !options.verbose {
+                    heldWarnings.append(warning)
+                    continue
+                }
                 progress?.clear()
-                printError("warning from element \(warning.source ?? "?"): \(warning.message)", prefix: "WARNING")
+                heldWarnings.forEach(printWarning)
+                heldWarnings.removeAll()
+                printWarning(warning)
             case .propertyNotify(let object, let property, let value) where options.verbose:
                 progress?.clear()
                 print("\(object): \(property) = \(value ?? "NULL")")
@@ -192,6 +203,10 @@ struct PipelineRunner {
             }
         }
         note("Graphviz could not render \(path) (apt-get install graphviz); the graph is in \(dotPath): dot -T\(format) \(dotPath) -o \(path)")
+    }
+
+    private func printWarning(_ warning: GStreamerError) {
+        printError("warning from element \(warning.source ?? "?"): \(warning.message)", prefix: "WARNING")
     }
 
     private func report(_ error: GStreamerError) {
