@@ -60,14 +60,6 @@ extension Element {
         return collected.pads
     }
 
-    /// Gives back a pad the element made on request (a muxer's input), unlinking it first.
-    ///
-    /// The corresponding C function is `gst_element_release_request_pad`.
-    public func releaseRequestPad(_ pad: Pad) {
-        if let peer = pad.peer { gst_pad_unlink(peer.pointer, pad.pointer) }
-        gst_element_release_request_pad(pointer, pad.pointer)
-    }
-
     /// True when this element sits inside `bin`, at any depth.
     ///
     /// The corresponding C function is `gst_object_has_as_ancestor`.
@@ -85,7 +77,7 @@ extension Element {
 
 extension Bin {
     /// Takes elements out of the bin: each is stopped (NULL) and removed. For a branch that never
-    /// got data; its links to elements that stay must be undone first (`Element.releaseRequestPad`).
+    /// got data and is linked to nothing that stays.
     ///
     /// The elements stay alive as long as `keeper` does: gst-launch syntax's delayed links
     /// (`decoder. ! audioconvert`) name their target without holding it, and try it again on every
@@ -118,11 +110,6 @@ private final class ElementList: @unchecked Sendable {
 extension Pad {
     /// True when the pad is linked to another.
     public var isLinked: Bool { gst_pad_is_linked(pointer) != 0 }
-
-    /// The pad this one is linked to.
-    public var peer: Pad? {
-        gst_pad_get_peer(pointer).map { Pad($0, owned: true) }
-    }
 
     /// The length of the stream upstream of this (sink) pad, as its peer answers, in nanoseconds.
     ///

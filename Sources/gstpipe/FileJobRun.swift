@@ -63,7 +63,7 @@ struct FileJobRun {
             else { return nil }
             return (input, queueOutput)
         }
-        if let input = job.input, let source = pipeline.element(named: FileJob.inputName), let decodedInput {
+        if let input = job.input, let source = inputElement, let decodedInput {
             Self.watchStreams(of: source, input: input, job: job, pipeline: pipeline, decodedInput: decodedInput,
                               streams: streams, note: note)
         }
@@ -80,8 +80,9 @@ struct FileJobRun {
     }
 
     /// Once the decoding source has exposed its streams, and before data flows: without video the
-    /// run fails (`inputFailure` says why); an audio branch the input cannot feed (no audio, or no
-    /// decoder for it) is taken out, the muxer's pad given back, so the muxer does not wait for it.
+    /// run fails (`inputFailure` says why); an audio branch that got the input's audio is linked to
+    /// its muxer, one the input cannot feed (no audio, or no decoder for it) is taken out, so the
+    /// muxer never waits for it.
     private static func watchStreams(
         of source: Element, input: FileJob.Input, job: FileJob, pipeline: Pipeline, decodedInput: Pad,
         streams: InputStreams, note: @escaping @Sendable (String) -> Void
@@ -107,7 +108,7 @@ struct FileJobRun {
                     connectAudioBranch(of: output, in: pipeline, note: note)
                     continue
                 }
-                pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) }, keptAliveBy: source)
+                removeAudioBranch(of: output, from: pipeline)
                 if let undecodableAudio {
                     note(
                         "the audio of \(input.name) cannot be decoded (no \(undecodableAudio.decoderDescription) "
@@ -129,10 +130,15 @@ struct FileJobRun {
             try encoder.link(to: muxer)
         } catch {
             note("\(output.path) gets video only: \(error.message)")
-            if let source = pipeline.element(named: FileJob.inputName) {
-                pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) }, keptAliveBy: source)
-            }
+            removeAudioBranch(of: output, from: pipeline)
         }
+    }
+
+    /// Takes an audio branch out before any data flows. Its elements live on with the decoding
+    /// source, whose delayed link to the branch (gst-launch syntax) would otherwise name a freed one.
+    private static func removeAudioBranch(of output: FileJob.Output, from pipeline: Pipeline) {
+        guard let source = pipeline.element(named: FileJob.inputName) else { return }
+        pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) }, keptAliveBy: source)
     }
 
     /// Why the run failed, when the input is to blame: it is not media, holds no video that can be
