@@ -36,8 +36,7 @@ struct FileJob {
 
         /// The elements that write this output: an error from one of them means the file is broken.
         var elementNames: Set<String> {
-            [encoderName, videoEncoderName, muxerName, sinkName, audioName, audioQueueName, audioResampleName,
-                audioEncoderName]
+            Set([encoderName, videoEncoderName, muxerName, sinkName] + audioElementNames)
         }
     }
 

@@ -73,10 +73,7 @@ struct PipelineRunner {
         } catch {
             return error.report()
         }
-        let files = FileJobRun(job: job, pipeline: pipeline, note: { [options] text in
-            guard !options.quiet else { return }
-            FileHandle.standardError.write(Data("gstpipe: \(text)\n".utf8))
-        })
+        let files = FileJobRun(job: job, pipeline: pipeline, note: { [self] text in note(text) })
         return await drive(pipeline, files: files, showProgress: preview != .terminal)
     }
 
