@@ -28,11 +28,13 @@ let package = Package(
                 .brew(["gstreamer"]),
             ]
         ),
+        // libx264, for the gray H.264 encoder (x264grayenc): GStreamer 1.22's x264enc takes no GRAY8.
+        .systemLibrary(name: "CX264", pkgConfig: "x264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
         // What Swift cannot call directly: variadic GObject calls, macros, casts, GType registration.
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim"]),
-        .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer"]),
+        .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264"]),
         .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
         .executableTarget(
             name: "gstpipe",

@@ -59,6 +59,9 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     /// A filter's caps on one side for `caps` on the other: the caps its sink pad accepts for what
     /// downstream accepts (`towardsSink`), or what its source pad offers for upstream's caps.
     func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps
+    /// A flush (a seek) went through the element (filters): data held from before it is stale. Called
+    /// while no `render` runs.
+    func flushed()
 }
 
 extension BridgeDelegate {
@@ -69,6 +72,7 @@ extension BridgeDelegate {
     public func endOfStream() {}
     public func needData() {}
     public func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps { caps }
+    public func flushed() {}
 }
 
 /// One element instance written in Swift: a bin holding an appsrc and/or an appsink with ghost pads,
@@ -125,6 +129,12 @@ public final class BridgeElement: @unchecked Sendable {
                 ("handle-segment-change", "true"), ("stream-type", "stream"), ("emit-signals", "false"),
             ] {
                 CGStreamerShim_object_set_from_string(source, property, value)
+            }
+            if kind == .filter {
+                // A filter ends the stream when upstream does, never by itself: GstBaseSrc would end it
+                // at the first buffer past the segment's stop, and an encoder's buffers come in decoding
+                // order, so the last frames (shown earlier, decoded later) would be lost.
+                gst_base_src_set_automatic_eos(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstBaseSrc.self), 0)
             }
             gst_bin_add(bin, source)
             appsrc = source
@@ -187,16 +197,19 @@ public final class BridgeElement: @unchecked Sendable {
 
     /// Pushes a buffer downstream through the appsrc with `caps`, keeping the segment of `input` (a
     /// filter's input sample) so timestamps keep their meaning after seeks. Blocks while the appsrc's
-    /// small queue is full: a slow downstream slows the caller.
+    /// small queue is full: a slow downstream slows the caller. `segmentOffset` moves that segment
+    /// later, for timestamps moved by as much (see `Sample.init(buffer:caps:segmentFrom:offset:)`).
     ///
     /// The corresponding C functions are `gst_app_src_push_sample` and `gst_app_src_push_buffer`.
-    public func push(_ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil) -> FlowResult {
+    public func push(
+        _ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil, segmentOffset: ClockTime = 0
+    ) -> FlowResult {
         guard let appsrc else { return .error }
         // appsrc queues and returns OK even once downstream has said end of stream (an encoder
         // that wanted one frame): say so to the caller, so upstream stops too.
         if downstreamEnded(appsrc) { return .endOfStream }
         let started = UInt64(gst_util_get_timestamp())
-        let result = pushThrough(appsrc, buffer, caps: caps, segmentFrom: input)
+        let result = pushThrough(appsrc, buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
         counters.pushed(result == .ok, since: started)
         return result
     }
@@ -208,11 +221,12 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     private func pushThrough(
-        _ appsrc: UnsafeMutablePointer<GstElement>, _ buffer: Buffer, caps: Caps, segmentFrom input: Sample?
+        _ appsrc: UnsafeMutablePointer<GstElement>, _ buffer: Buffer, caps: Caps, segmentFrom input: Sample?,
+        offset: ClockTime
     ) -> FlowResult {
         let source = UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)
         if let input {
-            let sample = Sample(buffer: buffer, caps: caps, segmentFrom: input)
+            let sample = Sample(buffer: buffer, caps: caps, segmentFrom: input, offset: offset)
             return withExtendedLifetime(sample) { FlowResult(gst_app_src_push_sample(source, sample.pointer)) }
         }
         let changed = output.withLock { output -> Bool in
@@ -476,6 +490,7 @@ public final class BridgeElement: @unchecked Sendable {
                 case GST_EVENT_FLUSH_STOP:
                     _ = gst_pad_push_event(srcPad, gst_event_ref(event))
                     bridge.output.withLock { $0.caps = nil }
+                    bridge.delegate.flushed()
                     gst_element_sync_state_with_parent(appsrc)
                 default:
                     break

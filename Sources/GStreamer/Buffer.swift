@@ -57,6 +57,26 @@ public final class Buffer: @unchecked Sendable {
         set { pointer.pointee.duration = clockTimeValue(newValue) }
     }
 
+    /// True when the buffer cannot be decoded on its own (an encoded frame that is not a key frame).
+    /// Set it only on a buffer nobody else holds yet.
+    ///
+    /// The corresponding C flag is `GST_BUFFER_FLAG_DELTA_UNIT`.
+    public var isDeltaUnit: Bool {
+        get { pointer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue != 0 }
+        set {
+            if newValue {
+                pointer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DELTA_UNIT.rawValue
+            } else {
+                pointer.pointee.mini_object.flags &= ~GST_BUFFER_FLAG_DELTA_UNIT.rawValue
+            }
+        }
+    }
+
+    /// True when the buffer follows a gap or a flush (a seek): what came before it is not its past.
+    ///
+    /// The corresponding C flag is `GST_BUFFER_FLAG_DISCONT`.
+    public var isDiscontinuity: Bool { pointer.pointee.mini_object.flags & GST_BUFFER_FLAG_DISCONT.rawValue != 0 }
+
     /// Total size in bytes of all its memory.
     public var size: Int { Int(gst_buffer_get_size(pointer)) }
 
@@ -191,9 +211,23 @@ public final class Sample: @unchecked Sendable {
     }
 
     /// A sample of `buffer` with `caps` and the segment of `segmentFrom` (or a default time segment).
-    public convenience init(buffer: Buffer, caps: Caps?, segmentFrom other: Sample? = nil) {
-        let segment = other.flatMap { gst_sample_get_segment($0.pointer) }
-        self.init(taking: gst_sample_new(buffer.pointer, caps?.pointer, segment, nil))
+    ///
+    /// With an `offset`, the segment is moved later by that much (start, stop and position), so that
+    /// timestamps moved by the same offset keep their running and stream times. An encoder does this
+    /// to give B-frames' decoding timestamps, which come before the first presentation timestamp,
+    /// room above zero (as GstVideoEncoder does for x264enc).
+    public convenience init(buffer: Buffer, caps: Caps?, segmentFrom other: Sample? = nil, offset: ClockTime = 0) {
+        guard let source = other.flatMap({ gst_sample_get_segment($0.pointer) }) else {
+            self.init(taking: gst_sample_new(buffer.pointer, caps?.pointer, nil, nil))
+            return
+        }
+        var segment = source.pointee
+        if offset != 0 {
+            segment.start += guint64(offset)
+            if segment.stop != guint64.max { segment.stop += guint64(offset) }
+            if segment.position != guint64.max { segment.position += guint64(offset) }
+        }
+        self.init(taking: gst_sample_new(buffer.pointer, caps?.pointer, &segment, nil))
     }
 
     /// The sample's buffer.

@@ -76,6 +76,10 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
         }
     }
 
+    /// True when the samples use the whole 0–255 range (as GRAY8 and RGB do by default), false for the
+    /// 16–235 video range of most YUV.
+    public var isFullRange: Bool { raw.colorimetry.range == GST_VIDEO_COLOR_RANGE_0_255 }
+
     /// Bytes per row of each plane (including padding).
     public var strides: [Int] {
         get { withUnsafeBytes(of: raw.stride) { $0.bindMemory(to: gint.self).prefix(planeCount).map { Int($0) } } }

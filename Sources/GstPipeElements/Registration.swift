@@ -2,7 +2,7 @@ import MediaIO
 
 /// The built-in Swift elements.
 public enum GstPipeElements {
-    /// Registers `noise` and `gray` with GStreamer (once per process; later calls do nothing), or
+    /// Registers `noise`, `gray` and `x264grayenc` with GStreamer (once per process; later calls do nothing), or
     /// into `plugin` when called from a plugin's init function.
     public static func register(plugin: UnsafeMutableRawPointer? = nil) throws(GStreamerError) {
         try MediaIOElements.registerSource(
@@ -15,5 +15,6 @@ public enum GstPipeElements {
             description: "Renders each frame's luminance and hands the gray frame on, in the same format (gstpipe, Swift)",
             sinkFormats: Gray.formats, srcFormats: Gray.formats, properties: Gray.properties, plugin: plugin
         ) { Gray(properties: $0) }
+        try GrayH264Encoder.register(plugin: plugin)
     }
 }

@@ -19,8 +19,15 @@ struct FileJob {
         let format: OutputFormat
         /// The index in element names: gstpipe-mux0, gstpipe-output0, ...
         let index: Int
+        /// The element written just before the output, such as "gray".
+        let feeder: String?
         /// The audio encoder the input's audio goes through, or nil for video only.
         var audioEncoder: String?
+
+        /// The video chain: for gray's output, a format's gray chain when it has one.
+        var videoChain: [String] {
+            feeder == "gray" ? format.grayVideoChain ?? format.videoChain : format.videoChain
+        }
 
         var encoderName: String { "gstpipe-encode\(index)" }
         var muxerName: String { "gstpipe-mux\(index)" }
@@ -80,7 +87,7 @@ struct FileJob {
             guard let format = OutputFormat.forPath(location), let feeder = span.feeder,
                 swiftElements.contains(feeder)
             else { continue }
-            let output = Output(path: location, format: format, index: replacements.count)
+            let output = Output(path: location, format: format, index: replacements.count, feeder: feeder)
             notes.append(
                 "filesink location=\(location) gets raw video from \(feeder): encoding it as \(format.name) "
                     + "(put your own encoder before filesink to choose another)")
@@ -94,7 +101,10 @@ struct FileJob {
                     "cannot write \(last): gstpipe writes \(OutputFormat.knownExtensions) files by name "
                         + "(put an encoder and filesink location=\(last) at the end for anything else)")
             }
-            replacements.append((tokens.count - 1..<tokens.count, Output(path: last, format: format, index: replacements.count)))
+            let output = Output(
+                path: last, format: format, index: replacements.count,
+                feeder: reader.feeder(before: tokens.count - 1, in: tokens))
+            replacements.append((tokens.count - 1..<tokens.count, output))
         }
         if tokens.count >= 2, tokens[1] == "!", reader.isFileName(TokenReader.unquoted(tokens[0]), position: .first) {
             input = try Self.readInput(TokenReader.unquoted(tokens[0]))
@@ -214,13 +224,14 @@ struct FileJob {
     /// Raw video in, the file written: converter, encoder, muxer, sink.
     private static func outputChain(_ output: Output) throws(Failure) -> [String] {
         let format = output.format
-        for element in [format.videoChain[0], format.muxer].compactMap({ $0 })
+        let videoChain = output.videoChain
+        for element in videoChain.filter({ $0 != "!" && !$0.contains("=") }) + [format.muxer].compactMap({ $0 })
         where !GStreamer.hasElement(named: element) {
             throw .runtime(
                 "cannot write \(output.path): the \(element) element is not installed "
                     + "(sudo apt-get install \(OutputFormat.package(of: element)))")
         }
-        var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + format.videoChain
+        var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + videoChain
         chain.insert("name=\(output.videoEncoderName)", at: 4)
         let sequence = format.isImage && OutputFormat.isSequence(output.path)
         if format.isImage && !sequence { chain.append("snapshot=true") }

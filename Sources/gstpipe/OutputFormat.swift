@@ -14,6 +14,10 @@ struct OutputFormat: Sendable {
     let audioEncoders: [String]?
     /// True for still images: one file, or a numbered sequence when the name holds a %d pattern.
     let isImage: Bool
+    /// The video chain for the output of `gray`, when it differs: H.264 formats write gray video as
+    /// monochrome (4:0:0), as ffmpeg's `-vf format=gray -c:v libx264` does, rather than two planes
+    /// of constant chroma.
+    var grayVideoChain: [String]? = nil
     /// True when the encoder writes frames as they come and so needs rows without padding
     /// (y4menc in GStreamer 1.22: `Pad.packVideoBuffers`).
     var needsPackedFrames: Bool { videoChain.first == "y4menc" }
@@ -23,13 +27,13 @@ struct OutputFormat: Sendable {
     static let all: [OutputFormat] = [
         OutputFormat(
             extensions: ["mp4", "m4v"], name: "H.264 in MP4", videoChain: h264, muxer: "mp4mux",
-            audioEncoders: aac, isImage: false),
+            audioEncoders: aac, isImage: false, grayVideoChain: grayH264),
         OutputFormat(
             extensions: ["mov"], name: "H.264 in QuickTime", videoChain: h264, muxer: "qtmux",
-            audioEncoders: aac, isImage: false),
+            audioEncoders: aac, isImage: false, grayVideoChain: grayH264),
         OutputFormat(
             extensions: ["mkv"], name: "H.264 in Matroska", videoChain: h264, muxer: "matroskamux",
-            audioEncoders: ["vorbisenc"], isImage: false),
+            audioEncoders: ["vorbisenc"], isImage: false, grayVideoChain: grayH264),
         OutputFormat(
             extensions: ["webm"], name: "VP8 in WebM",
             videoChain: [
@@ -51,6 +55,9 @@ struct OutputFormat: Sendable {
     /// default: outputs half ffmpeg's size); a buffer of zero turns the cap off, so x264 runs with
     /// the settings ffmpeg's libx264 writes in its SEI.
     private static let h264 = ["x264enc", "pass=qual", "quantizer=23", "speed-preset=medium", "vbv-buf-capacity=0"]
+    /// x264grayenc has the same defaults as the chain above; h264parse turns its byte stream into
+    /// what the muxers take.
+    private static let grayH264 = ["x264grayenc", "!", "h264parse"]
     private static let aac = ["avenc_aac", "voaacenc"]
 
     /// The format for a file name, by its extension.

@@ -71,7 +71,7 @@ struct TokenReader {
     }
 
     /// The element written before `! element` at `index`: skips back over its properties.
-    private func feeder(before index: Int, in tokens: [String]) -> String? {
+    func feeder(before index: Int, in tokens: [String]) -> String? {
         guard index >= 2, tokens[index - 1] == "!" else { return nil }
         var position = index - 2
         while position > 0, tokens[position].contains("="), !tokens[position].contains("/") { position -= 1 }

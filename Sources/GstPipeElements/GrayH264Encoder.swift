@@ -1,0 +1,279 @@
+import CX264
+import GStreamer
+import Synchronization
+
+/// `x264grayenc`: gray video to monochrome (4:0:0) H.264 through libx264, the stream ffmpeg writes for
+/// `-vf format=gray -c:v libx264`. GStreamer 1.22's x264enc takes no GRAY8, so gray video through it is
+/// encoded as 4:2:0 with two planes of constant chroma, which costs x264 time for nothing.
+///
+/// It encodes the luma plane of its input and nothing else: chroma is dropped, so it belongs after
+/// `gray` (or anything else whose chroma is neutral). Planar and semi-planar YUV come in without a
+/// conversion, the luma read where it lies. The output is an H.264 byte stream, one access unit per
+/// buffer; `h264parse` turns it into what MP4 and Matroska muxers take.
+///
+/// Defaults are ffmpeg's for libx264: constant quality 23 at the medium preset.
+public final class GrayH264Encoder: BridgeDelegate {
+    /// The element's properties, declared in one place.
+    public static let properties: [PropertySpec] = [
+        PropertySpec(
+            "crf", blurb: "Constant quality as x264's --crf: lower is better and larger (ffmpeg's default: 23)",
+            .double(range: 0...51, default: 23)),
+        PropertySpec(
+            "speed-preset", blurb: "x264's preset: \(presets.joined(separator: ", "))", .string(default: "medium")),
+        PropertySpec(
+            "tune", blurb: "x264's tuning, such as film, animation, grain, stillimage, fastdecode or zerolatency "
+                + "(none by default)", .string(default: nil)),
+        PropertySpec(
+            "key-int-max", blurb: "Most frames from one key frame to the next (0: x264's default, 250)",
+            .int(range: 0...Int(Int32.max), default: 0)),
+        PropertySpec(
+            "threads", blurb: "Encoding threads (0: as many as suit the machine's cores)", .int(range: 0...128, default: 0)),
+    ]
+
+    /// x264's presets, fastest first (x264_preset_names).
+    static let presets = [
+        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
+    ]
+
+    /// Formats whose first plane is the luma, one byte a sample: read in place.
+    public static let formats = ["GRAY8", "I420", "YV12", "NV12", "NV21", "Y42B", "Y444"]
+    public static let sinkCaps = "video/x-raw, format=(string){ \(formats.joined(separator: ", ")) }"
+    public static let srcCaps = "video/x-h264, stream-format=(string)byte-stream, alignment=(string)au"
+
+    /// Added to every output timestamp, and to the segment, as GstVideoEncoder does for x264enc: B-frames
+    /// make the first decoding timestamps earlier than the first presentation timestamp, and GStreamer's
+    /// timestamps cannot go below zero. Running and stream times are unchanged.
+    static let timestampOffset: ClockTime = 1000 * 3600 * 1_000_000_000
+
+    /// Registers `x264grayenc` (once per process), or into `plugin` from a plugin's init function.
+    public static func register(plugin: UnsafeMutableRawPointer? = nil) throws(GStreamerError) {
+        let description = ElementTypeDescription(
+            name: "x264grayenc", longName: "H.264 encoder for gray video (libx264, 4:0:0)",
+            classification: "Codec/Encoder/Video",
+            description: "Encodes the luma of raw video as monochrome H.264, as ffmpeg's -vf format=gray -c:v libx264 "
+                + "(gstpipe, Swift)",
+            kind: .filter, sinkCaps: sinkCaps, srcCaps: srcCaps, properties: properties)
+        try ElementType.register(description, plugin: plugin) { GrayH264Encoder(bridge: $0) }
+    }
+
+    // The element's bridge owns this encoder: holding it strongly would keep both alive forever.
+    private unowned let bridge: BridgeElement
+    private let state = Mutex(State())
+
+    private struct State {
+        var session: Session?
+        /// The last input, whose segment the output keeps (frames still inside x264 at end of stream
+        /// go out with it).
+        var lastInput: Sample?
+    }
+
+    init(bridge: BridgeElement) {
+        self.bridge = bridge
+    }
+
+    public func initialize() throws {
+        var param = x264_param_t()
+        let preset = bridge.properties.string("speed-preset") ?? "medium"
+        guard x264_param_default_preset(&param, preset, nil) == 0 else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "\(bridge.name): unknown speed-preset \"\(preset)\"; use one of \(Self.presets.joined(separator: ", "))")
+        }
+        if let tune = bridge.properties.string("tune"), x264_param_default_preset(&param, preset, tune) != 0 {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "\(bridge.name): unknown tune \"\(tune)\"; use film, animation, grain, stillimage, psnr, ssim, "
+                    + "fastdecode or zerolatency, or leave it out")
+        }
+    }
+
+    /// Raw video on one side, H.264 on the other: any size and rate either way, the output's fields set
+    /// from the input's once it comes.
+    public func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps {
+        (try? Caps(towardsSink ? Self.sinkCaps : Self.srcCaps)) ?? caps
+    }
+
+    public func render(_ sample: Sample) -> FlowResult {
+        guard let buffer = sample.buffer, let caps = sample.caps else { return .error }
+        return state.withLock { state in
+            do {
+                if let session = state.session, session.inputCaps != caps {
+                    // New caps (a size change): what x264 still holds goes out first, then a new stream.
+                    if let last = state.lastInput {
+                        let flow = drain(session, segmentFrom: last)
+                        guard flow == .ok else { return flow }
+                    }
+                    state.session = nil
+                }
+                if let session = state.session, let pts = buffer.pts, let last = session.lastPTS, pts < last {
+                    // Time went back without a flush (the element went to READY and back): a new stream.
+                    state.session = nil
+                }
+                let session = try state.session ?? Session(caps: caps, properties: bridge.properties, name: bridge.name)
+                state.session = session
+                state.lastInput = sample
+                let encoded = try session.encode(buffer)
+                for output in encoded {
+                    let flow = bridge.push(
+                        output, caps: session.outputCaps, segmentFrom: sample, segmentOffset: Self.timestampOffset)
+                    guard flow == .ok else { return flow }
+                }
+                return .ok
+            } catch {
+                bridge.postError("\(error)")
+                return .error
+            }
+        }
+    }
+
+    /// The frames x264 still holds (B-frames and its lookahead) go out before the end of stream.
+    public func endOfStream() {
+        state.withLock { state in
+            guard let session = state.session, let last = state.lastInput else { return }
+            _ = drain(session, segmentFrom: last)
+            state.session = nil
+        }
+    }
+
+    /// After a flush (a seek) the frames x264 holds belong to the old position: dropped.
+    public func flushed() {
+        state.withLock { state in
+            state.session = nil
+            state.lastInput = nil
+        }
+    }
+
+    public func dispose() {
+        state.withLock { state in
+            state.session = nil
+            state.lastInput = nil
+        }
+    }
+
+    private func drain(_ session: Session, segmentFrom sample: Sample) -> FlowResult {
+        do {
+            for output in try session.flush() {
+                let flow = bridge.push(
+                    output, caps: session.outputCaps, segmentFrom: sample, segmentOffset: Self.timestampOffset)
+                guard flow == .ok else { return flow }
+            }
+            return .ok
+        } catch {
+            bridge.postError("\(error)")
+            return .error
+        }
+    }
+}
+
+/// One open libx264 encoder, for one set of input caps. Used only under the element's lock.
+private final class Session {
+    let inputCaps: Caps
+    let outputCaps: Caps
+    let info: VideoInfo
+    private let encoder: OpaquePointer
+    private let name: String
+    /// The input frames' durations, by presentation timestamp, until their encoded frames come out.
+    private var durations: [Int64: ClockTime] = [:]
+    private(set) var lastPTS: ClockTime?
+    private var frameDuration: ClockTime
+
+    init(caps: Caps, properties: ElementProperties, name: String) throws(GStreamerError) {
+        info = try VideoInfo(caps: caps)
+        self.name = name
+        inputCaps = caps
+        var param = x264_param_t()
+        x264_param_default_preset(&param, properties.string("speed-preset") ?? "medium", properties.string("tune"))
+        param.i_csp = X264_CSP_I400
+        param.i_width = Int32(info.width)
+        param.i_height = Int32(info.height)
+        param.i_threads = Int32(properties.int("threads"))
+        param.i_log_level = X264_LOG_ERROR
+        param.rc.i_rc_method = X264_RC_CRF
+        param.rc.f_rf_constant = Float(properties.double("crf"))
+        if properties.int("key-int-max") > 0 { param.i_keyint_max = Int32(properties.int("key-int-max")) }
+        // Timestamps in nanoseconds, as GStreamer's; the frame rate (when the caps give one) guides
+        // rate control, and variable frame rates follow the timestamps.
+        param.i_timebase_num = 1
+        param.i_timebase_den = 1_000_000_000
+        let rate = info.framerate
+        if rate.numerator > 0 && rate.denominator > 0 {
+            param.i_fps_num = UInt32(rate.numerator)
+            param.i_fps_den = UInt32(rate.denominator)
+            frameDuration = ClockTime(1_000_000_000 * rate.denominator / rate.numerator)
+        } else {
+            frameDuration = 1_000_000_000 / 25
+        }
+        if let aspect = caps.fraction("pixel-aspect-ratio"), aspect.numerator > 0, aspect.denominator > 0 {
+            param.vui.i_sar_width = Int32(aspect.numerator)
+            param.vui.i_sar_height = Int32(aspect.denominator)
+        }
+        // The luma goes in as it is, so its range is the input's (ffmpeg's gray is full range: it
+        // stretches video-range luma on the way, work this element does not do).
+        param.vui.b_fullrange = info.isFullRange ? 1 : 0
+        guard let encoder = CX264_encoder_open(&param) else {
+            throw GStreamerError(
+                kind: .core, message: "\(name): libx264 cannot encode \(info.width)x\(info.height) with these settings")
+        }
+        self.encoder = encoder
+        var output = "video/x-h264, stream-format=(string)byte-stream, alignment=(string)au, "
+            + "width=(int)\(info.width), height=(int)\(info.height)"
+        if rate.denominator > 0 { output += ", framerate=(fraction)\(rate.numerator)/\(rate.denominator)" }
+        if let aspect = caps.fraction("pixel-aspect-ratio") {
+            output += ", pixel-aspect-ratio=(fraction)\(aspect.numerator)/\(aspect.denominator)"
+        }
+        outputCaps = try Caps(output)
+    }
+
+    deinit {
+        x264_encoder_close(encoder)
+    }
+
+    /// Hands one frame's luma to x264 (which copies it) and returns the frames that came out.
+    func encode(_ buffer: Buffer) throws -> [Buffer] {
+        var pts = buffer.pts ?? lastPTS.map { $0 + frameDuration } ?? 0
+        // x264 needs strictly increasing timestamps.
+        if let last = lastPTS, pts <= last { pts = last + 1 }
+        lastPTS = pts
+        durations[Int64(pts)] = buffer.duration ?? frameDuration
+        let layout = info.adjusted(for: buffer)
+        return try buffer.withVideoFrame(layout) { frame in
+            try frame.withPlane(0) { luma, stride in
+                var picture = x264_picture_t()
+                x264_picture_init(&picture)
+                picture.img.i_csp = X264_CSP_I400
+                picture.img.i_plane = 1
+                picture.img.i_stride.0 = Int32(stride)
+                picture.img.plane.0 = UnsafeMutablePointer(mutating: luma.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                picture.i_pts = Int64(pts)
+                return try call(&picture)
+            }
+        }
+    }
+
+    /// The frames x264 still holds, encoded to the end.
+    func flush() throws -> [Buffer] {
+        var outputs: [Buffer] = []
+        while x264_encoder_delayed_frames(encoder) > 0 {
+            outputs += try call(nil)
+        }
+        return outputs
+    }
+
+    private func call(_ picture: UnsafeMutablePointer<x264_picture_t>?) throws -> [Buffer] {
+        var nals: UnsafeMutablePointer<x264_nal_t>?
+        var count: Int32 = 0
+        var encoded = x264_picture_t()
+        let size = x264_encoder_encode(encoder, &nals, &count, picture, &encoded)
+        guard size >= 0 else {
+            throw GStreamerError(kind: .core, message: "\(name): libx264 failed to encode a frame")
+        }
+        guard size > 0, let first = nals?.pointee.p_payload else { return [] }
+        // The payloads of one call follow each other in memory.
+        let output = try Buffer(copying: UnsafeRawBufferPointer(start: first, count: Int(size)))
+        output.pts = ClockTime(encoded.i_pts + Int64(GrayH264Encoder.timestampOffset))
+        output.dts = ClockTime(encoded.i_dts + Int64(GrayH264Encoder.timestampOffset))
+        output.duration = durations.removeValue(forKey: encoded.i_pts)
+        output.isDeltaUnit = encoded.b_keyframe == 0
+        return [output]
+    }
+}
