@@ -24,9 +24,11 @@ struct FileJob {
         /// The audio encoder the input's audio goes through, or nil for video only.
         var audioEncoder: String?
 
-        /// The video chain: for gray's output, a format's gray chain when it has one.
+        /// The video chain after the converter: for gray's output, a format's gray chain when it has
+        /// one; else the encoder's input caps, if any, and the format's chain.
         var videoChain: [String] {
-            feeder == "gray" ? format.grayVideoChain ?? format.videoChain : format.videoChain
+            if feeder == "gray", let gray = format.grayVideoChain { return gray }
+            return (format.encoderInput.map { [$0, "!"] } ?? []) + format.videoChain
         }
 
         var encoderName: String { "gstpipe-encode\(index)" }
@@ -232,7 +234,8 @@ struct FileJob {
                     + "(sudo apt-get install \(OutputFormat.package(of: element)))")
         }
         var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + videoChain
-        chain.insert("name=\(output.videoEncoderName)", at: 4)
+        let encoder = 3 + (videoChain.firstIndex { $0 != "!" && !$0.contains("/") } ?? 0)
+        chain.insert("name=\(output.videoEncoderName)", at: encoder + 1)
         let sequence = format.isImage && OutputFormat.isSequence(output.path)
         if format.isImage && !sequence { chain.append("snapshot=true") }
         if let muxer = format.muxer { chain += ["!", muxer, "name=\(output.muxerName)"] }

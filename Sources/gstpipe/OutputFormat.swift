@@ -18,6 +18,8 @@ struct OutputFormat: Sendable {
     /// monochrome (4:0:0), as ffmpeg's `-vf format=gray -c:v libx264` does, rather than two planes
     /// of constant chroma.
     var grayVideoChain: [String]? = nil
+    /// Caps between the converter and the encoder, when the encoder's own first choice is wrong.
+    var encoderInput: String? = nil
     /// True when the encoder writes frames as they come and so needs rows without padding
     /// (y4menc in GStreamer 1.22: `Pad.packVideoBuffers`).
     var needsPackedFrames: Bool { videoChain.first == "y4menc" }
@@ -27,13 +29,16 @@ struct OutputFormat: Sendable {
     static let all: [OutputFormat] = [
         OutputFormat(
             extensions: ["mp4", "m4v"], name: "H.264 in MP4", videoChain: h264, muxer: "mp4mux",
-            audioEncoders: aac, isImage: false, grayVideoChain: grayH264),
+            audioEncoders: aac, isImage: false, grayVideoChain: grayH264,
+            encoderInput: h264Input),
         OutputFormat(
             extensions: ["mov"], name: "H.264 in QuickTime", videoChain: h264, muxer: "qtmux",
-            audioEncoders: aac, isImage: false, grayVideoChain: grayH264),
+            audioEncoders: aac, isImage: false, grayVideoChain: grayH264,
+            encoderInput: h264Input),
         OutputFormat(
             extensions: ["mkv"], name: "H.264 in Matroska", videoChain: h264, muxer: "matroskamux",
-            audioEncoders: ["vorbisenc"], isImage: false, grayVideoChain: grayH264),
+            audioEncoders: ["vorbisenc"], isImage: false, grayVideoChain: grayH264,
+            encoderInput: h264Input),
         OutputFormat(
             extensions: ["webm"], name: "VP8 in WebM",
             videoChain: [
@@ -55,6 +60,10 @@ struct OutputFormat: Sendable {
     /// default: outputs half ffmpeg's size); a buffer of zero turns the cap off, so x264 runs with
     /// the settings ffmpeg's libx264 writes in its SEI.
     private static let h264 = ["x264enc", "pass=qual", "quantizer=23", "speed-preset=medium", "vbv-buf-capacity=0"]
+    /// x264enc in GStreamer 1.22 prefers 10-bit 4:4:4 (High 4:4:4 Predictive), which few players
+    /// decode: a converter before it would choose that. 8-bit 4:2:0 plays everywhere, and is what
+    /// ffmpeg writes from the usual 4:2:0 input.
+    private static let h264Input = "video/x-raw,format=I420"
     /// x264grayenc has the same defaults as the chain above; h264parse turns its byte stream into
     /// what the muxers take.
     private static let grayH264 = ["x264grayenc", "!", "h264parse"]

@@ -104,6 +104,19 @@ enum Media {
         return result
     }
 
+    /// The chroma format of the H.264 video in `url` (MP4, QuickTime or Matroska), as h264parse reads
+    /// it from the stream's SPS: "4:0:0" for monochrome, "4:2:0" for the usual.
+    static func h264ChromaFormat(of url: URL) async throws -> String? {
+        let demuxer = url.pathExtension == "mkv" ? "matroskademux" : "qtdemux"
+        let pipeline = try Pipeline(
+            launch: "filesrc location=\(url.path) ! \(demuxer) ! h264parse ! appsink name=out sync=false")
+        let samples = try pipeline.samples(fromAppSink: "out")
+        try pipeline.play()
+        defer { pipeline.stop() }
+        var iterator = samples.makeAsyncIterator()
+        return await iterator.next()?.caps?.string("chroma-format")
+    }
+
     /// The largest distance of any chroma byte from neutral 128 in an I420 frame.
     static func chromaSpread(_ frame: VideoFrame) throws -> Int {
         try frame.withPlanes { planes in

@@ -1,0 +1,101 @@
+import Foundation
+import GstPipeElements
+import MediaIO
+import Testing
+
+@Suite("x264grayenc writes gray video as monochrome H.264")
+struct GrayH264EncoderTests {
+    /// The caps h264parse gives the stream in `file` (MP4): they carry the SPS's chroma format.
+    static func parsedCaps(_ file: URL) async throws -> Caps {
+        let pipeline = try Pipeline(launch: "filesrc location=\(file.path) ! qtdemux ! h264parse ! appsink name=out sync=false")
+        let samples = try pipeline.samples(fromAppSink: "out")
+        try pipeline.play()
+        defer { pipeline.stop() }
+        var iterator = samples.makeAsyncIterator()
+        let first = try #require(await iterator.next())
+        return try #require(first.caps)
+    }
+
+    static func temporary(_ name: String) -> URL {
+        FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(name)-\(UUID()).mp4")
+    }
+
+    @Test("crf=0 is lossless: every frame decodes to the input's luma, with its timestamp, at sizes x264 pads",
+          arguments: [(320, 240, "I420"), (294, 240, "I420"), (161, 121, "GRAY8"), (98, 66, "NV12")])
+    func lossless(width: Int, height: Int, format: String) async throws {
+        let file = Self.temporary("lossless")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let source = "noise seed=5 num-buffers=12 ! video/x-raw,format=\(format),width=\(width),height=\(height),framerate=30/1"
+        try GstPipeElements.register()
+        try await Pipeline(
+            launch: "\(source) ! gray ! x264grayenc crf=0 ! h264parse ! mp4mux ! filesink location=\(file.path)").run()
+        let input = try await captureFrames("\(source) ! gray ! appsink name=out sync=false")
+        let decoded = try await captureFrames(
+            "filesrc location=\(file.path) ! qtdemux ! h264parse ! avdec_h264 ! appsink name=out sync=false")
+        try #require(decoded.count == 12, "\(width)x\(height) \(format)")
+        for (before, after) in zip(input, decoded) {
+            #expect(after.format.width == width && after.format.height == height)
+            #expect(after.timestamp == before.timestamp)
+            #expect(after.planes[0] == before.planes[0], "luma at \(before.timestamp) ns, \(width)x\(height)")
+        }
+        let caps = try await Self.parsedCaps(file)
+        #expect(caps.string("chroma-format") == "4:0:0", "\(caps)")
+    }
+
+    @Test("Defaults (crf 23, medium, B-frames): High profile 4:0:0, every frame of a demuxed file, close to the input")
+    func defaults() async throws {
+        let input = Self.temporary("input")
+        let output = Self.temporary("output")
+        defer { [input, output].forEach { try? FileManager.default.removeItem(at: $0) } }
+        try GstPipeElements.register()
+        try await Pipeline(
+            launch: "videotestsrc num-buffers=50 pattern=ball ! video/x-raw,format=I420,width=320,height=240,framerate=25/1 "
+                + "! x264enc speed-preset=ultrafast ! mp4mux ! filesink location=\(input.path)"
+        ).run()
+        // qtdemux's segment stops at the clip's end, and the last frames leave the encoder in decoding
+        // order, after frames shown later: all must still reach the file.
+        try await Pipeline(
+            launch: "filesrc location=\(input.path) ! qtdemux ! h264parse ! avdec_h264 ! gray ! x264grayenc "
+                + "! h264parse ! mp4mux ! filesink location=\(output.path)"
+        ).run()
+        let before = try await captureFrames(
+            "filesrc location=\(input.path) ! qtdemux ! h264parse ! avdec_h264 ! appsink name=out sync=false")
+        let after = try await captureFrames(
+            "filesrc location=\(output.path) ! qtdemux ! h264parse ! avdec_h264 ! appsink name=out sync=false")
+        #expect(after.count == 50)
+        // qtdemux shows the first frame at the B-frame delay (two frames here), for x264enc's files as
+        // for these: mp4mux keeps decoding times from zero. Every frame moves by the same amount.
+        let shifts = Set(zip(after, before).map { Int64($0.timestamp) - Int64($1.timestamp) })
+        #expect(shifts.count == 1 && shifts.first.map { (0...200_000_000).contains($0) } == true, "\(shifts)")
+        for (original, encoded) in zip(before, after) {
+            let error = zip(original.planes[0], encoded.planes[0]).map { abs(Int($0) - Int($1)) }
+            let mean = Double(error.reduce(0, +)) / Double(error.count)
+            #expect(mean < 2, "mean luma error \(mean) at \(original.timestamp) ns")
+        }
+        let caps = try await Self.parsedCaps(output)
+        #expect(caps.string("chroma-format") == "4:0:0")
+        #expect(caps.string("profile") == "high")
+    }
+
+    @Test("A resolution switch mid-stream starts a new stream at the new size, every frame kept")
+    func resolutionSwitch() async throws {
+        let segments = [(64, 48, 2), (97, 33, 3), (32, 24, 2)].enumerated().map { index, size in
+            "noise seed=\(index + 1) num-buffers=\(size.2) ! video/x-raw,format=I420,width=\(size.0),height=\(size.1) ! c."
+        }.joined(separator: " ")
+        let frames = try await captureFrames(
+            "concat name=c ! gray ! x264grayenc ! h264parse ! avdec_h264 ! appsink name=out sync=false \(segments)")
+        #expect(frames.map(\.format.width) == [64, 64, 97, 97, 97, 32, 32])
+        #expect(frames.map(\.format.height) == [48, 48, 33, 33, 33, 24, 24])
+    }
+
+    @Test("An unknown preset fails the start with a message naming the presets there are")
+    func unknownPreset() async throws {
+        try GstPipeElements.register()
+        let pipeline = try Pipeline(launch: "videotestsrc num-buffers=1 ! x264grayenc name=enc speed-preset=fastest ! fakesink")
+        let error = try #require(throws: GStreamerError.self) { try pipeline.play() }
+        pipeline.stop()
+        #expect(
+            error.message == "enc: unknown speed-preset \"fastest\"; use one of ultrafast, superfast, veryfast, "
+                + "faster, fast, medium, slow, slower, veryslow, placebo")
+    }
+}
