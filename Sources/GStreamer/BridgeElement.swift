@@ -62,6 +62,10 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     /// A flush (a seek) went through the element (filters): data held from before it is stale. Called
     /// while no `render` runs.
     func flushed()
+    /// How long the element holds data back before its output (filters), such as an encoder's
+    /// lookahead: added to upstream's latency when downstream asks, so live pipelines wait for it.
+    /// Asked on any thread, possibly while `render` waits downstream: must not wait for `render`.
+    var latency: ClockTime { get }
 }
 
 extension BridgeDelegate {
@@ -73,6 +77,7 @@ extension BridgeDelegate {
     public func needData() {}
     public func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps { caps }
     public func flushed() {}
+    public var latency: ClockTime { 0 }
 }
 
 /// One element instance written in Swift: a bin holding an appsrc and/or an appsink with ghost pads,
@@ -313,6 +318,15 @@ public final class BridgeElement: @unchecked Sendable {
     /// Posts an error message from this element on the bus (the pipeline then stops with it).
     public func postError(_ text: String, debug: String? = nil) {
         CGStreamerShim_element_post_error(element, 0, text, debug)
+    }
+
+    /// Says on the bus that the element's `latency` changed: the pipeline (GstBin, in GStreamer 1.22)
+    /// then asks its sinks again and tells them the new latency.
+    ///
+    /// The corresponding C function is `gst_message_new_latency`.
+    public func postLatencyChanged() {
+        let object = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)
+        gst_element_post_message(element, gst_message_new_latency(object))
     }
 
     /// Posts a warning message from this element on the bus.
@@ -562,7 +576,17 @@ public final class BridgeElement: @unchecked Sendable {
             let result = filterCaps(for: pad, filter: filter)
             withExtendedLifetime(result) { gst_query_set_caps_result(query, result.pointer) }
             return 1
-        case GST_QUERY_POSITION, GST_QUERY_DURATION, GST_QUERY_SEEKING, GST_QUERY_LATENCY, GST_QUERY_CONVERT,
+        case GST_QUERY_LATENCY:
+            guard gst_pad_peer_query(sinkPad, query) != 0 else { return 0 }
+            let added = GstClockTime(delegate.latency)
+            guard added > 0 else { return 1 }
+            var live: gboolean = 0
+            var minimum: GstClockTime = 0
+            var maximum: GstClockTime = 0
+            gst_query_parse_latency(query, &live, &minimum, &maximum)
+            gst_query_set_latency(query, live, minimum + added, maximum == GstClockTime.max ? maximum : maximum + added)
+            return 1
+        case GST_QUERY_POSITION, GST_QUERY_DURATION, GST_QUERY_SEEKING, GST_QUERY_CONVERT,
             GST_QUERY_SEGMENT, GST_QUERY_URI, GST_QUERY_FORMATS, GST_QUERY_BUFFERING:
             // Answered by upstream, as for any filter: the appsrc inside knows nothing of the stream.
             return gst_pad_peer_query(sinkPad, query)

@@ -119,6 +119,21 @@ extension Pad {
         guard gst_pad_peer_query_duration(pointer, GST_FORMAT_TIME, &value) != 0, value >= 0 else { return nil }
         return ClockTime(value)
     }
+
+    /// The latency of the data reaching this (sink) pad, as upstream answers: whether it is live, and
+    /// the least and most time a sink must wait for data (nil: no bound); nil when nothing answers.
+    ///
+    /// The corresponding C functions are `gst_query_new_latency` and `gst_pad_peer_query`.
+    public var peerLatency: (live: Bool, minimum: ClockTime, maximum: ClockTime?)? {
+        let query = gst_query_new_latency()!
+        defer { gst_query_unref(query) }
+        guard gst_pad_peer_query(pointer, query) != 0 else { return nil }
+        var live: gboolean = 0
+        var minimum: GstClockTime = 0
+        var maximum: GstClockTime = 0
+        gst_query_parse_latency(query, &live, &minimum, &maximum)
+        return (live != 0, ClockTime(minimum), maximum == GstClockTime.max ? nil : ClockTime(maximum))
+    }
 }
 
 extension Caps {

@@ -59,6 +59,9 @@ public final class GrayH264Encoder: BridgeDelegate {
     // The element's bridge owns this encoder: holding it strongly would keep both alive forever.
     private unowned let bridge: BridgeElement
     private let state = Mutex(State())
+    /// The open encoder's delay, kept apart from `state`: a latency query may come while `render`
+    /// holds `state`, waiting for downstream.
+    private let delay = Mutex<ClockTime>(0)
 
     private struct State {
         var session: Session?
@@ -110,6 +113,13 @@ public final class GrayH264Encoder: BridgeDelegate {
                     state.session = nil
                 }
                 let session = try state.session ?? Session(caps: caps, properties: bridge.properties, name: bridge.name)
+                if state.session !== session {
+                    let changed = delay.withLock { delay in
+                        defer { delay = session.latency }
+                        return delay != session.latency
+                    }
+                    if changed { bridge.postLatencyChanged() }
+                }
                 state.session = session
                 state.lastInput = sample
                 let encoded = try session.encode(buffer)
@@ -125,6 +135,9 @@ public final class GrayH264Encoder: BridgeDelegate {
             }
         }
     }
+
+    /// x264's lookahead, B-frames and frame threads: the most frames it holds, in time.
+    public var latency: ClockTime { delay.withLock { $0 } }
 
     /// The frames x264 still holds (B-frames and its lookahead) go out before the end of stream.
     public func endOfStream() {
@@ -226,6 +239,11 @@ private final class Session {
 
     deinit {
         x264_encoder_close(encoder)
+    }
+
+    /// The most frames x264 holds before it gives one out, as time at the input's frame rate.
+    var latency: ClockTime {
+        ClockTime(x264_encoder_maximum_delayed_frames(encoder)) * frameDuration
     }
 
     /// Hands one frame's luma to x264 (which copies it) and returns the frames that came out.

@@ -88,6 +88,26 @@ struct GrayH264EncoderTests {
         #expect(frames.map(\.format.height) == [48, 48, 33, 33, 33, 24, 24])
     }
 
+    @Test("Live, the pipeline's latency includes the frames x264 holds (none with tune=zerolatency)",
+          arguments: [("", 1_600_000_000...4_000_000_000), ("tune=zerolatency", 40_000_000...40_000_000)] as [(String, ClosedRange<ClockTime>)])
+    func latency(tune: String, expected: ClosedRange<ClockTime>) async throws {
+        try GstPipeElements.register()
+        let pipeline = try Pipeline(
+            launch: "videotestsrc is-live=true ! video/x-raw,format=I420,width=160,height=120,framerate=25/1 ! gray "
+                + "! x264grayenc \(tune) ! appsink name=out")
+        let samples = try pipeline.samples(fromAppSink: "out")
+        try pipeline.play()
+        defer { pipeline.stop() }
+        // The delay is known once the caps are: by the first output frame.
+        var iterator = samples.makeAsyncIterator()
+        _ = try #require(await iterator.next())
+        let latency = try #require(pipeline.element(named: "out")?.pad(named: "sink")?.peerLatency)
+        #expect(latency.live)
+        // videotestsrc adds one frame (40 ms); x264 at the medium preset holds its 40-frame lookahead
+        // and more; zerolatency holds none.
+        #expect(expected.contains(latency.minimum), "\(latency.minimum) ns")
+    }
+
     @Test("An unknown preset fails the start with a message naming the presets there are")
     func unknownPreset() async throws {
         try GstPipeElements.register()
