@@ -8,8 +8,11 @@ import Synchronization
 ///
 /// It encodes the luma plane of its input and nothing else: chroma is dropped, so it belongs after
 /// `gray` (or anything else whose chroma is neutral). Planar and semi-planar YUV come in without a
-/// conversion, the luma read where it lies. The output is an H.264 byte stream, one access unit per
-/// buffer; `h264parse` turns it into what MP4 and Matroska muxers take.
+/// conversion, the luma read where it lies. The output is H.264, one access unit per buffer, in the
+/// stream format downstream takes: a byte stream (start codes, headers inline) when it can, else `avc`
+/// (length-prefixed, headers in `codec_data`), which MP4 and Matroska muxers take directly. Each frame
+/// keeps its duration (from the next frame's timestamp when the input has none), so a muxer's last
+/// sample is as long as the others; `h264parse` would replace it with the SPS's 1 ns tick.
 ///
 /// Defaults are ffmpeg's for libx264: constant quality 23 at the medium preset.
 public final class GrayH264Encoder: BridgeDelegate {
@@ -38,7 +41,7 @@ public final class GrayH264Encoder: BridgeDelegate {
     /// Formats whose first plane is the luma, one byte a sample: read in place.
     public static let formats = ["GRAY8", "I420", "YV12", "NV12", "NV21", "Y42B", "Y444"]
     public static let sinkCaps = "video/x-raw, format=(string){ \(formats.joined(separator: ", ")) }"
-    public static let srcCaps = "video/x-h264, stream-format=(string)byte-stream, alignment=(string)au"
+    public static let srcCaps = "video/x-h264, stream-format=(string){ byte-stream, avc }, alignment=(string)au"
 
     /// Added to every output timestamp, and to the segment, as GstVideoEncoder does for x264enc: B-frames
     /// make the first decoding timestamps earlier than the first presentation timestamp, and GStreamer's
@@ -112,7 +115,8 @@ public final class GrayH264Encoder: BridgeDelegate {
                     // Time went back without a flush (the element went to READY and back): a new stream.
                     state.session = nil
                 }
-                let session = try state.session ?? Session(caps: caps, properties: bridge.properties, name: bridge.name)
+                let session = try state.session
+                    ?? Session(caps: caps, properties: bridge.properties, name: bridge.name, avc: downstreamWantsAVC())
                 if state.session !== session {
                     let changed = delay.withLock { delay in
                         defer { delay = session.latency }
@@ -134,6 +138,14 @@ public final class GrayH264Encoder: BridgeDelegate {
                 return .error
             }
         }
+    }
+
+    /// True when downstream takes `avc` and no byte stream (a muxer).
+    private func downstreamWantsAVC() -> Bool {
+        guard let byteStream = try? Caps("video/x-h264, stream-format=(string)byte-stream, alignment=(string)au")
+        else { return false }
+        let allowed = bridge.downstreamCaps(filter: (try? Caps(Self.srcCaps)) ?? byteStream)
+        return !allowed.isEmpty && !allowed.canIntersect(byteStream)
     }
 
     /// x264's lookahead, B-frames and frame threads: the most frames it holds, in time.
@@ -185,12 +197,14 @@ private final class Session {
     let info: VideoInfo
     private let encoder: OpaquePointer
     private let name: String
-    /// The input frames' durations, by presentation timestamp, until their encoded frames come out.
-    private var durations: [Int64: ClockTime] = [:]
+    /// The input frames' durations, by presentation timestamp, until their encoded frames come out;
+    /// nil until the next frame tells it, for input without durations.
+    private var durations: [Int64: ClockTime?] = [:]
     private(set) var lastPTS: ClockTime?
+    /// The last duration known: for a frame whose own is not yet (the last one, or with no delay).
     private var frameDuration: ClockTime
 
-    init(caps: Caps, properties: ElementProperties, name: String) throws(GStreamerError) {
+    init(caps: Caps, properties: ElementProperties, name: String, avc: Bool) throws(GStreamerError) {
         info = try VideoInfo(caps: caps)
         self.name = name
         inputCaps = caps
@@ -223,13 +237,23 @@ private final class Session {
         // The luma goes in as it is, so its range is the input's (ffmpeg's gray is full range: it
         // stretches video-range luma on the way, work this element does not do).
         param.vui.b_fullrange = info.isFullRange ? 1 : 0
+        // avc: 4-byte lengths instead of start codes, and SPS and PPS in codec_data only.
+        param.b_annexb = avc ? 0 : 1
+        param.b_repeat_headers = avc ? 0 : 1
         guard let encoder = CX264_encoder_open(&param) else {
             throw GStreamerError(
                 kind: .core, message: "\(name): libx264 cannot encode \(info.width)x\(info.height) with these settings")
         }
         self.encoder = encoder
-        var output = "video/x-h264, stream-format=(string)byte-stream, alignment=(string)au, "
+        var output = "video/x-h264, stream-format=(string)\(avc ? "avc" : "byte-stream"), alignment=(string)au, "
             + "width=(int)\(info.width), height=(int)\(info.height)"
+        if avc {
+            guard let record = Session.decoderConfiguration(encoder) else {
+                x264_encoder_close(encoder)
+                throw GStreamerError(kind: .core, message: "\(name): libx264 gave no SPS and PPS")
+            }
+            output += ", codec_data=(buffer)" + record.map { String(format: "%02x", $0) }.joined()
+        }
         if rate.denominator > 0 { output += ", framerate=(fraction)\(rate.numerator)/\(rate.denominator)" }
         if let aspect = caps.fraction("pixel-aspect-ratio") {
             output += ", pixel-aspect-ratio=(fraction)\(aspect.numerator)/\(aspect.denominator)"
@@ -239,6 +263,28 @@ private final class Session {
 
     deinit {
         x264_encoder_close(encoder)
+    }
+
+    /// The AVC decoder configuration record (ISO/IEC 14496-15 `avcC`) for `codec_data`: the SPS and
+    /// PPS x264 will use, with the chroma format and bit depths the High profiles add (4:0:0, 8 bits).
+    private static func decoderConfiguration(_ encoder: OpaquePointer) -> [UInt8]? {
+        var nals: UnsafeMutablePointer<x264_nal_t>?
+        var count: Int32 = 0
+        guard x264_encoder_headers(encoder, &nals, &count) > 0, let nals else { return nil }
+        // Without start codes each NAL begins with its 4-byte length.
+        func unit(_ type: Int32) -> [UInt8]? {
+            guard let nal = (0..<Int(count)).map({ nals[$0] }).first(where: { $0.i_type == type }),
+                nal.i_payload > 4, let payload = nal.p_payload
+            else { return nil }
+            return Array(UnsafeBufferPointer(start: payload + 4, count: Int(nal.i_payload) - 4))
+        }
+        guard let sps = unit(7), let pps = unit(8), sps.count >= 4 else { return nil }
+        func length(_ bytes: [UInt8]) -> [UInt8] { [UInt8(bytes.count >> 8), UInt8(bytes.count & 0xFF)] }
+        var record: [UInt8] = [1, sps[1], sps[2], sps[3], 0xFF, 0xE1] + length(sps) + sps + [1] + length(pps) + pps
+        if [100, 110, 122, 144].contains(sps[1]) {
+            record += [0xFC | 0, 0xF8 | 0, 0xF8 | 0, 0]
+        }
+        return record
     }
 
     /// The most frames x264 holds before it gives one out, as time at the input's frame rate.
@@ -251,8 +297,14 @@ private final class Session {
         var pts = buffer.pts ?? lastPTS.map { $0 + frameDuration } ?? 0
         // x264 needs strictly increasing timestamps.
         if let last = lastPTS, pts <= last { pts = last + 1 }
+        if let last = lastPTS, let unknown = durations[Int64(last)], unknown == nil {
+            // The previous frame lasts until this one.
+            durations[Int64(last)] = pts - last
+            frameDuration = pts - last
+        }
         lastPTS = pts
-        durations[Int64(pts)] = buffer.duration ?? frameDuration
+        durations[Int64(pts)] = buffer.duration
+        if let duration = buffer.duration { frameDuration = duration }
         let layout = info.adjusted(for: buffer)
         return try buffer.withVideoFrame(layout) { frame in
             try frame.withPlane(0) { luma, stride in
@@ -290,7 +342,7 @@ private final class Session {
         let output = try Buffer(copying: UnsafeRawBufferPointer(start: first, count: Int(size)))
         output.pts = ClockTime(encoded.i_pts + Int64(GrayH264Encoder.timestampOffset))
         output.dts = ClockTime(encoded.i_dts + Int64(GrayH264Encoder.timestampOffset))
-        output.duration = durations.removeValue(forKey: encoded.i_pts)
+        output.duration = (durations.removeValue(forKey: encoded.i_pts) ?? nil) ?? frameDuration
         output.isDeltaUnit = encoded.b_keyframe == 0
         return [output]
     }

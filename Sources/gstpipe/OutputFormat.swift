@@ -64,9 +64,9 @@ struct OutputFormat: Sendable {
     /// decode: a converter before it would choose that. 8-bit 4:2:0 plays everywhere, and is what
     /// ffmpeg writes from the usual 4:2:0 input.
     private static let h264Input = "video/x-raw,format=I420"
-    /// x264grayenc has the same defaults as the chain above; h264parse turns its byte stream into
-    /// what the muxers take.
-    private static let grayH264 = ["x264grayenc", "!", "h264parse"]
+    /// x264grayenc has the same defaults as the chain above, and gives the muxers `avc` directly
+    /// (h264parse would set every frame's duration to the SPS's 1 ns tick, the last one included).
+    private static let grayH264 = ["x264grayenc"]
     private static let aac = ["avenc_aac", "voaacenc"]
 
     /// The format for a file name, by its extension.

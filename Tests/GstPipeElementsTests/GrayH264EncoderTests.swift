@@ -77,6 +77,40 @@ struct GrayH264EncoderTests {
         #expect(caps.string("profile") == "high")
     }
 
+    @Test("Stream format by what downstream takes: a byte stream where it can, avc with codec_data for a muxer")
+    func streamFormat() async throws {
+        try GstPipeElements.register()
+        for (downstream, format) in [("", "byte-stream"), ("video/x-h264,stream-format=avc ! ", "avc")] {
+            let pipeline = try Pipeline(
+                launch: "videotestsrc num-buffers=3 ! video/x-raw,format=I420,width=64,height=48 ! x264grayenc ! "
+                    + "\(downstream)appsink name=out sync=false")
+            let samples = try pipeline.samples(fromAppSink: "out")
+            try pipeline.play()
+            var iterator = samples.makeAsyncIterator()
+            let caps = try #require(await iterator.next()?.caps)
+            pipeline.stop()
+            #expect(caps.string("stream-format") == format)
+            #expect(caps.description.contains("codec_data=(buffer)01640") == (format == "avc"), "\(caps)")
+        }
+    }
+
+    /// Without a frame rate in the caps, h264parse would give every frame the SPS's 1 ns tick as its
+    /// duration; the muxer's last sample would then last nothing, and players drop it.
+    @Test("Variable frame rate into MP4: the file lasts to the end of its last frame")
+    func lastFrameDuration() async throws {
+        let file = Self.temporary("vfr")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try GstPipeElements.register()
+        try await Pipeline(
+            launch: "videotestsrc num-buffers=20 ! video/x-raw,format=I420,width=64,height=48,framerate=25/1 "
+                + "! capssetter caps=video/x-raw,framerate=(fraction)0/1 ! gray ! x264grayenc ! mp4mux "
+                + "! filesink location=\(file.path)"
+        ).run()
+        let info = try MediaInfo.discover(uri: file.absoluteString)
+        let duration = try #require(info.duration)
+        #expect((799_000_000...801_000_000).contains(duration), "\(duration) ns for 20 frames of 40 ms")
+    }
+
     @Test("A resolution switch mid-stream starts a new stream at the new size, every frame kept")
     func resolutionSwitch() async throws {
         let segments = [(64, 48, 2), (97, 33, 3), (32, 24, 2)].enumerated().map { index, size in
