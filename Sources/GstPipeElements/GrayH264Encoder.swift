@@ -106,7 +106,7 @@ public final class GrayH264Encoder: BridgeDelegate {
                 if let session = state.session, session.inputCaps != caps {
                     // New caps (a size change): what x264 still holds goes out first, then a new stream.
                     if let last = state.lastInput {
-                        let flow = drain(session, segmentFrom: last)
+                        let flow = deliver(from: session, segmentFrom: last) { try session.flush() }
                         guard flow == .ok else { return flow }
                     }
                     state.session = nil
@@ -126,13 +126,7 @@ public final class GrayH264Encoder: BridgeDelegate {
                 }
                 state.session = session
                 state.lastInput = sample
-                let encoded = try session.encode(buffer)
-                for output in encoded {
-                    let flow = bridge.push(
-                        output, caps: session.outputCaps, segmentFrom: sample, segmentOffset: Self.timestampOffset)
-                    guard flow == .ok else { return flow }
-                }
-                return .ok
+                return deliver(from: session, segmentFrom: sample) { try session.encode(buffer) }
             } catch {
                 bridge.postError("\(error)")
                 return .error
@@ -155,29 +149,34 @@ public final class GrayH264Encoder: BridgeDelegate {
     public func endOfStream() {
         state.withLock { state in
             guard let session = state.session, let last = state.lastInput else { return }
-            _ = drain(session, segmentFrom: last)
+            _ = deliver(from: session, segmentFrom: last) { try session.flush() }
             state.session = nil
         }
     }
 
     /// After a flush (a seek) the frames x264 holds belong to the old position: dropped.
     public func flushed() {
-        state.withLock { state in
-            state.session = nil
-            state.lastInput = nil
-        }
+        closeSession()
     }
 
     public func dispose() {
+        closeSession()
+    }
+
+    private func closeSession() {
         state.withLock { state in
             state.session = nil
             state.lastInput = nil
         }
     }
 
-    private func drain(_ session: Session, segmentFrom sample: Sample) -> FlowResult {
+    /// Pushes what `encoded` gets out of x264 (a frame's output, or the rest at a drain) downstream,
+    /// in the segment of `sample`; an x264 failure becomes an error on the bus.
+    private func deliver(
+        from session: Session, segmentFrom sample: Sample, _ encoded: () throws -> [Buffer]
+    ) -> FlowResult {
         do {
-            for output in try session.flush() {
+            for output in try encoded() {
                 let flow = bridge.push(
                     output, caps: session.outputCaps, segmentFrom: sample, segmentOffset: Self.timestampOffset)
                 guard flow == .ok else { return flow }
