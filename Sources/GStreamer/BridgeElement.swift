@@ -445,6 +445,7 @@ public final class BridgeElement: @unchecked Sendable {
             }
             gst_app_src_set_callbacks(
                 UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self), &callbacks, me, nil)
+            Self.refuseFramesAfterEndOfStream(appsrc)
         }
         if let appsink {
             var callbacks = GstAppSinkCallbacks()
@@ -511,6 +512,26 @@ public final class BridgeElement: @unchecked Sendable {
                 }
                 return GST_PAD_PROBE_OK
             }, me, nil)
+    }
+
+    /// Once the appsrc sends end of stream, whatever the reason, `push` refuses frames with
+    /// `.endOfStream` instead of waiting for room in the queue. The reason may be downstream: when an
+    /// element there fails (or wants no more), the appsrc's task stops and sends end of stream, and its
+    /// queue is never drained again; a push waiting there would hold the streaming thread upstream,
+    /// and the pad it holds, until the pipeline stops.
+    private static func refuseFramesAfterEndOfStream(_ appsrc: UnsafeMutablePointer<GstElement>) {
+        let pad = gst_element_get_static_pad(appsrc, "src")!
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        // The appsrc owns the pad, so it outlives the probe: no reference needed.
+        gst_pad_add_probe(
+            pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+            { _, info, userData in
+                guard let data = info?.pointee.data, data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS
+                else { return GST_PAD_PROBE_OK }
+                // Sets the appsrc's end-of-stream flag, which wakes a waiting push (a flush clears it).
+                _ = gst_app_src_end_of_stream(userData!.assumingMemoryBound(to: GstAppSrc.self))
+                return GST_PAD_PROBE_OK
+            }, UnsafeMutableRawPointer(appsrc), nil)
     }
 
     /// The bridge of a ghost pad's parent, or nil when the pad has no parent (around dispose).

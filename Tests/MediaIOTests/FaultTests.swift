@@ -1,4 +1,6 @@
 import MediaIO
+import Foundation
+import GStreamer
 import Testing
 
 /// Faults in the middle of a stream: each run must end (no hang) with a clear error naming the element,
@@ -64,6 +66,31 @@ struct FaultTests {
         for tag in ["src-downfail", "filter-downfail", "sink-downfail"] {
             #expect(LifecycleLog.shared.calls(tag) == once, "\(tag)")
         }
+    }
+
+    @Test("After downstream fails, a Swift filter refuses frames instead of waiting for room: end of stream sent into it gets through")
+    func endOfStreamAfterDownstreamFails() async throws {
+        // A fast source fills the filter's small queue once nothing drains it. Were the filter to wait
+        // there for room, the streaming thread would hold the filter's sink pad for good, and end of
+        // stream sent in afterwards (as gstpipe does to finish a file after an error) would never return.
+        TestElements.register()
+        let pipeline = try Pipeline(
+            launch: "videotestsrc num-buffers=1000 ! video/x-raw,format=GRAY8,width=5,height=3 "
+                + "! passthrough name=middle tag=filter-eosafter ! identity name=breaker error-after=3 ! fakesink")
+        defer { pipeline.stop() }
+        let input = try #require(pipeline.element(named: "middle")?.pad(named: "sink"))
+        let messages = pipeline.messages
+        try pipeline.play()
+        var failure: GStreamerError?
+        for await message in messages {
+            if case .error(let error) = message { failure = error; break }
+        }
+        #expect(failure?.source == "breaker")
+        // Give the source time to fill the queue, as a loaded machine would before the application reacts.
+        try await Task.sleep(for: .milliseconds(200))
+        let sent = DispatchSemaphore(value: 0)
+        Thread { _ = input.sendEndOfStream(); sent.signal() }.start()
+        #expect(sent.wait(timeout: .now() + 5) == .success, "end of stream into the filter still waits after 5 s")
     }
 
     @Test("A Swift filter with nothing downstream fails naming itself, not the appsrc inside it")
