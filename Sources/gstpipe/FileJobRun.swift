@@ -218,20 +218,30 @@ struct FileJobRun {
     /// whose own elements failed is said to be incomplete.
     func finishAfterError(_ error: GStreamerError, note: (String) -> Void) async {
         guard !outputs.isEmpty else { return }
-        endInputStreams()
+        let failed = outputs.filter { output in error.source.map(output.file.elementNames.contains) ?? false }
+        let toFinish = outputs.filter { output in
+            !failed.contains { $0.file.path == output.file.path } && (output.written?.count ?? 0) > 0
+        }
+        // End of stream goes in from a thread of its own: sending it waits for the streaming thread to
+        // let go of the pad, and one stuck there must not hold the run. The wait below is bounded, and
+        // stopping the pipeline afterwards releases such a thread.
+        let encoderInputs = toFinish.compactMap(\.encoderInput)
+        Thread { [self] in
+            endInputStreams()
+            encoderInputs.forEach { _ = $0.sendEndOfStream() }
+        }.start()
         for output in outputs {
             let path = output.file.path
-            let frames = output.written?.count ?? 0
-            if let source = error.source, output.file.elementNames.contains(source) {
+            if failed.contains(where: { $0.file.path == path }) {
                 note("\(path) is incomplete: writing it failed")
                 continue
             }
-            guard frames > 0 else {
+            guard toFinish.contains(where: { $0.file.path == path }) else {
                 if remove(output) { note("removed \(path): nothing was written before the error") }
                 continue
             }
-            output.encoderInput?.sendEndOfStream()
             if await output.finished?.wait(timeout: .seconds(5)) == true {
+                let frames = output.written?.count ?? 0
                 note("\(path) holds the \(frames) frames written before the error, and is finalized")
             } else {
                 note("\(path) is incomplete: the error stopped it before it was finalized")
