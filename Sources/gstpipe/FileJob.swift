@@ -95,18 +95,20 @@ struct FileJob {
                     + "(put your own encoder before filesink to choose another)")
             replacements.append((span.range, output))
         }
-        if tokens.count >= 3, tokens[tokens.count - 2] == "!", let last = tokens.last.map(TokenReader.unquoted),
-            reader.isFileName(last, position: .last)
-        {
-            guard let format = OutputFormat.forPath(last) else {
+        // A file name ending a chain: the description's last token, or one a new branch follows
+        // (tee name=t ! queue ! a.mp4 t. ! queue ! b.mkv).
+        for index in tokens.indices.reversed() where index >= 2 && tokens[index - 1] == "!" {
+            guard index == tokens.count - 1 || tokens[index + 1] != "!" else { continue }
+            let path = TokenReader.unquoted(tokens[index])
+            guard reader.isFileName(path, position: .last) else { continue }
+            guard let format = OutputFormat.forPath(path) else {
                 throw .usage(
-                    "cannot write \(last): gstpipe writes \(OutputFormat.knownExtensions) files by name "
-                        + "(put an encoder and filesink location=\(last) at the end for anything else)")
+                    "cannot write \(path): gstpipe writes \(OutputFormat.knownExtensions) files by name "
+                        + "(put an encoder and filesink location=\(path) in its place for anything else)")
             }
             let output = Output(
-                path: last, format: format, index: replacements.count,
-                feeder: reader.feeder(before: tokens.count - 1, in: tokens))
-            replacements.append((tokens.count - 1..<tokens.count, output))
+                path: path, format: format, index: replacements.count, feeder: reader.feeder(before: index, in: tokens))
+            replacements.append((index..<index + 1, output))
         }
         if tokens.count >= 2, tokens[1] == "!", reader.isFileName(TokenReader.unquoted(tokens[0]), position: .first) {
             input = try Self.readInput(TokenReader.unquoted(tokens[0]))

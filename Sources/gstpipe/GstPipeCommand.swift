@@ -19,7 +19,7 @@ struct GstPipeCommand: AsyncParsableCommand {
             elements (noise, gray) can stand anywhere an element can.
 
             Files: a first token that is an existing file or a URI is decoded (its video goes on down the \
-            description). A last token that is a file name is encoded by its extension: .mp4 and .mov \
+            description). A file name that ends the description, or a branch of it, is encoded by its extension: .mp4 and .mov \
             (H.264, AAC audio), .mkv (H.264, Vorbis), .webm (VP8, Opus), .y4m (raw), .png and .jpg (one \
             image, or one a frame when the name holds %d, as frame%04d.png). When both ends are files, \
             the input's audio is kept, as ffmpeg would. filesink location=out.mp4 right after a Swift \

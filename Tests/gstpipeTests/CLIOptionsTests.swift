@@ -98,14 +98,14 @@ struct CLIOptionsTests {
             token. Swift elements (noise, gray) can stand anywhere an element can.
 
             Files: a first token that is an existing file or a URI is decoded (its video
-            goes on down the description). A last token that is a file name is encoded by
-            its extension: .mp4 and .mov (H.264, AAC audio), .mkv (H.264, Vorbis), .webm
-            (VP8, Opus), .y4m (raw), .png and .jpg (one image, or one a frame when the name
-            holds %d, as frame%04d.png). When both ends are files, the input's audio is
-            kept, as ffmpeg would. filesink location=out.mp4 right after a Swift element is
-            encoded the same way. H.264 of gray's output is monochrome (4:0:0), as ffmpeg's
-            -vf format=gray writes it; put video/x-raw,format=I420 after gray for players
-            that want 4:2:0.
+            goes on down the description). A file name that ends the description, or a
+            branch of it, is encoded by its extension: .mp4 and .mov (H.264, AAC audio),
+            .mkv (H.264, Vorbis), .webm (VP8, Opus), .y4m (raw), .png and .jpg (one image,
+            or one a frame when the name holds %d, as frame%04d.png). When both ends are
+            files, the input's audio is kept, as ffmpeg would. filesink location=out.mp4
+            right after a Swift element is encoded the same way. H.264 of gray's output is
+            monochrome (4:0:0), as ffmpeg's -vf format=gray writes it; put
+            video/x-raw,format=I420 after gray for players that want 4:2:0.
 
             Examples:
               gstpipe noise ! gray ! autovideosink

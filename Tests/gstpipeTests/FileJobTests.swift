@@ -28,6 +28,25 @@ struct FileJobTests {
         #expect(try Media.chromaSpread(inputFrame) > 60, "the input really has colour")
     }
 
+    @Test("A file name ending a tee's branch is an output too: every frame in each file, the audio in the last one")
+    func teeToTwoFiles() async throws {
+        let input = try await Media.clipWithAudio()
+        let first = Media.temporary("branch", "mp4")
+        let second = Media.temporary("branch", "mkv")
+        defer { [first, second].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let result = try CLI.run(
+            [input.path, "!", "gray", "!", "tee", "name=t", "!", "queue", "!", first.path, "t.", "!", "queue", "!",
+             second.path], timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr == "gstpipe: \(first.path) gets video only: the audio goes to one output\n")
+        for (file, audio) in [(first, 0), (second, 1)] {
+            let frames = try await Media.frames(of: file)
+            #expect(frames.count == 100, "\(file.lastPathComponent)")
+            #expect(try frames.map(Media.chromaSpread).max() ?? 255 <= 3, "\(file.lastPathComponent) is gray")
+            #expect(try Media.info(file).audioStreams == audio, "\(file.lastPathComponent)")
+        }
+    }
+
     /// ffmpeg writes `-vf format=gray` as monochrome H.264, with no chroma planes to encode: so does
     /// gstpipe for gray's output (x264grayenc). Other video, or gray made 4:2:0 on purpose (for players
     /// that take no 4:0:0), goes through x264enc.
@@ -234,7 +253,7 @@ struct FileJobTests {
             (
                 "noise num-buffers=3 ! gray ! out.avi",
                 "ERROR: cannot write out.avi: gstpipe writes .mp4, .mov, .mkv, .webm, .y4m, .png and .jpg files by "
-                    + "name (put an encoder and filesink location=out.avi at the end for anything else)\n"
+                    + "name (put an encoder and filesink location=out.avi in its place for anything else)\n"
             ),
         ])
     func usageErrors(description: String, message: String) throws {
