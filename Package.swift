@@ -55,7 +55,10 @@ let package = Package(
             name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer"]),
-        .testTarget(name: "GstPipeElementsTests", dependencies: ["GstPipeElements", "MediaIO", "GStreamer"]),
+        // For the leak test: the bytes malloc has handed out (glibc's mallinfo2, which Swift's Glibc lacks).
+        .target(name: "CHeapUsage", path: "Tests/CHeapUsage"),
+        .testTarget(
+            name: "GstPipeElementsTests", dependencies: ["GstPipeElements", "MediaIO", "GStreamer", "CHeapUsage"]),
         .testTarget(name: "gstpipeTests", dependencies: ["gstpipe", "MediaIO", "GStreamer"]),
     ],
     swiftLanguageModes: [.v6]
