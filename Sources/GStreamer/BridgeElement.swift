@@ -59,8 +59,8 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     /// A filter's caps on one side for `caps` on the other: the caps its sink pad accepts for what
     /// downstream accepts (`towardsSink`), or what its source pad offers for upstream's caps.
     func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps
-    /// A flush (a seek) went through the element (filters): data held from before it is stale. Called
-    /// while no `render` runs.
+    /// A flush (a seek) went through the element, or it went from PAUSED down to READY (filters): data
+    /// held from before is stale. Called while no `render` runs.
     func flushed()
     /// How long the element holds data back before its output (filters), such as an encoder's
     /// lookahead: added to upstream's latency when downstream asks, so live pipelines wait for it.
@@ -394,7 +394,11 @@ public final class BridgeElement: @unchecked Sendable {
         case (paused, ready):
             // The appsrc is flushing now, so a render blocked on a full queue has returned, and taking the
             // appsink down waits for the streaming thread to leave it.
-            if kind == .filter { gst_element_set_state(appsink, GST_STATE_READY) }
+            if kind == .filter {
+                gst_element_set_state(appsink, GST_STATE_READY)
+                // Down to READY a run ends: what the filter holds is stale, as after a flush.
+                delegate.flushed()
+            }
             stopIfStarted()
             output.withLock { output in
                 output.caps = nil

@@ -103,16 +103,14 @@ public final class GrayH264Encoder: BridgeDelegate {
         guard let buffer = sample.buffer, let caps = sample.caps else { return .error }
         return state.withLock { state in
             do {
-                if let session = state.session, session.inputCaps != caps {
-                    // New caps (a size change): what x264 still holds goes out first, then a new stream.
+                if let session = state.session, session.inputCaps != caps || session.goesBack(to: buffer.pts) {
+                    // New caps (a size change), or time going back (a new segment from concat or a playlist:
+                    // x264 takes only increasing timestamps): what x264 still holds goes out first, in the
+                    // segment it came in, then a new stream begins.
                     if let last = state.lastInput {
                         let flow = deliver(from: session, segmentFrom: last) { try session.flush() }
                         guard flow == .ok else { return flow }
                     }
-                    state.session = nil
-                }
-                if let session = state.session, let pts = buffer.pts, let last = session.lastPTS, pts < last {
-                    // Time went back without a flush (the element went to READY and back): a new stream.
                     state.session = nil
                 }
                 let session = try state.session
@@ -154,7 +152,8 @@ public final class GrayH264Encoder: BridgeDelegate {
         }
     }
 
-    /// After a flush (a seek) the frames x264 holds belong to the old position: dropped.
+    /// After a flush (a seek), or down to READY, the frames x264 holds belong to the old position or
+    /// the old run: dropped.
     public func flushed() {
         closeSession()
     }
@@ -199,7 +198,7 @@ private final class Session {
     /// The input frames' durations, by presentation timestamp, until their encoded frames come out;
     /// nil until the next frame tells it, for input without durations.
     private var durations: [Int64: ClockTime?] = [:]
-    private(set) var lastPTS: ClockTime?
+    private var lastPTS: ClockTime?
     /// The last duration known: for a frame whose own is not yet (the last one, or with no delay).
     private var frameDuration: ClockTime
 
@@ -284,6 +283,12 @@ private final class Session {
             record += [0xFC | 0, 0xF8 | 0, 0xF8 | 0, 0]
         }
         return record
+    }
+
+    /// True when `pts` is before the last frame's: the input went back in time.
+    func goesBack(to pts: ClockTime?) -> Bool {
+        guard let pts, let lastPTS else { return false }
+        return pts < lastPTS
     }
 
     /// The most frames x264 holds before it gives one out, as time at the input's frame rate.

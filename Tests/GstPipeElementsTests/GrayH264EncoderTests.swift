@@ -122,6 +122,25 @@ struct GrayH264EncoderTests {
         #expect(frames.map(\.format.height) == [48, 48, 33, 33, 33, 24, 24])
     }
 
+    /// concat gives each input a segment of its own, with timestamps from zero again: x264 takes only
+    /// increasing ones, so the frames it holds go out before a new stream starts.
+    @Test("Inputs of one size one after the other (time going back): every frame of each, in order")
+    func timeGoingBack() async throws {
+        let segments = (1...2).map { seed in
+            "noise seed=\(seed) num-buffers=10 ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! c."
+        }.joined(separator: " ")
+        let frames = try await captureFrames(
+            "concat name=c ! gray ! x264grayenc crf=0 ! h264parse ! avdec_h264 ! appsink name=out sync=false \(segments)")
+        let inputs = try await captureFrames("concat name=c ! gray ! appsink name=out sync=false \(segments)")
+        try #require(frames.count == 20)
+        // Each segment's timestamps from zero (x264grayenc's are 1000 hours on), at 30 frames a second.
+        let frameTimes = frames.map { ($0.timestamp % 3_600_000_000_000) / 33_333_333 }
+        #expect(frameTimes == Array(0..<10) + Array(0..<10))
+        for (index, (input, output)) in zip(inputs, frames).enumerated() {
+            #expect(output.planes[0] == input.planes[0], "frame \(index)")
+        }
+    }
+
     @Test("Live, the pipeline's latency includes the frames x264 holds (none with tune=zerolatency)",
           arguments: [("", 1_600_000_000...4_000_000_000), ("tune=zerolatency", 40_000_000...40_000_000)] as [(String, ClosedRange<ClockTime>)])
     func latency(tune: String, expected: ClosedRange<ClockTime>) async throws {
@@ -140,6 +159,41 @@ struct GrayH264EncoderTests {
         // videotestsrc adds one frame (40 ms); x264 at the medium preset holds its 40-frame lookahead
         // and more; zerolatency holds none.
         #expect(expected.contains(latency.minimum), "\(latency.minimum) ns")
+    }
+
+    /// GStreamer's encoders start a new stream when they go to READY; frames x264 held from before must
+    /// not come out in the next run, even when its timestamps carry on upwards.
+    @Test("Down to READY mid-stream and up again: only the new run's frames come out, from a key frame")
+    func restartFromReady() async throws {
+        try GstPipeElements.register()
+        // The valve keeps the first run's output from the appsink: GStreamer 1.22's appsink keeps samples
+        // queued across READY, and they would block the second run behind them.
+        let pipeline = try Pipeline(
+            launch: "videotestsrc name=src ! video/x-raw,format=I420,width=64,height=48,framerate=25/1 "
+                + "! identity name=counter sleep-time=20000 ! x264grayenc ! valve name=gate drop=true "
+                + "! appsink name=out sync=false")
+        defer { pipeline.stop() }
+        let counted = try #require(pipeline.element(named: "counter")?.pad(named: "src")).countBuffers()
+        try pipeline.play()
+        // x264 holds the frames that went in (its lookahead at the medium preset is 40 frames); past 40
+        // some have come out too.
+        let deadline = Date().addingTimeInterval(5)
+        while counted.count < 60 && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        try #require(counted.count >= 8)
+        _ = try pipeline.setState(.ready)
+        // The next run starts 10 s later in stream time and has 5 frames.
+        let source = try #require(pipeline.element(named: "src"))
+        try source.set("timestamp-offset", fromString: "10000000000")
+        try source.set("num-buffers", 5)
+        try #require(pipeline.element(named: "gate")).set("drop", false)
+        let samples = try pipeline.samples(fromAppSink: "out")
+        try pipeline.play()
+        var outputs: [Buffer] = []
+        for try await sample in samples { outputs.append(try #require(sample.buffer)) }
+        // Output timestamps are 1000 hours on, as x264enc's (room for B-frames' earlier decoding times).
+        let times = outputs.compactMap(\.pts).map { Double($0) / 1e9 - 3_600_000 }
+        #expect(times.count == 5 && times.allSatisfy { $0 >= 10 }, "\(times) s")
+        #expect(outputs.first?.isDeltaUnit == false)
     }
 
     @Test("An unknown preset fails the start with a message naming the presets there are")
