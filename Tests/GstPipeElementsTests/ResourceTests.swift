@@ -27,6 +27,14 @@ struct ProcessResources: CustomStringConvertible {
             .map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.sorted()
     }
 
+    /// What each open file descriptor refers to, to tell which one stayed.
+    static func descriptorTargets() -> [String] {
+        let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
+        return entries.compactMap { entry in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")).map { "\(entry) → \($0)" }
+        }.sorted()
+    }
+
     var description: String {
         String(format: "RSS %.1f MB, heap in use %.1f MB, %d threads, %d fds",
                Double(residentKB) / 1024, Double(heapKB) / 1024, threads, descriptors)
@@ -48,8 +56,10 @@ struct ResourceTests {
     /// bound: resident pages move with fragmentation and with what the allocator keeps, +0.2 to +4.2 MB
     /// over these runs on the same machine (CI failed once on the 4 MB bound this had before).
     static let rssBoundKB = 12 * 1024
+    /// Descriptors that may be opened once during the measured runs (see `transcodeLoop`).
+    static let descriptorSlack = 2
 
-    @Test("20 encodes and decodes through gray in one process: no more threads or fds after, heap within 0.5 MB")
+    @Test("20 encodes and decodes through gray in one process: no more threads after, fds within 2, heap within 0.5 MB")
     func twentyTranscodes() throws {
         let child = Process()
         child.executableURL = URL(fileURLWithPath: CommandLine.arguments[0])
@@ -104,6 +114,7 @@ struct ResourceTests {
         // (Measured: RSS still climbs over the first ~20 runs, with or without gray, x264enc most.)
         for index in 0..<20 { try await transcode(index) }
         let before = ProcessResources.now()
+        let descriptorsBefore = ProcessResources.descriptorTargets()
         for index in 0..<20 { try await transcode(index) }
         // Threads that finished their work may still be on their way out: an idle libdispatch worker
         // (Swift's executor) exits after a few seconds, a GStreamer pool thread once it is released. CI saw
@@ -120,7 +131,11 @@ struct ResourceTests {
               + String(format: "%+.2f MB, RSS %+.1f MB", Double(after.heapKB - before.heapKB) / 1024,
                        Double(after.residentKB - before.residentKB) / 1024))
         #expect(after.threads <= before.threads, "threads now: \(ProcessResources.threadNames())")
-        #expect(after.descriptors <= before.descriptors)
+        // One descriptor more was seen twice in 12 parallel runs of the GstPipeElements tests (8 → 9, held
+        // through the 10 s wait): something opened once, late, not per run. A descriptor leaked per run
+        // would be 20 more.
+        #expect(after.descriptors <= before.descriptors + ResourceTests.descriptorSlack,
+                "before: \(descriptorsBefore); now: \(ProcessResources.descriptorTargets())")
         // Under sanitizers (quarantined or shadow memory) scripts/sanitize.sh turns the bound off.
         if ProcessInfo.processInfo.environment["GSTPIPE_NO_RSS_BOUND"] == nil {
             #expect(after.heapKB - before.heapKB <= ResourceTests.heapBoundKB)
