@@ -8,6 +8,9 @@ extension Pipeline {
     /// the reader, so a slow reader slows the pipeline and memory stays bounded, and stopping the
     /// pipeline always releases it. Call before the pipeline plays; one sequence per appsink.
     ///
+    /// Samples an earlier run left unread stay in the appsink across READY (GStreamer 1.22 empties it
+    /// only on the way to NULL): they come first, before the new run's.
+    ///
     /// The corresponding C functions are `gst_app_sink_set_callbacks` and `gst_app_sink_try_pull_sample`.
     public func samples(fromAppSink name: String, capacity: Int = 4) throws(GStreamerError) -> AppSinkSamples {
         guard let element = element(named: name), element.factoryName == "appsink" else {
@@ -39,6 +42,12 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
             Unmanaged<ContinuationBox>.fromOpaque(userData!).takeUnretainedValue().continuation.yield()
             return GST_FLOW_OK
         }
+        // Preroll announces a sample too: samples queued before these callbacks (an earlier run's) fill the
+        // appsink without announcement, and then preroll is the only sign that the reader must pull.
+        callbacks.new_preroll = { _, userData in
+            Unmanaged<ContinuationBox>.fromOpaque(userData!).takeUnretainedValue().continuation.yield()
+            return GST_FLOW_OK
+        }
         callbacks.eos = { _, userData in
             Unmanaged<ContinuationBox>.fromOpaque(userData!).takeUnretainedValue().continuation.finish()
         }
@@ -57,6 +66,8 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
         let appsink: ElementHandle
 
         public mutating func next() async -> Sample? {
+            // Samples may wait unannounced (an earlier run's): take those first.
+            if let sample = pull() { return sample }
             // A flush may have dropped samples that were announced: skip announcements with nothing behind.
             while await arrivals.next() != nil {
                 if let sample = pull() { return sample }

@@ -1,3 +1,4 @@
+import Foundation
 import GStreamer
 import Testing
 
@@ -126,5 +127,34 @@ struct PipelineTests {
         #expect(rows == [[0, 1, 2, 3, 4], [16, 17, 18, 19, 20], [32, 33, 34, 35, 36]])
         #expect(buffer.pts == 40)
         #expect(buffer.duration == nil)
+    }
+
+    /// GStreamer 1.22's appsink keeps unread samples across READY; the sequence made for the next run takes
+    /// them first and does not wait for announcements that never come (it hung when they filled it).
+    @Test("Samples left in an appsink by an earlier run (down to READY, up again) come first, then the new run's",
+          .timeLimit(.minutes(1)))
+    func samplesAfterReady() async throws {
+        let pipeline = try Pipeline(
+            launch: "videotestsrc name=src num-buffers=12 ! video/x-raw,width=16,height=16,framerate=25/1 "
+                + "! appsink name=out sync=false")
+        defer { pipeline.stop() }
+        // The first run: 12 frames that nobody reads. (Its end of stream waits inside appsink for them to be
+        // read, so it never reaches the bus: watch for it at the pad.)
+        let ended = try #require(pipeline.element(named: "out")?.pad(named: "sink")).watchEndOfStream()
+        try pipeline.play()
+        try #require(await ended.wait(timeout: .seconds(20)))
+        _ = try pipeline.setState(.ready)
+        let source = try #require(pipeline.element(named: "src"))
+        try source.set("timestamp-offset", fromString: "10000000000")
+        try source.set("num-buffers", 5)
+        let samples = try pipeline.samples(fromAppSink: "out", capacity: 4)
+        try pipeline.play()
+        var times: [ClockTime] = []
+        for try await sample in samples { times.append(try #require(sample.buffer?.pts)) }
+        // The first run's frames (from 0 s, 25 a second), then the second run's 5 (from 10 s).
+        let frame: ClockTime = 40_000_000
+        let first: [ClockTime] = (0..<12).map { $0 * frame }
+        let second: [ClockTime] = (0..<5).map { 10_000_000_000 + $0 * frame }
+        #expect(times == first + second, "\(times)")
     }
 }
