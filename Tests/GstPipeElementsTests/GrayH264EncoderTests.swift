@@ -167,7 +167,7 @@ struct GrayH264EncoderTests {
     func restartFromReady() async throws {
         try GstPipeElements.register()
         // The valve keeps the first run's output from the appsink: GStreamer 1.22's appsink keeps samples
-        // queued across READY, and they would block the second run behind them.
+        // queued across READY, and they would come out first in the second run.
         let pipeline = try Pipeline(
             launch: "videotestsrc name=src ! video/x-raw,format=I420,width=64,height=48,framerate=25/1 "
                 + "! identity name=counter sleep-time=20000 ! x264grayenc ! valve name=gate drop=true "
