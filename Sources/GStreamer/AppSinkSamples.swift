@@ -44,10 +44,7 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
         }
         // Preroll announces a sample too: samples queued before these callbacks (an earlier run's) fill the
         // appsink without announcement, and then preroll is the only sign that the reader must pull.
-        callbacks.new_preroll = { _, userData in
-            Unmanaged<ContinuationBox>.fromOpaque(userData!).takeUnretainedValue().continuation.yield()
-            return GST_FLOW_OK
-        }
+        callbacks.new_preroll = callbacks.new_sample
         callbacks.eos = { _, userData in
             Unmanaged<ContinuationBox>.fromOpaque(userData!).takeUnretainedValue().continuation.finish()
         }
