@@ -1,6 +1,14 @@
 // swift-tools-version: 6.0
 import PackageDescription
 
+// GStreamer's headers. On Linux through a .pc file of our own: GStreamer's pull in gthread-2.0's
+// -pthread, which SwiftPM refuses with a warning on every build.
+#if os(Linux)
+let gstreamerPkgConfig = Context.packageDirectory + "/Sources/CGStreamer/gstreamer.pc"
+#else
+let gstreamerPkgConfig = "gstreamer-1.0"
+#endif
+
 let package = Package(
     name: "gstpipe",
     platforms: [.macOS(.v15)],
@@ -22,14 +30,16 @@ let package = Package(
         // The GStreamer headers and libraries, found through pkg-config.
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-app-1.0 gstreamer-video-1.0 gstreamer-pbutils-1.0",
+            pkgConfig: gstreamerPkgConfig,
             providers: [
                 .apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"]),
                 .brew(["gstreamer"]),
             ]
         ),
         // libx264, for the gray H.264 encoder (x264grayenc): GStreamer 1.22's x264enc takes no GRAY8.
-        .systemLibrary(name: "CX264", pkgConfig: "x264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
+        // Its headers are in the compiler's own search path; x264.pc's Cflags hold only a Windows
+        // define (-DX264_API_IMPORTS) that SwiftPM refuses with a warning on every build.
+        .systemLibrary(name: "CX264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
         // What Swift cannot call directly: variadic GObject calls, macros, casts, GType registration.
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
