@@ -132,7 +132,7 @@ struct GstPipeCommand: AsyncParsableCommand {
             }
         } catch {
             if exitCode(for: error) == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
+                writeStandardError(fullMessage(for: error) + "\n")
                 Foundation.exit(ExitStatus.usage)
             }
             exit(withError: error)

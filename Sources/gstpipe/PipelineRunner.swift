@@ -22,6 +22,7 @@ enum ExitStatus {
     static let finished: Int32 = 0
     static let runtimeError: Int32 = 1
     static let usage: Int32 = 2
+    /// 128 + the signal's number: SIGINT (Ctrl-C) 130, SIGTERM 143, SIGHUP 129.
     static let interrupted: Int32 = 130
 }
 
@@ -74,7 +75,7 @@ struct PipelineRunner {
             return error.report()
         }
         let files = FileJobRun(job: job, pipeline: pipeline, note: { [self] text in note(text) })
-        return await drive(pipeline, files: files, showProgress: preview != .terminal)
+        return await drive(pipeline, files: files, terminal: preview == .terminal ? TerminalPreview() : nil)
     }
 
     private var tokens: [String] {
@@ -84,19 +85,24 @@ struct PipelineRunner {
         }
     }
 
-    private func drive(_ pipeline: Pipeline, files: FileJobRun, showProgress: Bool) async -> Int32 {
-        let interrupts = InterruptHandler(
-            pipeline: pipeline, endInputStreams: files.endInputStreams, eosOnShutdown: options.eosOnShutdown, note: note)
+    /// Runs the pipeline to its end. `terminal` is the terminal under the ASCII-art preview, whose
+    /// keys end the run and whose modes come back on every way out.
+    private func drive(_ pipeline: Pipeline, files: FileJobRun, terminal: TerminalPreview?) async -> Int32 {
+        let stops = StopRequests(
+            pipeline: pipeline, endInputStreams: files.endInputStreams, eosOnShutdown: options.eosOnShutdown,
+            note: { [self] text in note(text) }, beforeExit: { terminal?.restore() })
+        terminal?.readKeys { stops.request($0) }
         var progress: ProgressLine?
-        if showProgress && !options.quiet && isatty(STDOUT_FILENO) == 1 {
+        if terminal == nil && !options.quiet && isatty(STDOUT_FILENO) == 1 {
             var frames = Statistics.firstCounter(in: pipeline)
             if let counter = files.framesCounter { frames = { counter.count } }
             progress = ProgressLine(pipeline: pipeline, frames: frames)
         }
         defer {
             progress?.finish()
-            interrupts.cancel()
+            stops.cancel()
             pipeline.stop()
+            terminal?.restore()
         }
         let messages = pipeline.messages
         if options.verbose { pipeline.watchCaps() }
@@ -121,11 +127,11 @@ struct PipelineRunner {
                 heldWarnings.forEach(printWarning)
                 drawGraph(of: pipeline)
                 printStatistics(of: pipeline, since: started)
-                if let failure = files.checkAfterEndOfStream(interrupted: interrupts.wasInterrupted) {
+                if let failure = files.checkAfterEndOfStream(interrupted: stops.wasRequested) {
                     printError(failure)
                     return ExitStatus.runtimeError
                 }
-                return interrupts.wasInterrupted ? ExitStatus.interrupted : ExitStatus.finished
+                return stops.exitStatus
             case .error(let error):
                 progress?.finish()
                 if let failure = files.inputFailure(after: error) {
@@ -215,7 +221,7 @@ struct PipelineRunner {
 
     private func note(_ text: String) {
         guard !options.quiet else { return }
-        FileHandle.standardError.write(Data("gstpipe: \(text)\n".utf8))
+        writeStandardError("gstpipe: \(text)\n")
     }
 }
 
@@ -234,47 +240,12 @@ extension FileJob.Failure {
 }
 
 func printError(_ text: String, prefix: String = "ERROR") {
-    FileHandle.standardError.write(Data("\(prefix): \(text)\n".utf8))
+    writeStandardError("\(prefix): \(text)\n")
 }
 
-/// Ctrl-C: the first sends end of stream (so muxers finalize files), the second stops at once.
-final class InterruptHandler {
-    private final class Presses: Sendable {
-        let count = Mutex(0)
-    }
-    private let source: any DispatchSourceSignal
-    private let presses = Presses()
-
-    /// `endInputStreams` ends the file shorthand's streams as well (a demuxer pulling from a file
-    /// source never hears of end of stream sent to the source).
-    init(
-        pipeline: Pipeline, endInputStreams: @escaping @Sendable () -> Void, eosOnShutdown: Bool,
-        note: @escaping @Sendable (String) -> Void
-    ) {
-        signal(SIGINT, SIG_IGN)
-        source = DispatchSource.makeSignalSource(signal: SIGINT, queue: .global())
-        let counter = presses
-        source.setEventHandler {
-            let presses = counter.count.withLock { value -> Int in
-                value += 1
-                return value
-            }
-            if presses == 1 && eosOnShutdown {
-                note("interrupt: sending end of stream (Ctrl-C again to stop at once)")
-                pipeline.sendEndOfStream()
-                endInputStreams()
-            } else {
-                pipeline.stop()
-                exit(ExitStatus.interrupted)
-            }
-        }
-        source.resume()
-    }
-
-    var wasInterrupted: Bool { presses.count.withLock { $0 > 0 } }
-
-    func cancel() {
-        source.cancel()
-        signal(SIGINT, SIG_DFL)
-    }
+/// Writes to standard error, ignoring failure: after SIGHUP the terminal is gone and every write
+/// fails, and the run must still finish its files.
+func writeStandardError(_ text: String) {
+    var text = text
+    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }

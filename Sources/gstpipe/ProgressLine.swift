@@ -75,7 +75,8 @@ final class ProgressLine: Sendable {
     }
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        var text = text
+        text.withUTF8 { bytes in _ = Foundation.write(STDOUT_FILENO, bytes.baseAddress, bytes.count) }
     }
 
     /// 0:01:02.3
