@@ -23,6 +23,8 @@ struct FileJob {
         let feeder: String?
         /// The audio encoder the input's audio goes through, or nil for video only.
         var audioEncoder: String?
+        /// Written to play after the process is killed outright (MP4 and QuickTime in fragments).
+        var crashSafe = false
 
         /// The video chain after the converter: for gray's output, a format's gray chain when it has
         /// one; else the encoder's input caps, if any, and the format's chain.
@@ -74,7 +76,12 @@ struct FileJob {
     var isPlainDescription: Bool { input == nil && outputs.isEmpty }
 
     /// Reads the description's tokens, checks the files they name, and builds the description to run.
-    init(tokens original: [String], swiftElements: Set<String>) throws(Failure) {
+    ///
+    /// Outputs are written to survive the process being killed outright (`crashSafe`) when their
+    /// input cannot be read again (a live or network source, a Swift source, a test pattern), or
+    /// always when `alwaysCrashSafe`. A transcode of a local file is written plainly: it can be run
+    /// again, and crash-safe MP4 costs about 20 bytes a sample.
+    init(tokens original: [String], swiftElements: Set<String>, alwaysCrashSafe: Bool = false) throws(Failure) {
         tokens = original
         let names = Set(original.compactMap { $0.hasPrefix("name=") ? TokenReader.unquoted(String($0.dropFirst(5))) : nil })
         let reader = TokenReader(names: names)
@@ -117,8 +124,10 @@ struct FileJob {
         // has one pad per stream, so a second audio branch would wait forever).
         let audioTarget = replacements.sorted { $0.range.lowerBound > $1.range.lowerBound }
             .first { $0.output.format.audioEncoders != nil }?.output.index
+        let crashSafe = alwaysCrashSafe || !(input?.uri.hasPrefix("file:") ?? false)
         for replacement in replacements {
             var output = replacement.output
+            output.crashSafe = crashSafe
             try Self.checkWritable(output, input: input)
             if output.index == audioTarget || output.format.audioEncoders == nil {
                 output.audioEncoder = audioEncoder(for: output)
@@ -240,7 +249,10 @@ struct FileJob {
         chain.insert("name=\(output.videoEncoderName)", at: encoder + 1)
         let sequence = format.isImage && OutputFormat.isSequence(output.path)
         if format.isImage && !sequence { chain.append("snapshot=true") }
-        if let muxer = format.muxer { chain += ["!", muxer, "name=\(output.muxerName)"] }
+        if let muxer = format.muxer {
+            chain += ["!", muxer, "name=\(output.muxerName)"]
+            if output.crashSafe, let properties = format.crashSafeMuxing { chain += properties }
+        }
         chain += ["!", sequence ? "multifilesink" : "filesink", TokenReader.property("location", output.path)]
         // async=false: the file need not preroll, so a branch beside it (tee ! queue ! autovideosink)
         // cannot fill its queue and stall while the encoder gathers its lookahead.

@@ -70,6 +70,15 @@ struct GstPipeCommand: AsyncParsableCommand {
         help: "On Ctrl-C, stop at once instead of sending end of stream and waiting for it.")
     var noEOSOnShutdown = false
 
+    @Flag(
+        name: .customLong("crash-safe"),
+        help: """
+            Write .mp4 and .mov outputs in one-second fragments even when the input is a local file, so \
+            that they play up to the last second written if gstpipe is killed outright (kill -9, a power \
+            cut). Live, network and generated inputs are written that way by default.
+            """)
+    var crashSafe = false
+
     @Option(
         help: ArgumentHelp(
             "Draw the pipeline as it ran, with negotiated caps, to FILE (.svg or .png through Graphviz, or .dot).",
@@ -99,7 +108,7 @@ struct GstPipeCommand: AsyncParsableCommand {
     func run() async throws {
         let options = RunOptions(
             printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
-            stats: stats, preview: preview)
+            stats: stats, crashSafe: crashSafe, preview: preview)
         if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
             throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
         }

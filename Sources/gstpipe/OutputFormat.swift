@@ -18,6 +18,9 @@ struct OutputFormat: Sendable {
     /// monochrome (4:0:0), as ffmpeg's `-vf format=gray -c:v libx264` does, rather than two planes
     /// of constant chroma.
     var grayVideoChain: [String]? = nil
+    /// Muxer properties, as launch tokens, that write the file so that it plays after the process is
+    /// killed outright; nil when the muxer has none (Matroska and WebM play without them).
+    var crashSafeMuxing: [String]? = nil
     /// Caps between the converter and the encoder, when the encoder's own first choice is wrong.
     var encoderInput: String? = nil
     /// True when the encoder writes frames as they come and so needs rows without padding
@@ -29,11 +32,11 @@ struct OutputFormat: Sendable {
     static let all: [OutputFormat] = [
         OutputFormat(
             extensions: ["mp4", "m4v"], name: "H.264 in MP4", videoChain: h264, muxer: "mp4mux",
-            audioEncoders: aac, isImage: false, grayVideoChain: grayH264,
+            audioEncoders: aac, isImage: false, grayVideoChain: grayH264, crashSafeMuxing: fragmentedUntilTheEnd,
             encoderInput: h264Input),
         OutputFormat(
             extensions: ["mov"], name: "H.264 in QuickTime", videoChain: h264, muxer: "qtmux",
-            audioEncoders: aac, isImage: false, grayVideoChain: grayH264,
+            audioEncoders: aac, isImage: false, grayVideoChain: grayH264, crashSafeMuxing: fragmentedUntilTheEnd,
             encoderInput: h264Input),
         OutputFormat(
             extensions: ["mkv"], name: "H.264 in Matroska", videoChain: h264, muxer: "matroskamux",
@@ -68,6 +71,12 @@ struct OutputFormat: Sendable {
     /// (h264parse would set every frame's duration to the SPS's 1 ns tick, the last one included).
     private static let grayH264 = ["x264grayenc"]
     private static let aac = ["avenc_aac", "voaacenc"]
+    /// MP4 and QuickTime written as a fragment a second while running and made an ordinary file
+    /// (one moov) at end of stream: a process killed outright (SIGKILL, the OOM killer, a power cut)
+    /// leaves a file that plays up to its last fragment, not one without its moov atom that nothing
+    /// can play. The fragments' headers stay inside the finished file's media data: about 20 bytes a
+    /// sample, which is 3% of a 600 kbit/s file and 30% of a 60 kbit/s one.
+    private static let fragmentedUntilTheEnd = ["fragment-duration=1000", "fragment-mode=first-moov-then-finalise"]
 
     /// The format for a file name, by its extension.
     static func forPath(_ path: String) -> OutputFormat? {

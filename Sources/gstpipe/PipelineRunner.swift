@@ -13,6 +13,8 @@ struct RunOptions: Sendable {
     var graph: String?
     /// Print frames and frames per second per Swift element at the end.
     var stats = false
+    /// Write MP4 and QuickTime outputs in fragments even from a local file (`--crash-safe`).
+    var crashSafe = false
     /// Where autovideosink shows video; nil chooses by what the machine has.
     var preview: Preview?
 }
@@ -50,7 +52,8 @@ struct PipelineRunner {
             return ExitStatus.runtimeError
         }
         do {
-            job = try FileJob(tokens: tokens, swiftElements: Set(ElementType.registeredNames()))
+            job = try FileJob(
+                tokens: tokens, swiftElements: Set(ElementType.registeredNames()), alwaysCrashSafe: options.crashSafe)
         } catch {
             return error.report()
         }
