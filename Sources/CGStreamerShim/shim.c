@@ -219,6 +219,41 @@ GstStateChangeReturn CGStreamerShim_bin_parent_change_state(GstElement *element,
     return bin_parent_class->change_state(element, transition);
 }
 
+// A Swift element is one element to the rest of the pipeline: what its inner appsrc and appsink post
+// comes from it. Their state changes are dropped (the bin posts its own); tags, element messages,
+// warnings, QoS, latency and the like are re-addressed to the bin. Errors keep their source, as
+// GstBin's own handling of an error from a child needs it (the Swift bus names the element); so do
+// the messages GstBin reads itself (EOS, async, clock, stream-start, segment-done).
+static void swift_bin_handle_message(GstBin *bin, GstMessage *message) {
+    GstObject *source = GST_MESSAGE_SRC(message);
+    if (source != NULL && GST_IS_ELEMENT(source) && GST_OBJECT_PARENT(source) == GST_OBJECT_CAST(bin)) {
+        switch (GST_MESSAGE_TYPE(message)) {
+        case GST_MESSAGE_STATE_CHANGED:
+            gst_message_unref(message);
+            return;
+        case GST_MESSAGE_TAG:
+        case GST_MESSAGE_ELEMENT:
+        case GST_MESSAGE_WARNING:
+        case GST_MESSAGE_INFO:
+        case GST_MESSAGE_QOS:
+        case GST_MESSAGE_BUFFERING:
+        case GST_MESSAGE_PROGRESS:
+        case GST_MESSAGE_LATENCY:
+        case GST_MESSAGE_REQUEST_STATE:
+        case GST_MESSAGE_STEP_START:
+        case GST_MESSAGE_STEP_DONE:
+        case GST_MESSAGE_TOC:
+        case GST_MESSAGE_PROPERTY_NOTIFY:
+            message = gst_message_make_writable(message);
+            gst_object_replace(&GST_MESSAGE_SRC(message), GST_OBJECT_CAST(bin));
+            break;
+        default:
+            break;
+        }
+    }
+    GST_BIN_CLASS(bin_parent_class)->handle_message(bin, message);
+}
+
 static void swift_bin_class_init(gpointer g_class, gpointer class_data) {
     ClassData *data = class_data;
     GObjectClass *object_class = G_OBJECT_CLASS(g_class);
@@ -231,6 +266,7 @@ static void swift_bin_class_init(gpointer g_class, gpointer class_data) {
     object_class->get_property = swift_bin_get_property;
     object_class->finalize = swift_bin_finalize;
     element_class->change_state = swift_bin_change_state;
+    GST_BIN_CLASS(g_class)->handle_message = swift_bin_handle_message;
 
     gst_element_class_set_metadata(element_class, data->longname, data->klass, data->description, data->author);
     for (guint i = 0; i < data->n_templates; i++) {

@@ -27,10 +27,21 @@ public class Bin: Element, @unchecked Sendable {
         return Element.wrap(child)
     }
 
+    /// The elements directly inside, newest first (GStreamer's iteration order).
+    ///
+    /// The corresponding C function is `gst_bin_iterate_elements`.
+    public var children: [Element] {
+        elements(gst_bin_iterate_elements(binPointer))
+    }
+
     /// Every element inside, at any depth, sources last (GStreamer's iteration order).
     public var allElements: [Element] {
+        elements(gst_bin_iterate_recurse(binPointer))
+    }
+
+    private func elements(_ iterator: UnsafeMutablePointer<GstIterator>?) -> [Element] {
         var result: [Element] = []
-        guard let iterator = gst_bin_iterate_recurse(binPointer) else { return result }
+        guard let iterator else { return result }
         defer { gst_iterator_free(iterator) }
         var value = GValue()
         while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {

@@ -71,6 +71,10 @@ struct PipelineRunner {
             }
             return ExitStatus.usage
         }
+        if let unfed = UnfedPads.message(for: pipeline) {
+            printError(unfed)
+            return ExitStatus.usage
+        }
         let preview: Preview?
         do {
             preview = try Preview.apply(options.preview, to: pipeline, note: note)
