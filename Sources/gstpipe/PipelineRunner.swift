@@ -97,7 +97,7 @@ struct PipelineRunner {
     private func drive(_ pipeline: Pipeline, files: FileJobRun, terminal: TerminalPreview?) async -> Int32 {
         let stops = StopRequests(
             pipeline: pipeline, endInputStreams: files.endInputStreams, eosOnShutdown: options.eosOnShutdown,
-            note: { [self] text in note(text) }, beforeExit: { terminal?.restore() })
+            note: { [self] text in note(text) }, beforeExit: { terminal?.restore(abruptly: true) })
         terminal?.readKeys { stops.request($0) }
         var progress: ProgressLine?
         if terminal == nil && !options.quiet && isatty(STDOUT_FILENO) == 1 {

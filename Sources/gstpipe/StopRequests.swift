@@ -50,7 +50,7 @@ final class StopRequests: Sendable {
 
     /// `endInputStreams` ends the file shorthand's streams as well (a demuxer pulling from a file
     /// source never hears of end of stream sent to the source). `beforeExit` runs before a second
-    /// request ends the process (the terminal is given back).
+    /// request ends the process (the terminal is given back), which skips `atexit` handlers.
     init(
         pipeline: Pipeline, endInputStreams: @escaping @Sendable () -> Void, eosOnShutdown: Bool,
         note: @escaping @Sendable (String) -> Void, beforeExit: @escaping @Sendable () -> Void = {}
@@ -86,9 +86,17 @@ final class StopRequests: Sendable {
             pipeline.sendEndOfStream()
             endInputStreams()
         } else {
-            pipeline.stop()
+            // Stopping waits for each streaming thread to leave the element it is in; one stuck in
+            // a slow element (or a blocked write) gets a second, then the process ends without it.
+            let stopped = DispatchSemaphore(value: 0)
+            let pipeline = pipeline
+            Thread.detachNewThread {
+                pipeline.stop()
+                stopped.signal()
+            }
+            _ = stopped.wait(timeout: .now() + 1)
             beforeExit()
-            exit(reason.exitStatus)
+            _exit(reason.exitStatus)
         }
     }
 

@@ -53,10 +53,12 @@ final class TerminalPreview: Sendable {
     }
 
     /// Stops reading keys and puts the terminal's modes back, with the cursor shown and colours reset.
-    func restore() {
+    /// `abruptly`: the preview may still be drawing (the run stops without waiting for it), so the
+    /// alternate screen it drew on is left too.
+    func restore(abruptly: Bool = false) {
         reading.withLock { $0 = false }
         guard finished.withLock({ done in defer { done = true }; return !done }) else { return }
-        restoreSavedTerminal()
+        restoreSavedTerminal(leavingAlternateScreen: abruptly)
     }
 }
 
@@ -64,11 +66,11 @@ final class TerminalPreview: Sendable {
 /// from a signal handler's queue, with the preview still drawing).
 private let savedTerminal = Mutex<(fd: Int32, modes: termios)?>(nil)
 
-private func restoreSavedTerminal() {
+private func restoreSavedTerminal(leavingAlternateScreen: Bool = false) {
     guard let saved = savedTerminal.withLock({ $0 }) else { return }
     var modes = saved.modes
     tcsetattr(saved.fd, TCSADRAIN, &modes)
     // Attributes off, cursor shown: what the preview's drawing may have left when cut short.
-    let reset = "\u{1B}[0m\u{1B}[?25h"
+    let reset = "\u{1B}[0m\u{1B}[?25h" + (leavingAlternateScreen ? "\u{1B}[?1049l" : "")
     _ = reset.withCString { write(STDOUT_FILENO, $0, strlen($0)) }
 }

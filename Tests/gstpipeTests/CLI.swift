@@ -25,11 +25,14 @@ enum CLI {
     }
 
     /// Runs gstpipe (or `executable`) with `arguments`; kills it after `timeout` seconds (then the status is -1).
-    /// `interruptAfter` sends SIGINT that many seconds after start (and again after `secondInterrupt`).
+    /// `interruptAfter` sends `signal` (SIGINT unless said) that many seconds after start (and again
+    /// after `secondInterrupt`). `input` is written to the child's standard input at the times given
+    /// (seconds after start); the pipe stays open until the child exits.
     static func run(
         _ arguments: [String], executable: URL = binary,
         environment: [String: String?] = ["DISPLAY": nil, "WAYLAND_DISPLAY": nil],
-        timeout: TimeInterval = 60, interruptAfter: TimeInterval? = nil, secondInterrupt: TimeInterval? = nil
+        timeout: TimeInterval = 60, interruptAfter: TimeInterval? = nil, secondInterrupt: TimeInterval? = nil,
+        signal: Int32 = SIGINT, input: [(after: TimeInterval, bytes: [UInt8])] = []
     ) throws -> CLIResult {
         let process = Process()
         process.executableURL = executable
@@ -41,6 +44,9 @@ enum CLI {
         let err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        let inputPipe = input.isEmpty ? nil : Pipe()
+        if let inputPipe { process.standardInput = inputPipe }
+        var pendingInput = input
         try process.run()
         let outData = Reader(out.fileHandleForReading)
         let errData = Reader(err.fileHandleForReading)
@@ -54,12 +60,16 @@ enum CLI {
                 return CLIResult(status: -1, stdout: outData.text(), stderr: errData.text())
             }
             if let first = interruptAfter, interrupted == 0, elapsed > first {
-                kill(process.processIdentifier, SIGINT)
+                kill(process.processIdentifier, signal)
                 interrupted = 1
             }
             if let second = secondInterrupt, interrupted == 1, elapsed > second {
-                kill(process.processIdentifier, SIGINT)
+                kill(process.processIdentifier, signal)
                 interrupted = 2
+            }
+            if let next = pendingInput.first, elapsed > next.after, let inputPipe {
+                inputPipe.fileHandleForWriting.write(Data(next.bytes))
+                pendingInput.removeFirst()
             }
             Thread.sleep(forTimeInterval: 0.02)
         }

@@ -57,6 +57,35 @@ struct CLITests {
         #expect(result.stderr == message)
     }
 
+    @Test(
+        "An element nothing can feed is a usage error, not a run that waits forever",
+        arguments: [
+            ("gray ! gray", "gray0"), ("videoconvert", "videoconvert0"), ("decodebin ! gray ! fakesink", "decodebin0"),
+            ("noise num-buffers=3 ! gray ! fakesink fakesink", "fakesink1"),
+        ])
+    func unfed(description: String, element: String) throws {
+        let result = try CLI.run(description.split(separator: " ").map(String.init), timeout: 20)
+        #expect(result.status == 2)
+        #expect(result.stderr == "ERROR: \(element)'s sink pad is not linked: nothing can feed it\n")
+    }
+
+    @Test("A sink pad linked later from a sometimes pad is fed: uridecodebin ! gray runs")
+    func linkedLater() async throws {
+        let clip = try await Media.paddedSizeClip()  // I420: a format gray takes, straight from the decoder
+        let result = try CLI.run(["uridecodebin", "uri=\(clip.absoluteString)", "!", "gray", "!", "fakesink"])
+        #expect(result.status == 0, "\(result.stderr)")
+    }
+
+    @Test("-m: messages from inside a Swift element come from the Swift element")
+    func messagesNameTheSwiftElement() throws {
+        let result = try CLI.run(["-m", "videotestsrc", "num-buffers=3", "!", "taginject", "tags=title=hello", "!", "gray", "!", "fakesink"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.contains { $0.hasPrefix("Got message: tag from gray0: ") && $0.contains("title") })
+        #expect(lines.contains { $0.hasPrefix("Got message: latency from gray0") })
+        #expect(!lines.contains { $0.contains(" from appsink") || $0.contains(" from appsrc") }, "\(lines)")
+    }
+
     @Test("No description is a usage error")
     func noDescription() throws {
         let result = try CLI.run([])
