@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs what gstpipe needs on Debian/Ubuntu: GStreamer's development files and plugins, and the
-# tools the tests use (Xvfb for a real window, graphviz for pipeline pictures). Installs only what is
-# missing; safe to run again.
+# tools the tests use (Xvfb for a real window, graphviz for pipeline pictures, ffmpeg's ffprobe as a
+# reader of what gstpipe writes). Installs only what is missing; safe to run again.
 set -euo pipefail
 
 packages=(
@@ -10,7 +10,7 @@ packages=(
     gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
     gstreamer1.0-libav gstreamer1.0-x
     libx264-dev
-    xvfb graphviz python3-gst-1.0
+    xvfb graphviz python3-gst-1.0 ffmpeg
 )
 
 missing=()

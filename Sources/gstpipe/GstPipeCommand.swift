@@ -34,11 +34,15 @@ struct GstPipeCommand: AsyncParsableCommand {
               gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink
               gstpipe -f pipelines/5-tee-display-and-file.pipeline
 
-            With no display, autovideosink previews in the terminal (ASCII art), or nowhere when there is \
-            no terminal either; --preview chooses.
+            With no display, autovideosink previews in the terminal (ASCII art; q or Escape ends it), or \
+            nowhere when there is no terminal either; --preview chooses.
+
+            Ctrl-C (SIGINT), SIGTERM and SIGHUP send end of stream so files are finalized; a second one \
+            stops at once. MP4 and MOV from a live or generated source are written in fragments until the \
+            end, so they play even after kill -9.
 
             Exit status: 0 finished (end of stream), 1 runtime error, 2 usage or pipeline syntax error, \
-            130 interrupted. Ctrl-C sends end of stream so files are finalized; a second Ctrl-C stops at once.
+            130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up (SIGHUP).
 
             gstpipe inspect lists the Swift elements; gstpipe inspect NAME shows any element's properties.
             """,
@@ -67,7 +71,7 @@ struct GstPipeCommand: AsyncParsableCommand {
 
     @Flag(
         name: .customLong("no-eos-on-shutdown"),
-        help: "On Ctrl-C, stop at once instead of sending end of stream and waiting for it.")
+        help: "On Ctrl-C, SIGTERM or SIGHUP, stop at once instead of sending end of stream and waiting for it.")
     var noEOSOnShutdown = false
 
     @Flag(

@@ -115,12 +115,16 @@ struct CLIOptionsTests {
               gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink
               gstpipe -f pipelines/5-tee-display-and-file.pipeline
 
-            With no display, autovideosink previews in the terminal (ASCII art), or nowhere
-            when there is no terminal either; --preview chooses.
+            With no display, autovideosink previews in the terminal (ASCII art; q or Escape
+            ends it), or nowhere when there is no terminal either; --preview chooses.
+
+            Ctrl-C (SIGINT), SIGTERM and SIGHUP send end of stream so files are finalized;
+            a second one stops at once. MP4 and MOV from a live or generated source are
+            written in fragments until the end, so they play even after kill -9.
 
             Exit status: 0 finished (end of stream), 1 runtime error, 2 usage or pipeline
-            syntax error, 130 interrupted. Ctrl-C sends end of stream so files are
-            finalized; a second Ctrl-C stops at once.
+            syntax error, 130 interrupted (Ctrl-C), 143 terminated (SIGTERM), 129 hung up
+            (SIGHUP).
 
             gstpipe inspect lists the Swift elements; gstpipe inspect NAME shows any
             element's properties.
@@ -142,8 +146,13 @@ struct CLIOptionsTests {
                                       (ASCII art) or none. Default: a window when there is
                                       a display, else the terminal, else none. (values:
                                       window, terminal, none)
-              --no-eos-on-shutdown    On Ctrl-C, stop at once instead of sending end of
-                                      stream and waiting for it.
+              --no-eos-on-shutdown    On Ctrl-C, SIGTERM or SIGHUP, stop at once instead of
+                                      sending end of stream and waiting for it.
+              --crash-safe            Write .mp4 and .mov outputs in one-second fragments
+                                      even when the input is a local file, so that they
+                                      play up to the last second written if gstpipe is
+                                      killed outright (kill -9, a power cut). Live, network
+                                      and generated inputs are written that way by default.
               --graph <FILE>          Draw the pipeline as it ran, with negotiated caps, to
                                       FILE (.svg or .png through Graphviz, or .dot).
               -f <FILE>               Run the description kept in FILE (# starts a comment;
