@@ -76,7 +76,7 @@ struct CLIFaultTests {
 
     @Test("A Swift filter whose output is linked to nothing: exit 1 naming it, not its inner appsrc")
     func unlinkedSwiftFilter() throws {
-        let result = try CLI.run(["noise", "num-buffers=3", "!", "gray", "!", "gray", "name=lonely", "gray", "!", "fakesink"])
+        let result = try CLI.run(["noise", "num-buffers=3", "!", "gray", "!", "gray", "name=lonely", "videotestsrc", "!", "fakesink"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("ERROR: from element lonely: Internal data stream error.\n"))
     }
