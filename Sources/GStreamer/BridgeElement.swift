@@ -172,8 +172,18 @@ public final class BridgeElement: @unchecked Sendable {
             element.pointee.object.flags &= ~(GST_ELEMENT_FLAG_SINK.rawValue | GST_ELEMENT_FLAG_SOURCE.rawValue)
         }
 
+        // A sink's converters sit in front of its appsink: the ghost pad leads to the first of them.
+        var sinkEntry = appsink
+        if kind == .sink, let appsink {
+            for name in type.description.sinkConverters.reversed() {
+                guard let converter = gst_element_factory_make(name, nil) else { continue }
+                gst_bin_add(bin, converter)
+                gst_element_link(converter, sinkEntry ?? appsink)
+                sinkEntry = converter
+            }
+        }
         srcPad = appsrc.map { BridgeElement.addGhostPad(to: element, name: "src", target: $0) }
-        sinkPad = appsink.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
+        sinkPad = sinkEntry.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
 
         delegate = type.makeDelegate(self)
         installCallbacks()

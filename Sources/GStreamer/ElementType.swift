@@ -26,6 +26,9 @@ public struct ElementTypeDescription: Sendable {
     /// Caps of the source pad template (sources and filters).
     public var srcCaps: String
     public var properties: [PropertySpec]
+    /// Sinks: elements put in front of the inner appsink, such as `["audioconvert", "audioresample"]`,
+    /// so that the sink gets the format it asks for from any input.
+    public var sinkConverters: [String] = []
 
     /// The property every sink has, as GStreamer sinks do: whether to render each frame at its time on
     /// the pipeline clock (true) or as soon as it arrives (false).

@@ -2,7 +2,7 @@ import MediaIO
 
 /// The built-in Swift elements.
 public enum GstPipeElements {
-    /// Registers `noise`, `gray` and `x264grayenc` with GStreamer (once per process; later calls do nothing), or
+    /// Registers `noise`, `gray`, `x264grayenc`, `audionoise` and `mono` with GStreamer (once per process; later calls do nothing), or
     /// into `plugin` when called from a plugin's init function.
     public static func register(plugin: UnsafeMutableRawPointer? = nil) throws(GStreamerError) {
         try MediaIOElements.registerSource(
@@ -16,5 +16,16 @@ public enum GstPipeElements {
             sinkFormats: Gray.formats, srcFormats: Gray.formats, properties: Gray.properties, plugin: plugin
         ) { Gray(properties: $0) }
         try GrayH264Encoder.register(plugin: plugin)
+        try MediaIOElements.registerAudioSource(
+            name: "audionoise", longName: "White noise audio source",
+            description: "Uniform random samples in any raw audio format, rate and channel count (gstpipe, Swift)",
+            properties: AudioNoise.properties, plugin: plugin
+        ) { AudioNoise(properties: $0) }
+        try MediaIOElements.registerAudioFilter(
+            name: "mono", longName: "Mono mixer",
+            description: "Mixes every channel into one, keeping rate and sample format; mono passes through (gstpipe, Swift)",
+            classification: "Filter/Converter/Audio",
+            properties: Mono.properties, plugin: plugin
+        ) { Mono(properties: $0) }
     }
 }

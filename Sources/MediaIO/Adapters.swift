@@ -40,12 +40,12 @@ final class FrameReader: Sendable {
 
 /// An adapter between a bridge and a MediaIO object, which `Pipeline.mediaIOElement` unwraps.
 protocol MediaIOAdapter {
-    var wrapped: any VideoLifecycle { get }
+    var wrapped: AnyObject { get }
 }
 
-extension SourceAdapter: MediaIOAdapter { var wrapped: any VideoLifecycle { source } }
-extension SinkAdapter: MediaIOAdapter { var wrapped: any VideoLifecycle { sink } }
-extension FilterAdapter: MediaIOAdapter { var wrapped: any VideoLifecycle { filter } }
+extension SourceAdapter: MediaIOAdapter { var wrapped: AnyObject { source } }
+extension SinkAdapter: MediaIOAdapter { var wrapped: AnyObject { sink } }
+extension FilterAdapter: MediaIOAdapter { var wrapped: AnyObject { filter } }
 
 /// Drives a VideoSource from an appsrc element.
 final class SourceAdapter<Source: VideoSource>: BridgeDelegate {

@@ -2,8 +2,8 @@ extension Pipeline {
     /// The MediaIO source, sink or filter object behind the Swift element named `name`, as `type`:
     /// how an application reaches the very object a launch description made (to push frames into it,
     /// or read what it collected). Nil when there is no such element or it is of another type.
-    /// Example: `Examples/PushMode`.
-    public func mediaIOElement<T: VideoLifecycle>(named name: String, as type: T.Type) -> T? {
+    /// Video and audio alike. Example: `Examples/PushMode`.
+    public func mediaIOElement<T: AnyObject>(named name: String, as type: T.Type) -> T? {
         switch element(named: name)?.bridge?.implementation {
         case let adapter as any MediaIOAdapter: return adapter.wrapped as? T
         default: return nil

@@ -1,0 +1,104 @@
+import CGStreamer
+
+/// How one audio sample is stored. The formats MediaIO code reads and writes, little-endian as on
+/// every machine Swift runs on.
+///
+/// The corresponding C type is `GstAudioFormat`.
+public enum AudioSampleFormat: String, CaseIterable, Sendable {
+    /// Signed 16-bit integers (`Int16`): the RTC SDKs' format.
+    case s16 = "S16LE"
+    /// Signed 32-bit integers (`Int32`).
+    case s32 = "S32LE"
+    /// 32-bit floats (`Float`), full scale ±1.
+    case f32 = "F32LE"
+    /// 64-bit floats (`Double`), full scale ±1.
+    case f64 = "F64LE"
+    /// Unsigned 8-bit integers (`UInt8`), silence at 128.
+    case u8 = "U8"
+
+    /// GStreamer's name, as in caps: "S16LE".
+    public var gstreamerName: String { rawValue }
+
+    /// The format of GStreamer's name, or nil for one MediaIO does not handle (S24, big-endian, ...).
+    public init?(gstreamerName: String) {
+        self.init(rawValue: gstreamerName)
+    }
+
+    public var bytesPerSample: Int {
+        switch self {
+        case .u8: 1
+        case .s16: 2
+        case .s32, .f32: 4
+        case .f64: 8
+        }
+    }
+
+    var gstFormat: GstAudioFormat { gst_audio_format_from_string(rawValue) }
+}
+
+/// Where a frame's channels lie: one after another for each sample instant (L R L R ...), or each
+/// channel in a plane of its own.
+public enum AudioLayout: String, Sendable {
+    case interleaved
+    case nonInterleaved = "non-interleaved"
+
+    var gstLayout: GstAudioLayout {
+        self == .interleaved ? GST_AUDIO_LAYOUT_INTERLEAVED : GST_AUDIO_LAYOUT_NON_INTERLEAVED
+    }
+}
+
+/// The loudspeaker a channel is meant for.
+///
+/// The corresponding C type is `GstAudioChannelPosition`.
+public struct AudioChannelPosition: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: Int32
+    public init(rawValue: Int32) { self.rawValue = rawValue }
+
+    init(_ position: GstAudioChannelPosition) { rawValue = position.rawValue }
+    var gstPosition: GstAudioChannelPosition { GstAudioChannelPosition(rawValue: rawValue) }
+
+    /// A channel meant for no loudspeaker in particular (channels beyond what GStreamer names).
+    public static let none = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_NONE)
+    /// The one channel of mono audio.
+    public static let mono = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_MONO)
+    public static let frontLeft = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT)
+    public static let frontRight = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT)
+    public static let frontCenter = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER)
+    public static let lowFrequency = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_LFE1)
+    public static let rearLeft = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_REAR_LEFT)
+    public static let rearRight = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT)
+    public static let sideLeft = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_SIDE_LEFT)
+    public static let sideRight = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_SIDE_RIGHT)
+
+    /// A name such as "front-left".
+    public var description: String {
+        switch self {
+        case .none: "none"
+        case .mono: "mono"
+        case .frontLeft: "front-left"
+        case .frontRight: "front-right"
+        case .frontCenter: "front-center"
+        case .lowFrequency: "lfe1"
+        case .rearLeft: "rear-left"
+        case .rearRight: "rear-right"
+        case .sideLeft: "side-left"
+        case .sideRight: "side-right"
+        default: "position \(rawValue)"
+        }
+    }
+
+    /// GStreamer's usual positions for `channels` channels: mono; left, right; the 5.1 and 7.1
+    /// layouts; none for counts it has no layout for.
+    ///
+    /// The corresponding C function is `gst_audio_channel_get_fallback_mask`.
+    public static func defaults(forChannels channels: Int) -> [AudioChannelPosition] {
+        if channels == 1 { return [.mono] }
+        let mask = gst_audio_channel_get_fallback_mask(gint(channels))
+        guard mask != 0 else { return Array(repeating: .none, count: channels) }
+        var positions = [GstAudioChannelPosition](repeating: GST_AUDIO_CHANNEL_POSITION_NONE, count: channels)
+        guard gst_audio_channel_positions_from_mask(gint(channels), mask, &positions) != 0 else {
+            return Array(repeating: .none, count: channels)
+        }
+        return positions.map(AudioChannelPosition.init)
+    }
+}

@@ -1,0 +1,71 @@
+import CGStreamer
+
+extension Buffer {
+    /// Reads the buffer as audio of shape `info`: `body` gets one plane for interleaved audio, one
+    /// per channel otherwise (where a GstAudioMeta puts them), and the samples per channel.
+    ///
+    /// The corresponding C functions are `gst_audio_buffer_map` and `gst_audio_buffer_unmap`.
+    public func withAudioPlanes<R>(
+        _ info: AudioInfo, _ body: (_ planes: [UnsafeRawBufferPointer], _ samples: Int) throws -> R
+    ) throws -> R {
+        try mapAudio(info, flags: GST_MAP_READ) { planes, samples in
+            try body(planes.map { UnsafeRawBufferPointer($0) }, samples)
+        }
+    }
+
+    /// Writes the buffer's audio planes, as `withAudioPlanes` reads them. The buffer must be writable.
+    public func withMutableAudioPlanes<R>(
+        _ info: AudioInfo, _ body: (_ planes: [UnsafeMutableRawBufferPointer], _ samples: Int) throws -> R
+    ) throws -> R {
+        guard isWritable else {
+            throw GStreamerError(kind: .invalidArgument, message: "the buffer is shared and cannot be written")
+        }
+        return try mapAudio(info, flags: GST_MAP_WRITE, body)
+    }
+
+    private func mapAudio<R>(
+        _ info: AudioInfo, flags: GstMapFlags, _ body: ([UnsafeMutableRawBufferPointer], Int) throws -> R
+    ) throws -> R {
+        var gstInfo = info.gstInfo
+        var audio = GstAudioBuffer()
+        guard gst_audio_buffer_map(&audio, &gstInfo, pointer, flags) != 0 else {
+            throw GStreamerError(kind: .core, message: "could not map a buffer as \(info)")
+        }
+        defer { gst_audio_buffer_unmap(&audio) }
+        let samples = Int(audio.n_samples)
+        let planeBytes = info.layout == .interleaved ? samples * info.bytesPerFrame : samples * info.format.bytesPerSample
+        let planes = (0..<Int(audio.n_planes)).map { index in
+            UnsafeMutableRawBufferPointer(start: audio.planes[index], count: planeBytes)
+        }
+        return try body(planes, samples)
+    }
+
+    /// Says where the planes of non-interleaved audio lie: one after another, `samples` each.
+    ///
+    /// The corresponding C function is `gst_buffer_add_audio_meta`.
+    public func addAudioMeta(_ info: AudioInfo, samples: Int) {
+        var gstInfo = info.gstInfo
+        _ = gst_buffer_add_audio_meta(pointer, &gstInfo, gsize(samples), nil)
+    }
+
+    /// Marks the buffer as the first after a gap or a jump in time (or clears the mark).
+    ///
+    /// The corresponding C macro is `GST_BUFFER_FLAG_SET` with `GST_BUFFER_FLAG_DISCONT`.
+    public func setDiscontinuity(_ discontinuous: Bool) {
+        if discontinuous {
+            pointer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DISCONT.rawValue
+        } else {
+            pointer.pointee.mini_object.flags &= ~GST_BUFFER_FLAG_DISCONT.rawValue
+        }
+    }
+}
+
+extension Buffer {
+    /// The samples per channel a GstAudioMeta says the buffer holds, when it has one.
+    ///
+    /// The corresponding C macro is `gst_buffer_get_audio_meta`.
+    public var audioMetaSamples: Int? {
+        guard let meta = gst_buffer_get_meta(pointer, gst_audio_meta_api_get_type()) else { return nil }
+        return Int(UnsafeMutableRawPointer(meta).assumingMemoryBound(to: GstAudioMeta.self).pointee.samples)
+    }
+}

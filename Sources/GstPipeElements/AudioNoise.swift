@@ -1,0 +1,132 @@
+import MediaIO
+import Synchronization
+
+/// `audionoise`: a white-noise audio source, the audio twin of `noise`. Every sample is uniform in
+/// [-amplitude, amplitude] and independent of every other, channels included, in whatever sample
+/// format, rate, channel count and layout downstream asks for.
+///
+/// It runs in pull mode: GStreamer asks for each buffer on the appsrc's streaming thread.
+public final class AudioNoise: AudioSource {
+    /// The element's properties, declared in one place.
+    public static let properties: [PropertySpec] = [
+        PropertySpec(
+            "samplesperbuffer", blurb: "Samples (per channel) in each buffer",
+            .int(range: 1...Int(Int32.max), default: 1024)),
+        PropertySpec(
+            "num-buffers", blurb: "Number of buffers to produce before end of stream (-1 = endless)",
+            .int(range: -1...Int(Int32.max), default: -1)),
+        PropertySpec("amplitude", blurb: "Largest sample value, as a fraction of full scale", .double(range: 0...1, default: 0.8)),
+        PropertySpec(
+            "seed", blurb: "Seed of the random generator: the same seed gives the same samples (-1 = a new seed each run)",
+            .int(range: -1...Int(Int32.max), default: -1)),
+        PropertySpec("rate", blurb: "Sample rate when downstream leaves it open", .int(range: 1...Int(Int32.max), default: 48000)),
+        PropertySpec("channels", blurb: "Channels when downstream leaves it open", .int(range: 1...64, default: 2)),
+    ]
+
+    private let properties: ElementProperties
+
+    private struct State {
+        var consumer: (any AudioFrameConsumer)?
+        var info: AudioInfo?
+        var buffers = 0
+        var random = NoiseGenerator(seed: 0)
+    }
+    private let state = Mutex(State())
+
+    public init(properties: ElementProperties) {
+        self.properties = properties
+    }
+
+    public func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
+        let seed = properties.int("seed")
+        state.withLock { state in
+            state = State(consumer: consumer)
+            state.random = NoiseGenerator(seed: seed >= 0 ? UInt64(seed) : UInt64.random(in: .min ... .max))
+        }
+        return true
+    }
+
+    public func shouldDispose() {
+        state.withLock { $0 = State() }
+    }
+
+    public func produceAudio() {
+        let limit = properties.int("num-buffers")
+        let samples = properties.int("samplesperbuffer")
+        let amplitude = properties.double("amplitude")
+        // The buffer is made and filled under the lock, so the generator's sequence (and so what a
+        // seed gives) follows the buffers' order.
+        let outcome: (consumer: any AudioFrameConsumer, frame: AudioFrame?)? = state.withLock { state in
+            guard let consumer = state.consumer else { return nil }
+            if limit >= 0 && state.buffers >= limit { return (consumer, nil) }
+            if state.info == nil {
+                var request = AudioFormatRequest(layout: nil)
+                request.preferredRate = properties.int("rate")
+                request.preferredChannels = properties.int("channels")
+                state.info = consumer.negotiate(request)
+            }
+            guard let info = state.info else {
+                consumer.reportError("downstream accepts no raw audio audionoise can make (S16LE, S32LE, F32LE, F64LE, U8)")
+                return (consumer, nil)
+            }
+            do {
+                let frame = try consumer.makeFrame(sampleCount: samples)
+                try frame.buffer.withMutableBytes { bytes in
+                    state.random.fillAudio(bytes, format: info.format, amplitude: amplitude)
+                }
+                state.buffers += 1
+                return (consumer, frame)
+            } catch {
+                consumer.reportError("audionoise could not make a buffer: \(error)")
+                return (consumer, nil)
+            }
+        }
+        guard let outcome else { return }
+        guard let frame = outcome.frame else {
+            outcome.consumer.endOfStream()
+            return
+        }
+        outcome.consumer.consume(frame)
+    }
+}
+
+extension NoiseGenerator {
+    /// Fills `bytes` with samples of `format`, uniform in [-amplitude, amplitude] of full scale.
+    /// Random bytes first (fast, 32 at a time), then each sample scaled in place.
+    mutating func fillAudio(_ bytes: UnsafeMutableRawBufferPointer, format: AudioSampleFormat, amplitude: Double) {
+        fill(bytes)
+        switch format {
+        case .s16:
+            let samples = bytes.bindMemory(to: Int16.self)
+            let scale = Int32(amplitude * 32768)
+            guard scale < 32768 else { return }  // full scale: the random bits are the samples
+            for index in samples.indices { samples[index] = Int16(truncatingIfNeeded: (Int32(samples[index]) &* scale) >> 15) }
+        case .s32:
+            let samples = bytes.bindMemory(to: Int32.self)
+            let scale = Int64(amplitude * 2_147_483_648)
+            guard scale < 2_147_483_648 else { return }
+            for index in samples.indices { samples[index] = Int32(truncatingIfNeeded: (Int64(samples[index]) &* scale) >> 31) }
+        case .u8:
+            let samples = bytes.bindMemory(to: UInt8.self)
+            let scale = Int16(amplitude * 128)
+            for index in samples.indices {
+                samples[index] = UInt8(truncatingIfNeeded: 128 &+ ((Int16(Int8(bitPattern: samples[index])) &* scale) >> 7))
+            }
+        case .f32:
+            // 24 random bits of each sample give a uniform value in [-1, 1).
+            let samples = bytes.bindMemory(to: UInt32.self)
+            let scale = Float(amplitude) / Float(1 << 23)
+            let floats = UnsafeMutableRawPointer(samples.baseAddress!).assumingMemoryBound(to: Float.self)
+            for index in samples.indices {
+                floats[index] = Float(Int32(bitPattern: samples[index]) >> 8) * scale
+            }
+        case .f64:
+            let samples = bytes.bindMemory(to: UInt64.self)
+            let scale = amplitude / Double(1 << 52)
+            let doubles = UnsafeMutableRawPointer(samples.baseAddress!).assumingMemoryBound(to: Double.self)
+            for index in samples.indices {
+                doubles[index] = Double(Int64(bitPattern: samples[index]) >> 11) * scale
+            }
+        }
+    }
+}

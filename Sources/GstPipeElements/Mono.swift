@@ -1,0 +1,135 @@
+import MediaIO
+import Synchronization
+
+/// `mono`: mixes every channel into one, the audio counterpart of `gray`. Equal weights by default
+/// ((L + R) / 2 for stereo), or the `weights` given; rate and sample format stay the input's. A mono
+/// input passes through untouched: the very same buffer goes on, no copy.
+public final class Mono: AudioChannelConverting {
+    /// The element's properties, declared in one place.
+    public static let properties: [PropertySpec] = [
+        PropertySpec(
+            "weights",
+            blurb: "Each channel's weight in the mix, comma-separated (\"0.7,0.3\"); empty = equal weights (1/channels)",
+            .string(default: nil))
+    ]
+
+    public var outputChannels: Int { 1 }
+    public var audioFormat: AudioFormatRequest { AudioFormatRequest(layout: nil) }
+
+    private let properties: ElementProperties
+    private let consumer = Mutex<(any AudioFrameConsumer)?>(nil)
+
+    public init(properties: ElementProperties) {
+        self.properties = properties
+    }
+
+    public func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
+        self.consumer.withLock { $0 = consumer }
+        return true
+    }
+
+    public func shouldDispose() {
+        consumer.withLock { $0 = nil }
+    }
+
+    /// The weights for `channels` channels, from the property or equal.
+    func weights(channels: Int) throws -> [Double] {
+        guard let text = properties.string("weights"), !text.isEmpty else {
+            return Array(repeating: 1 / Double(channels), count: channels)
+        }
+        let weights = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard weights.allSatisfy({ $0 != nil }) else {
+            throw MediaIOError("mono's weights \"\(text)\" are not numbers: give one per channel, such as weights=0.5,0.5")
+        }
+        guard weights.count == channels else {
+            throw MediaIOError("mono has \(weights.count) weights for \(channels) channels: give one per channel")
+        }
+        return weights.map { $0! }
+    }
+
+    public func render(_ frame: AudioFrame) throws {
+        guard let consumer = consumer.withLock({ $0 }) else { return }
+        let info = frame.info
+        if info.channels == 1 {
+            consumer.consume(frame)
+            return
+        }
+        let weights = try weights(channels: info.channels)
+        var outputInfo = AudioInfo(format: info.format, rate: info.rate, channels: 1)
+        outputInfo.layout = .interleaved
+        let output = try consumer.makeFrame(sampleCount: frame.sampleCount, format: outputInfo, timestamp: frame.timestamp)
+        switch info.format {
+        case .s16: try Self.mix(frame, into: output, weights: weights, as: Int16.self)
+        case .s32: try Self.mix(frame, into: output, weights: weights, as: Int32.self)
+        case .f32: try Self.mix(frame, into: output, weights: weights, as: Float.self)
+        case .f64: try Self.mix(frame, into: output, weights: weights, as: Double.self)
+        case .u8: try Self.mix(frame, into: output, weights: weights, as: UInt8.self)
+        }
+        var outgoing = output
+        outgoing.duration = frame.duration
+        outgoing.isDiscontinuity = frame.isDiscontinuity
+        consumer.consume(outgoing)
+    }
+
+    private static func mix<T: MixableSample>(_ frame: AudioFrame, into output: AudioFrame, weights: [Double], as type: T.Type) throws {
+        let channels = frame.info.channels
+        try output.withMutableSamples(as: T.self) { out in
+            if frame.info.layout == .interleaved {
+                try frame.withSamples(as: T.self) { input in
+                    if channels == 2 {
+                        let (left, right) = (weights[0], weights[1])
+                        for index in 0..<out.count {
+                            out[index] = T(mixed: input[2 * index].mixValue * left + input[2 * index + 1].mixValue * right)
+                        }
+                    } else {
+                        for index in 0..<out.count {
+                            var sum = 0.0
+                            for channel in 0..<channels { sum += input[index * channels + channel].mixValue * weights[channel] }
+                            out[index] = T(mixed: sum)
+                        }
+                    }
+                }
+            } else {
+                try frame.withChannels(as: T.self) { planes in
+                    for index in 0..<out.count {
+                        var sum = 0.0
+                        for channel in 0..<channels { sum += planes[channel][index].mixValue * weights[channel] }
+                        out[index] = T(mixed: sum)
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// A sample type `mono` mixes: to a Double around silence, and back rounded to the nearest step and
+/// clamped to full scale.
+protocol MixableSample: AudioSample {
+    var mixValue: Double { get }
+    init(mixed value: Double)
+}
+
+extension Int16: MixableSample {
+    var mixValue: Double { Double(self) }
+    init(mixed value: Double) { self = Int16(Swift.max(-32768, Swift.min(32767, value.rounded()))) }
+}
+
+extension Int32: MixableSample {
+    var mixValue: Double { Double(self) }
+    init(mixed value: Double) { self = Int32(Swift.max(-2_147_483_648, Swift.min(2_147_483_647, value.rounded()))) }
+}
+
+extension Float: MixableSample {
+    var mixValue: Double { Double(self) }
+    init(mixed value: Double) { self = Float(value) }
+}
+
+extension Double: MixableSample {
+    var mixValue: Double { self }
+    init(mixed value: Double) { self = value }
+}
+
+extension UInt8: MixableSample {
+    var mixValue: Double { Double(self) - 128 }
+    init(mixed value: Double) { self = UInt8(Swift.max(0, Swift.min(255, value.rounded() + 128))) }
+}

@@ -1,0 +1,254 @@
+import Synchronization
+
+/// The consumer an audio source or filter is handed: samples go out through the element's appsrc,
+/// cut into buffers of the requested size and timed by a sample count.
+final class AudioBridgeConsumer: AudioFrameConsumer {
+    // The element owns the adapter that owns this consumer, so the element outlives it.
+    private unowned let bridge: BridgeElement
+
+    private struct State {
+        var info: AudioInfo?
+        var caps: Caps?
+        var samplesPerBuffer: Int?
+        /// Interleaved bytes not yet sent: less than one buffer's worth.
+        var pending: [UInt8] = []
+        /// The time of the count's first sample, and the samples sent since.
+        var base: ClockTime = 0
+        var sent = 0
+        var discontinuity = false
+        /// A filter's input sample while its `render` runs: the segment of the output.
+        var input: Sample?
+        var lastFlow: FlowResult = .ok
+    }
+    private let state = Mutex(State())
+
+    init(bridge: BridgeElement) {
+        self.bridge = bridge
+    }
+
+    var format: AudioInfo? { state.withLock { $0.info } }
+
+    /// Forgets what a previous run left: pending samples and the count (a new run starts at 0).
+    func reset() {
+        state.withLock { state in
+            state.pending.removeAll()
+            state.base = 0
+            state.sent = 0
+            state.discontinuity = false
+        }
+    }
+
+    /// Runs a filter's render with `input` as the sample its output belongs to; returns how the last
+    /// push went.
+    func rendering(_ input: Sample, _ body: () throws -> Void) rethrows -> FlowResult {
+        state.withLock {
+            $0.input = input
+            $0.lastFlow = .ok
+        }
+        defer { state.withLock { $0.input = nil } }
+        try body()
+        return state.withLock { $0.lastFlow }
+    }
+
+    func negotiate(_ request: AudioFormatRequest) -> AudioInfo? {
+        guard let wanted = try? Caps(request.capsString) else { return nil }
+        let allowed = bridge.downstreamCaps(filter: wanted)
+        guard !allowed.isEmpty else { return nil }
+        var preferences: [String: PropertyValue] = [:]
+        if let rate = request.rate ?? request.preferredRate { preferences["rate"] = .int(rate) }
+        if let channels = request.channels ?? request.preferredChannels { preferences["channels"] = .int(channels) }
+        let fixed = allowed.fixated(preferring: preferences)
+        guard let info = (try? AudioInfo(caps: fixed)) ?? Self.positionedInfo(fixed) else { return nil }
+        state.withLock { state in
+            state.info = info
+            state.caps = info.caps
+            state.samplesPerBuffer = request.samplesPerBuffer
+        }
+        return info
+    }
+
+    /// Fixed caps of more than two channels without a channel mask (a caps filter's
+    /// `channels=6`), which GstAudioInfo refuses: GStreamer's usual positions for the count.
+    private static func positionedInfo(_ caps: Caps) -> AudioInfo? {
+        guard let name = caps.string("format"), let format = AudioSampleFormat(gstreamerName: name),
+            let rate = caps.int("rate"), let channels = caps.int("channels")
+        else { return nil }
+        let layout: AudioLayout = caps.string("layout") == "non-interleaved" ? .nonInterleaved : .interleaved
+        return AudioInfo(format: format, rate: rate, channels: channels, layout: layout)
+    }
+
+    func consumeSamples<T: AudioSample>(_ samples: UnsafeBufferPointer<T>, timestamp: ClockTime?) -> FlowResult {
+        guard let info = format else {
+            reportError("samples pushed before a format was negotiated: call consumer.negotiate(_:) first")
+            return .notNegotiated
+        }
+        guard T.sampleFormat == info.format else {
+            reportError("\(T.self) samples pushed into a \(info.format.gstreamerName) stream: push \(info.format.swiftTypeName)")
+            return .notNegotiated
+        }
+        return consumeRawData(UnsafeRawBufferPointer(samples), format: info, timestamp: timestamp)
+    }
+
+    func consumeRawData(_ bytes: UnsafeRawBufferPointer, format: AudioInfo, timestamp: ClockTime?) -> FlowResult {
+        guard format.layout == .interleaved || format.channels == 1 else {
+            reportError("raw audio is pushed interleaved: give an interleaved format (or push AudioFrames)")
+            return .notNegotiated
+        }
+        guard bytes.count % format.bytesPerFrame == 0 else {
+            reportError(
+                "\(bytes.count) bytes are no whole number of \(format.channels)-channel \(format.format.gstreamerName) "
+                    + "instants (\(format.bytesPerFrame) bytes each)")
+            return .error
+        }
+        var flow = FlowResult.ok
+        if format != self.format {
+            flow = flushPending()
+            guard changeFormat(to: format) else { return .notNegotiated }
+        }
+        if let timestamp { flow = rebase(at: timestamp, flow: flow) }
+        guard flow == .ok else { return flow }
+        let chunks: [[UInt8]] = state.withLock { state in
+            state.pending.append(contentsOf: bytes)
+            guard let perBuffer = state.samplesPerBuffer, perBuffer > 0 else {
+                defer { state.pending.removeAll(keepingCapacity: true) }
+                return state.pending.isEmpty ? [] : [state.pending]
+            }
+            let chunkBytes = perBuffer * format.bytesPerFrame
+            var chunks: [[UInt8]] = []
+            var start = 0
+            while state.pending.count - start >= chunkBytes {
+                chunks.append(Array(state.pending[start..<start + chunkBytes]))
+                start += chunkBytes
+            }
+            state.pending.removeFirst(start)
+            return chunks
+        }
+        for chunk in chunks {
+            flow = send(chunk, info: format)
+            guard flow == .ok else { break }
+        }
+        return flow
+    }
+
+    /// A timestamp more than a millisecond from the count's: what is pending goes out on the old
+    /// count, and the count starts again there, flagged as a discontinuity.
+    private func rebase(at timestamp: ClockTime, flow: FlowResult) -> FlowResult {
+        let expected: ClockTime? = state.withLock { state in
+            guard let info = state.info else { return nil }
+            let pendingSamples = state.pending.count / info.bytesPerFrame
+            return state.base + info.duration(ofSamples: state.sent + pendingSamples)
+        }
+        guard let expected, (timestamp > expected ? timestamp - expected : expected - timestamp) > 1_000_000 else {
+            return flow
+        }
+        let flushed = flushPending()
+        state.withLock { state in
+            state.base = timestamp
+            state.sent = 0
+            state.discontinuity = true
+        }
+        return flow == .ok ? flushed : flow
+    }
+
+    private func changeFormat(to format: AudioInfo) -> Bool {
+        let caps = format.caps
+        if state.withLock({ $0.info }) != nil, bridge.downstreamCaps(filter: caps).isEmpty {
+            reportError("downstream takes no \(format): put audioconvert ! audioresample after the element")
+            return false
+        }
+        state.withLock { state in
+            // The count goes on in time: the new format's samples start where the old ones ended.
+            if let old = state.info {
+                state.base += old.duration(ofSamples: state.sent)
+                state.sent = 0
+            }
+            state.info = format
+            state.caps = caps
+        }
+        return true
+    }
+
+    /// Sends what is pending as one (short) buffer.
+    private func flushPending() -> FlowResult {
+        let (bytes, info) = state.withLock { state -> ([UInt8], AudioInfo?) in
+            defer { state.pending.removeAll(keepingCapacity: true) }
+            return (state.pending, state.info)
+        }
+        guard let info, !bytes.isEmpty else { return .ok }
+        return send(bytes, info: info)
+    }
+
+    private func send(_ bytes: [UInt8], info: AudioInfo) -> FlowResult {
+        let buffer: Buffer
+        do {
+            buffer = try bytes.withUnsafeBytes { try Buffer(copying: $0) }
+        } catch {
+            reportError("\(error)")
+            return .error
+        }
+        let samples = bytes.count / info.bytesPerFrame
+        let (timestamp, end, discontinuity, caps) = state.withLock { state in
+            let start = state.base + info.duration(ofSamples: state.sent)
+            state.sent += samples
+            defer { state.discontinuity = false }
+            return (start, state.base + info.duration(ofSamples: state.sent), state.discontinuity, state.caps ?? info.caps)
+        }
+        buffer.pts = timestamp
+        buffer.duration = end - timestamp
+        buffer.setDiscontinuity(discontinuity)
+        return push(buffer, caps: caps)
+    }
+
+    func consume(_ frame: AudioFrame) -> FlowResult {
+        let (input, caps) = state.withLock { state -> (Sample?, Caps) in
+            if state.info != frame.info {
+                state.info = frame.info
+                state.caps = frame.info.caps
+            }
+            if state.input == nil {
+                // A source's own frame: the count moves on past it.
+                let expected = state.base + frame.info.duration(ofSamples: state.sent)
+                if expected != frame.timestamp {
+                    state.base = frame.timestamp
+                    state.sent = 0
+                }
+                state.sent += frame.sampleCount
+            }
+            return (state.input, state.caps!)
+        }
+        let buffer = frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration)
+        if frame.isDiscontinuity != buffer.isDiscontinuity, buffer.isWritable { buffer.setDiscontinuity(frame.isDiscontinuity) }
+        let result = input == nil ? push(buffer, caps: caps) : bridge.push(buffer, caps: caps, segmentFrom: input)
+        state.withLock { $0.lastFlow = result }
+        return result
+    }
+
+    private func push(_ buffer: Buffer, caps: Caps) -> FlowResult {
+        let input = state.withLock { $0.input }
+        let result = bridge.push(buffer, caps: caps, segmentFrom: input)
+        state.withLock { $0.lastFlow = result }
+        return result
+    }
+
+    func makeFrame(sampleCount: Int, format: AudioInfo?, timestamp: ClockTime?) throws -> AudioFrame {
+        guard let info = format ?? self.format else {
+            throw MediaIOError("no format yet: negotiate one before making frames")
+        }
+        let buffer = try Buffer(size: sampleCount * info.bytesPerFrame)
+        if info.layout == .nonInterleaved && info.channels > 1 { buffer.addAudioMeta(info, samples: sampleCount) }
+        let start = timestamp ?? state.withLock { state in
+            state.base + (state.info == info ? info.duration(ofSamples: state.sent) : 0)
+        }
+        let end = start + info.duration(ofSamples: sampleCount)
+        return AudioFrame(buffer: buffer, info: info, timestamp: start, duration: end - start)
+    }
+
+    func endOfStream() {
+        _ = flushPending()
+        bridge.endOfStream()
+    }
+
+    func reportError(_ message: String) {
+        bridge.postError(message)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// An audio sink the application pulls from when its device wants samples: the render path of RTC
+/// SDKs (Agora's `pullPlaybackAudioFrame`, OpenTok's `readRenderData`).
+///
+/// Frames from the pipeline are queued, up to `capacity`; a full queue holds the streaming thread,
+/// so the device's pace sets the pipeline's (run the element with `sync=false`). `pull` never
+/// waits: what is not queued yet comes out as silence, and the count of missing samples says so.
+///
+///     try MediaIOElements.registerAudioSink(name: "device", longName: "Device", description: "...") { _ in
+///         AudioPullSink(format: AudioInfo(format: .s16, rate: 48000, channels: 2))
+///     }
+///     let pipeline = try Pipeline(launch: "uridecodebin uri=... ! device name=out sync=false")
+///     let device = pipeline.mediaIOElement(named: "out", as: AudioPullSink.self)!
+///     try pipeline.play()
+///     var chunk = [Int16](repeating: 0, count: 480 * 2)            // 10 ms of stereo
+///     let missing = chunk.withUnsafeMutableBufferPointer { device.pull(into: $0) }
+public final class AudioPullSink: AudioSink, @unchecked Sendable {
+    // @unchecked: every mutable field below is read and written only while `condition` is locked.
+    private let condition = NSCondition()
+    private var queue: [UInt8] = []
+    private var readOffset = 0
+    private var ended = false
+    private var stopped = false
+    private var underruns = 0
+
+    /// The shape of what `pull` gives.
+    public let info: AudioInfo
+    /// The most samples (per channel) queued before the streaming thread waits.
+    public let capacity: Int
+    public var audioFormat: AudioFormatRequest { AudioFormatRequest(info) }
+
+    /// A sink giving `format` (interleaved; converted from any input), queueing up to
+    /// `capacityMilliseconds` of it.
+    public init(format: AudioInfo, capacityMilliseconds: Int = 200) {
+        var interleaved = format
+        interleaved.layout = .interleaved
+        info = interleaved
+        capacity = max(1, format.rate * capacityMilliseconds / 1000)
+    }
+
+    /// Samples (per channel) queued now.
+    public var queuedSamples: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return (queue.count - readOffset) / info.bytesPerFrame
+    }
+
+    /// True once the stream ended and everything queued was pulled.
+    public var isFinished: Bool {
+        condition.lock()
+        defer { condition.unlock() }
+        return ended && queue.count == readOffset
+    }
+
+    /// Pulls that found fewer samples queued than they asked for.
+    public var underrunCount: Int {
+        condition.lock()
+        defer { condition.unlock() }
+        return underruns
+    }
+
+    /// Fills `samples` (interleaved, whole instants) with the next queued samples, and silence where
+    /// there are none; returns how many samples per channel were silence. Never waits.
+    public func pull<T: AudioSample>(into samples: UnsafeMutableBufferPointer<T>) -> Int {
+        precondition(T.sampleFormat == info.format, "pull \(info.format.swiftTypeName) samples from this sink, not \(T.self)")
+        let wanted = samples.count / info.channels
+        let bytesWanted = wanted * info.bytesPerFrame
+        condition.lock()
+        let available = min(bytesWanted, queue.count - readOffset)
+        let raw = UnsafeMutableRawBufferPointer(samples)
+        queue.withUnsafeBytes { bytes in
+            raw.baseAddress!.copyMemory(from: bytes.baseAddress! + readOffset, byteCount: available)
+        }
+        readOffset += available
+        if readOffset > 64 * 1024 && readOffset * 2 > queue.count {
+            queue.removeFirst(readOffset)
+            readOffset = 0
+        }
+        let missing = wanted - available / info.bytesPerFrame
+        if missing > 0 && !ended { underruns += 1 }
+        condition.broadcast()
+        condition.unlock()
+        if missing > 0 {
+            let silence = UnsafeMutableBufferPointer(rebasing: samples[(wanted - missing) * info.channels..<wanted * info.channels])
+            silence.initialize(repeating: T.silence)
+        }
+        return missing
+    }
+
+    /// `count` samples per channel, interleaved, and how many of them were silence.
+    public func pull<T: AudioSample>(_ count: Int, as type: T.Type) -> (samples: [T], missing: Int) {
+        var samples = [T](repeating: T.silence, count: count * info.channels)
+        let missing = samples.withUnsafeMutableBufferPointer { pull(into: $0) }
+        return (samples, missing)
+    }
+
+    public func shouldStart() {
+        condition.lock()
+        stopped = false
+        condition.unlock()
+    }
+
+    public func shouldStop() {
+        condition.lock()
+        stopped = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    public func render(_ frame: AudioFrame) throws {
+        try frame.buffer.withBytes { bytes in
+            condition.lock()
+            defer { condition.unlock() }
+            ended = false
+            // Wait for room: the device's pulls pace the pipeline. A stop lets the thread go.
+            while (queue.count - readOffset) / info.bytesPerFrame + frame.sampleCount > capacity && !stopped
+                && queue.count > readOffset
+            {
+                condition.wait()
+            }
+            queue.append(contentsOf: bytes)
+        }
+    }
+
+    public func endOfStream() {
+        condition.lock()
+        ended = true
+        condition.broadcast()
+        condition.unlock()
+    }
+}
