@@ -450,11 +450,18 @@ public final class BridgeElement: @unchecked Sendable {
         let me = Unmanaged.passUnretained(self).toOpaque()
         if let appsrc {
             var callbacks = GstAppSrcCallbacks()
-            callbacks.need_data = { _, _, userData in
+            callbacks.need_data = { appsrc, _, userData in
                 let bridge = BridgeElement.from(userData)
                 bridge.ensureStarted()
                 let started = UInt64(gst_util_get_timestamp())
+                // need-data runs on the appsrc's own streaming thread, the one that empties its queue:
+                // a pull-mode source pushing more than the queue holds (an audio source cutting one
+                // produce call into several buffers) would wait there for itself. While it produces,
+                // pushes queue without waiting; the queue grows by one call's output at most.
+                let object = UnsafeMutableRawPointer(appsrc).map { $0.assumingMemoryBound(to: GstElement.self) }
+                if let object { CGStreamerShim_object_set_from_string(object, "block", "false") }
                 bridge.delegate.needData()
+                if let object { CGStreamerShim_object_set_from_string(object, "block", "true") }
                 bridge.counters.called(frameIn: false, since: started)
             }
             gst_app_src_set_callbacks(

@@ -41,7 +41,7 @@ final class AudioSourceAdapter<Source: AudioSource>: BridgeDelegate {
     func start() { source.shouldStart() }
     func stop() { source.shouldStop() }
     func dispose() { source.shouldDispose() }
-    func needData() { source.produceAudio() }
+    func needData() { consumer.produceRound { source.produceAudio() } }
 }
 
 /// Renders appsink samples on an AudioSink.

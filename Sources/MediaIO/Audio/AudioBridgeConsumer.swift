@@ -19,6 +19,10 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
         /// A filter's input sample while its `render` runs: the segment of the output.
         var input: Sample?
         var lastFlow: FlowResult = .ok
+        /// Calls that handed samples in, and buffers that went out: a pull-mode round must send one.
+        var taken = 0
+        var pushed = 0
+        var ended = false
     }
     private let state = Mutex(State())
 
@@ -35,6 +39,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
             state.base = 0
             state.sent = 0
             state.discontinuity = false
+            state.ended = false
         }
     }
 
@@ -108,6 +113,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
         if let timestamp { flow = rebase(at: timestamp, flow: flow) }
         guard flow == .ok else { return flow }
         let chunks: [[UInt8]] = state.withLock { state in
+            state.taken += 1
             state.pending.append(contentsOf: bytes)
             guard let perBuffer = state.samplesPerBuffer, perBuffer > 0 else {
                 defer { state.pending.removeAll(keepingCapacity: true) }
@@ -219,15 +225,33 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
         let buffer = frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration)
         if frame.isDiscontinuity != buffer.isDiscontinuity, buffer.isWritable { buffer.setDiscontinuity(frame.isDiscontinuity) }
         let result = input == nil ? push(buffer, caps: caps) : bridge.push(buffer, caps: caps, segmentFrom: input)
-        state.withLock { $0.lastFlow = result }
+        state.withLock {
+            $0.lastFlow = result
+            $0.taken += 1
+        }
         return result
     }
 
     private func push(_ buffer: Buffer, caps: Caps) -> FlowResult {
         let input = state.withLock { $0.input }
         let result = bridge.push(buffer, caps: caps, segmentFrom: input)
-        state.withLock { $0.lastFlow = result }
+        state.withLock {
+            $0.lastFlow = result
+            $0.pushed += 1
+        }
         return result
+    }
+
+    /// Pull mode: calls `produce` until a buffer went out. The appsrc asks again only after a push,
+    /// so a call that left its samples pending (less than a buffer) would leave the stream waiting
+    /// for ever. A call that hands in nothing at all (a push-mode source) ends the round.
+    func produceRound(_ produce: () -> Void) {
+        while true {
+            let before = state.withLock { ($0.taken, $0.pushed) }
+            produce()
+            let after = state.withLock { ($0.taken, $0.pushed, $0.ended, $0.lastFlow) }
+            if after.1 != before.1 || after.0 == before.0 || after.2 || after.3 != .ok { return }
+        }
     }
 
     func makeFrame(sampleCount: Int, format: AudioInfo?, timestamp: ClockTime?) throws -> AudioFrame {
@@ -245,6 +269,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
 
     func endOfStream() {
         _ = flushPending()
+        state.withLock { $0.ended = true }
         bridge.endOfStream()
     }
 
