@@ -33,6 +33,22 @@ struct CLIOptionsTests {
         #expect(piped.stdout.isEmpty)
     }
 
+    @Test(
+        "On a terminal an audio run's progress line is position / duration and percent, with no frame count",
+        .enabled(if: hasScript, "util-linux script is not installed"))
+    func audioProgress() async throws {
+        let input = try await Media.sineFLAC()
+        let output = Media.temporary("progress", "wav")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // identity sync=true plays the 2.32 s at its own pace, so the line is redrawn along the way.
+        let shown = try Self.onTerminal([input.path, "!", "audioconvert", "!", "identity", "sync=true", "!", output.path])
+        #expect(shown.status == 0, "\(shown.stdout)")
+        let redraws = shown.stdout.split(separator: "\r").filter { $0.contains(" / 0:00:02.3") }
+        #expect(redraws.count >= 5, "redrawn along the way: \(redraws)")
+        #expect(redraws.allSatisfy { $0.contains("%") }, "\(redraws)")
+        #expect(!shown.stdout.contains("frames") && !shown.stdout.contains("fps"), "\(shown.stdout)")
+    }
+
     @Test("-v prints the caps negotiated on each pad")
     func verboseCaps() throws {
         let result = try CLI.run(
