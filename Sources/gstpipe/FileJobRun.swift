@@ -218,7 +218,7 @@ struct FileJobRun {
             "\(input.name) ends early: its \(job.media) stops at \(ProgressLine.time(position)) of "
             + "\(ProgressLine.time(duration)) (the file is truncated or damaged)"
         for output in outputs {
-            message += "\n  \(output.file.path) holds the \(amount(in: output)) decoded, and is finalized"
+            message += "\n  \(output.file.path) holds \(contents(of: output, "decoded")), and is finalized"
         }
         return message
     }
@@ -251,17 +251,18 @@ struct FileJobRun {
                 continue
             }
             if await output.finished?.wait(timeout: .seconds(5)) == true {
-                note("\(path) holds the \(amount(in: output)) written before the error, and is finalized")
+                note("\(path) holds \(contents(of: output, "written before the error")), and is finalized")
             } else {
                 note("\(path) is incomplete: the error stopped it before it was finalized")
             }
         }
     }
 
-    /// What reached an output, for messages: "39 frames", or for audio "0:00:01.5 of audio".
-    private func amount(in output: Output) -> String {
-        guard job.media == .audio else { return "\(output.written?.count ?? 0) frames" }
-        return "\(ProgressLine.time(output.written?.lastEnd ?? 0)) of audio"
+    /// What reached an output, for messages: "the 39 frames written", or for audio (whose buffers
+    /// are no unit a user knows) "the audio written (0:00:01.5)".
+    private func contents(of output: Output, _ how: String) -> String {
+        guard job.media == .audio else { return "the \(output.written?.count ?? 0) frames \(how)" }
+        return "the audio \(how) (\(ProgressLine.time(output.written?.lastEnd ?? 0)))"
     }
 
     private func remove(_ output: Output) -> Bool {

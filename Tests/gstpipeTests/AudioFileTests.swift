@@ -144,6 +144,25 @@ struct AudioFileTests {
         #expect(!FileManager.default.fileExists(atPath: String(description.split(separator: " ").last!)))
     }
 
+    @Test("An error mid-stream: exit 1 naming the element, and the output finalized with the audio before it")
+    func errorMidStream() async throws {
+        let input = try await Media.sineFLAC()
+        let output = Media.temporary("cut", "wav")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLI.run(
+            [input.path, "!", "audioconvert", "!", "identity", "name=breaker", "error-after=10", "!", output.path])
+        #expect(result.status == 1)
+        #expect(result.stderr.hasPrefix("ERROR: from element breaker: "), "\(result.stderr)")
+        // flacenc writes blocks of 4608 samples: identity passes 9 of them and fails on the 10th.
+        #expect(result.stderr.hasSuffix(
+            "gstpipe: \(output.path) holds the audio written before the error (0:00:00.9), and is finalized\n"),
+            "\(result.stderr)")
+        let decoded = try await Media.samples(of: output)
+        #expect(decoded.samples.count == 9 * 4608 * 2)
+        let source = try await Media.samples(of: input)
+        #expect(Array(source.samples.prefix(9 * 4608 * 2)) == decoded.samples)
+    }
+
     @Test("Without lamemp3enc installed: writing .mp3 says which package to install, exit 1, and no file")
     func missingMP3Encoder() throws {
         let registry = try RegistryWithout(plugin: "libgstlame.so")
