@@ -149,7 +149,7 @@ struct FileJob {
         let audioTarget = replacements.sorted { $0.range.lowerBound > $1.range.lowerBound }
             .first { $0.output.format.audioEncoders != nil }?.output.index
         let crashSafe = alwaysCrashSafe || !(input?.uri.hasPrefix("file:") ?? false)
-        for replacement in replacements.reversed() {
+        for replacement in replacements {
             var output = replacement.output
             output.crashSafe = crashSafe
             try Self.checkWritable(output, input: input)
@@ -294,10 +294,10 @@ struct FileJob {
     /// muxer, sink.
     private static func outputChain(_ output: Output, media: MediaKind) throws(Failure) -> [String] {
         let format = output.format
+        var chain = media == .video ? try videoChain(output) : try audioChain(output)
         if let muxer = format.muxer, !GStreamer.hasElement(named: muxer) {
             throw .runtime(notInstalled(muxer, for: output))
         }
-        var chain = media == .video ? try videoChain(output) : try audioChain(output)
         let sequence = format.isImage && OutputFormat.isSequence(output.path)
         if format.isImage && !sequence { chain.append("snapshot=true") }
         if let muxer = format.muxer {
