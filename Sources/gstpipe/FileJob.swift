@@ -7,6 +7,9 @@ import MediaIO
 /// - a last token that is a file name with a known extension becomes encoder, muxer and file sink,
 ///   and gets the input's audio when both are files, as ffmpeg would;
 /// - `filesink location=out.mp4` fed raw video by a Swift element gets the same encoder and muxer.
+///
+/// A description whose elements work on sound alone (`in.mp4 ! audioconvert ! out.ogg`) gets the
+/// input's audio instead of its video, and its outputs are written as audio (`media`).
 struct FileJob {
     struct Input {
         /// The token as written.
@@ -21,10 +24,13 @@ struct FileJob {
         let index: Int
         /// The element written just before the output, such as "gray".
         let feeder: String?
-        /// The audio encoder the input's audio goes through, or nil for video only.
+        /// The audio encoder the input's audio goes through beside the video, or nil for video
+        /// only (and for an audio description, whose output chain is audio itself).
         var audioEncoder: String?
         /// Written to play after the process is killed outright (MP4 and QuickTime in fragments).
         var crashSafe = false
+        /// Made from `filesink location=...` right after a Swift element, not from a file name.
+        var fromFilesink = false
 
         /// The video chain after the converter: for gray's output, a format's gray chain when it has
         /// one; else the encoder's input caps, if any, and the format's chain.
@@ -33,6 +39,8 @@ struct FileJob {
             return (format.encoderInput.map { [$0, "!"] } ?? []) + format.videoChain
         }
 
+        /// The converter where the output's chain begins (videoconvert, or audioconvert for an
+        /// audio description): buffers are counted and end of stream is sent there.
         var encoderName: String { "gstpipe-encode\(index)" }
         var muxerName: String { "gstpipe-mux\(index)" }
         var sinkName: String { "gstpipe-output\(index)" }
@@ -59,11 +67,14 @@ struct FileJob {
     }
 
     static let inputName = "gstpipe-input"
-    /// The videoconvert after the decoding source, where decoded frames are counted.
+    /// The converter after the decoding source (videoconvert, or audioconvert for an audio
+    /// description), where decoded buffers are counted.
     static let decodedName = "gstpipe-decoded"
 
     var input: Input?
     var outputs: [Output] = []
+    /// What goes down the description: pictures, or sound when its elements work on sound alone.
+    var media: MediaKind = .video
     /// The description to run, each element one token as gst-launch-1.0's arguments.
     var tokens: [String]
     /// One-line notes for the user (what a mapping did).
@@ -81,7 +92,13 @@ struct FileJob {
     /// input cannot be read again (a live or network source, a Swift source, a test pattern), or
     /// always when `alwaysCrashSafe`. A transcode of a local file is written plainly: it can be run
     /// again, and crash-safe MP4 costs about 20 bytes a sample.
-    init(tokens original: [String], swiftElements: Set<String>, alwaysCrashSafe: Bool = false) throws(Failure) {
+    ///
+    /// `klass` gives an element factory's klass by name (`FactoryKlass.of`), from which the
+    /// description's `media` is read.
+    init(
+        tokens original: [String], swiftElements: Set<String>, alwaysCrashSafe: Bool = false,
+        klass: (String) -> String? = FactoryKlass.of
+    ) throws(Failure) {
         tokens = original
         let names = Set(original.compactMap { $0.hasPrefix("name=") ? TokenReader.unquoted(String($0.dropFirst(5))) : nil })
         let reader = TokenReader(names: names)
@@ -96,10 +113,8 @@ struct FileJob {
             guard let format = OutputFormat.forPath(location), let feeder = span.feeder,
                 swiftElements.contains(feeder)
             else { continue }
-            let output = Output(path: location, format: format, index: replacements.count, feeder: feeder)
-            notes.append(
-                "filesink location=\(location) gets raw video from \(feeder): encoding it as \(format.name) "
-                    + "(put your own encoder before filesink to choose another)")
+            var output = Output(path: location, format: format, index: replacements.count, feeder: feeder)
+            output.fromFilesink = true
             replacements.append((span.range, output))
         }
         // A file name ending a chain: the description's last token, or one a new branch follows
@@ -120,6 +135,15 @@ struct FileJob {
         if tokens.count >= 2, tokens[1] == "!", reader.isFileName(TokenReader.unquoted(tokens[0]), position: .first) {
             input = try Self.readInput(TokenReader.unquoted(tokens[0]))
         }
+        // The description as the user wrote it, files left out, says what it works on.
+        let described = tokens.indices.filter { index in
+            !(input != nil && index == 0) && !replacements.contains { $0.range.contains(index) }
+        }.map { tokens[$0] }
+        let found = MediaKind.found(in: described, klass: klass)
+        media = Self.media(found: found, outputs: replacements.map(\.output))
+        for replacement in replacements {
+            try Self.check(replacement.output, holds: media, shownBy: found[media])
+        }
         // The audio goes to one output: the last in the description that can hold it (uridecodebin
         // has one pad per stream, so a second audio branch would wait forever).
         let audioTarget = replacements.sorted { $0.range.lowerBound > $1.range.lowerBound }
@@ -129,23 +153,30 @@ struct FileJob {
             var output = replacement.output
             output.crashSafe = crashSafe
             try Self.checkWritable(output, input: input)
-            if output.index == audioTarget || output.format.audioEncoders == nil {
-                output.audioEncoder = audioEncoder(for: output)
-            } else if input != nil {
-                notesIfAudio.append("\(output.path) gets video only: the audio goes to one output")
+            if output.fromFilesink, let feeder = output.feeder {
+                notes.append(
+                    "filesink location=\(output.path) gets raw \(media) from \(feeder): encoding it as "
+                        + "\(output.format.name(for: media)) (put your own encoder before filesink to choose another)")
+            }
+            if media == .video {
+                if output.index == audioTarget || output.format.audioEncoders == nil {
+                    output.audioEncoder = audioEncoder(for: output)
+                } else if input != nil {
+                    notesIfAudio.append("\(output.path) gets video only: the audio goes to one output")
+                }
             }
             outputs.append(output)
         }
         for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             let output = outputs.first { $0.index == replacement.output.index }!
-            tokens.replaceSubrange(replacement.range, with: try Self.outputChain(output))
+            tokens.replaceSubrange(replacement.range, with: try Self.outputChain(output, media: media))
         }
         if let input {
             tokens.replaceSubrange(
                 0..<1,
                 with: [
-                    "uridecodebin", "uri=\(input.uri)", "name=\(Self.inputName)", "!", "videoconvert",
-                    "name=\(Self.decodedName)",
+                    "uridecodebin", "uri=\(input.uri)", "name=\(Self.inputName)", "!",
+                    media == .video ? "videoconvert" : "audioconvert", "name=\(Self.decodedName)",
                 ])
             for output in outputs {
                 guard let encoder = output.audioEncoder else { continue }
@@ -165,6 +196,29 @@ struct FileJob {
         }
     }
 
+    /// What the description carries: video when any of its elements or caps is video (its audio
+    /// then follows beside it into the outputs), audio when they are audio only. A description
+    /// that names neither (`in.flac ! out.wav`, `in.mp4 ! queue ! out.mkv`) carries audio when
+    /// every output holds audio alone, else video, as before audio descriptions existed.
+    private static func media(found: [MediaKind: String], outputs: [Output]) -> MediaKind {
+        if found[.video] != nil { return .video }
+        if found[.audio] != nil { return .audio }
+        if !outputs.isEmpty && outputs.allSatisfy({ !$0.format.holdsVideo }) { return .audio }
+        return .video
+    }
+
+    /// Refuses an output that cannot hold what the description makes (`noise ! gray ! out.wav`,
+    /// `audiotestsrc ! out.png`), naming what would. `token` is what showed the description's kind.
+    private static func check(_ output: Output, holds media: MediaKind, shownBy token: String?) throws(Failure) {
+        let format = output.format
+        guard !format.holds(media) else { return }
+        let holds = format.isImage ? "pictures" : format.holdsVideo ? "video" : "audio"
+        let fileExtension = URL(fileURLWithPath: output.path).pathExtension
+        throw .usage(
+            "cannot write \(output.path): .\(fileExtension) holds \(holds) only, and this description makes "
+                + "\(media)\(token.map { " (\($0))" } ?? ""): write it to \(OutputFormat.extensions(holding: media))")
+    }
+
     /// Checks that the input exists and can be read. What it holds is learnt as the pipeline starts
     /// (`FileJobRun`): probing it first would cost a second start of demuxer and decoders.
     private static func readInput(_ token: String) throws(Failure) -> Input {
@@ -180,10 +234,10 @@ struct FileJob {
         return Input(name: token, uri: URL(fileURLWithPath: token).standardizedFileURL.absoluteString)
     }
 
-    /// Why `input` gives no video, found by reading it with GStreamer's discoverer (after the
-    /// pipeline failed on it): not media, no decoder for its video, no video at all; nil when the
-    /// discoverer finds nothing wrong.
-    static func diagnose(_ input: Input) -> String? {
+    /// Why `input` gives no `media` (its video, or its audio for an audio description), found by
+    /// reading it with GStreamer's discoverer (after the pipeline failed on it): not media, no
+    /// decoder for that stream, no such stream at all; nil when the discoverer finds nothing wrong.
+    static func diagnose(_ input: Input, media: MediaKind) -> String? {
         let info: MediaInfo
         do {
             info = try MediaInfo.discover(uri: input.uri)
@@ -193,11 +247,13 @@ struct FileJob {
             }
             return "cannot read \(input.name): \(error.message)"
         }
-        if let missing = info.missingDecoders.first(where: \.isVideo) {
-            return "cannot decode the video of \(input.name): no \(missing.description) is installed "
+        if let missing = info.missingDecoders.first(where: { media == .video ? $0.isVideo : $0.isAudio }) {
+            return "cannot decode the \(media) of \(input.name): no \(missing.description) is installed "
                 + "(try sudo apt-get install gstreamer1.0-libav gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly)"
         }
-        guard info.videoStreams > 0 else { return "\(input.name) has no video stream" }
+        guard (media == .video ? info.videoStreams : info.audioStreams) > 0 else {
+            return "\(input.name) has no \(media) stream"
+        }
         return nil
     }
 
@@ -234,19 +290,14 @@ struct FileJob {
         return encoder
     }
 
-    /// Raw video in, the file written: converter, encoder, muxer, sink.
-    private static func outputChain(_ output: Output) throws(Failure) -> [String] {
+    /// Raw video (or audio, for an audio description) in, the file written: converter, encoder,
+    /// muxer, sink.
+    private static func outputChain(_ output: Output, media: MediaKind) throws(Failure) -> [String] {
         let format = output.format
-        let videoChain = output.videoChain
-        for element in videoChain.filter({ $0 != "!" && !$0.contains("=") }) + [format.muxer].compactMap({ $0 })
-        where !GStreamer.hasElement(named: element) {
-            throw .runtime(
-                "cannot write \(output.path): the \(element) element is not installed "
-                    + "(sudo apt-get install \(OutputFormat.package(of: element)))")
+        var chain = media == .video ? try videoChain(output) : try audioChain(output)
+        if let muxer = format.muxer, !GStreamer.hasElement(named: muxer) {
+            throw .runtime(notInstalled(muxer, for: output))
         }
-        var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + videoChain
-        let encoder = 3 + (videoChain.firstIndex { $0 != "!" && !$0.contains("/") } ?? 0)
-        chain.insert("name=\(output.videoEncoderName)", at: encoder + 1)
         let sequence = format.isImage && OutputFormat.isSequence(output.path)
         if format.isImage && !sequence { chain.append("snapshot=true") }
         if let muxer = format.muxer {
@@ -258,5 +309,41 @@ struct FileJob {
         // cannot fill its queue and stall while the encoder gathers its lookahead.
         chain += ["name=\(output.sinkName)", "async=false"]
         return chain
+    }
+
+    /// videoconvert and the format's video chain, its encoder named.
+    private static func videoChain(_ output: Output) throws(Failure) -> [String] {
+        let videoChain = output.videoChain
+        for element in videoChain.filter({ $0 != "!" && !$0.contains("=") }) where !GStreamer.hasElement(named: element) {
+            throw .runtime(notInstalled(element, for: output))
+        }
+        var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + videoChain
+        let encoder = 3 + (videoChain.firstIndex { $0 != "!" && !$0.contains("/") } ?? 0)
+        chain.insert("name=\(output.videoEncoderName)", at: encoder + 1)
+        return chain
+    }
+
+    /// audioconvert and audioresample, so that any raw audio meets the encoder (Opus takes 48 kHz,
+    /// FLAC integers, AAC at most 96 kHz), then the format's first installed audio encoder.
+    private static func audioChain(_ output: Output) throws(Failure) -> [String] {
+        let encoders = output.format.audioEncoders ?? []
+        guard let encoder = encoders.first(where: { GStreamer.hasElement(named: $0) }) else {
+            throw .runtime(notInstalled(encoders.first ?? "", alternatives: encoders.dropFirst(), for: output))
+        }
+        return [
+            "audioconvert", "name=\(output.encoderName)", "!", "audioresample", "name=\(output.audioResampleName)", "!",
+            encoder, "name=\(output.audioEncoderName)",
+        ]
+    }
+
+    /// "cannot write out.mp3: the lamemp3enc element is not installed (sudo apt-get install ...)".
+    private static func notInstalled(
+        _ element: String, alternatives: ArraySlice<String> = [], for output: Output
+    ) -> String {
+        let what =
+            alternatives.isEmpty
+            ? "the \(element) element is not installed"
+            : "neither \(([element] + alternatives).joined(separator: " nor ")) is installed"
+        return "cannot write \(output.path): \(what) (sudo apt-get install \(OutputFormat.package(of: element)))"
     }
 }

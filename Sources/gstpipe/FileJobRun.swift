@@ -2,12 +2,13 @@ import Foundation
 import MediaIO
 import Synchronization
 
-/// A `FileJob` while its pipeline runs: counts the frames decoded and written, refuses to present an
-/// empty or broken file as good, and finalizes what was written when an error stops the run.
+/// A `FileJob` while its pipeline runs: counts the frames (or, for an audio description, the audio
+/// buffers) decoded and written, refuses to present an empty or broken file as good, and finalizes
+/// what was written when an error stops the run.
 struct FileJobRun {
     struct Output {
         let file: FileJob.Output
-        /// Frames that reached the encoder.
+        /// Frames (or audio buffers) that reached the encoder.
         let written: BufferCounter?
         /// End of stream at the file sink: the muxer has finished the file.
         let finished: EndOfStreamWatch?
@@ -16,10 +17,10 @@ struct FileJobRun {
     }
 
     let job: FileJob
-    /// Frames the decoding source produced.
+    /// Frames (or audio buffers) the decoding source produced.
     let decoded: BufferCounter?
     let outputs: [Output]
-    /// Where the decoded video enters the rest of the pipeline.
+    /// Where the decoded video (or audio) enters the rest of the pipeline.
     private let decodedInput: Pad?
     /// Where the input's audio enters each output's audio branch, and where it leaves its queue.
     private let audioBranches: [(input: Pad, queueOutput: Pad)]
@@ -30,17 +31,17 @@ struct FileJobRun {
         private struct State {
             /// Caps of streams no installed decoder takes.
             var undecodable: [Caps] = []
-            /// Set when the decoding source exposed no video the description could take.
-            var videoMissing = false
+            /// Set when the decoding source exposed no stream of the description's kind that it could take.
+            var streamMissing = false
             /// Set once the first set of streams was looked at.
             var streamsSeen = false
         }
         private let state = Mutex(State())
 
         var undecodable: [Caps] { state.withLock { $0.undecodable } }
-        var videoMissing: Bool { state.withLock { $0.videoMissing } }
+        var streamMissing: Bool { state.withLock { $0.streamMissing } }
         func addUndecodable(_ caps: Caps) { state.withLock { $0.undecodable.append(caps) } }
-        func setVideoMissing() { state.withLock { $0.videoMissing = true } }
+        func setStreamMissing() { state.withLock { $0.streamMissing = true } }
         /// True the first time only: the branches are decided once, for the streams the input starts
         /// with; streams a chained file adds later are left to gst-launch syntax's delayed links.
         func firstStreams() -> Bool { state.withLock { state in defer { state.streamsSeen = true }; return !state.streamsSeen } }
@@ -79,8 +80,8 @@ struct FileJobRun {
         }
     }
 
-    /// Once the decoding source has exposed its streams, and before data flows: without video the
-    /// run fails (`inputFailure` says why); an audio branch that got the input's audio is linked to
+    /// Once the decoding source has exposed its streams, and before data flows: without video (or
+    /// audio, for an audio description) the run fails (`inputFailure` says why); an audio branch that got the input's audio is linked to
     /// its muxer, one the input cannot feed (no audio, or no decoder for it) is taken out, so the
     /// muxer never waits for it.
     private static func watchStreams(
@@ -95,8 +96,8 @@ struct FileJobRun {
             else { return }
             let unknown = streams.undecodable
             guard decodedInput.isLinked else {
-                streams.setVideoMissing()
-                source.postError("no video stream could be decoded")
+                streams.setStreamMissing()
+                source.postError("no \(job.media) stream could be decoded")
                 return
             }
             let hasAudio = source.sourcePads.contains { $0.currentCaps?.mediaType?.hasPrefix("audio/") == true }
@@ -141,18 +142,18 @@ struct FileJobRun {
         pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) }, keptAliveBy: source)
     }
 
-    /// Why the run failed, when the input is to blame: it is not media, holds no video that can be
-    /// decoded, or its reading failed before any video came. Nil for any other error.
+    /// Why the run failed, when the input is to blame: it is not media, holds no video (or audio)
+    /// that can be decoded, or its reading failed before any came. Nil for any other error.
     func inputFailure(after error: GStreamerError) -> String? {
         guard let input = job.input else { return nil }
-        let videoMissing = streams.videoMissing
+        let streamMissing = streams.streamMissing
         let beforeVideo = isFromInputBeforeVideo(error.source)
-        guard videoMissing || error.isUnknownType || error.isMissingPlugin || beforeVideo else { return nil }
+        guard streamMissing || error.isUnknownType || error.isMissingPlugin || beforeVideo else { return nil }
         let reason =
-            FileJob.diagnose(input)
-            ?? (videoMissing
-                ? "cannot use the video of \(input.name): it does not link to what follows it in the description "
-                    + "(-v shows the caps)"
+            FileJob.diagnose(input, media: job.media)
+            ?? (streamMissing
+                ? "cannot use the \(job.media) of \(input.name): it does not link to what follows it in the "
+                    + "description (-v shows the caps)"
                 : beforeVideo ? "cannot read \(input.name): \(error.message)" : nil)
         guard let reason else { return nil }
         // The outputs never got a frame: no note about them, as when the input is refused up front.
@@ -161,7 +162,8 @@ struct FileJobRun {
     }
 
     /// True for a message from the decoding source's own elements (demuxer, parser, decoder) while
-    /// it has given no video yet: it is about reading the input, which `inputFailure` speaks to.
+    /// it has given no video (or audio) yet: it is about reading the input, which `inputFailure`
+    /// speaks to.
     func isFromInputBeforeVideo(_ source: String?) -> Bool {
         guard (decoded?.count ?? 0) == 0, let source, let inputElement,
             let element = pipeline?.element(named: source)
@@ -170,7 +172,8 @@ struct FileJobRun {
     }
 
     /// Ends the input's streams where the video is now (Ctrl-C): end of stream into the decoded video,
-    /// and the audio cut at the last video frame's time. End of stream sent to the pipeline alone is
+    /// and the audio cut at the last video frame's time (for an audio description: end of stream
+    /// into the decoded audio). End of stream sent to the pipeline alone is
     /// lost when a demuxer pulls from the file source.
     func endInputStreams() {
         let cut = decoded?.lastTimestamp
@@ -181,17 +184,24 @@ struct FileJobRun {
         }
     }
 
-    /// A count of frames for the progress line: decoded, else written.
-    var framesCounter: BufferCounter? { decoded ?? outputs.first?.written }
+    /// A count of frames for the progress line: decoded, else written; nil for an audio
+    /// description, whose buffers are no frames (the line shows time alone).
+    var framesCounter: BufferCounter? {
+        guard job.media == .video else { return nil }
+        return decoded ?? outputs.first?.written
+    }
 
-    /// After end of stream: the error to report when the input gave no video at all (the outputs,
-    /// which hold nothing, are removed), or when its video stopped well before the length the file
+    /// After end of stream: the error to report when the input gave no video (or audio) at all (the
+    /// outputs, which hold nothing, are removed), or when it stopped well before the length the file
     /// claims (truncated: GStreamer's demuxers end quietly there; the outputs stay, finalized).
     func checkAfterEndOfStream(interrupted: Bool) -> String? {
         guard let input = job.input, let decoded else { return nil }
         if decoded.count == 0 {
             outputs.forEach { _ = remove($0) }
             if interrupted { return nil }
+            if job.media == .audio {
+                return "no audio was decoded from \(input.name): the file is damaged or holds no sound"
+            }
             return "no video frames were decoded from \(input.name): the file is damaged or holds no pictures"
         }
         guard !interrupted else { return nil }
@@ -205,10 +215,10 @@ struct FileJobRun {
         let slack = max(2_000_000_000, duration / 10)
         guard position + slack < duration else { return nil }
         var message =
-            "\(input.name) ends early: its video stops at \(ProgressLine.time(position)) of "
+            "\(input.name) ends early: its \(job.media) stops at \(ProgressLine.time(position)) of "
             + "\(ProgressLine.time(duration)) (the file is truncated or damaged)"
         for output in outputs {
-            message += "\n  \(output.file.path) holds the \(output.written?.count ?? 0) frames decoded, and is finalized"
+            message += "\n  \(output.file.path) holds \(contents(of: output, "decoded")), and is finalized"
         }
         return message
     }
@@ -241,12 +251,18 @@ struct FileJobRun {
                 continue
             }
             if await output.finished?.wait(timeout: .seconds(5)) == true {
-                let frames = output.written?.count ?? 0
-                note("\(path) holds the \(frames) frames written before the error, and is finalized")
+                note("\(path) holds \(contents(of: output, "written before the error")), and is finalized")
             } else {
                 note("\(path) is incomplete: the error stopped it before it was finalized")
             }
         }
+    }
+
+    /// What reached an output, for messages: "the 39 frames written", or for audio (whose buffers
+    /// are no unit a user knows) "the audio written (0:00:01.5)".
+    private func contents(of output: Output, _ how: String) -> String {
+        guard job.media == .audio else { return "the \(output.written?.count ?? 0) frames \(how)" }
+        return "the audio \(how) (\(ProgressLine.time(output.written?.lastEnd ?? 0)))"
     }
 
     private func remove(_ output: Output) -> Bool {

@@ -18,11 +18,14 @@ struct GstPipeCommand: AsyncParsableCommand {
             Arguments are joined the way gst-launch-1.0 joins them: each argument is one token. Swift \
             elements (noise, gray) can stand anywhere an element can.
 
-            Files: a first token that is an existing file or a URI is decoded (its video goes on down the \
-            description). A file name that ends the description, or a branch of it, is encoded by its extension: .mp4 and .mov \
+            Files: a first token that is an existing file or a URI is decoded: its video goes on down the \
+            description, or its audio when the description's elements are audio alone (audioconvert, \
+            volume). A file name that ends the description, or a branch of it, is encoded by its extension: .mp4 and .mov \
             (H.264, AAC audio), .mkv (H.264, Vorbis), .webm (VP8, Opus), .y4m (raw), .png and .jpg (one \
-            image, or one a frame when the name holds %d, as frame%04d.png). When both ends are files, \
-            the input's audio is kept, as ffmpeg would. filesink location=out.mp4 right after a Swift \
+            image, or one a frame when the name holds %d, as frame%04d.png); audio alone: .wav (PCM), \
+            .flac, .ogg and .opus (Opus), .m4a (AAC), .mp3. Audio alone into .mp4, .mov, .mkv or .webm \
+            makes a file of that container with no video. When both ends are files and the description \
+            is video, the input's audio is kept, as ffmpeg would. filesink location=out.mp4 right after a Swift \
             element is encoded the same way. H.264 of gray's output is monochrome (4:0:0), as ffmpeg's \
             -vf format=gray writes it; put video/x-raw,format=I420 after gray for players that want 4:2:0.
 
@@ -31,11 +34,14 @@ struct GstPipeCommand: AsyncParsableCommand {
               gstpipe input.mp4 ! gray ! output.mp4
               gstpipe noise num-buffers=100 ! gray ! noise.mkv
               gstpipe input.mp4 ! gray ! frame%04d.png
+              gstpipe input.mp4 ! audioconvert ! sound.ogg
+              gstpipe audiotestsrc num-buffers=200 ! tone.wav
               gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink
               gstpipe -f pipelines/5-tee-display-and-file.pipeline
 
             With no display, autovideosink previews in the terminal (ASCII art; q or Escape ends it), or \
-            nowhere when there is no terminal either; --preview chooses.
+            nowhere when there is no terminal either; --preview chooses. With no sound server or card, \
+            autoaudiosink plays to nowhere, keeping time.
 
             Ctrl-C (SIGINT), SIGTERM and SIGHUP send end of stream so files are finalized; a second one \
             stops at once. MP4 and MOV from a live or generated source are written in fragments until the \

@@ -1,17 +1,25 @@
 import Foundation
 
 /// How gstpipe writes a file it is given by name: encoder, muxer and sink by the file's extension.
+///
+/// A format holds video, audio or both. A file of a format that holds both is written from a
+/// video description with the input's audio beside it, or from an audio description as audio alone
+/// (`in.flac ! audioconvert ! out.mkv`).
 struct OutputFormat: Sendable {
     /// The extensions that choose this format, lowercased, without the dot.
     let extensions: [String]
     /// What to call it in notes, such as "H.264 in MP4".
     let name: String
-    /// The video chain from raw video up to the muxer (or the sink, when there is no muxer).
+    /// The video chain from raw video up to the muxer (or the sink, when there is no muxer); empty
+    /// when the format holds audio only.
     let videoChain: [String]
-    /// The muxer, or nil when the encoder writes the file alone (y4m, images).
+    /// The muxer, or nil when the encoder writes the file alone (y4m, images, WAV, FLAC).
     let muxer: String?
     /// The audio encoders to try in order, nil when the format holds no audio.
     let audioEncoders: [String]?
+    /// What to call the format written with audio alone, such as "AAC in MP4"; nil when it holds
+    /// no audio.
+    var audioName: String? = nil
     /// True for still images: one file, or a numbered sequence when the name holds a %d pattern.
     let isImage: Bool
     /// The video chain for the output of `gray`, when it differs: H.264 formats write gray video as
@@ -27,20 +35,36 @@ struct OutputFormat: Sendable {
     /// (y4menc in GStreamer 1.22: `Pad.packVideoBuffers`).
     var needsPackedFrames: Bool { videoChain.first == "y4menc" }
 
+    var holdsVideo: Bool { !videoChain.isEmpty }
+    var holdsAudio: Bool { audioEncoders != nil }
+
+    /// True for the formats that hold one kind of media alone: sound (WAV) or pictures (PNG, Y4M).
+    func holds(_ media: MediaKind) -> Bool {
+        switch media {
+        case .video: holdsVideo
+        case .audio: holdsAudio
+        }
+    }
+
+    /// What to call the format when it is written from a description of `media`.
+    func name(for media: MediaKind) -> String {
+        media == .audio ? audioName ?? name : name
+    }
+
     /// Known formats. Video is encoded for quality, as ffmpeg does by default (x264 constant quality
     /// 23 at the medium preset), not at x264enc's own 2 Mbit/s constant bitrate.
     static let all: [OutputFormat] = [
         OutputFormat(
             extensions: ["mp4", "m4v"], name: "H.264 in MP4", videoChain: h264, muxer: "mp4mux",
-            audioEncoders: aac, isImage: false, grayVideoChain: grayH264, crashSafeMuxing: fragmentedUntilTheEnd,
-            encoderInput: h264Input),
+            audioEncoders: aac, audioName: "AAC in MP4", isImage: false, grayVideoChain: grayH264,
+            crashSafeMuxing: fragmentedUntilTheEnd, encoderInput: h264Input),
         OutputFormat(
             extensions: ["mov"], name: "H.264 in QuickTime", videoChain: h264, muxer: "qtmux",
-            audioEncoders: aac, isImage: false, grayVideoChain: grayH264, crashSafeMuxing: fragmentedUntilTheEnd,
-            encoderInput: h264Input),
+            audioEncoders: aac, audioName: "AAC in QuickTime", isImage: false, grayVideoChain: grayH264,
+            crashSafeMuxing: fragmentedUntilTheEnd, encoderInput: h264Input),
         OutputFormat(
             extensions: ["mkv"], name: "H.264 in Matroska", videoChain: h264, muxer: "matroskamux",
-            audioEncoders: ["vorbisenc"], isImage: false, grayVideoChain: grayH264,
+            audioEncoders: ["vorbisenc"], audioName: "Vorbis in Matroska", isImage: false, grayVideoChain: grayH264,
             encoderInput: h264Input),
         OutputFormat(
             extensions: ["webm"], name: "VP8 in WebM",
@@ -48,7 +72,7 @@ struct OutputFormat: Sendable {
                 "vp8enc", "deadline=1", "cpu-used=4", "end-usage=cq", "cq-level=16", "target-bitrate=4000000",
                 "threads=\(ProcessInfo.processInfo.activeProcessorCount)",
             ],
-            muxer: "webmmux", audioEncoders: ["opusenc", "vorbisenc"], isImage: false),
+            muxer: "webmmux", audioEncoders: ["opusenc", "vorbisenc"], audioName: "Opus in WebM", isImage: false),
         OutputFormat(
             extensions: ["y4m"], name: "raw YUV4MPEG", videoChain: ["y4menc"], muxer: nil, audioEncoders: nil,
             isImage: false),
@@ -57,6 +81,28 @@ struct OutputFormat: Sendable {
         OutputFormat(
             extensions: ["jpg", "jpeg"], name: "JPEG", videoChain: ["jpegenc"], muxer: nil, audioEncoders: nil,
             isImage: true),
+        // Audio alone. An audioconvert and an audioresample go before each encoder (`FileJob`), so
+        // any raw audio fits: Opus takes 48 kHz and fewer rates, FLAC integer samples only.
+        OutputFormat(
+            extensions: ["wav"], name: "PCM in WAV", videoChain: [], muxer: nil, audioEncoders: ["wavenc"],
+            audioName: "PCM in WAV", isImage: false),
+        OutputFormat(
+            extensions: ["flac"], name: "FLAC", videoChain: [], muxer: nil, audioEncoders: ["flacenc"],
+            audioName: "FLAC", isImage: false),
+        OutputFormat(
+            extensions: ["ogg"], name: "Opus in Ogg", videoChain: [], muxer: "oggmux", audioEncoders: ["opusenc"],
+            audioName: "Opus in Ogg", isImage: false),
+        OutputFormat(
+            extensions: ["opus"], name: "Opus in Ogg", videoChain: [], muxer: "oggmux", audioEncoders: ["opusenc"],
+            audioName: "Opus in Ogg", isImage: false),
+        OutputFormat(
+            extensions: ["m4a"], name: "AAC in MP4", videoChain: [], muxer: "mp4mux", audioEncoders: aac,
+            audioName: "AAC in MP4", isImage: false, crashSafeMuxing: fragmentedUntilTheEnd),
+        // lamemp3enc encodes at variable bit rate (quality 4, LAME's default); xingmux puts the Xing
+        // header first, without which players guess a VBR file's length from its first frame.
+        OutputFormat(
+            extensions: ["mp3"], name: "MP3", videoChain: [], muxer: "xingmux", audioEncoders: ["lamemp3enc"],
+            audioName: "MP3", isImage: false),
     ]
 
     /// In quality mode x264enc caps the rate with a VBV buffer sized from `bitrate` (2 Mbit/s by
@@ -84,10 +130,17 @@ struct OutputFormat: Sendable {
         return all.first { $0.extensions.contains(fileExtension) }
     }
 
-    /// "…, .y4m, .png and .jpg": the extensions gstpipe writes, for error messages.
-    static var knownExtensions: String {
-        let names = all.map { "." + $0.extensions[0] }
-        return names.dropLast().joined(separator: ", ") + " and " + names.last!
+    /// "…, .mp3 and so on": the extensions gstpipe writes, for error messages.
+    static var knownExtensions: String { list(all) }
+
+    /// The extensions of the formats that can hold `media`, for error messages: ".mp4, .mov, …, .png or .jpg".
+    static func extensions(holding media: MediaKind) -> String {
+        list(all.filter { $0.holds(media) }, conjunction: "or")
+    }
+
+    private static func list(_ formats: [OutputFormat], conjunction: String = "and") -> String {
+        let names = formats.map { "." + $0.extensions[0] }
+        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
     }
 
     /// The Debian package that provides an element the formats use, for "install ..." advice.

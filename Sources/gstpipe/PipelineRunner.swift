@@ -78,6 +78,7 @@ struct PipelineRunner {
         let preview: Preview?
         do {
             preview = try Preview.apply(options.preview, to: pipeline, note: note)
+            try SoundOutput.apply(to: pipeline, note: note)
         } catch {
             return error.report()
         }
@@ -103,6 +104,8 @@ struct PipelineRunner {
         if terminal == nil && !options.quiet && isatty(STDOUT_FILENO) == 1 {
             var frames = Statistics.firstCounter(in: pipeline)
             if let counter = files.framesCounter { frames = { counter.count } }
+            // Audio buffers are no frames (and a Swift audio element counts buffers): time alone.
+            if files.job.media == .audio { frames = { nil } }
             progress = ProgressLine(pipeline: pipeline, frames: frames)
         }
         defer {

@@ -2,8 +2,10 @@ import Foundation
 import MediaIO
 import Synchronization
 
-/// The line a terminal shows while a pipeline runs: position / duration, percent, frames per second.
-/// Redrawn five times a second in place; only when stdout is a terminal (the caller checks).
+/// The line a terminal shows while a pipeline runs: position / duration, percent, then frames and
+/// frames per second when there are frames to count (`frames` gives nil for an audio run, whose line
+/// is time alone). Redrawn five times a second in place; only when stdout is a terminal (the caller
+/// checks).
 final class ProgressLine: Sendable {
     private let pipeline: Pipeline
     private let frames: @Sendable () -> Int?

@@ -21,6 +21,11 @@ struct UnknownElement {
         "gtksink": "gstreamer1.0-gtk3", "glimagesink": "gstreamer1.0-gl", "openh264enc": "gstreamer1.0-plugins-bad",
         "x265enc": "gstreamer1.0-plugins-bad", "rtph264pay": "gstreamer1.0-plugins-good",
         "udpsink": "gstreamer1.0-plugins-good", "srtsink": "gstreamer1.0-plugins-bad",
+        // Since GStreamer 1.18 LAME's MP3 encoder is in -good (it was in -ugly before).
+        "lamemp3enc": "gstreamer1.0-plugins-good", "xingmux": "gstreamer1.0-plugins-good",
+        "wavenc": "gstreamer1.0-plugins-good", "flacenc": "gstreamer1.0-plugins-good",
+        "oggmux": "gstreamer1.0-plugins-base", "audioconvert": "gstreamer1.0-plugins-base",
+        "audioresample": "gstreamer1.0-plugins-base", "autoaudiosink": "gstreamer1.0-plugins-good",
     ]
 
     /// Up to three known element names within a small edit distance, closest first.

@@ -252,8 +252,9 @@ struct FileJobTests {
             ),
             (
                 "noise num-buffers=3 ! gray ! out.avi",
-                "ERROR: cannot write out.avi: gstpipe writes .mp4, .mov, .mkv, .webm, .y4m, .png and .jpg files by "
-                    + "name (put an encoder and filesink location=out.avi in its place for anything else)\n"
+                "ERROR: cannot write out.avi: gstpipe writes .mp4, .mov, .mkv, .webm, .y4m, .png, .jpg, .wav, .flac, "
+                    + ".ogg, .opus, .m4a and .mp3 files by name (put an encoder and filesink location=out.avi in its "
+                    + "place for anything else)\n"
             ),
         ])
     func usageErrors(description: String, message: String) throws {
@@ -264,33 +265,10 @@ struct FileJobTests {
 
     @Test("Without x264enc installed: writing .mp4 says which package to install, exit 1, and no file")
     func missingEncoder() throws {
-        // A GStreamer that has every system plugin but x264 (its own registry, so the real one is
-        // left alone).
-        let pkgConfig = Process()
-        pkgConfig.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        pkgConfig.arguments = ["pkg-config", "--variable=pluginsdir", "gstreamer-1.0"]
-        let pipe = Pipe()
-        pkgConfig.standardOutput = pipe
-        try pkgConfig.run()
-        pkgConfig.waitUntilExit()
-        let pluginsDirectory = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        let plugins = try FileManager.default.contentsOfDirectory(atPath: pluginsDirectory)
-        try #require(plugins.contains("libgstx264.so"), "x264 is installed here, so there is one to leave out")
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-no-x264-\(UUID())")
-        let pluginsCopy = folder.appendingPathComponent("plugins")
-        try FileManager.default.createDirectory(at: pluginsCopy, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        for plugin in plugins where plugin.hasSuffix(".so") && plugin != "libgstx264.so" {
-            try FileManager.default.createSymbolicLink(
-                atPath: pluginsCopy.appendingPathComponent(plugin).path,
-                withDestinationPath: "\(pluginsDirectory)/\(plugin)")
-        }
-        let environment: [String: String?] = [
-            "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "GST_PLUGIN_SYSTEM_PATH_1_0": pluginsCopy.path,
-            "GST_REGISTRY_1_0": folder.appendingPathComponent("registry.bin").path,
-        ]
-        let output = folder.appendingPathComponent("out.mp4")
+        let registry = try RegistryWithout(plugin: "libgstx264.so")
+        defer { try? FileManager.default.removeItem(at: registry.folder) }
+        let environment = registry.environment
+        let output = registry.folder.appendingPathComponent("out.mp4")
         let shorthand = try CLI.run(
             ["noise", "num-buffers=3", "!", output.path], environment: environment, timeout: 60)
         #expect(shorthand.status == 1)

@@ -134,3 +134,47 @@ enum Media {
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 }
+
+extension Media {
+    /// 100 buffers of 1024 samples (102,400 per channel, 2.32 s) of a 440 Hz sine, 16-bit stereo at
+    /// 44.1 kHz, in FLAC: lossless, so any PCM made from it can be compared sample for sample.
+    static let sineFrames = 102_400
+
+    static func sineFLAC() async throws -> URL {
+        try await made.file(
+            "sine.flac",
+            "audiotestsrc wave=sine num-buffers=100 ! audio/x-raw,format=S16LE,rate=44100,channels=2 ! flacenc ! "
+                + "filesink location=%@")
+    }
+
+    /// 60 s of the same sine in FLAC, for runs stopped part way.
+    static func longSineFLAC() async throws -> URL {
+        try await made.file(
+            "long-sine.flac",
+            "audiotestsrc wave=sine num-buffers=2584 ! audio/x-raw,format=S16LE,rate=44100,channels=2 ! flacenc ! "
+                + "filesink location=%@")
+    }
+
+    /// Every sample of the file's audio, decoded by GStreamer and made 16-bit interleaved (channels
+    /// kept, rate kept), with the rate and channels it has.
+    static func samples(of url: URL) async throws -> (samples: [Int16], rate: Int, channels: Int) {
+        let pipeline = try Pipeline(
+            launch: "uridecodebin uri=\(url.absoluteString) ! audioconvert ! "
+                + "audio/x-raw,format=S16LE,layout=interleaved ! appsink name=out sync=false")
+        let samples = try pipeline.samples(fromAppSink: "out")
+        try pipeline.play()
+        defer { pipeline.stop() }
+        var bytes: [UInt8] = []
+        var rate = 0
+        var channels = 0
+        for await sample in samples {
+            rate = sample.caps?.int("rate") ?? rate
+            channels = sample.caps?.int("channels") ?? channels
+            bytes += sample.buffer?.bytes ?? []
+        }
+        let values = stride(from: 0, to: bytes.count - 1, by: 2).map {
+            Int16(bitPattern: UInt16(bytes[$0]) | UInt16(bytes[$0 + 1]) << 8)
+        }
+        return (values, rate, channels)
+    }
+}
