@@ -23,6 +23,10 @@ extension Element {
     /// The factory's description.
     public var elementDescription: String? { metadata("description") }
 
+    /// The factory's classification, GStreamer's "klass": what the element is and works on, such
+    /// as "Filter/Converter/Audio" or "Sink/Video".
+    public var classification: String? { metadata("klass") }
+
     private func metadata(_ key: String) -> String? {
         guard let factory = CGStreamerShim_element_get_factory(pointer),
             let value = gst_element_factory_get_metadata(factory, key)

@@ -33,6 +33,16 @@ public enum GStreamer {
         return true
     }
 
+    /// The classification ("klass") of the element factory named `name`, such as
+    /// "Filter/Converter/Audio"; nil when there is no such factory.
+    ///
+    /// The corresponding C function is `gst_element_factory_get_metadata` with "klass".
+    public static func classification(ofElement name: String) -> String? {
+        guard let factory = gst_element_factory_find(name) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
+        return gst_element_factory_get_metadata(factory, "klass").map { String(cString: $0) }
+    }
+
     /// The names of every element factory in the registry, sorted.
     public static func elementNames() -> [String] {
         // Every element factory: gst_element_factory_list_get_elements would skip plain filters

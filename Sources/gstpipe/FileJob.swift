@@ -93,11 +93,11 @@ struct FileJob {
     /// always when `alwaysCrashSafe`. A transcode of a local file is written plainly: it can be run
     /// again, and crash-safe MP4 costs about 20 bytes a sample.
     ///
-    /// `klass` gives an element factory's klass by name (`FactoryKlass.of`), from which the
+    /// `klass` gives an element factory's klass by name (`GStreamer.classification(ofElement:)`), from which the
     /// description's `media` is read.
     init(
         tokens original: [String], swiftElements: Set<String>, alwaysCrashSafe: Bool = false,
-        klass: (String) -> String? = FactoryKlass.of
+        klass: (String) -> String? = GStreamer.classification(ofElement:)
     ) throws(Failure) {
         tokens = original
         let names = Set(original.compactMap { $0.hasPrefix("name=") ? TokenReader.unquoted(String($0.dropFirst(5))) : nil })

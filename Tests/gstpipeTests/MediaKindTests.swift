@@ -13,14 +13,14 @@ struct MediaKindTests {
         try GStreamer.initialize()
         let audio = MediaKind.found(
             in: ["audiotestsrc", "wave=sine", "!", "audio/x-raw,rate=8000", "!", "volume", "volume=0.5"],
-            klass: FactoryKlass.of)
+            klass: GStreamer.classification(ofElement:))
         #expect(audio == [.audio: "audiotestsrc"])
-        let video = MediaKind.found(in: ["videotestsrc", "!", "video/x-raw,width=64", "!", "videoflip"], klass: FactoryKlass.of)
+        let video = MediaKind.found(in: ["videotestsrc", "!", "video/x-raw,width=64", "!", "videoflip"], klass: GStreamer.classification(ofElement:))
         #expect(video == [.video: "videotestsrc"])
-        let neither = MediaKind.found(in: ["queue", "!", "tee", "name=t", "t.", "!", "identity"], klass: FactoryKlass.of)
+        let neither = MediaKind.found(in: ["queue", "!", "tee", "name=t", "t.", "!", "identity"], klass: GStreamer.classification(ofElement:))
         #expect(neither.isEmpty)
-        #expect(FactoryKlass.of("audioconvert") == "Filter/Converter/Audio")
-        #expect(FactoryKlass.of("nosuchelement") == nil)
+        #expect(GStreamer.classification(ofElement: "audioconvert") == "Filter/Converter/Audio")
+        #expect(GStreamer.classification(ofElement: "nosuchelement") == nil)
     }
 
     /// `mono` and `audionoise` (Swift audio elements, registered with the klasses below) are not on
@@ -29,7 +29,7 @@ struct MediaKindTests {
     func swiftAudioElements() throws {
         try GStreamer.initialize()
         let klasses = ["audionoise": "Source/Audio", "mono": "Filter/Converter/Audio"]
-        let klass: (String) -> String? = { klasses[$0] ?? FactoryKlass.of($0) }
+        let klass: (String) -> String? = { klasses[$0] ?? GStreamer.classification(ofElement: $0) }
         let job = try FileJob(
             tokens: ["audionoise", "!", "mono", "!", "out.wav"], swiftElements: ["audionoise", "mono"], klass: klass)
         #expect(job.media == .audio)
