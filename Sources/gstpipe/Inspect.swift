@@ -22,8 +22,10 @@ extension GstPipeCommand {
             try GstPipeElements.register()
             guard let name else {
                 print("Swift elements:")
-                for element in ElementType.registeredNames() {
-                    print("  \(element.padding(toLength: 10, withPad: " ", startingAt: 0)) \(ElementType.longName(of: element) ?? "")")
+                let names = ElementType.registeredNames()
+                let width = names.map(\.count).max() ?? 0
+                for element in names {
+                    print("  \(element.padding(toLength: width, withPad: " ", startingAt: 0)) \(ElementType.longName(of: element) ?? "")")
                 }
                 print("\nRun gstpipe inspect NAME for an element's properties.")
                 return

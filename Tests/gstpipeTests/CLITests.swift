@@ -201,7 +201,18 @@ struct CLITests {
     func inspectList() throws {
         let result = try CLI.run(["inspect"])
         #expect(result.status == 0)
-        #expect(result.stdout.hasPrefix("Swift elements:\n  gray       Grayscale renderer\n  noise      White noise video source\n"))
+        #expect(
+            result.stdout == """
+                Swift elements:
+                  audionoise  White noise audio source
+                  gray        Grayscale renderer
+                  mono        Mono mixer
+                  noise       White noise video source
+                  x264grayenc H.264 encoder for gray video (libx264, 4:0:0)
+
+                Run gstpipe inspect NAME for an element's properties.
+
+                """)
     }
 
     @Test("gstpipe inspect NAME prints type, range, default and description of each property")
