@@ -50,6 +50,19 @@ struct PluginTests {
         #expect(size == 100 * 115_200)
     }
 
+    @Test("gst-launch-1.0 audionoise ! mono: the audio elements load from the plugin too (one channel, every sample)")
+    func launchAudio() throws {
+        let run = try PluginRun()
+        let file = run.folder.appendingPathComponent("out.raw")
+        let result = try run.run(
+            "/usr/bin/gst-launch-1.0",
+            ["-q", "audionoise", "num-buffers=25", "samplesperbuffer=480", "!", "audio/x-raw,format=S16LE,channels=2", "!",
+             "mono", "!", "audio/x-raw,channels=1", "!", "filesink", "location=\(file.path)"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
+        #expect(size == 25 * 480 * 2)
+    }
+
     @Test("A Python program pulls gray frames through PyGObject (skipped without python3-gst-1.0)")
     func python() throws {
         let run = try PluginRun()
