@@ -3,6 +3,9 @@
 //
 //   swift run -c release gstpipe-bench [--frames N] [--runs R]
 //   swift run -c release gstpipe-bench --soak [--frames N]     (memory, threads and fds: see Soak.swift)
+//   swift run -c release gstpipe-bench --audio [--buffers N]   (the audio table alone: see Audio.swift)
+//
+// Without --audio, the audio table follows the video one.
 //
 // Every figure is the median of R runs; ratios compare medians.
 import Foundation
@@ -35,6 +38,11 @@ try MediaIOElements.registerFilter(name: "hop", longName: "Hop", description: "P
 
 if arguments.contains("--soak") {
     exit(try await soak(frames: option("--frames", 100_000)) ? 0 : 1)
+}
+let audioBuffers = option("--buffers", 5000)
+if arguments.contains("--audio") {
+    try await audioBench(buffers: audioBuffers, runs: runs)
+    exit(0)
 }
 
 /// Seconds to run `description` to end of stream (median of `runs`).
@@ -125,3 +133,6 @@ for count in [2_000, 20_000] {
     try await Pipeline(launch: "noise num-buffers=\(count) width=640 height=480 ! gray ! fakesink").run()
     print("| peak RSS after noise num-buffers=\(count) width=640 height=480 ! gray ! fakesink | I420 | \(peakRSS() / 1024) MB | | |")
 }
+
+print("")
+try await audioBench(buffers: audioBuffers, runs: runs)

@@ -109,14 +109,25 @@ protocol MixableSample: AudioSample {
     init(mixed value: Double)
 }
 
+extension Double {
+    /// Clamped to `low...high`, then rounded half away from zero as `rounded()` does, without its
+    /// call into libm (a third of mono's time on S16): adding ±0.5 is exact below 2^52, and the
+    /// conversion that follows truncates.
+    @inline(__always)
+    func clampedForRounding(_ low: Double, _ high: Double) -> Double {
+        let clamped = Swift.max(low, Swift.min(high, self))
+        return clamped + (clamped < 0 ? -0.5 : 0.5)
+    }
+}
+
 extension Int16: MixableSample {
     var mixValue: Double { Double(self) }
-    init(mixed value: Double) { self = Int16(Swift.max(-32768, Swift.min(32767, value.rounded()))) }
+    init(mixed value: Double) { self = Int16(value.clampedForRounding(-32768, 32767)) }
 }
 
 extension Int32: MixableSample {
     var mixValue: Double { Double(self) }
-    init(mixed value: Double) { self = Int32(Swift.max(-2_147_483_648, Swift.min(2_147_483_647, value.rounded()))) }
+    init(mixed value: Double) { self = Int32(value.clampedForRounding(-2_147_483_648, 2_147_483_647)) }
 }
 
 extension Float: MixableSample {
@@ -131,5 +142,5 @@ extension Double: MixableSample {
 
 extension UInt8: MixableSample {
     var mixValue: Double { Double(self) - 128 }
-    init(mixed value: Double) { self = UInt8(Swift.max(0, Swift.min(255, value.rounded() + 128))) }
+    init(mixed value: Double) { self = UInt8(value.clampedForRounding(-128, 127) + 128) }
 }
