@@ -117,6 +117,9 @@ public final class BridgeElement: @unchecked Sendable {
     }
     private let output = Mutex(Output())
     private let counters = BridgeCounters()
+    /// Whether need-data is running (a pull-mode source producing on the appsrc's own streaming
+    /// thread), and whether a push during it lifted the queue's limit (see the need-data callback).
+    let producing = Mutex<(active: Bool, raised: Bool)>((false, false))
 
     /// Frames in and out so far, and the time spent in Swift code.
     public var statistics: BridgeStatistics { counters.statistics }
@@ -240,6 +243,12 @@ public final class BridgeElement: @unchecked Sendable {
         offset: ClockTime
     ) -> FlowResult {
         let source = UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)
+        let lift = producing.withLock { state -> Bool in
+            guard state.active, !state.raised, gst_app_src_get_current_level_buffers(source) >= 2 else { return false }
+            state.raised = true
+            return true
+        }
+        if lift { gst_app_src_set_max_buffers(source, 0) }
         if let input {
             let sample = Sample(buffer: buffer, caps: caps, segmentFrom: input, offset: offset)
             return withExtendedLifetime(sample) { FlowResult(gst_app_src_push_sample(source, sample.pointer)) }
@@ -457,11 +466,14 @@ public final class BridgeElement: @unchecked Sendable {
                 // need-data runs on the appsrc's own streaming thread, the one that empties its queue:
                 // a pull-mode source pushing more than the queue holds (an audio source cutting one
                 // produce call into several buffers) would wait there for itself. While it produces,
-                // pushes queue without waiting; the queue grows by one call's output at most.
-                let object = UnsafeMutableRawPointer(appsrc).map { $0.assumingMemoryBound(to: GstElement.self) }
-                if let object { CGStreamerShim_object_set_from_string(object, "block", "false") }
+                // a push that finds the queue full lifts its limit (once), and the limit comes back
+                // afterwards: the queue grows by one call's output at most. Setting the limit only
+                // when needed keeps the usual one-buffer call cheap (a property set by name on every
+                // call cost 1.4 µs a buffer, a third of audionoise's time).
+                bridge.producing.withLock { $0 = (true, false) }
                 bridge.delegate.needData()
-                if let object { CGStreamerShim_object_set_from_string(object, "block", "true") }
+                let raised = bridge.producing.withLock { state in defer { state = (false, false) }; return state.raised }
+                if raised, let appsrc { gst_app_src_set_max_buffers(appsrc, 2) }
                 bridge.counters.called(frameIn: false, since: started)
             }
             gst_app_src_set_callbacks(
