@@ -85,7 +85,8 @@ try GstPipeElements.register()
 // A queue before each of the muxer's pads: x264enc holds frames back (its lookahead) while the muxer
 // waits for them, and the audio must not hold up the video's thread meanwhile, nor the reverse.
 let pipeline = try Pipeline(
-    launch: "noise num-buffers=\(frames) ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(frameRate)/1 "
+    launch: "noise num-buffers=\(frames) "
+        + "! video/x-raw,format=I420,width=\(width),height=\(height),framerate=\(frameRate)/1 "
         + "! gray ! x264enc ! queue ! mux. "
         + "audionoise num-buffers=\(audioBuffers) samplesperbuffer=\(sampleRate / 100) "
         + "! audio/x-raw,rate=\(sampleRate),channels=2 ! mono ! audioconvert ! vorbisenc ! queue ! mux. "
@@ -119,7 +120,10 @@ if let stream = videoStreams.first {
         // The last frame lasts one frame's time past its timestamp.
         video = (first, last - first + 1 / fps)
     }
-    print(String(format: "video: %d frames decoded, from %.3f s for %.3f s", times.count, video?.start ?? 0, video?.duration ?? 0))
+    print(
+        String(
+            format: "video: %d frames decoded, from %.3f s for %.3f s", times.count, video?.start ?? 0,
+            video?.duration ?? 0))
     if times.count != frames { failures.append("expected \(frames) video frames, found \(times.count)") }
     if stream.width != width || stream.height != height {
         failures.append("expected \(width)x\(height) video, found \(stream.width ?? 0)x\(stream.height ?? 0)")
@@ -137,7 +141,10 @@ if let stream = audioStreams.first {
 }
 if let video, let audio {
     let (startGap, lengthGap) = (abs(video.start - audio.start), abs(video.duration - audio.duration))
-    print(String(format: "in sync: the starts differ by %.1f ms, the durations by %.1f ms", startGap * 1000, lengthGap * 1000))
+    print(
+        String(
+            format: "in sync: the starts differ by %.1f ms, the durations by %.1f ms", startGap * 1000,
+            lengthGap * 1000))
     if startGap > 0.05 || lengthGap > 0.05 { failures.append("the tracks differ by more than 50 ms") }
     for (name, track) in [("video", video), ("audio", audio)] where abs(track.duration - Double(seconds)) > 0.05 {
         failures.append("the \(name) does not last \(seconds) s")

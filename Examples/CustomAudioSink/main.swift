@@ -133,8 +133,9 @@ if let input {
     path = "/tmp/custom-audio-sink-input.flac"
     // 441 samples are 10 ms at 44.1 kHz: `seconds` is a whole number of buffers.
     let generator = try Pipeline(
-        launch: "audiotestsrc wave=sine freq=440 volume=\(toneAmplitude) samplesperbuffer=441 num-buffers=\(seconds * 100) "
-            + "! audio/x-raw,format=S16LE,rate=44100,channels=1 ! flacenc ! filesink location=\(path)")
+        launch: "audiotestsrc wave=sine freq=440 volume=\(toneAmplitude) samplesperbuffer=441 "
+            + "num-buffers=\(seconds * 100) ! audio/x-raw,format=S16LE,rate=44100,channels=1 "
+            + "! flacenc ! filesink location=\(path)")
     try await generator.run()
     print("made \(path): \(seconds) s of a 440 Hz sine at half scale, 44100 Hz mono FLAC")
 }

@@ -55,8 +55,8 @@ final class SineCapturer: AudioSource {
         print("capturer: shouldInitialize")
         // Negotiated up front, as an SDK's external source is configured before it starts: exactly
         // this shape, cut into 10 ms buffers whatever the push sizes.
-        guard let negotiated = consumer.negotiate(AudioFormatRequest(Self.info, samplesPerBuffer: Self.samplesPerBuffer))
-        else {
+        let request = AudioFormatRequest(Self.info, samplesPerBuffer: Self.samplesPerBuffer)
+        guard let negotiated = consumer.negotiate(request) else {
             print("capturer: downstream takes no \(Self.info)")
             return false
         }
@@ -211,7 +211,8 @@ let sizes = report.sizes.sorted()
 print(
     "pushed \(report.pushed) samples per channel in \(report.pushes) pushes of \(sizes.count) sizes "
         + "(\(sizes.map(String.init).joined(separator: ", ")))")
-print("buffers sent downstream: " + bufferSizes.sorted { $0.key > $1.key }.map { "\($0.value) of \($0.key)" }.joined(separator: ", "))
+let buffers = bufferSizes.sorted { $0.key > $1.key }.map { "\($0.value) of \($0.key)" }
+print("buffers sent downstream: " + buffers.joined(separator: ", "))
 
 // Decode the file again, as any player would, into the same shape.
 let check = try Pipeline(
