@@ -139,7 +139,8 @@ func frequency(of samples: [Int16], rate: Int) -> Double {
     return Double(crossings.count - 1) * Double(rate) / Double(last - first)
 }
 
-/// The level of `frequency` in `samples` relative to full scale, in dB: one DFT bin (Goertzel).
+/// The level of `frequency` in `samples` relative to full scale, in dB (-120 for nothing at all):
+/// one DFT bin (Goertzel).
 func level(of frequency: Double, in samples: [Int16], rate: Int) -> Double {
     let coefficient = 2 * cos(2 * Double.pi * frequency / Double(rate))
     var (previous, beforePrevious) = (0.0, 0.0)
@@ -254,10 +255,11 @@ for (channel, name) in ["left", "right"].enumerated() where wholePeriods > 0 {
     let other = Tone.frequencies[1 - channel]
     let own = level(of: expected, in: Array(channels[channel].prefix(wholePeriods)), rate: 48000)
     let leak = level(of: other, in: Array(channels[channel].prefix(wholePeriods)), rate: 48000)
+    let leakText = leak > -120 ? String(format: "%.0f Hz at %.1f dBFS", other, leak) : "no \(Int(other)) Hz at all"
     print(
         String(
-            format: "%@: %.1f Hz by zero crossings (expected %.0f); %.0f Hz at %.1f dBFS, %.0f Hz at %.1f dBFS", name,
-            measured, expected, expected, own, other, leak))
+            format: "%@: %.1f Hz by zero crossings (expected %.0f); %.0f Hz at %.1f dBFS, %@", name, measured,
+            expected, expected, own, leakText))
     if abs(measured - expected) > 1 { failures.append("\(name) is at \(measured) Hz, not \(expected)") }
     if own < -7 || leak > -60 { failures.append("\(name) does not hold \(expected) Hz alone") }
 }
