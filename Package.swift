@@ -61,6 +61,10 @@ let package = Package(
         .executableTarget(name: "MediaIOPair", dependencies: ["MediaIO"], path: "Examples/MediaIOPair"),
         .executableTarget(name: "PushMode", dependencies: ["MediaIO"], path: "Examples/PushMode"),
         .executableTarget(name: "FrameStats", dependencies: ["MediaIO"], path: "Examples/FrameStats"),
+        .executableTarget(name: "CustomAudioSource", dependencies: ["MediaIO"], path: "Examples/CustomAudioSource"),
+        .executableTarget(name: "CustomAudioSink", dependencies: ["MediaIO"], path: "Examples/CustomAudioSink"),
+        .executableTarget(
+            name: "AudioVideo", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/AudioVideo"),
         .executableTarget(
             name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
