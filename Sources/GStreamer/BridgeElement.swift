@@ -62,6 +62,9 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     /// A flush (a seek) went through the element, or it went from PAUSED down to READY (filters): data
     /// held from before is stale. Called while no `render` runs.
     func flushed()
+    /// A flush (a seek) started (sinks): data held is stale, and a `render` waiting for room must
+    /// return now. Called on the thread that flushes, possibly while `render` runs.
+    func flushStarted()
     /// How long the element holds data back before its output (filters), such as an encoder's
     /// lookahead: added to upstream's latency when downstream asks, so live pipelines wait for it.
     /// Asked on any thread, possibly while `render` waits downstream: must not wait for `render`.
@@ -77,6 +80,7 @@ extension BridgeDelegate {
     public func needData() {}
     public func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps { caps }
     public func flushed() {}
+    public func flushStarted() {}
     public var latency: ClockTime { 0 }
 }
 
@@ -498,6 +502,23 @@ public final class BridgeElement: @unchecked Sendable {
             }
             gst_app_sink_set_callbacks(
                 UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self), &callbacks, me, nil)
+        }
+        if kind == .sink, let appsink {
+            // A sink's render may be waiting (a pull sink whose queue is full): a flush must reach it.
+            let appsinkPad = gst_element_get_static_pad(appsink, "sink")!
+            defer { gst_object_unref(UnsafeMutableRawPointer(appsinkPad)) }
+            gst_pad_add_probe(
+                appsinkPad, GST_PAD_PROBE_TYPE_EVENT_FLUSH,
+                { _, info, userData in
+                    guard let data = info?.pointee.data else { return GST_PAD_PROBE_OK }
+                    let bridge = BridgeElement.from(userData)
+                    switch data.assumingMemoryBound(to: GstEvent.self).pointee.type {
+                    case GST_EVENT_FLUSH_START: bridge.delegate.flushStarted()
+                    case GST_EVENT_FLUSH_STOP: bridge.delegate.flushed()
+                    default: break
+                    }
+                    return GST_PAD_PROBE_OK
+                }, me, nil)
         }
         guard kind == .filter, let srcPad, let sinkPad, let appsink else { return }
 

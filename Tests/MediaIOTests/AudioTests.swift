@@ -125,6 +125,44 @@ struct AudioTests {
         pipeline.stop()
     }
 
+    @Test("A seek into a pull sink nobody pulls from returns, and the next pull gives audio from after the seek")
+    func pullSinkSeek() async throws {
+        AudioTestElements.register()
+        try MediaIOElements.registerAudioSink(name: "seekdevice", longName: "Pull", description: "Test") { _ in
+            AudioPullSink(format: AudioInfo(format: .s16, rate: 48000, channels: 2))
+        }
+        // One second of silence, then two of a tone.
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-seek-\(UUID()).wav")
+        defer { try? FileManager.default.removeItem(at: file) }
+        let caps = "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved"
+        try await Pipeline(
+            launch: "concat name=c ! wavenc ! filesink location=\(file.path) "
+                + "audiotestsrc wave=silence num-buffers=48 samplesperbuffer=1000 ! \(caps) ! c. "
+                + "audiotestsrc wave=sine volume=0.5 num-buffers=96 samplesperbuffer=1000 ! \(caps) ! c."
+        ).run()
+        let pipeline = try Pipeline(launch: "filesrc location=\(file.path) ! wavparse ! seekdevice name=d sync=false")
+        let device = try #require(pipeline.mediaIOElement(named: "d", as: AudioPullSink.self))
+        try pipeline.play()
+        for _ in 0..<300 where device.queuedSamples < device.capacity - 1000 { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(device.queuedSamples >= device.capacity - 1000, "the queue filled with silence")
+        // The streaming thread waits in render for room; the flush must let it go.
+        let sought = DispatchSemaphore(value: 0)
+        let result = Mutex(false)
+        Thread.detachNewThread {
+            let done = pipeline.seek(to: 2_000_000_000, accurate: true)
+            result.withLock { $0 = done }
+            sought.signal()
+        }
+        #expect(sought.wait(timeout: .now() + 5) == .success, "the seek returned")
+        #expect(result.withLock { $0 })
+        for _ in 0..<300 where device.queuedSamples < 480 { try await Task.sleep(for: .milliseconds(10)) }
+        let pulled = device.pull(480, as: Int16.self)
+        #expect(pulled.missing == 0)
+        #expect((pulled.samples.map { abs(Int($0)) }.max() ?? 0) > 4000, "the tone from after the seek, not the silence before")
+        pipeline.stop()
+        #expect(device.isFinished, "a stopped sink is finished")
+    }
+
     @Test("A seek through a Swift audio filter: the next frame is at the seek position, nothing stale follows")
     func seekThroughFilter() async throws {
         AudioTestElements.register()

@@ -66,6 +66,7 @@ final class AudioSinkAdapter<Sink: AudioSink>: BridgeDelegate {
     func stop() { sink.shouldStop() }
     func dispose() { sink.shouldDispose() }
     func endOfStream() { sink.endOfStream() }
+    func flushStarted() { sink.flush() }
 
     func render(_ sample: Sample) -> FlowResult {
         do {
@@ -103,7 +104,10 @@ final class AudioFilterAdapter<Filter: AudioFilter>: BridgeDelegate {
     func stop() { filter.shouldStop() }
     func dispose() { filter.shouldDispose() }
     func endOfStream() { filter.endOfStream() }
-    func flushed() { consumer.reset() }
+    func flushed() {
+        consumer.reset()
+        filter.flush()
+    }
 
     /// Caps on one side for caps on the other: the same, except the channel count of a filter that
     /// converts it (any count in gives `outputChannels` out).

@@ -23,6 +23,10 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
     private var ended = false
     private var stopped = false
     private var underruns = 0
+    /// Set by the first frame: pulls before it are not underruns, the stream has not begun.
+    private var begun = false
+    /// Counts flushes: a render that waited across one drops its frame.
+    private var flushes = 0
 
     /// The shape of what `pull` gives.
     public let info: AudioInfo
@@ -46,14 +50,15 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
         return (queue.count - readOffset) / info.bytesPerFrame
     }
 
-    /// True once the stream ended and everything queued was pulled.
+    /// True once the stream ended (or the element was stopped for good, at READY → NULL) and
+    /// everything queued was pulled.
     public var isFinished: Bool {
         condition.lock()
         defer { condition.unlock() }
         return ended && queue.count == readOffset
     }
 
-    /// Pulls that found fewer samples queued than they asked for.
+    /// Pulls, after the first samples arrived, that found fewer queued than they asked for.
     public var underrunCount: Int {
         condition.lock()
         defer { condition.unlock() }
@@ -78,7 +83,7 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
             readOffset = 0
         }
         let missing = wanted - available / info.bytesPerFrame
-        if missing > 0 && !ended { underruns += 1 }
+        if missing > 0 && !ended && begun { underruns += 1 }
         condition.broadcast()
         condition.unlock()
         if missing > 0 {
@@ -113,14 +118,39 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
             condition.lock()
             defer { condition.unlock() }
             ended = false
-            // Wait for room: the device's pulls pace the pipeline. A stop lets the thread go.
+            begun = true
+            let generation = flushes
+            // Wait for room: the device's pulls pace the pipeline. A stop or a flush lets the thread go.
             while (queue.count - readOffset) / info.bytesPerFrame + frame.sampleCount > capacity && !stopped
-                && queue.count > readOffset
+                && queue.count > readOffset && generation == flushes
             {
                 condition.wait()
             }
+            // A frame from before a seek is stale.
+            guard generation == flushes else { return }
             queue.append(contentsOf: bytes)
         }
+    }
+
+    /// A seek: what is queued is from before it, and the next pull gives what follows the seek.
+    public func flush() {
+        condition.lock()
+        flushes += 1
+        queue.removeAll()
+        readOffset = 0
+        ended = false
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    public func shouldDispose() {
+        condition.lock()
+        ended = true
+        stopped = true
+        queue.removeAll()
+        readOffset = 0
+        condition.broadcast()
+        condition.unlock()
     }
 
     public func endOfStream() {

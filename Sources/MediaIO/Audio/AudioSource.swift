@@ -95,12 +95,16 @@ public protocol AudioSink: AudioLifecycle {
     func render(_ frame: AudioFrame) throws
     /// Upstream ended: no samples follow.
     func endOfStream()
+    /// A seek flushed the pipeline: drop what is held, and return from a `render` that waits. Called
+    /// on the seeking thread, possibly while `render` runs.
+    func flush()
 }
 
 extension AudioSink {
     public var audioFormat: AudioFormatRequest { AudioFormatRequest() }
     public func shouldInitialize() -> Bool { true }
     public func endOfStream() {}
+    public func flush() {}
 }
 
 /// A sink that hands audio on: it renders each frame and gives the result to the consumer it got
