@@ -32,8 +32,22 @@ public final class Mono: AudioChannelConverting {
         consumer.withLock { $0 = nil }
     }
 
+    /// The weights last parsed, with the channel count and property text they are for: parsed once,
+    /// not for every buffer (the property may still change while running).
+    private let cachedWeights = Mutex<(channels: Int, text: String?, weights: [Double])?>(nil)
+
     /// The weights for `channels` channels, from the property or equal.
     func weights(channels: Int) throws -> [Double] {
+        let text = properties.string("weights")
+        if let cached = cachedWeights.withLock({ $0 }), cached.channels == channels, cached.text == text {
+            return cached.weights
+        }
+        let weights = try parseWeights(channels: channels)
+        cachedWeights.withLock { $0 = (channels, text, weights) }
+        return weights
+    }
+
+    private func parseWeights(channels: Int) throws -> [Double] {
         guard let text = properties.string("weights"), !text.isEmpty else {
             return Array(repeating: 1 / Double(channels), count: channels)
         }
@@ -58,6 +72,41 @@ public final class Mono: AudioChannelConverting {
         var outputInfo = AudioInfo(format: info.format, rate: info.rate, channels: 1)
         outputInfo.layout = .interleaved
         let output = try consumer.makeFrame(sampleCount: frame.sampleCount, format: outputInfo, timestamp: frame.timestamp)
+        let equalStereo = info.channels == 2 && info.layout == .interleaved && weights == [0.5, 0.5]
+        if equalStereo && info.format == .s16 {
+            try Self.averageStereo(frame, into: output)
+        } else if equalStereo && info.format == .f32 {
+            try Self.averageStereoFloat(frame, into: output)
+        } else {
+            try Self.mix(frame, into: output, info: info, weights: weights)
+        }
+        var outgoing = output
+        outgoing.duration = frame.duration
+        outgoing.isDiscontinuity = frame.isDiscontinuity
+        consumer.consume(outgoing)
+    }
+
+    /// The common case, in the sample type's own arithmetic (vectorized): (L + R) / 2, rounded down,
+    /// within one step of the exact mean.
+    private static func averageStereo(_ frame: AudioFrame, into output: AudioFrame) throws {
+        try output.withMutableSamples(as: Int16.self) { out in
+            try frame.withSamples(as: Int16.self) { input in
+                for index in 0..<out.count {
+                    out[index] = Int16(truncatingIfNeeded: (Int32(input[2 * index]) &+ Int32(input[2 * index + 1])) >> 1)
+                }
+            }
+        }
+    }
+
+    private static func averageStereoFloat(_ frame: AudioFrame, into output: AudioFrame) throws {
+        try output.withMutableSamples(as: Float.self) { out in
+            try frame.withSamples(as: Float.self) { input in
+                for index in 0..<out.count { out[index] = (input[2 * index] + input[2 * index + 1]) * 0.5 }
+            }
+        }
+    }
+
+    private static func mix(_ frame: AudioFrame, into output: AudioFrame, info: AudioInfo, weights: [Double]) throws {
         switch info.format {
         case .s16: try Self.mix(frame, into: output, weights: weights, as: Int16.self)
         case .s32: try Self.mix(frame, into: output, weights: weights, as: Int32.self)
@@ -65,10 +114,6 @@ public final class Mono: AudioChannelConverting {
         case .f64: try Self.mix(frame, into: output, weights: weights, as: Double.self)
         case .u8: try Self.mix(frame, into: output, weights: weights, as: UInt8.self)
         }
-        var outgoing = output
-        outgoing.duration = frame.duration
-        outgoing.isDiscontinuity = frame.isDiscontinuity
-        consumer.consume(outgoing)
     }
 
     private static func mix<T: MixableSample>(_ frame: AudioFrame, into output: AudioFrame, weights: [Double], as type: T.Type) throws {
