@@ -20,11 +20,14 @@ enum Statistics {
             guard let statistics = element.bridge?.statistics else { continue }
             let frames = max(statistics.framesIn, statistics.framesOut)
             let active = seconds(statistics.activeTime)
-            let rate = active > 0 ? String(format: "%.1f fps", Double(frames) / active) : "- fps"
+            // An audio element's units are buffers, not frames.
+            let isAudio = element.classification?.contains("Audio") ?? false
+            let (unit, perSecond) = isAudio ? ("buffer", "buffers/s") : ("frame", "fps")
+            let rate = active > 0 ? String(format: "%.1f \(perSecond)", Double(frames) / active) : "- \(perSecond)"
             let perFrame = frames > 0 ? String(format: "%.3f ms", seconds(statistics.timeInSwift) * 1000 / Double(frames)) : "-"
             lines.append(
-                "  \(element.name): \(statistics.framesIn) frames in, \(statistics.framesOut) out, \(rate), "
-                    + "\(perFrame) per frame in Swift")
+                "  \(element.name): \(statistics.framesIn) \(unit)s in, \(statistics.framesOut) out, \(rate), "
+                    + "\(perFrame) per \(unit) in Swift")
         }
         return lines.joined(separator: "\n")
     }

@@ -69,6 +69,11 @@ struct CLIOptionsTests {
         #expect(lines.first?.hasPrefix("Swift elements (run of ") == true)
         #expect(lines.contains { $0.hasPrefix("  noise0: 0 frames in, 25 out, ") && $0.hasSuffix(" per frame in Swift") })
         #expect(lines.contains { $0.hasPrefix("  gray0: 25 frames in, 25 out, ") && $0.contains(" fps, ") })
+        let audio = try CLI.run(["--stats", "audionoise", "num-buffers=12", "!", "mono", "!", "fakesink"])
+        #expect(audio.status == 0, "\(audio.stderr)")
+        let audioLines = audio.stdout.split(separator: "\n").map(String.init)
+        #expect(audioLines.contains { $0.hasPrefix("  audionoise0: 0 buffers in, 12 out, ") && $0.hasSuffix(" per buffer in Swift") })
+        #expect(audioLines.contains { $0.hasPrefix("  mono0: 12 buffers in, 12 out, ") && $0.contains(" buffers/s, ") })
     }
 
     @Test(
