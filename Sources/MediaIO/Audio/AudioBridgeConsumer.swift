@@ -112,28 +112,48 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
         }
         if let timestamp { flow = rebase(at: timestamp, flow: flow) }
         guard flow == .ok else { return flow }
-        let chunks: [[UInt8]] = state.withLock { state in
+        // Each sample is copied once: straight into its buffer, or into `pending` when it does not
+        // fill one (and from there into the next buffer).
+        let chunks: Result<[Buffer], GStreamerError> = state.withLock { state in
             state.taken += 1
-            state.pending.append(contentsOf: bytes)
-            guard let perBuffer = state.samplesPerBuffer, perBuffer > 0 else {
-                defer { state.pending.removeAll(keepingCapacity: true) }
-                return state.pending.isEmpty ? [] : [state.pending]
+            let chunkBytes = (state.samplesPerBuffer ?? 0) > 0 ? state.samplesPerBuffer! * format.bytesPerFrame : nil
+            var input = bytes[...]
+            var buffers: [Buffer] = []
+            while true {
+                // Without a buffer size, everything there is goes out as one buffer.
+                let available = state.pending.count + input.count
+                let size = chunkBytes ?? available
+                guard size > 0, available >= size else { break }
+                let fromInput = size - state.pending.count
+                do {
+                    let buffer = try Buffer(size: size)
+                    try buffer.withMutableBytes { target in
+                        state.pending.withUnsafeBytes { target.copyMemory(from: $0) }
+                        UnsafeMutableRawBufferPointer(rebasing: target[state.pending.count...])
+                            .copyMemory(from: UnsafeRawBufferPointer(rebasing: input.prefix(fromInput)))
+                    }
+                    buffers.append(buffer)
+                } catch {
+                    return .failure(GStreamerError(kind: .core, message: "\(error)"))
+                }
+                state.pending.removeAll(keepingCapacity: true)
+                input = input.dropFirst(fromInput)
+                if chunkBytes == nil { break }
             }
-            let chunkBytes = perBuffer * format.bytesPerFrame
-            var chunks: [[UInt8]] = []
-            var start = 0
-            while state.pending.count - start >= chunkBytes {
-                chunks.append(Array(state.pending[start..<start + chunkBytes]))
-                start += chunkBytes
+            state.pending.append(contentsOf: input)
+            return .success(buffers)
+        }
+        switch chunks {
+        case .failure(let error):
+            reportError(error.message)
+            return .error
+        case .success(let buffers):
+            for buffer in buffers {
+                flow = send(buffer, info: format)
+                guard flow == .ok else { break }
             }
-            state.pending.removeFirst(start)
-            return chunks
+            return flow
         }
-        for chunk in chunks {
-            flow = send(chunk, info: format)
-            guard flow == .ok else { break }
-        }
-        return flow
     }
 
     /// A timestamp more than a millisecond from the count's: what is pending goes out on the old
@@ -181,18 +201,17 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
             return (state.pending, state.info)
         }
         guard let info, !bytes.isEmpty else { return .ok }
-        return send(bytes, info: info)
-    }
-
-    private func send(_ bytes: [UInt8], info: AudioInfo) -> FlowResult {
-        let buffer: Buffer
         do {
-            buffer = try bytes.withUnsafeBytes { try Buffer(copying: $0) }
+            return send(try bytes.withUnsafeBytes { try Buffer(copying: $0) }, info: info)
         } catch {
             reportError("\(error)")
             return .error
         }
-        let samples = bytes.count / info.bytesPerFrame
+    }
+
+    /// Times `buffer` by the sample count and pushes it.
+    private func send(_ buffer: Buffer, info: AudioInfo) -> FlowResult {
+        let samples = buffer.size / info.bytesPerFrame
         let (timestamp, end, discontinuity, caps) = state.withLock { state in
             let start = state.base + info.duration(ofSamples: state.sent)
             state.sent += samples
