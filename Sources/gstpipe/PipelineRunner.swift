@@ -96,10 +96,6 @@ struct PipelineRunner {
     /// Runs the pipeline to its end. `terminal` is the terminal under the ASCII-art preview, whose
     /// keys end the run and whose modes come back on every way out.
     private func drive(_ pipeline: Pipeline, files: FileJobRun, terminal: TerminalPreview?) async -> Int32 {
-        let stops = StopRequests(
-            pipeline: pipeline, endInputStreams: files.endInputStreams, eosOnShutdown: options.eosOnShutdown,
-            note: { [self] text in note(text) }, beforeExit: { terminal?.restore(abruptly: true) })
-        terminal?.readKeys { stops.request($0) }
         var progress: ProgressLine?
         if terminal == nil && !options.quiet && isatty(STDOUT_FILENO) == 1 {
             var frames = Statistics.firstCounter(in: pipeline)
@@ -108,6 +104,14 @@ struct PipelineRunner {
             if files.job.media == .audio { frames = { nil } }
             progress = ProgressLine(pipeline: pipeline, frames: frames)
         }
+        // A stop's note goes on a line of its own, not after the progress line.
+        let stops = StopRequests(
+            pipeline: pipeline, endInputStreams: files.endInputStreams, eosOnShutdown: options.eosOnShutdown,
+            note: { [self, progress] text in
+                progress?.clear()
+                note(text)
+            }, beforeExit: { terminal?.restore(abruptly: true) })
+        terminal?.readKeys { stops.request($0) }
         defer {
             progress?.finish()
             stops.cancel()
