@@ -113,6 +113,13 @@ public final class BridgeElement: @unchecked Sendable {
         var dataMayStart = true
     }
     private let lifecycle = Mutex(Lifecycle())
+    /// A filter's input: what upstream's events said, read by each buffer (streaming thread only).
+    let filterInput = Mutex(FilterInput())
+    /// A filter's output: what went out through its source pad. Held while pushing, so buffers and
+    /// events leave in one order even when a filter pushes from a thread of its own.
+    let filterOutput = Mutex(FilterOutput())
+    /// What a filter's sink pad accepts, within its template (`restrictSinkCaps`).
+    let filterRestriction = Mutex<Caps?>(nil)
 
     private struct Output {
         var caps: Caps?
@@ -120,7 +127,7 @@ public final class BridgeElement: @unchecked Sendable {
         var poolInfo: VideoInfo?
     }
     private let output = Mutex(Output())
-    private let counters = BridgeCounters()
+    let counters = BridgeCounters()
     /// Whether need-data is running (a pull-mode source producing on the appsrc's own streaming
     /// thread), and whether a push during it lifted the queue's limit (see the need-data callback).
     let producing = Mutex<(active: Bool, raised: Bool)>((false, false))
@@ -134,7 +141,7 @@ public final class BridgeElement: @unchecked Sendable {
         self.properties = ElementProperties(specs: type.description.properties)
         let bin = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self)
 
-        if kind != .sink {
+        if kind == .source {
             let source = gst_element_factory_make("appsrc", "appsrc")!
             for (property, value) in [
                 ("format", "time"), ("block", "true"), ("max-bytes", "0"), ("max-buffers", "2"),
@@ -142,22 +149,15 @@ public final class BridgeElement: @unchecked Sendable {
             ] {
                 CGStreamerShim_object_set_from_string(source, property, value)
             }
-            if kind == .filter {
-                // A filter ends the stream when upstream does, never by itself: GstBaseSrc would end it
-                // at the first buffer past the segment's stop, and an encoder's buffers come in decoding
-                // order, so the last frames (shown earlier, decoded later) would be lost.
-                gst_base_src_set_automatic_eos(UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstBaseSrc.self), 0)
-            }
             gst_bin_add(bin, source)
             appsrc = source
         } else {
             appsrc = nil
         }
-        if kind != .source {
+        if kind == .sink {
             let sink = gst_element_factory_make("appsink", "appsink")!
-            let synchronous = kind == .sink ? "true" : "false"
             for (property, value) in [
-                ("sync", synchronous), ("async", synchronous), ("enable-last-sample", "false"),
+                ("sync", "true"), ("async", "true"), ("enable-last-sample", "false"),
                 ("max-buffers", "1"), ("emit-signals", "false"), ("wait-on-eos", "true"),
             ] {
                 CGStreamerShim_object_set_from_string(sink, property, value)
@@ -172,10 +172,9 @@ public final class BridgeElement: @unchecked Sendable {
             appsink = nil
         }
         if kind == .filter {
-            // The appsink runs in PLAYING on its own (see changeState), and the bin must look like a
-            // filter, not like a sink (the pipeline would wait for its EOS and preroll) nor a source
-            // (a pipeline-wide EOS would end the stream here, ahead of the data still upstream).
-            gst_element_set_locked_state(appsink, 1)
+            // A filter has no children: its own pads take buffers and events on the upstream streaming
+            // thread and push the output on the same thread, in order (see BridgeFilter.swift). The bin
+            // must not look like a sink (the pipeline would wait for its EOS and preroll) nor a source.
             element.pointee.object.flags &= ~(GST_ELEMENT_FLAG_SINK.rawValue | GST_ELEMENT_FLAG_SOURCE.rawValue)
         }
 
@@ -189,8 +188,13 @@ public final class BridgeElement: @unchecked Sendable {
                 sinkEntry = converter
             }
         }
-        srcPad = appsrc.map { BridgeElement.addGhostPad(to: element, name: "src", target: $0) }
-        sinkPad = sinkEntry.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
+        if kind == .filter {
+            srcPad = BridgeElement.addPad(to: element, name: "src")
+            sinkPad = BridgeElement.addPad(to: element, name: "sink")
+        } else {
+            srcPad = appsrc.map { BridgeElement.addGhostPad(to: element, name: "src", target: $0) }
+            sinkPad = sinkEntry.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
+        }
 
         delegate = type.makeDelegate(self)
         installCallbacks()
@@ -226,12 +230,17 @@ public final class BridgeElement: @unchecked Sendable {
     public func push(
         _ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil, segmentOffset: ClockTime = 0
     ) -> FlowResult {
-        guard let appsrc else { return .error }
-        // appsrc queues and returns OK even once downstream has said end of stream (an encoder
-        // that wanted one frame): say so to the caller, so upstream stops too.
-        if downstreamEnded(appsrc) { return .endOfStream }
         let started = UInt64(gst_util_get_timestamp())
-        let result = pushThrough(appsrc, buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+        let result: FlowResult
+        if kind == .filter {
+            result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+        } else {
+            guard let appsrc else { return .error }
+            // appsrc queues and returns OK even once downstream has said end of stream (an encoder
+            // that wanted one frame): say so to the caller, so upstream stops too.
+            if downstreamEnded(appsrc) { return .endOfStream }
+            result = pushThrough(appsrc, buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+        }
         counters.pushed(result == .ok, since: started)
         return result
     }
@@ -271,6 +280,7 @@ public final class BridgeElement: @unchecked Sendable {
     /// The corresponding C function is `gst_app_src_end_of_stream`.
     @discardableResult
     public func endOfStream() -> FlowResult {
+        if kind == .filter { return endStreamDownstream() }
         guard let appsrc else { return .error }
         return FlowResult(gst_app_src_end_of_stream(UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)))
     }
@@ -327,11 +337,13 @@ public final class BridgeElement: @unchecked Sendable {
 
     /// Restricts what the sink pad accepts (the appsink's caps) to `caps`, within the pad template.
     public func restrictSinkCaps(_ caps: Caps) {
+        if kind == .filter { filterRestriction.withLock { $0 = caps } }
         guard let appsink else { return }
         gst_app_sink_set_caps(UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self), caps.pointer)
     }
 
     private var sinkRestriction: Caps? {
+        if kind == .filter { return filterRestriction.withLock { $0 } }
         guard let appsink,
             let caps = gst_app_sink_get_caps(UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self))
         else { return nil }
@@ -359,7 +371,7 @@ public final class BridgeElement: @unchecked Sendable {
 
     // MARK: Lifecycle
 
-    private func ensureStarted(byData: Bool = true) {
+    func ensureStarted(byData: Bool = true) {
         lifecycle.withLock { state in
             if !byData { state.dataMayStart = true }
             guard state.initialized && !state.started && state.dataMayStart else { return }
@@ -399,9 +411,6 @@ public final class BridgeElement: @unchecked Sendable {
                 CGStreamerShim_element_post_error(element, 1, failure, nil)
                 return GST_STATE_CHANGE_FAILURE
             }
-            if kind == .filter { gst_element_set_state(appsink, GST_STATE_READY) }
-        case (ready, paused):
-            if kind == .filter { gst_element_set_state(appsink, GST_STATE_PLAYING) }
         case (playing, paused):
             stopIfStarted(pausing: true)
         default:
@@ -415,10 +424,9 @@ public final class BridgeElement: @unchecked Sendable {
         case (paused, playing):
             ensureStarted(byData: false)
         case (paused, ready):
-            // The appsrc is flushing now, so a render blocked on a full queue has returned, and taking the
-            // appsink down waits for the streaming thread to leave it.
+            // The pads are inactive now: no render runs, and a push waiting downstream has returned.
             if kind == .filter {
-                gst_element_set_state(appsink, GST_STATE_READY)
+                resetFilterStream()
                 // Down to READY a run ends: what the filter holds is stale, as after a flush.
                 delegate.flushed()
             }
@@ -433,7 +441,6 @@ public final class BridgeElement: @unchecked Sendable {
                 output.poolInfo = nil
             }
         case (ready, null):
-            if kind == .filter { gst_element_set_state(appsink, GST_STATE_NULL) }
             lifecycle.withLock { state in
                 state.dataMayStart = true
                 guard state.initialized else { return }
@@ -498,7 +505,6 @@ public final class BridgeElement: @unchecked Sendable {
             callbacks.eos = { _, userData in
                 let bridge = BridgeElement.from(userData)
                 bridge.delegate.endOfStream()
-                if bridge.kind == .filter { bridge.endOfStream() }
             }
             gst_app_sink_set_callbacks(
                 UnsafeMutableRawPointer(appsink).assumingMemoryBound(to: GstAppSink.self), &callbacks, me, nil)
@@ -520,52 +526,8 @@ public final class BridgeElement: @unchecked Sendable {
                     return GST_PAD_PROBE_OK
                 }, me, nil)
         }
-        guard kind == .filter, let srcPad, let sinkPad, let appsink else { return }
-
-        gst_pad_set_query_function_full(srcPad, { pad, parent, query in
-            guard let pad, let query, let bridge = BridgeElement.fromParent(parent) else { return 0 }
-            return bridge.srcQuery(pad, parent, query)
-        }, nil, nil)
-        gst_pad_set_event_function_full(srcPad, { _, parent, event in
-            // Upstream events (seek, QoS, navigation, reconfigure) travel on through the sink pad.
-            guard let bridge = BridgeElement.fromParent(parent) else {
-                if let event { gst_event_unref(event) }
-                return 0
-            }
-            return gst_pad_push_event(bridge.sinkPad, event)
-        }, nil, nil)
-        gst_pad_set_query_function_full(sinkPad, { pad, parent, query in
-            guard let pad, let query, let bridge = BridgeElement.fromParent(parent) else { return 0 }
-            return bridge.sinkQuery(pad, parent, query)
-        }, nil, nil)
-
-        // Flushes (seeks) reach the appsink. appsrc cannot be flushed from outside (its task stays paused
-        // after a flush-stop, with stale buffers queued), so: flush downstream through the ghost pad, and
-        // take the appsrc down to READY (which drops its queue and unblocks a waiting push) until the
-        // flush stops, then back to the bin's state.
-        let appsinkPad = gst_element_get_static_pad(appsink, "sink")!
-        defer { gst_object_unref(UnsafeMutableRawPointer(appsinkPad)) }
-        gst_pad_add_probe(
-            appsinkPad, GST_PAD_PROBE_TYPE_EVENT_FLUSH,
-            { _, info, userData in
-                let bridge = BridgeElement.from(userData)
-                guard let info, let data = info.pointee.data, let appsrc = bridge.appsrc, let srcPad = bridge.srcPad
-                else { return GST_PAD_PROBE_OK }
-                let event = data.assumingMemoryBound(to: GstEvent.self)
-                switch event.pointee.type {
-                case GST_EVENT_FLUSH_START:
-                    _ = gst_pad_push_event(srcPad, gst_event_ref(event))
-                    gst_element_set_state(appsrc, GST_STATE_READY)
-                case GST_EVENT_FLUSH_STOP:
-                    _ = gst_pad_push_event(srcPad, gst_event_ref(event))
-                    bridge.output.withLock { $0.caps = nil }
-                    bridge.delegate.flushed()
-                    gst_element_sync_state_with_parent(appsrc)
-                default:
-                    break
-                }
-                return GST_PAD_PROBE_OK
-            }, me, nil)
+        guard kind == .filter, let srcPad, let sinkPad else { return }
+        installFilterFunctions(srcPad: srcPad, sinkPad: sinkPad)
     }
 
     /// Once the appsrc sends end of stream, whatever the reason, `push` refuses frames with
@@ -589,7 +551,7 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     /// The bridge of a ghost pad's parent, or nil when the pad has no parent (around dispose).
-    private static func fromParent(_ parent: UnsafeMutablePointer<GstObject>?) -> BridgeElement? {
+    static func fromParent(_ parent: UnsafeMutablePointer<GstObject>?) -> BridgeElement? {
         guard let parent,
             let object = CGStreamerShim_bin_swift_object(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self))
         else { return nil }
@@ -616,7 +578,7 @@ public final class BridgeElement: @unchecked Sendable {
         return result
     }
 
-    private func sinkQuery(
+    func sinkQuery(
         _ pad: UnsafeMutablePointer<GstPad>, _ parent: UnsafeMutablePointer<GstObject>?,
         _ query: UnsafeMutablePointer<GstQuery>
     ) -> gboolean {
@@ -640,7 +602,7 @@ public final class BridgeElement: @unchecked Sendable {
         }
     }
 
-    private func srcQuery(
+    func srcQuery(
         _ pad: UnsafeMutablePointer<GstPad>, _ parent: UnsafeMutablePointer<GstObject>?,
         _ query: UnsafeMutablePointer<GstQuery>
     ) -> gboolean {

@@ -3,7 +3,8 @@ import CGStreamerShim
 import Synchronization
 
 /// How an element written in Swift meets the pipeline: through an appsrc (a source), an appsink
-/// (a sink), or both (a filter: appsink → Swift → appsrc inside one bin).
+/// (a sink), or pads of its own (a filter: Swift code between its sink and source pads, on the
+/// upstream streaming thread).
 public enum BridgeKind: Sendable {
     case source
     case sink

@@ -56,7 +56,7 @@ struct CLIOptionsTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(
             result.stdout.contains(
-                "/GstPipeline:pipeline0/GstGray:gray0.GstGhostPad:src: caps = video/x-raw, format=(string)I420, width=(int)64, height=(int)48"
+                "/GstPipeline:pipeline0/GstGray:gray0.GstPad:src: caps = video/x-raw, format=(string)I420, width=(int)64, height=(int)48"
             ), "\(result.stdout)")
         #expect(result.stdout.contains("/GstPipeline:pipeline0/GstFakeSink:fakesink0.GstPad:sink: caps = video/x-raw, format=(string)I420"))
     }
