@@ -130,7 +130,9 @@ public final class BridgeElement: @unchecked Sendable {
     let counters = BridgeCounters()
     /// Whether need-data is running (a pull-mode source producing on the appsrc's own streaming
     /// thread), and whether a push during it lifted the queue's limit (see the need-data callback).
-    let producing = Mutex<(active: Bool, raised: Bool)>((false, false))
+    let producing = Mutex<(active: Bool, raised: Bool, pushes: Int)>((false, false, 0))
+    /// The appsrc's source pad (sources), which the appsrc owns for as long as it exists.
+    private let appsrcPad: UnsafeMutablePointer<GstPad>?
 
     /// Frames in and out so far, and the time spent in Swift code.
     public var statistics: BridgeStatistics { counters.statistics }
@@ -151,8 +153,12 @@ public final class BridgeElement: @unchecked Sendable {
             }
             gst_bin_add(bin, source)
             appsrc = source
+            appsrcPad = gst_element_get_static_pad(source, "src")
+            // The appsrc keeps its pad; the reference taken here is not needed to keep it alive.
+            if let appsrcPad { gst_object_unref(UnsafeMutableRawPointer(appsrcPad)) }
         } else {
             appsrc = nil
+            appsrcPad = nil
         }
         if kind == .sink {
             let sink = gst_element_factory_make("appsink", "appsink")!
@@ -246,9 +252,8 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     private func downstreamEnded(_ appsrc: UnsafeMutablePointer<GstElement>) -> Bool {
-        guard let pad = gst_element_get_static_pad(appsrc, "src") else { return false }
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        return gst_pad_get_last_flow_return(pad) == GST_FLOW_EOS
+        guard let appsrcPad else { return false }
+        return gst_pad_get_last_flow_return(appsrcPad) == GST_FLOW_EOS
     }
 
     private func pushThrough(
@@ -256,8 +261,11 @@ public final class BridgeElement: @unchecked Sendable {
         offset: ClockTime
     ) -> FlowResult {
         let source = UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)
+        // need-data comes when the queue is empty, so only a third push in one call can find it full.
         let lift = producing.withLock { state -> Bool in
-            guard state.active, !state.raised, gst_app_src_get_current_level_buffers(source) >= 2 else { return false }
+            guard state.active, !state.raised else { return false }
+            state.pushes += 1
+            guard state.pushes > 2 else { return false }
             state.raised = true
             return true
         }
@@ -481,9 +489,9 @@ public final class BridgeElement: @unchecked Sendable {
                 // afterwards: the queue grows by one call's output at most. Setting the limit only
                 // when needed keeps the usual one-buffer call cheap (a property set by name on every
                 // call cost 1.4 µs a buffer, a third of audionoise's time).
-                bridge.producing.withLock { $0 = (true, false) }
+                bridge.producing.withLock { $0 = (true, false, 0) }
                 bridge.delegate.needData()
-                let raised = bridge.producing.withLock { state in defer { state = (false, false) }; return state.raised }
+                let raised = bridge.producing.withLock { state in defer { state = (false, false, 0) }; return state.raised }
                 if raised, let appsrc { gst_app_src_set_max_buffers(appsrc, 2) }
                 bridge.counters.called(frameIn: false, since: started)
             }
