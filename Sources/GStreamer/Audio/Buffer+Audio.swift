@@ -26,6 +26,16 @@ extension Buffer {
     private func mapAudio<R>(
         _ info: AudioInfo, flags: GstMapFlags, _ body: ([UnsafeMutableRawBufferPointer], Int) throws -> R
     ) throws -> R {
+        if info.layout == .interleaved, gst_buffer_get_meta(pointer, gst_audio_meta_api_get_type()) == nil {
+            // One plane, the whole buffer: a plain map, without building a GstAudioInfo each buffer.
+            var map = GstMapInfo()
+            guard gst_buffer_map(pointer, &map, flags) != 0 else {
+                throw GStreamerError(kind: .core, message: "could not map a buffer as \(info)")
+            }
+            defer { gst_buffer_unmap(pointer, &map) }
+            let samples = info.bytesPerFrame > 0 ? Int(map.size) / info.bytesPerFrame : 0
+            return try body([UnsafeMutableRawBufferPointer(start: map.data, count: samples * info.bytesPerFrame)], samples)
+        }
         var gstInfo = info.gstInfo
         var audio = GstAudioBuffer()
         guard gst_audio_buffer_map(&audio, &gstInfo, pointer, flags) != 0 else {
