@@ -175,6 +175,17 @@ void CGStreamerShim_pad_pack_video_buffers(GstPad *pad) {
 
 static CGStreamerShimBinCallbacks swift_callbacks;
 static GstElementClass *bin_parent_class = NULL;
+static GstElementClass *element_parent_class = NULL;
+
+/// Where an instance keeps its Swift object: bins and plain elements lay it out after their parent.
+static void **swift_object_slot(gpointer instance) {
+    return GST_IS_BIN(instance) ? &((CGStreamerShimBin *)instance)->swift_object
+                                : &((CGStreamerShimElement *)instance)->swift_object;
+}
+
+static GstElementClass *parent_class_of(gpointer instance) {
+    return GST_IS_BIN(instance) ? bin_parent_class : element_parent_class;
+}
 
 typedef struct {
     char *longname, *klass, *description, *author;
@@ -191,32 +202,29 @@ void CGStreamerShim_bin_set_callbacks(const CGStreamerShimBinCallbacks *callback
 
 static void swift_bin_set_property(GObject *object, guint property_id, const GValue *value, GParamSpec *pspec) {
     (void)pspec;
-    CGStreamerShimBin *self = (CGStreamerShimBin *)object;
-    swift_callbacks.set_property(GST_ELEMENT(object), self->swift_object, property_id, value);
+    swift_callbacks.set_property(GST_ELEMENT(object), *swift_object_slot(object), property_id, value);
 }
 
 static void swift_bin_get_property(GObject *object, guint property_id, GValue *value, GParamSpec *pspec) {
     (void)pspec;
-    CGStreamerShimBin *self = (CGStreamerShimBin *)object;
-    swift_callbacks.get_property(GST_ELEMENT(object), self->swift_object, property_id, value);
+    swift_callbacks.get_property(GST_ELEMENT(object), *swift_object_slot(object), property_id, value);
 }
 
 static void swift_bin_finalize(GObject *object) {
-    CGStreamerShimBin *self = (CGStreamerShimBin *)object;
-    if (self->swift_object != NULL) {
-        swift_callbacks.finalize(GST_ELEMENT(object), self->swift_object);
-        self->swift_object = NULL;
+    void **slot = swift_object_slot(object);
+    if (*slot != NULL) {
+        swift_callbacks.finalize(GST_ELEMENT(object), *slot);
+        *slot = NULL;
     }
-    G_OBJECT_CLASS(bin_parent_class)->finalize(object);
+    G_OBJECT_CLASS(parent_class_of(object))->finalize(object);
 }
 
 static GstStateChangeReturn swift_bin_change_state(GstElement *element, GstStateChange transition) {
-    CGStreamerShimBin *self = (CGStreamerShimBin *)element;
-    return swift_callbacks.change_state(element, self->swift_object, transition);
+    return swift_callbacks.change_state(element, *swift_object_slot(element), transition);
 }
 
 GstStateChangeReturn CGStreamerShim_bin_parent_change_state(GstElement *element, GstStateChange transition) {
-    return bin_parent_class->change_state(element, transition);
+    return parent_class_of(element)->change_state(element, transition);
 }
 
 // A Swift element is one element to the rest of the pipeline: what its inner appsrc and appsink post
@@ -258,15 +266,19 @@ static void swift_bin_class_init(gpointer g_class, gpointer class_data) {
     ClassData *data = class_data;
     GObjectClass *object_class = G_OBJECT_CLASS(g_class);
     GstElementClass *element_class = GST_ELEMENT_CLASS(g_class);
-    CGStreamerShimBinClass *klass = g_class;
 
-    bin_parent_class = g_type_class_peek(GST_TYPE_BIN);
-    klass->swift_class = data->swift_class;
+    if (GST_IS_BIN_CLASS(g_class)) {
+        bin_parent_class = g_type_class_peek(GST_TYPE_BIN);
+        ((CGStreamerShimBinClass *)g_class)->swift_class = data->swift_class;
+        GST_BIN_CLASS(g_class)->handle_message = swift_bin_handle_message;
+    } else {
+        element_parent_class = g_type_class_peek(GST_TYPE_ELEMENT);
+        ((CGStreamerShimElementClass *)g_class)->swift_class = data->swift_class;
+    }
     object_class->set_property = swift_bin_set_property;
     object_class->get_property = swift_bin_get_property;
     object_class->finalize = swift_bin_finalize;
     element_class->change_state = swift_bin_change_state;
-    GST_BIN_CLASS(g_class)->handle_message = swift_bin_handle_message;
 
     gst_element_class_set_metadata(element_class, data->longname, data->klass, data->description, data->author);
     for (guint i = 0; i < data->n_templates; i++) {
@@ -278,15 +290,17 @@ static void swift_bin_class_init(gpointer g_class, gpointer class_data) {
 }
 
 static void swift_bin_instance_init(GTypeInstance *instance, gpointer g_class) {
-    CGStreamerShimBinClass *klass = g_class;
-    ((CGStreamerShimBin *)instance)->swift_object = NULL;
-    swift_callbacks.instance_init(GST_ELEMENT(instance), klass->swift_class);
+    void *swift_class = GST_IS_BIN_CLASS(g_class) ? ((CGStreamerShimBinClass *)g_class)->swift_class
+                                                  : ((CGStreamerShimElementClass *)g_class)->swift_class;
+    *swift_object_slot(instance) = NULL;
+    swift_callbacks.instance_init(GST_ELEMENT(instance), swift_class);
 }
 
 GType CGStreamerShim_bin_register_type(const char *type_name, const char *longname, const char *klass,
                                        const char *description, const char *author,
                                        GstPadTemplate **templates, guint n_templates,
-                                       GParamSpec **pspecs, guint n_pspecs, void *swift_class) {
+                                       GParamSpec **pspecs, guint n_pspecs, void *swift_class,
+                                       gboolean plain_element) {
     if (g_type_from_name(type_name) != 0) {
         return 0;
     }
@@ -309,25 +323,23 @@ GType CGStreamerShim_bin_register_type(const char *type_name, const char *longna
     data->swift_class = swift_class;
 
     GTypeInfo info = {
-        .class_size = sizeof(CGStreamerShimBinClass),
+        .class_size = plain_element ? sizeof(CGStreamerShimElementClass) : sizeof(CGStreamerShimBinClass),
         .class_init = swift_bin_class_init,
         .class_data = data,
-        .instance_size = sizeof(CGStreamerShimBin),
+        .instance_size = plain_element ? sizeof(CGStreamerShimElement) : sizeof(CGStreamerShimBin),
         .instance_init = swift_bin_instance_init,
     };
-    return g_type_register_static(GST_TYPE_BIN, type_name, &info, 0);
+    return g_type_register_static(plain_element ? GST_TYPE_ELEMENT : GST_TYPE_BIN, type_name, &info, 0);
 }
 
 void *CGStreamerShim_bin_swift_object(GstElement *element) {
-    GTypeQuery query;
-    GType type = G_OBJECT_TYPE(element);
-    g_type_query(type, &query);
-    if (query.instance_size != sizeof(CGStreamerShimBin) || G_OBJECT_CLASS(G_OBJECT_GET_CLASS(element))->finalize != swift_bin_finalize) {
+    // Only types registered here finalize with swift_bin_finalize, and none of them is subclassed.
+    if (G_OBJECT_CLASS(G_OBJECT_GET_CLASS(element))->finalize != swift_bin_finalize) {
         return NULL;
     }
-    return ((CGStreamerShimBin *)element)->swift_object;
+    return *swift_object_slot(element);
 }
 
 void CGStreamerShim_bin_set_swift_object(GstElement *element, void *swift_object) {
-    ((CGStreamerShimBin *)element)->swift_object = swift_object;
+    *swift_object_slot(element) = swift_object;
 }

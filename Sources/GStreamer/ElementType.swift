@@ -111,7 +111,8 @@ public enum ElementType {
                     CGStreamerShim_bin_register_type(
                         typeName, description.longName, description.classification, description.description,
                         description.author, templateBuffer.baseAddress, guint(templateBuffer.count),
-                        specBuffer.baseAddress, guint(specBuffer.count), classPointer)
+                        specBuffer.baseAddress, guint(specBuffer.count), classPointer,
+                        description.kind == .filter ? 1 : 0)
                 }
             }
             guard type != 0 else {
