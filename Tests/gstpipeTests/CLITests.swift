@@ -86,6 +86,24 @@ struct CLITests {
         #expect(!lines.contains { $0.contains(" from appsink") || $0.contains(" from appsrc") }, "\(lines)")
     }
 
+    @Test("GStreamer's latency tracer measures gray per element, as it does identity, 60 frames each")
+    func latencyTracer() throws {
+        func latencies(_ filter: String) throws -> Int {
+            let result = try CLI.run(
+                ["videotestsrc", "num-buffers=60", "!", filter, "!", "fakesink"],
+                environment: [
+                    "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "GST_TRACERS": "latency(flags=element)",
+                    "GST_DEBUG": "GST_TRACER:7", "GST_DEBUG_NO_COLOR": "1",
+                ])
+            #expect(result.status == 0, "\(result.stderr.suffix(500))")
+            return result.stderr.split(separator: "\n").filter {
+                $0.contains("element-latency, ") && $0.contains("element=(string)\(filter)0,")
+            }.count
+        }
+        #expect(try latencies("identity") == 60)
+        #expect(try latencies("gray") == 60)
+    }
+
     @Test("No description is a usage error")
     func noDescription() throws {
         let result = try CLI.run([])
