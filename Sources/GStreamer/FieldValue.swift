@@ -22,7 +22,7 @@ public struct Fraction: Sendable, Hashable, CustomStringConvertible {
 /// Integers keep GLib's types apart because caps fields are matched by type (`width` is a `gint`, a
 /// buffer offset a `guint64`): `.int` is written as `gint` (`G_TYPE_INT`) and `.uint` as `guint`, or as
 /// their 64-bit types when the value does not fit. Any other type (enums, flags, ranges, dates, samples)
-/// reads as `.other`, with GStreamer's own serialization.
+/// reads as `.other`, with GStreamer's own serialization. A GValueArray reads as `.array`.
 public enum FieldValue: Sendable, Equatable, CustomStringConvertible {
     case int(Int)
     case uint(UInt)
@@ -147,6 +147,11 @@ extension FieldValue {
         case gst_value_array_get_type():
             self = .array(
                 (0..<gst_value_array_get_size(value)).map { FieldValue(reading: gst_value_array_get_value(value, $0)) })
+        // GValueArray (level's rms, peak and decay), looked up by name as g_value_array_get_type is
+        // deprecated: read as an array, written back as GST_TYPE_ARRAY.
+        case g_type_from_name("GValueArray") where g_value_get_boxed(value) != nil:
+            let array = g_value_get_boxed(value)!.assumingMemoryBound(to: GValueArray.self).pointee
+            self = .array((0..<Int(array.n_values)).map { FieldValue(reading: array.values + $0) })
         default:
             let name = g_type_name(type).map { String(cString: $0) } ?? "?"
             let text = gst_value_serialize(value)
