@@ -72,12 +72,23 @@ struct RunEndTests {
     @Test("The last reference to a pipeline dropped on its streaming thread brings it to NULL from another thread")
     func deinitOnStreamingThread() async throws {
         let holder = Mutex<Pipeline?>(nil)
-        let released = Atomic(false)
+        let streamingThread = Mutex<pthread_t?>(nil)
+        // Whether the pipeline went down to READY on the streaming thread that dropped it (GStreamer then
+        // prints "Trying to join task ... from its thread would deadlock" and leaves the task unjoined).
+        let stoppedOnStreamingThread = Mutex<Bool?>(nil)
         // Keeps the GstPipeline itself alive, to watch its state after the Pipeline wrapper is gone.
         let (element, sinkPad): (Element, Pad) = try {
             let pipeline = try Pipeline(launch: "videotestsrc is-live=true ! fakesink name=sink")
             let element = Element.wrap(pipeline.pointer, owned: false)
             let pad = try #require(pipeline.element(named: "sink")?.pad(named: "sink"))
+            let name = pipeline.name
+            pipeline.setSyncHandler { posted in
+                if case .stateChanged(name, .paused, .ready, _) = posted.message {
+                    let onStreamingThread = streamingThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } }
+                    stoppedOnStreamingThread.withLock { $0 = onStreamingThread ?? false }
+                }
+                return .pass
+            }
             holder.withLock { $0 = pipeline }
             try pipeline.play()
             return (element, pad)
@@ -88,15 +99,15 @@ struct RunEndTests {
                 defer { held = nil }
                 return held
             }
-            if last != nil { released.store(true, ordering: .releasing) }
+            if last != nil { streamingThread.withLock { $0 = pthread_self() } }
             _ = consume last
             return GST_PAD_PROBE_OK
         }
-        for _ in 0..<500 where !released.load(ordering: .acquiring) {
+        for _ in 0..<500 where stoppedOnStreamingThread.withLock({ $0 }) == nil {
             try await Task.sleep(for: .milliseconds(10))
         }
-        let wasReleased = released.load(ordering: .acquiring)
-        #expect(wasReleased)
+        let stopped = stoppedOnStreamingThread.withLock { $0 }
+        #expect(stopped == false)
         #expect(element.state(timeout: 5_000_000_000).current == .null)
     }
 }
