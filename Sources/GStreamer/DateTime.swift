@@ -3,16 +3,22 @@ import CGStreamer
 /// A date and time as GStreamer tags carry it (GstDateTime, or GDate for a plain calendar date): only
 /// the year is certain; each later field may be missing ("2009", "2009-06", "2009-06-21T14:30").
 public struct DateTime: Sendable, Hashable, CustomStringConvertible {
+    /// The year, such as 2024.
     public var year: Int
+    /// 1...12, when known.
     public var month: Int?
+    /// 1...31, when known.
     public var day: Int?
+    /// 0...23, when the time of day is known.
     public var hour: Int?
+    /// 0...59, when the time of day is known.
     public var minute: Int?
     /// Seconds with their fraction.
     public var second: Double?
     /// Hours east of UTC (nil for a date without a time of day).
     public var utcOffset: Double?
 
+    /// A date and time as precise as the fields given.
     public init(
         year: Int, month: Int? = nil, day: Int? = nil, hour: Int? = nil, minute: Int? = nil, second: Double? = nil,
         utcOffset: Double? = nil

@@ -6,6 +6,7 @@ public struct Fraction: Sendable, Hashable, CustomStringConvertible {
     public var numerator: Int
     public var denominator: Int
 
+    /// `numerator/denominator`, as given (not reduced).
     public init(_ numerator: Int, _ denominator: Int) {
         self.numerator = numerator
         self.denominator = denominator
@@ -24,16 +25,27 @@ public struct Fraction: Sendable, Hashable, CustomStringConvertible {
 /// their 64-bit types when the value does not fit. Any other type (enums, flags, ranges, dates, samples)
 /// reads as `.other`, with GStreamer's own serialization. A GValueArray reads as `.array`.
 public enum FieldValue: Sendable, Equatable, CustomStringConvertible {
+    /// `gint` (`G_TYPE_INT`); written as `gint64` when the value does not fit.
     case int(Int)
+    /// `guint` (`G_TYPE_UINT`); written as `guint64` when the value does not fit.
     case uint(UInt)
+    /// `gint64` (also read from `glong`).
     case int64(Int64)
+    /// `guint64` (also read from `gulong`): GstClockTime fields are these.
     case uint64(UInt64)
+    /// `gdouble`.
     case double(Double)
+    /// `gfloat`.
     case float(Float)
+    /// `gboolean`.
     case bool(Bool)
+    /// A string (`gchararray`).
     case string(String)
+    /// GST_TYPE_FRACTION.
     case fraction(Fraction)
+    /// A nested GstStructure.
     case structure(Structure)
+    /// GstCaps.
     case caps(Caps)
     /// A list of choices (GST_TYPE_LIST, `{ a, b }` in the string form).
     case list([FieldValue])

@@ -106,10 +106,13 @@ public enum Message: Sendable, CustomStringConvertible {
 public struct QualityOfService: Sendable, Equatable, CustomStringConvertible {
     /// True when the message comes from a live element (data dropped because it came too late).
     public var live: Bool
-    /// The running time, stream time and timestamp of the data concerned; nil when unknown.
+    /// The running time of the data concerned; nil when unknown.
     public var runningTime: ClockTime?
+    /// The stream time of the data concerned; nil when unknown.
     public var streamTime: ClockTime?
+    /// The timestamp of the data concerned; nil when unknown.
     public var timestamp: ClockTime?
+    /// The duration of the data concerned; nil when unknown.
     public var duration: ClockTime?
     /// How late the data was, in nanoseconds (negative: early).
     public var jitter: Int64
@@ -117,8 +120,9 @@ public struct QualityOfService: Sendable, Equatable, CustomStringConvertible {
     public var proportion: Double
     /// The quality level of the element (1_000_000 is full quality).
     public var quality: Int
-    /// Data processed and dropped so far, in buffers or in time (see `processedFormat`), when known.
+    /// Data processed so far, in the unit `processedFormat` names, when known.
     public var processed: UInt64?
+    /// Data dropped so far, in the unit `processedFormat` names, when known.
     public var dropped: UInt64?
     /// The unit of `processed` and `dropped`: "buffers", "time", "default" (samples), ...
     public var processedFormat: String
