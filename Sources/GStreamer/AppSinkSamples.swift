@@ -1,9 +1,12 @@
 import CGStreamer
 import CGStreamerShim
+import Synchronization
 
 extension Pipeline {
     /// The samples reaching the appsink named `name`, as an AsyncSequence fed by appsink's callbacks.
-    /// The sequence ends at end of stream. At most `capacity` samples wait unread in the appsink
+    /// The sequence ends at end of stream, and also when the run ends before end of stream reaches the
+    /// appsink: it throws the error when an element fails, and ends when the pipeline is stopped (leaves
+    /// PAUSED for READY or NULL) or released. Samples already queued come first. At most `capacity` samples wait unread in the appsink
     /// (its `max-buffers`, with `drop=false`): past that, the streaming thread waits inside appsink for
     /// the reader, so a slow reader slows the pipeline and memory stays bounded, and stopping the
     /// pipeline always releases it. Call before the pipeline plays; one sequence per appsink.
@@ -16,7 +19,13 @@ extension Pipeline {
         guard let element = element(named: name), element.factoryName == "appsink" else {
             throw GStreamerError(kind: .invalidArgument, message: "no appsink named \"\(name)\" in the pipeline")
         }
-        return AppSinkSamples(appsink: element, capacity: capacity)
+        let samples = AppSinkSamples(appsink: element, capacity: capacity)
+        if let error = router.firstError {
+            samples.box.end(error)
+        } else {
+            router.watchRunEnd { [box = samples.box] error in box.end(error) }
+        }
+        return samples
     }
 }
 
@@ -26,14 +35,17 @@ typealias ElementHandle = Element
 /// Samples from an appsink, in order; see `Pipeline.samples(fromAppSink:capacity:)`.
 public struct AppSinkSamples: AsyncSequence, Sendable {
     public typealias Element = Sample
-    /// One element per sample appsink has queued; finished at end of stream.
+    public typealias Failure = GStreamerError
+    /// One element per sample appsink has queued; finished at end of stream or at the end of the run.
     private let arrivals: AsyncStream<Void>
     private let appsink: ElementHandle
+    let box: ContinuationBox
 
     init(appsink: ElementHandle, capacity: Int) {
         let (arrivals, continuation) = AsyncStream.makeStream(of: Void.self)
         self.arrivals = arrivals
         self.appsink = appsink
+        box = ContinuationBox(continuation)
         try? appsink.set("max-buffers", Swift.max(capacity, 1))
         try? appsink.set("drop", false)
         try? appsink.set("emit-signals", false)
@@ -49,27 +61,42 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
             Unmanaged<ContinuationBox>.fromOpaque(userData!).takeUnretainedValue().continuation.finish()
         }
         gst_app_sink_set_callbacks(
-            appsink.appSinkPointer, &callbacks, Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque(),
+            appsink.appSinkPointer, &callbacks, Unmanaged.passRetained(box).toOpaque(),
             { userData in Unmanaged<ContinuationBox>.fromOpaque(userData!).release() })
     }
 
     final class ContinuationBox: Sendable {
         let continuation: AsyncStream<Void>.Continuation
+        /// Why the run ended before end of stream, when an element failed; thrown once, after the
+        /// samples already queued.
+        let failure = Mutex<GStreamerError?>(nil)
         init(_ continuation: AsyncStream<Void>.Continuation) { self.continuation = continuation }
+
+        func end(_ error: GStreamerError?) {
+            if let error { failure.withLock { $0 = $0 ?? error } }
+            continuation.finish()
+        }
     }
 
     public struct AsyncIterator: AsyncIteratorProtocol {
         var arrivals: AsyncStream<Void>.AsyncIterator
         let appsink: ElementHandle
+        let box: ContinuationBox
 
-        public mutating func next() async -> Sample? {
+        public mutating func next() async throws(GStreamerError) -> Sample? {
+            try await next(isolation: nil)
+        }
+
+        public mutating func next(isolation actor: isolated (any Actor)?) async throws(GStreamerError) -> Sample? {
             // Samples may wait unannounced (an earlier run's): take those first.
             if let sample = pull() { return sample }
             // A flush may have dropped samples that were announced: skip announcements with nothing behind.
-            while await arrivals.next() != nil {
+            while await arrivals.next(isolation: actor) != nil {
                 if let sample = pull() { return sample }
             }
-            return pull()
+            if let sample = pull() { return sample }
+            if let error = box.failure.withLock({ failure in defer { failure = nil }; return failure }) { throw error }
+            return nil
         }
 
         private func pull() -> Sample? {
@@ -78,7 +105,7 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
     }
 
     public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(arrivals: arrivals.makeAsyncIterator(), appsink: appsink)
+        AsyncIterator(arrivals: arrivals.makeAsyncIterator(), appsink: appsink, box: box)
     }
 }
 

@@ -55,6 +55,36 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     /// True when the caps accept anything.
     public var isAny: Bool { gst_caps_is_any(pointer) != 0 }
 
+    /// Caps made of these structures, in order (each one a choice of format).
+    ///
+    /// The corresponding C functions are `gst_caps_new_empty` and `gst_caps_append_structure`.
+    public convenience init(structures: [Structure]) {
+        try? GStreamer.initialize()
+        let caps = gst_caps_new_empty()!
+        for structure in structures {
+            structure.withUnsafeGstStructure { gst_caps_append_structure(caps, gst_structure_copy($0)) }
+        }
+        self.init(taking: caps)
+    }
+
+    /// The number of structures (choices of format); 0 for empty and for ANY caps.
+    ///
+    /// The corresponding C function is `gst_caps_get_size`.
+    public var count: Int { Int(gst_caps_get_size(pointer)) }
+
+    /// The structure at `index`, copied; nil past the end.
+    ///
+    /// The corresponding C function is `gst_caps_get_structure`.
+    public func structure(at index: Int) -> Structure? {
+        guard index >= 0, index < count, let structure = gst_caps_get_structure(pointer, guint(index)) else {
+            return nil
+        }
+        return Structure(copying: structure)
+    }
+
+    /// Every structure, in order, copied: `for structure in caps.structures { structure.int("width") }`.
+    public var structures: [Structure] { (0..<count).compactMap { structure(at: $0) } }
+
     /// The name of the first structure, such as "video/x-raw".
     public var mediaType: String? {
         guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0) else { return nil }

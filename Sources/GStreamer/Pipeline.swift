@@ -185,6 +185,17 @@ public final class Pipeline: Bin, @unchecked Sendable {
     }
 
     deinit {
+        // GStreamer forbids a state change from a streaming thread of the pipeline (it would join the
+        // thread it runs on): when the last reference goes there, a thread of its own brings it to NULL.
+        if router.isOnStreamingThread {
+            Pipeline.tearDownOnOwnThread(pointer, router: router)
+        } else {
+            Pipeline.tearDown(pointer, router: router)
+        }
+    }
+
+    /// Brings the pipeline to NULL and detaches the router.
+    private static func tearDown(_ pointer: UnsafeMutablePointer<GstElement>, router: BusRouter) {
         gst_element_set_state(pointer, GST_STATE_NULL)
         let bus = gst_pipeline_get_bus(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstPipeline.self))
         gst_bus_set_sync_handler(bus, nil, nil, nil)
@@ -192,13 +203,52 @@ public final class Pipeline: Bin, @unchecked Sendable {
         router.finish()
     }
 
-    private let router: BusRouter
+    /// `tearDown` on a new thread, holding a reference of its own to the pipeline until it is done.
+    private static func tearDownOnOwnThread(_ pointer: UnsafeMutablePointer<GstElement>, router: BusRouter) {
+        final class Job: Sendable {
+            // The pipeline pointer: GstElement is thread-safe, and the job holds its own reference.
+            nonisolated(unsafe) let pointer: UnsafeMutablePointer<GstElement>
+            let router: BusRouter
+            init(_ pointer: UnsafeMutablePointer<GstElement>, _ router: BusRouter) {
+                self.pointer = pointer
+                self.router = router
+            }
+        }
+        gst_object_ref(UnsafeMutableRawPointer(pointer))
+        let job = Unmanaged.passRetained(Job(pointer, router)).toOpaque()
+        let thread = g_thread_new(
+            "gstpipe-teardown",
+            { data in
+                let job = Unmanaged<Job>.fromOpaque(data!).takeRetainedValue()
+                Pipeline.tearDown(job.pointer, router: job.router)
+                gst_object_unref(UnsafeMutableRawPointer(job.pointer))
+                return nil
+            }, job)
+        g_thread_unref(thread)
+    }
 
-    /// The bus messages (errors, warnings, end of stream, state changes, ...) as they are posted, from
-    /// any thread. One sequence per pipeline, for one consumer; it buffers the newest 4096 messages
-    /// until read and finishes when the pipeline is released. `run()` marks where it starts reading
-    /// with a message of type "gstpipe-run-start".
-    public var messages: AsyncStream<Message> { router.messages }
+    let router: BusRouter
+
+    /// The bus messages (errors, warnings, end of stream, state changes, tags, ...) posted from now on,
+    /// from any thread. Each access subscribes anew, and every subscriber gets every message, so any
+    /// number of tasks can read at once; cancelling a reader's task ends only that reader. Up to 4096
+    /// unread messages wait per reader (past that the oldest go, but never an error or end of stream).
+    /// The sequence finishes when the pipeline is released. Subscribe before `play()` to see it all.
+    public var messages: MessageStream { MessageStream(router: router, capacity: 4096) }
+
+    /// `messages` with room for `capacity` unread messages per reader.
+    public func messages(capacity: Int) -> MessageStream { MessageStream(router: router, capacity: capacity) }
+
+    /// Sets the function that sees every message on the thread that posts it, before any reader of
+    /// `messages`, to answer what must be answered there (`need-context` with a context,
+    /// `prepare-window-handle` with a window). Returning `.drop` keeps the message from the readers.
+    /// It must be quick and must not change the pipeline's state. Nil removes it.
+    ///
+    /// The corresponding C function is `gst_bus_set_sync_handler` (the pipeline keeps its own handler,
+    /// which calls this one).
+    public func setSyncHandler(_ handler: (@Sendable (PostedMessage) -> BusSyncReply)?) {
+        router.setSyncHandler(handler)
+    }
 
     /// Posts a `.propertyNotify` message each time a pad anywhere in the pipeline gets new caps
     /// (what gst-launch-1.0 -v prints).
@@ -224,6 +274,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
     public func stop() {
         gst_element_set_state(pointer, GST_STATE_NULL)
         router.resetFirstError()
+        router.runEnded(nil)
     }
 
     private func changeStateReportingBusError(_ state: State) throws(GStreamerError) {
@@ -233,25 +284,24 @@ public final class Pipeline: Bin, @unchecked Sendable {
         }
     }
 
-    /// Plays the pipeline until end of stream, and brings it to NULL. Throws the first error message.
+    /// Plays the pipeline until end of stream, and brings it to NULL. Throws the first error message,
+    /// or, when the messages end before end of stream (the task was cancelled), an error saying so.
     public func run() async throws(GStreamerError) {
         defer { stop() }
-        // Messages of an earlier run (a second error, say, posted while it stopped) may still wait in
-        // the stream: this run reads only what follows a marker it puts in before playing. (The marker
-        // goes in on the Swift side: the bus of a pipeline in NULL drops what is posted to it.)
-        let marker = router.markRunStart(source: name)
+        // Subscribed before playing: this run reads what follows, not what an earlier run left.
+        let messages = messages
         try play()
-        var ours = false
         for await message in messages {
-            guard ours else {
-                if case .other(type: BusRouter.runStartType, _, let details) = message, details == marker { ours = true }
-                continue
-            }
             switch message {
             case .endOfStream: return
             case .error(let error): throw error
             default: continue
             }
         }
+        throw GStreamerError(
+            kind: .runtime,
+            message: Task.isCancelled
+                ? "the run was cancelled before end of stream" : "the bus messages ended before end of stream",
+            source: name)
     }
 }

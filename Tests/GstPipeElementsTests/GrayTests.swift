@@ -137,7 +137,7 @@ struct GrayTests {
         try pipeline.play()
         async let before = inputs.reduce(into: [Buffer]()) { $0.append($1.buffer!) }
         async let after = outputs.reduce(into: [Buffer]()) { $0.append($1.buffer!) }
-        let (a, b) = await (before, after)
+        let (a, b) = try await (before, after)
         pipeline.stop()
         return Array(zip(a, b))
     }

@@ -55,7 +55,7 @@ struct RoundTripTests {
         try pipeline.play()
         async let beforeSamples = before.reduce(into: [Sample]()) { $0.append($1) }
         async let afterSamples = after.reduce(into: [Sample]()) { $0.append($1) }
-        let (first, second) = await (beforeSamples, afterSamples)
+        let (first, second) = try await (beforeSamples, afterSamples)
         // basesrc marks the first buffer DISCONT, which takes a new GstBuffer around the same memory.
         let a = first.map { $0.buffer!.memoryRoots }
         let b = second.map { $0.buffer!.memoryRoots }

@@ -114,7 +114,7 @@ enum Media {
         try pipeline.play()
         defer { pipeline.stop() }
         var iterator = samples.makeAsyncIterator()
-        return await iterator.next()?.caps?.string("chroma-format")
+        return try await iterator.next()?.caps?.string("chroma-format")
     }
 
     /// The largest distance of any chroma byte from neutral 128 in an I420 frame.
@@ -167,7 +167,7 @@ extension Media {
         var bytes: [UInt8] = []
         var rate = 0
         var channels = 0
-        for await sample in samples {
+        for try await sample in samples {
             rate = sample.caps?.int("rate") ?? rate
             channels = sample.caps?.int("channels") ?? channels
             bytes += sample.buffer?.bytes ?? []

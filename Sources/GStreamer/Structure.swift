@@ -1,0 +1,227 @@
+import CGStreamer
+import CGStreamerShim
+
+/// A GstStructure as a Swift value: a name and typed fields, such as
+/// `level, endtime=(guint64)100000000, rms=(double)< -20.0, -20.0 >`. What element messages,
+/// application messages and each structure of caps carry.
+///
+/// Each value owns its own GstStructure (copy on write), so it is a true value and safe to send.
+public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence {
+    // Owns one GstStructure, written only through a uniquely referenced storage (copy on write):
+    // never mutated while shared, so sharing it across threads is safe.
+    final class Storage: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<GstStructure>
+        init(taking pointer: UnsafeMutablePointer<GstStructure>) { self.pointer = pointer }
+        deinit { gst_structure_free(pointer) }
+    }
+
+    private var storage: Storage
+
+    init(taking pointer: UnsafeMutablePointer<GstStructure>) {
+        storage = Storage(taking: pointer)
+    }
+
+    init(copying pointer: UnsafePointer<GstStructure>) {
+        storage = Storage(taking: gst_structure_copy(pointer))
+    }
+
+    /// An empty structure named `name` (a media type such as "video/x-raw", or an application's name
+    /// for its message), with `fields` in order.
+    ///
+    /// The corresponding C functions are `gst_structure_new_empty` and `gst_structure_set_value`.
+    public init(name: String, fields: KeyValuePairs<String, any FieldValueConvertible> = [:]) {
+        try? GStreamer.initialize()
+        storage = Storage(taking: gst_structure_new_empty(name))
+        for (field, value) in fields { set(field, value.fieldValue) }
+    }
+
+    /// Parses a structure from its string form, such as `"application/x-mine, count=(int)3"`.
+    ///
+    /// The corresponding C function is `gst_structure_from_string`.
+    public init(_ string: String) throws(GStreamerError) {
+        try GStreamer.initialize()
+        guard let pointer = gst_structure_from_string(string, nil) else {
+            throw GStreamerError(kind: .invalidArgument, message: "could not parse structure \"\(string)\"")
+        }
+        storage = Storage(taking: pointer)
+    }
+
+    private var pointer: UnsafeMutablePointer<GstStructure> { storage.pointer }
+
+    private mutating func writablePointer() -> UnsafeMutablePointer<GstStructure> {
+        if !isKnownUniquelyReferenced(&storage) {
+            storage = Storage(taking: gst_structure_copy(storage.pointer))
+        }
+        return storage.pointer
+    }
+
+    /// Calls `body` with the GstStructure, for C interop; it must not be kept or changed.
+    public func withUnsafeGstStructure<Result>(_ body: (UnsafePointer<GstStructure>) throws -> Result) rethrows
+        -> Result
+    {
+        try body(pointer)
+    }
+
+    /// The structure's name, such as "video/x-raw" or "level".
+    ///
+    /// The corresponding C functions are `gst_structure_get_name` and `gst_structure_set_name`.
+    public var name: String {
+        get { String(cString: gst_structure_get_name(pointer)) }
+        set { gst_structure_set_name(writablePointer(), newValue) }
+    }
+
+    /// True when the structure is named `name`.
+    ///
+    /// The corresponding C function is `gst_structure_has_name`.
+    public func hasName(_ name: String) -> Bool { gst_structure_has_name(pointer, name) != 0 }
+
+    /// The string form, which `init(_:)` parses back.
+    ///
+    /// The corresponding C function is `gst_structure_to_string`.
+    public var description: String {
+        guard let text = gst_structure_to_string(pointer) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// Same name and the same fields with the same values, in any order.
+    ///
+    /// The corresponding C function is `gst_structure_is_equal`.
+    public static func == (lhs: Structure, rhs: Structure) -> Bool {
+        lhs.storage === rhs.storage || gst_structure_is_equal(lhs.pointer, rhs.pointer) != 0
+    }
+
+    // MARK: Fields
+
+    /// The number of fields.
+    ///
+    /// The corresponding C function is `gst_structure_n_fields`.
+    public var count: Int { Int(gst_structure_n_fields(pointer)) }
+
+    /// The field names, in order.
+    ///
+    /// The corresponding C function is `gst_structure_nth_field_name`.
+    public var fieldNames: [String] {
+        (0..<gst_structure_n_fields(pointer)).map { String(cString: gst_structure_nth_field_name(pointer, guint($0))) }
+    }
+
+    /// True when the structure has a field of this name.
+    ///
+    /// The corresponding C function is `gst_structure_has_field`.
+    public func hasField(_ field: String) -> Bool { gst_structure_has_field(pointer, field) != 0 }
+
+    /// The fields in order, as `(name, value)` pairs: `for (name, value) in structure { ... }`.
+    public func makeIterator() -> IndexingIterator<[(name: String, value: FieldValue)]> {
+        fieldNames.map { ($0, self[$0]!) }.makeIterator()
+    }
+
+    /// A field's value, of any type; nil when there is no such field. Setting nil removes the field.
+    ///
+    /// The corresponding C functions are `gst_structure_get_value`, `gst_structure_set_value` and
+    /// `gst_structure_remove_field`.
+    public subscript(field: String) -> FieldValue? {
+        get { gst_structure_get_value(pointer, field).map { FieldValue(reading: $0) } }
+        set {
+            if let newValue {
+                set(field, newValue)
+            } else {
+                removeField(field)
+            }
+        }
+    }
+
+    /// Sets a field, replacing any value it had: `structure.set("width", 320)`. An `.other` value that does
+    /// not parse as its type removes the field instead.
+    ///
+    /// The corresponding C function is `gst_structure_take_value`.
+    public mutating func set(_ field: String, _ value: some FieldValueConvertible) {
+        var gvalue = GValue()
+        guard value.fieldValue.write(into: &gvalue) else {
+            removeField(field)
+            return
+        }
+        gst_structure_take_value(writablePointer(), field, &gvalue)
+    }
+
+    /// Removes a field (nothing happens when there is none).
+    ///
+    /// The corresponding C function is `gst_structure_remove_field`.
+    public mutating func removeField(_ field: String) {
+        guard hasField(field) else { return }
+        gst_structure_remove_field(writablePointer(), field)
+    }
+
+    // MARK: Typed access
+
+    /// An integer field of any width (`gint`, `guint`, `gint64`, `guint64`) whose value fits `Int`.
+    public func int(_ field: String) -> Int? { self[field]?.intValue }
+
+    /// A non-negative integer field of any width.
+    public func uint(_ field: String) -> UInt? { self[field]?.uintValue }
+
+    /// An integer field of any width whose value fits `Int64`.
+    public func int64(_ field: String) -> Int64? { self[field]?.intValue.map { Int64($0) } }
+
+    /// A non-negative integer field of any width, as `UInt64`.
+    public func uint64(_ field: String) -> UInt64? { self[field]?.uintValue.map { UInt64($0) } }
+
+    /// A `double` or `float` field.
+    public func double(_ field: String) -> Double? { self[field]?.doubleValue }
+
+    /// A boolean field.
+    ///
+    /// The corresponding C function is `gst_structure_get_boolean`.
+    public func bool(_ field: String) -> Bool? {
+        var value: gboolean = 0
+        guard gst_structure_get_boolean(pointer, field, &value) != 0 else { return nil }
+        return value != 0
+    }
+
+    /// A string field.
+    ///
+    /// The corresponding C function is `gst_structure_get_string`.
+    public func string(_ field: String) -> String? {
+        gst_structure_get_string(pointer, field).map { String(cString: $0) }
+    }
+
+    /// A fraction field, such as `framerate`.
+    ///
+    /// The corresponding C function is `gst_structure_get_fraction`.
+    public func fraction(_ field: String) -> Fraction? {
+        var numerator: gint = 0
+        var denominator: gint = 1
+        guard gst_structure_get_fraction(pointer, field, &numerator, &denominator) != 0 else { return nil }
+        return Fraction(Int(numerator), Int(denominator))
+    }
+
+    /// A nested structure field.
+    public func structure(_ field: String) -> Structure? {
+        if case .structure(let value)? = self[field] { return value }
+        return nil
+    }
+
+    /// A caps field.
+    public func caps(_ field: String) -> Caps? {
+        if case .caps(let value)? = self[field] { return value }
+        return nil
+    }
+
+    /// A clock-time field (a `guint64` of nanoseconds); nil when absent or GST_CLOCK_TIME_NONE.
+    ///
+    /// The corresponding C function is `gst_structure_get_clock_time`.
+    public func clockTime(_ field: String) -> ClockTime? {
+        var value: GstClockTime = 0
+        guard gst_structure_get_clock_time(pointer, field, &value) != 0, value != GstClockTime.max else { return nil }
+        return ClockTime(value)
+    }
+
+    /// An array or list field's items.
+    public func values(_ field: String) -> [FieldValue]? {
+        switch self[field] {
+        case .list(let items)?, .array(let items)?: items
+        default: nil
+        }
+    }
+}
+
+extension Structure: FieldValueConvertible { public var fieldValue: FieldValue { .structure(self) } }

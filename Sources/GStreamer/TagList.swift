@@ -1,0 +1,340 @@
+import CGStreamer
+import CGStreamerShim
+
+/// A GstTagList as a Swift value: the metadata of a stream or a file (title, artist, codecs, bitrate,
+/// ...), as tag messages and events carry it. Each tag has one or more values.
+///
+/// The value holds a reference to an immutable tag list and copies it before a change when it is shared
+/// (with a message, or another value), so it is a true value and safe to send.
+public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
+    // Holds one reference; written only when this storage is uniquely referenced and the tag list is
+    // writable (nobody else holds it), so sharing it across threads is safe.
+    final class Storage: @unchecked Sendable {
+        let pointer: UnsafeMutablePointer<GstTagList>
+        init(taking pointer: UnsafeMutablePointer<GstTagList>) { self.pointer = pointer }
+        deinit { gst_tag_list_unref(pointer) }
+    }
+
+    private var storage: Storage
+
+    init(taking pointer: UnsafeMutablePointer<GstTagList>) {
+        storage = Storage(taking: pointer)
+    }
+
+    init(borrowing pointer: UnsafeMutablePointer<GstTagList>) {
+        storage = Storage(taking: gst_tag_list_ref(pointer))
+    }
+
+    /// An empty tag list, to fill with `set`.
+    ///
+    /// The corresponding C function is `gst_tag_list_new_empty`.
+    public init() {
+        try? GStreamer.initialize()
+        storage = Storage(taking: gst_tag_list_new_empty())
+    }
+
+    /// Parses a tag list from its string form, such as `"taglist, title=(string)hello, bitrate=(uint)128000"`.
+    ///
+    /// The corresponding C function is `gst_tag_list_new_from_string`.
+    public init(_ string: String) throws(GStreamerError) {
+        try GStreamer.initialize()
+        guard let pointer = gst_tag_list_new_from_string(string) else {
+            throw GStreamerError(kind: .invalidArgument, message: "could not parse tag list \"\(string)\"")
+        }
+        storage = Storage(taking: pointer)
+    }
+
+    private var pointer: UnsafeMutablePointer<GstTagList> { storage.pointer }
+
+    private mutating func writablePointer() -> UnsafeMutablePointer<GstTagList> {
+        let shared = !isKnownUniquelyReferenced(&storage)
+        if shared || gst_mini_object_is_writable(UnsafeMutableRawPointer(storage.pointer).assumingMemoryBound(to: GstMiniObject.self)) == 0 {
+            storage = Storage(taking: gst_tag_list_copy(storage.pointer))
+        }
+        return storage.pointer
+    }
+
+    /// Calls `body` with the GstTagList, for C interop; it must not be kept or changed.
+    public func withUnsafeGstTagList<Result>(_ body: (UnsafePointer<GstTagList>) throws -> Result) rethrows -> Result {
+        try body(pointer)
+    }
+
+    /// The string form, which `init(_:)` parses back.
+    ///
+    /// The corresponding C function is `gst_tag_list_to_string`.
+    public var description: String {
+        guard let text = gst_tag_list_to_string(pointer) else { return "" }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    /// The same tags with the same values.
+    ///
+    /// The corresponding C function is `gst_tag_list_is_equal`.
+    public static func == (lhs: TagList, rhs: TagList) -> Bool {
+        lhs.storage === rhs.storage || gst_tag_list_is_equal(lhs.pointer, rhs.pointer) != 0
+    }
+
+    /// True when the list holds no tag.
+    ///
+    /// The corresponding C function is `gst_tag_list_is_empty`.
+    public var isEmpty: Bool { gst_tag_list_is_empty(pointer) != 0 }
+
+    /// The names of the tags present, in order.
+    ///
+    /// The corresponding C function is `gst_tag_list_nth_tag_name`.
+    public var tags: [String] {
+        (0..<Swift.max(gst_tag_list_n_tags(pointer), 0)).map { String(cString: gst_tag_list_nth_tag_name(pointer, guint($0))) }
+    }
+
+    /// Each tag with its values, in order: `for (tag, values) in tags { ... }`.
+    public func makeIterator() -> IndexingIterator<[(tag: String, values: [FieldValue])]> {
+        tags.map { ($0, values($0)) }.makeIterator()
+    }
+
+    /// Whether a tag describes the whole file (`.global`) or one stream.
+    public enum Scope: Sendable {
+        case stream, global
+    }
+
+    /// The scope of the list (`.stream` unless set).
+    ///
+    /// The corresponding C functions are `gst_tag_list_get_scope` and `gst_tag_list_set_scope`.
+    public var scope: Scope {
+        get { gst_tag_list_get_scope(pointer) == GST_TAG_SCOPE_GLOBAL ? .global : .stream }
+        set { gst_tag_list_set_scope(writablePointer(), newValue == .global ? GST_TAG_SCOPE_GLOBAL : GST_TAG_SCOPE_STREAM) }
+    }
+
+    // MARK: Generic access
+
+    /// Every value of a tag (most have one); empty when the tag is absent.
+    ///
+    /// The corresponding C function is `gst_tag_list_get_value_index`.
+    public func values(_ tag: String) -> [FieldValue] {
+        (0..<gst_tag_list_get_tag_size(pointer, tag)).compactMap { index in
+            gst_tag_list_get_value_index(pointer, tag, index).map { FieldValue(reading: $0) }
+        }
+    }
+
+    /// The first value of a tag, by its name ("title", "bitrate", ...).
+    public subscript(tag: String) -> FieldValue? {
+        gst_tag_list_get_value_index(pointer, tag, 0).map { FieldValue(reading: $0) }
+    }
+
+    /// How `set` and `merge` combine new values with those present (GstTagMergeMode).
+    public enum MergeMode: Sendable {
+        /// Replace every tag by the new list (merge only).
+        case replaceAll
+        /// Replace the tag's values by the new ones.
+        case replace
+        /// Add the new values after the present ones.
+        case append
+        /// Add the new values before the present ones.
+        case prepend
+        /// Keep the present values; take new ones only for tags that have none.
+        case keep
+        /// Keep the list as it is (merge only).
+        case keepAll
+
+        var gstMode: GstTagMergeMode {
+            switch self {
+            case .replaceAll: GST_TAG_MERGE_REPLACE_ALL
+            case .replace: GST_TAG_MERGE_REPLACE
+            case .append: GST_TAG_MERGE_APPEND
+            case .prepend: GST_TAG_MERGE_PREPEND
+            case .keep: GST_TAG_MERGE_KEEP
+            case .keepAll: GST_TAG_MERGE_KEEP_ALL
+            }
+        }
+    }
+
+    /// Sets a tag: `tags.set("title", "hello")`. The value is converted to the tag's registered type
+    /// (an `Int` for the `guint` of "bitrate"). Throws for a tag GStreamer does not know or a value that
+    /// does not convert.
+    ///
+    /// The corresponding C functions are `gst_tag_get_type`, `g_value_transform` and `gst_tag_list_add_value`.
+    public mutating func set(_ tag: String, _ value: some FieldValueConvertible, mode: MergeMode = .replace)
+        throws(GStreamerError)
+    {
+        let type = gst_tag_get_type(tag)
+        guard type != 0 else { throw GStreamerError(kind: .invalidArgument, message: "no tag \"\(tag)\"") }
+        var given = GValue()
+        guard value.fieldValue.write(into: &given) else {
+            throw GStreamerError(kind: .invalidArgument, message: "cannot set tag \"\(tag)\" to \(value.fieldValue)")
+        }
+        defer { g_value_unset(&given) }
+        var converted = GValue()
+        g_value_init(&converted, type)
+        defer { g_value_unset(&converted) }
+        let fits = given.g_type == type ? (g_value_copy(&given, &converted), true).1 : g_value_transform(&given, &converted) != 0
+        guard fits else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "cannot set tag \"\(tag)\" (\(String(cString: g_type_name(type)))) to \(value.fieldValue)")
+        }
+        gst_tag_list_add_value(writablePointer(), mode.gstMode, tag, &converted)
+    }
+
+    /// Removes a tag and all its values.
+    ///
+    /// The corresponding C function is `gst_tag_list_remove_tag`.
+    public mutating func remove(_ tag: String) {
+        guard gst_tag_list_get_tag_size(pointer, tag) > 0 else { return }
+        gst_tag_list_remove_tag(writablePointer(), tag)
+    }
+
+    /// This list and `other` combined; `mode` says what happens to a tag both have.
+    ///
+    /// The corresponding C function is `gst_tag_list_merge`.
+    public func merging(_ other: TagList, mode: MergeMode = .append) -> TagList {
+        guard let merged = gst_tag_list_merge(pointer, other.pointer, mode.gstMode) else { return TagList() }
+        return TagList(taking: merged)
+    }
+
+    /// Adds `other`'s tags to this list; `mode` says what happens to a tag both have.
+    ///
+    /// The corresponding C function is `gst_tag_list_insert`.
+    public mutating func merge(_ other: TagList, mode: MergeMode = .append) {
+        gst_tag_list_insert(writablePointer(), other.pointer, mode.gstMode)
+    }
+
+    // MARK: Common tags
+
+    private func string(_ tag: String) -> String? {
+        var text: UnsafeMutablePointer<gchar>?
+        guard gst_tag_list_get_string(pointer, tag, &text) != 0, let text else { return nil }
+        defer { g_free(text) }
+        return String(cString: text)
+    }
+
+    private mutating func setString(_ tag: String, _ value: String?) {
+        guard let value else { return remove(tag) }
+        try? set(tag, value)
+    }
+
+    private func uint(_ tag: String) -> UInt? {
+        var value: guint = 0
+        guard gst_tag_list_get_uint(pointer, tag, &value) != 0 else { return nil }
+        return UInt(value)
+    }
+
+    /// "title": the title of the work.
+    public var title: String? {
+        get { string("title") }
+        set { setString("title", newValue) }
+    }
+
+    /// "artist": the person(s) responsible for the recording.
+    public var artist: String? {
+        get { string("artist") }
+        set { setString("artist", newValue) }
+    }
+
+    /// "album": the album the work belongs to.
+    public var album: String? {
+        get { string("album") }
+        set { setString("album", newValue) }
+    }
+
+    /// "comment": free text.
+    public var comment: String? {
+        get { string("comment") }
+        set { setString("comment", newValue) }
+    }
+
+    /// "genre".
+    public var genre: String? {
+        get { string("genre") }
+        set { setString("genre", newValue) }
+    }
+
+    /// "language-code": the language of the stream, as ISO 639-1 or 639-2 ("en", "deu").
+    public var languageCode: String? {
+        get { string("language-code") }
+        set { setString("language-code", newValue) }
+    }
+
+    /// "image-orientation": how to turn the picture to show it upright ("rotate-90", "flip-rotate-0", ...).
+    public var imageOrientation: String? {
+        get { string("image-orientation") }
+        set { setString("image-orientation", newValue) }
+    }
+
+    /// "codec": the stream's codec, as a human-readable name.
+    public var codec: String? { string("codec") }
+    /// "video-codec", such as "H.264 / AVC".
+    public var videoCodec: String? { string("video-codec") }
+    /// "audio-codec", such as "Free Lossless Audio Codec (FLAC)".
+    public var audioCodec: String? { string("audio-codec") }
+    /// "subtitle-codec".
+    public var subtitleCodec: String? { string("subtitle-codec") }
+    /// "container-format", such as "ISO MP4/M4A".
+    public var containerFormat: String? { string("container-format") }
+    /// "encoder": the encoder that made the stream.
+    public var encoder: String? { string("encoder") }
+
+    /// "bitrate": the exact or average bits per second.
+    public var bitrate: UInt? { uint("bitrate") }
+    /// "nominal-bitrate".
+    public var nominalBitrate: UInt? { uint("nominal-bitrate") }
+    /// "maximum-bitrate".
+    public var maximumBitrate: UInt? { uint("maximum-bitrate") }
+    /// "minimum-bitrate".
+    public var minimumBitrate: UInt? { uint("minimum-bitrate") }
+
+    /// "duration": the length in nanoseconds, when the tags say.
+    public var duration: ClockTime? {
+        var value: guint64 = 0
+        guard gst_tag_list_get_uint64(pointer, "duration", &value) != 0, value != GstClockTime.max else { return nil }
+        return ClockTime(value)
+    }
+
+    /// "date": the date the work was created (a calendar date, no time of day).
+    ///
+    /// The corresponding C functions are `gst_tag_list_get_date` and `g_date_new_dmy`.
+    public var date: DateTime? {
+        get {
+            var date: UnsafeMutablePointer<GDate>?
+            guard gst_tag_list_get_date(pointer, "date", &date) != 0, let date else { return nil }
+            defer { g_date_free(date) }
+            guard g_date_valid(date) != 0 else { return nil }
+            return DateTime(
+                year: Int(g_date_get_year(date)), month: Int(g_date_get_month(date).rawValue),
+                day: Int(g_date_get_day(date)))
+        }
+        set {
+            guard let newValue else { return remove("date") }
+            guard let month = newValue.month, let day = newValue.day,
+                let date = g_date_new_dmy(GDateDay(day), GDateMonth(UInt32(month)), GDateYear(newValue.year))
+            else { return }
+            defer { g_date_free(date) }
+            var value = GValue()
+            g_value_init(&value, g_date_get_type())
+            defer { g_value_unset(&value) }
+            g_value_set_boxed(&value, date)
+            gst_tag_list_add_value(writablePointer(), GST_TAG_MERGE_REPLACE, "date", &value)
+        }
+    }
+
+    /// "datetime": the date and time the work was created, as precise as the tags say.
+    ///
+    /// The corresponding C functions are `gst_tag_list_get_date_time` and `gst_date_time_new`.
+    public var dateTime: DateTime? {
+        get {
+            var value: OpaquePointer?
+            guard gst_tag_list_get_date_time(pointer, "datetime", &value) != 0, let value else { return nil }
+            defer { gst_date_time_unref(value) }
+            return DateTime(value)
+        }
+        set {
+            guard let newValue else { return remove("datetime") }
+            guard let made = newValue.makeGstDateTime() else { return }
+            defer { gst_date_time_unref(made) }
+            var value = GValue()
+            g_value_init(&value, gst_date_time_get_type())
+            defer { g_value_unset(&value) }
+            g_value_set_boxed(&value, UnsafeRawPointer(made))
+            gst_tag_list_add_value(writablePointer(), GST_TAG_MERGE_REPLACE, "datetime", &value)
+        }
+    }
+}
