@@ -343,3 +343,84 @@ void *CGStreamerShim_bin_swift_object(GstElement *element) {
 void CGStreamerShim_bin_set_swift_object(GstElement *element, void *swift_object) {
     *swift_object_slot(element) = swift_object;
 }
+
+// MARK: Signals and pads
+
+GType CGStreamerShim_type_none(void) { return G_TYPE_NONE; }
+GType CGStreamerShim_type_object(void) { return G_TYPE_OBJECT; }
+GType CGStreamerShim_type_boxed(void) { return G_TYPE_BOXED; }
+GType CGStreamerShim_type_pointer(void) { return G_TYPE_POINTER; }
+GType CGStreamerShim_type_flags(void) { return G_TYPE_FLAGS; }
+GType CGStreamerShim_type_char(void) { return G_TYPE_CHAR; }
+GType CGStreamerShim_type_uchar(void) { return G_TYPE_UCHAR; }
+GType CGStreamerShim_type_param(void) { return G_TYPE_PARAM; }
+
+typedef struct {
+    GClosure closure;
+    CGStreamerShimSignalCallback callback;
+    void *data;
+    GDestroyNotify destroy;
+} SwiftClosure;
+
+static void swift_closure_marshal(GClosure *closure, GValue *return_value, guint n_param_values,
+                                  const GValue *param_values, gpointer invocation_hint, gpointer marshal_data) {
+    (void)invocation_hint;
+    (void)marshal_data;
+    SwiftClosure *self = (SwiftClosure *)closure;
+    self->callback(self->data, return_value, n_param_values, param_values);
+}
+
+static void swift_closure_finalize(gpointer notify_data, GClosure *closure) {
+    (void)notify_data;
+    SwiftClosure *self = (SwiftClosure *)closure;
+    if (self->destroy != NULL) {
+        self->destroy(self->data);
+    }
+}
+
+gulong CGStreamerShim_signal_connect(gpointer instance, const char *detailed_signal,
+                                     CGStreamerShimSignalCallback callback, void *data,
+                                     GDestroyNotify destroy, gboolean after) {
+    guint signal_id = 0;
+    GQuark detail = 0;
+    if (!g_signal_parse_name(detailed_signal, G_OBJECT_TYPE(instance), &signal_id, &detail, TRUE)) {
+        if (destroy != NULL) {
+            destroy(data);
+        }
+        return 0;
+    }
+    GClosure *closure = g_closure_new_simple(sizeof(SwiftClosure), NULL);
+    SwiftClosure *self = (SwiftClosure *)closure;
+    self->callback = callback;
+    self->data = data;
+    self->destroy = destroy;
+    g_closure_set_marshal(closure, swift_closure_marshal);
+    g_closure_add_finalize_notifier(closure, NULL, swift_closure_finalize);
+    return g_signal_connect_closure_by_id(instance, signal_id, detail, closure, after);
+}
+
+int CGStreamerShim_object_set_from_string_checked(gpointer object, const char *name, const char *value) {
+    GParamSpec *pspec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+    if (pspec == NULL) {
+        return 1;
+    }
+    if (!(pspec->flags & G_PARAM_WRITABLE)) {
+        return 2;
+    }
+    GValue v = G_VALUE_INIT;
+    g_value_init(&v, pspec->value_type);
+    if (!gst_value_deserialize_with_pspec(&v, value, pspec)) {
+        g_value_unset(&v);
+        return 3;
+    }
+    g_object_set_property(G_OBJECT(object), pspec->name, &v);
+    g_value_unset(&v);
+    return 0;
+}
+
+void CGStreamerShim_pad_probe_info_set_data(GstPadProbeInfo *info, gpointer data) { GST_PAD_PROBE_INFO_DATA(info) = data; }
+
+gboolean CGStreamerShim_query_is_writable(GstQuery *query) { return gst_query_is_writable(query); }
+GstBuffer *CGStreamerShim_buffer_make_writable(GstBuffer *buffer) { return gst_buffer_make_writable(buffer); }
+const char *CGStreamerShim_event_type_name(GstEvent *event) { return GST_EVENT_TYPE_NAME(event); }
+const char *CGStreamerShim_query_type_name(GstQuery *query) { return GST_QUERY_TYPE_NAME(query); }

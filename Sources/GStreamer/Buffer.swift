@@ -1,23 +1,64 @@
 import CGStreamer
 import CGStreamerShim
+import Synchronization
 
 /// A GStreamer buffer: memory plus timestamps. Owns one reference.
 ///
-/// GstBuffer is reference counted and immutable while shared, so the wrapper can cross threads; it
-/// only writes through `withMutableBytes`, which requires a writable (unshared) buffer.
+/// Setting a timestamp or flag on a buffer that others hold too (a pipeline, a sample, another
+/// wrapper) first gives this wrapper a copy of its own, as a Swift value would: the metadata is
+/// copied, the memory is shared (no bytes are copied), and the others keep seeing the old values.
+///
+/// GstBuffer is reference counted and immutable while shared, so the wrapper can cross threads: it
+/// writes only into a buffer it holds alone, under its lock (the setters, copying first when the
+/// buffer is shared) or through `withMutableBytes`, which requires a writable buffer.
 public final class Buffer: @unchecked Sendable {
-    let pointer: UnsafeMutablePointer<GstBuffer>
+    /// The GstBuffer held now (its address). A setter that finds it shared replaces it with its copy.
+    private let current: Atomic<UInt>
+    /// Buffers replaced by copies, each still referenced: a pointer another thread read before the
+    /// replacement stays valid as long as the wrapper. Guards every write to `current`'s metadata.
+    private let replaced = Mutex<[UInt]>([])
+
+    /// The GstBuffer the wrapper holds now; valid as long as the wrapper.
+    var pointer: UnsafeMutablePointer<GstBuffer> {
+        UnsafeMutablePointer(bitPattern: current.load(ordering: .acquiring))!
+    }
 
     init(taking pointer: UnsafeMutablePointer<GstBuffer>) {
-        self.pointer = pointer
+        current = Atomic(UInt(bitPattern: pointer))
     }
 
     init(borrowing pointer: UnsafeMutablePointer<GstBuffer>) {
-        self.pointer = gst_buffer_ref(pointer)
+        current = Atomic(UInt(bitPattern: gst_buffer_ref(pointer)))
     }
 
     deinit {
         gst_buffer_unref(pointer)
+        for old in replaced.withLock({ $0 }) {
+            gst_buffer_unref(UnsafeMutablePointer(bitPattern: old))
+        }
+    }
+
+    /// Reads the buffer's metadata, in step with `modify` on another thread.
+    private func read<T>(_ body: (UnsafeMutablePointer<GstBuffer>) -> T) -> T {
+        replaced.withLock { _ in body(pointer) }
+    }
+
+    /// Changes the buffer's metadata in place when the wrapper holds it alone, else in a copy (same
+    /// memory, new metadata) that the wrapper holds from then on.
+    ///
+    /// The corresponding C function is `gst_buffer_make_writable` (a macro).
+    private func modify(_ change: (UnsafeMutablePointer<GstBuffer>) -> Void) {
+        replaced.withLock { replaced in
+            let buffer = pointer
+            if CGStreamerShim_buffer_is_writable(buffer) != 0 {
+                change(buffer)
+                return
+            }
+            let copy = gst_buffer_copy(buffer)!
+            change(copy)
+            replaced.append(UInt(bitPattern: buffer))
+            current.store(UInt(bitPattern: copy), ordering: .releasing)
+        }
     }
 
     /// A new buffer of `size` bytes (uninitialized).
@@ -39,35 +80,36 @@ public final class Buffer: @unchecked Sendable {
         }
     }
 
-    /// Presentation timestamp in nanoseconds.
+    /// Presentation timestamp in nanoseconds. Setting it on a shared buffer copies it first (see above).
     public var pts: ClockTime? {
-        get { optionalClockTime(pointer.pointee.pts) }
-        set { pointer.pointee.pts = clockTimeValue(newValue) }
+        get { read { optionalClockTime($0.pointee.pts) } }
+        set { modify { $0.pointee.pts = clockTimeValue(newValue) } }
     }
 
     /// Decoding timestamp in nanoseconds.
     public var dts: ClockTime? {
-        get { optionalClockTime(pointer.pointee.dts) }
-        set { pointer.pointee.dts = clockTimeValue(newValue) }
+        get { read { optionalClockTime($0.pointee.dts) } }
+        set { modify { $0.pointee.dts = clockTimeValue(newValue) } }
     }
 
     /// Duration in nanoseconds.
     public var duration: ClockTime? {
-        get { optionalClockTime(pointer.pointee.duration) }
-        set { pointer.pointee.duration = clockTimeValue(newValue) }
+        get { read { optionalClockTime($0.pointee.duration) } }
+        set { modify { $0.pointee.duration = clockTimeValue(newValue) } }
     }
 
     /// True when the buffer cannot be decoded on its own (an encoded frame that is not a key frame).
-    /// Set it only on a buffer nobody else holds yet.
     ///
     /// The corresponding C flag is `GST_BUFFER_FLAG_DELTA_UNIT`.
     public var isDeltaUnit: Bool {
-        get { pointer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue != 0 }
+        get { read { $0.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue != 0 } }
         set {
-            if newValue {
-                pointer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DELTA_UNIT.rawValue
-            } else {
-                pointer.pointee.mini_object.flags &= ~GST_BUFFER_FLAG_DELTA_UNIT.rawValue
+            modify { buffer in
+                if newValue {
+                    buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DELTA_UNIT.rawValue
+                } else {
+                    buffer.pointee.mini_object.flags &= ~GST_BUFFER_FLAG_DELTA_UNIT.rawValue
+                }
             }
         }
     }
@@ -75,7 +117,7 @@ public final class Buffer: @unchecked Sendable {
     /// True when the buffer follows a gap or a flush (a seek): what came before it is not its past.
     ///
     /// The corresponding C flag is `GST_BUFFER_FLAG_DISCONT`.
-    public var isDiscontinuity: Bool { pointer.pointee.mini_object.flags & GST_BUFFER_FLAG_DISCONT.rawValue != 0 }
+    public var isDiscontinuity: Bool { read { $0.pointee.mini_object.flags & GST_BUFFER_FLAG_DISCONT.rawValue != 0 } }
 
     /// Total size in bytes of all its memory.
     public var size: Int { Int(gst_buffer_get_size(pointer)) }

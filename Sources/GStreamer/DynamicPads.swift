@@ -7,41 +7,25 @@ import CGStreamerShim
 extension Element {
     /// Calls `handler` when the element has made all the source pads it will make for now
     /// (decodebin and uridecodebin: after the last stream is exposed, before data flows through it).
-    /// Runs on a streaming thread; the handler lives as long as the element.
+    /// Runs on a streaming thread; the handler lives as long as the element, or the connection.
     ///
-    /// The corresponding C function is `g_signal_connect_data` for "no-more-pads".
-    public func onNoMorePads(_ handler: @escaping @Sendable () -> Void) {
-        let callback: @convention(c) (UnsafeMutableRawPointer?, UnsafeMutableRawPointer?) -> Void = { _, data in
-            guard let data else { return }
-            Unmanaged<SignalHandler<Void>>.fromOpaque(data).takeUnretainedValue().handler(())
-        }
-        connect("no-more-pads", unsafeBitCast(callback, to: GCallback.self), SignalHandler<Void> { handler() })
+    /// The corresponding C function is `g_signal_connect_closure` for "no-more-pads".
+    @discardableResult
+    public func onNoMorePads(_ handler: @escaping @Sendable () -> Void) -> SignalConnection {
+        // The signal is GstElement's own: connecting cannot fail.
+        try! connect("no-more-pads") { _ in handler() }
     }
 
     /// Calls `handler` with the caps of each stream for which no element can be found
     /// (uridecodebin and decodebin's "unknown-type": a decoder that is not installed).
-    /// Runs on a streaming thread; the handler lives as long as the element.
+    /// Runs on a streaming thread; the handler lives as long as the element, or the connection.
     ///
-    /// The corresponding C function is `g_signal_connect_data` for "unknown-type".
-    public func onUnknownType(_ handler: @escaping @Sendable (Caps) -> Void) {
-        let callback:
-            @convention(c) (
-                UnsafeMutableRawPointer?, UnsafeMutablePointer<GstPad>?, UnsafeMutablePointer<GstCaps>?,
-                UnsafeMutableRawPointer?
-            ) -> Void = { _, _, caps, data in
-                guard let caps, let data else { return }
-                Unmanaged<SignalHandler<Caps>>.fromOpaque(data).takeUnretainedValue().handler(Caps(borrowing: caps))
-            }
-        connect("unknown-type", unsafeBitCast(callback, to: GCallback.self), SignalHandler<Caps>(handler))
-    }
-
-    private func connect<Argument>(_ signal: String, _ callback: GCallback, _ handler: SignalHandler<Argument>) {
-        g_signal_connect_data(
-            UnsafeMutableRawPointer(pointer), signal, callback, Unmanaged.passRetained(handler).toOpaque(),
-            { data, _ in
-                guard let data else { return }
-                Unmanaged<AnyObject>.fromOpaque(data).release()
-            }, GConnectFlags(0))
+    /// The corresponding C function is `g_signal_connect_closure` for "unknown-type".
+    @discardableResult
+    public func onUnknownType(_ handler: @escaping @Sendable (Caps) -> Void) -> SignalConnection? {
+        try? connect("unknown-type") { arguments in
+            if let caps = arguments.dropFirst().first?.caps { handler(caps) }
+        }
     }
 
     /// The element's source pads as they are now (a decoding bin's streams, once exposed).
@@ -146,10 +130,4 @@ extension Caps {
         defer { g_free(text) }
         return String(cString: text)
     }
-}
-
-/// A Swift closure handed to a GObject signal as its user data.
-private final class SignalHandler<Argument>: @unchecked Sendable {
-    let handler: @Sendable (Argument) -> Void
-    init(_ handler: @escaping @Sendable (Argument) -> Void) { self.handler = handler }
 }

@@ -58,14 +58,14 @@ public class Element: @unchecked Sendable {
         gst_object_unref(UnsafeMutableRawPointer(pointer))
     }
 
-    /// Creates an element from a factory, such as `Element(factory: "videotestsrc")`.
+    /// Creates an element from a factory, such as `Element(factory: "videotestsrc")`. Throws when the
+    /// factory is not installed, naming it and the Debian package that usually provides it. (For a
+    /// `Bin` or `Pipeline` wrapper where the element is one, use `ElementFactory.make`.)
     ///
     /// The corresponding C function is `gst_element_factory_make`.
     public convenience init(factory: String, name: String? = nil) throws(GStreamerError) {
         try GStreamer.initialize()
-        guard let element = gst_element_factory_make(factory, name) else {
-            throw GStreamerError(kind: .invalidArgument, message: "no element \"\(factory)\"")
-        }
+        guard let element = gst_element_factory_make(factory, name) else { throw ElementFactory.missing(factory) }
         self.init(element, owned: true)
     }
 
@@ -105,16 +105,38 @@ public class Element: @unchecked Sendable {
                 kind: .invalidArgument,
                 message: "cannot set property \"\(property)\" of \(name) to \(value.propertyValue)", source: name)
         }
-        g_object_set_property(UnsafeMutablePointer(OpaquePointer(pointer)), property, &gvalue)
+        // GLib refuses a value out of the property's range with a warning only, keeping the old value.
+        let ((), warnings) = ParseWarnings.collect {
+            g_object_set_property(UnsafeMutablePointer(OpaquePointer(pointer)), property, &gvalue)
+        }
+        if let warning = warnings.first { throw refused(property, value.propertyValue.description, warning) }
     }
 
-    /// Sets a property from its string form, the way gst-launch-1.0 parses `name=value`.
+    /// Sets a property from its string form, the way gst-launch-1.0 parses `name=value`. Throws when
+    /// there is no such property, it is read-only, the string does not parse as its type, or GLib
+    /// refuses the value (out of range), with GLib's reason.
     ///
-    /// The corresponding C function is `gst_util_set_object_arg`.
+    /// The corresponding C functions are `gst_value_deserialize_with_pspec` and `g_object_set_property`
+    /// (what `gst_util_set_object_arg` does, which fails silently).
     public func set(_ property: String, fromString value: String) throws(GStreamerError) {
-        guard CGStreamerShim_object_set_from_string(pointer, property, value) != 0 else {
-            throw noSuchProperty(property)
+        let (result, warnings) = ParseWarnings.collect {
+            CGStreamerShim_object_set_from_string_checked(pointer, property, value)
         }
+        switch result {
+        case 1: throw noSuchProperty(property)
+        case 2:
+            throw GStreamerError(
+                kind: .invalidArgument, message: "property \"\(property)\" of \(name) is not writable", source: name)
+        case 3: throw refused(property, value, "\"\(value)\" is not a valid value of this property")
+        default:
+            if let warning = warnings.first { throw refused(property, value, warning) }
+        }
+    }
+
+    private func refused(_ property: String, _ value: String, _ reason: String) -> GStreamerError {
+        GStreamerError(
+            kind: .invalidArgument, message: "cannot set property \"\(property)\" of \(name) to \(value): \(reason)",
+            source: name)
     }
 
     /// Reads a property. Throws when the element has no such property.

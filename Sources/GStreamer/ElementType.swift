@@ -90,6 +90,13 @@ public enum ElementType {
         // chain): calling gst_init again there could deadlock.
         if plugin == nil { try GStreamer.initialize() }
         installCallbacksOnce
+        // Inside a plugin's init the app plugin may not be loaded yet; its elements check again when
+        // they are made.
+        if plugin == nil, let missing = missingAppFactories(for: description.kind).first {
+            var error = ElementFactory.missing(missing)
+            error.message = "the Swift element \"\(description.name)\" cannot be registered: \(error.message)"
+            throw error
+        }
         let result: Result<Void, GStreamerError> = registered.withLock { registered in
             if registered[description.name] != nil { return .success(()) }
             // GStreamer names instances after the type, minus "Gst": GstGray makes gray0, gray1, ...
@@ -142,11 +149,22 @@ public enum ElementType {
         return gst_pad_template_new(name, direction, GST_PAD_ALWAYS, parsed)
     }
 
+    /// The app plugin's factories a Swift element of `kind` is built on that are not installed.
+    static func missingAppFactories(for kind: BridgeKind) -> [String] {
+        var needed: [String] = []
+        if kind != .sink { needed.append("appsrc") }
+        if kind != .source { needed.append("appsink") }
+        return needed.filter { !GStreamer.hasElement(named: $0) }
+    }
+
     private static let installCallbacksOnce: Void = {
         var callbacks = CGStreamerShimBinCallbacks()
         callbacks.instance_init = { element, classPointer in
             guard let element, let classPointer else { return }
             let box = Unmanaged<ElementTypeBox>.fromOpaque(classPointer).takeUnretainedValue()
+            // Without the app plugin the element stays an empty bin that fails NULL → READY, naming
+            // the missing factory (see change_state), instead of trapping while it is made.
+            guard missingAppFactories(for: box.description.kind).isEmpty else { return }
             let bridge = BridgeElement(element: element, type: box)
             CGStreamerShim_bin_set_swift_object(element, Unmanaged.passRetained(bridge).toOpaque())
         }
@@ -170,7 +188,14 @@ public enum ElementType {
             }
         }
         callbacks.change_state = { element, object, transition in
-            guard let object else { return CGStreamerShim_bin_parent_change_state(element, transition) }
+            guard let object else {
+                let missing = missingAppFactories(for: .filter)
+                if transition == GST_STATE_CHANGE_NULL_TO_READY, let element, let first = missing.first {
+                    CGStreamerShim_element_post_error(element, 1, ElementFactory.missing(first).message, nil)
+                    return GST_STATE_CHANGE_FAILURE
+                }
+                return CGStreamerShim_bin_parent_change_state(element, transition)
+            }
             let bridge = Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
             return bridge.changeState(transition)
         }

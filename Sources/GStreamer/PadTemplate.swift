@@ -98,15 +98,4 @@ extension Element {
         }
         return result
     }
-
-    /// True when a handler is connected to the signal (such as `"pad-added"`), by anyone.
-    ///
-    /// The corresponding C function is `g_signal_has_handler_pending`.
-    public func hasHandlers(forSignal name: String) -> Bool {
-        guard let instanceClass = pointer.pointee.object.object.g_type_instance.g_class else { return false }
-        var id: guint = 0
-        var detail: GQuark = 0
-        guard g_signal_parse_name(name, instanceClass.pointee.g_type, &id, &detail, 0) != 0 else { return false }
-        return g_signal_has_handler_pending(UnsafeMutableRawPointer(pointer), id, detail, 0) != 0
-    }
 }

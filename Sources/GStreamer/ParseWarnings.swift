@@ -9,7 +9,8 @@ import Glibc
 /// g_object_set_property, which only warns when a value is out of range (`num-buffers=-2`) and keeps
 /// the default: the pipeline would then run as the user did not ask (endlessly, for num-buffers).
 /// Warnings raised on a thread while it parses are collected here and become a parse error; any
-/// other GLib-GObject warning goes to GLib's default handler as before.
+/// other GLib-GObject warning goes to GLib's default handler as before. `Element.set` collects the
+/// same way: a property set from Swift that GLib refuses throws GLib's reason.
 enum ParseWarnings {
     private static let collecting = Mutex<[UInt: [String]]>([:])
 

@@ -19,6 +19,14 @@ public class Bin: Element, @unchecked Sendable {
         self.init(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstElement.self), owned: true)
     }
 
+    /// An empty bin to add elements to; give it ghost pads (`addGhostPad`) to link it as one element.
+    ///
+    /// The corresponding C function is `gst_bin_new`.
+    public convenience init(name: String? = nil) throws(GStreamerError) {
+        try GStreamer.initialize()
+        self.init(gst_bin_new(name)!, owned: true)
+    }
+
     /// The child (at any depth) of this name.
     ///
     /// The corresponding C function is `gst_bin_get_by_name`.
@@ -87,11 +95,6 @@ public class Bin: Element, @unchecked Sendable {
         guard let text = gst_debug_bin_to_dot_data(binPointer, GST_DEBUG_GRAPH_SHOW_ALL) else { return "" }
         defer { g_free(text) }
         return String(cString: text)
-    }
-
-    /// Adds elements to the bin.
-    public func add(_ elements: Element...) {
-        for element in elements { gst_bin_add(binPointer, element.pointer) }
     }
 
     var binPointer: UnsafeMutablePointer<GstBin> {

@@ -1,3 +1,4 @@
+import GStreamer
 import Foundation
 
 /// How gstpipe writes a file it is given by name: encoder, muxer and sink by the file's extension.
@@ -145,7 +146,7 @@ struct OutputFormat: Sendable {
 
     /// The Debian package that provides an element the formats use, for "install ..." advice.
     static func package(of element: String) -> String {
-        UnknownElement.packages[element] ?? "gstreamer1.0-plugins-good"
+        ElementFactory.debianPackage(providing: element) ?? "gstreamer1.0-plugins-good"
     }
 
     /// True when a file name asks for a numbered image sequence (out%04d.png).

@@ -5,29 +5,6 @@ import MediaIO
 struct UnknownElement {
     let name: String
 
-    /// Debian packages of commonly used elements that a fresh machine may lack.
-    static let packages: [String: String] = [
-        "x264enc": "gstreamer1.0-plugins-ugly", "mpeg2enc": "gstreamer1.0-plugins-bad",
-        "avdec_h264": "gstreamer1.0-libav", "avenc_aac": "gstreamer1.0-libav", "avdec_aac": "gstreamer1.0-libav",
-        "vp8enc": "gstreamer1.0-plugins-good", "vp9enc": "gstreamer1.0-plugins-good",
-        "matroskamux": "gstreamer1.0-plugins-good", "mp4mux": "gstreamer1.0-plugins-good",
-        "qtdemux": "gstreamer1.0-plugins-good", "jpegenc": "gstreamer1.0-plugins-good",
-        "pngenc": "gstreamer1.0-plugins-good", "cacasink": "gstreamer1.0-plugins-good",
-        "ximagesink": "gstreamer1.0-plugins-base", "xvimagesink": "gstreamer1.0-plugins-base",
-        "autovideosink": "gstreamer1.0-plugins-good", "videoconvert": "gstreamer1.0-plugins-base",
-        "h264parse": "gstreamer1.0-plugins-bad", "voaacenc": "gstreamer1.0-plugins-bad",
-        "opusenc": "gstreamer1.0-plugins-base", "vorbisenc": "gstreamer1.0-plugins-base",
-        "webmmux": "gstreamer1.0-plugins-good", "y4menc": "gstreamer1.0-plugins-bad",
-        "gtksink": "gstreamer1.0-gtk3", "glimagesink": "gstreamer1.0-gl", "openh264enc": "gstreamer1.0-plugins-bad",
-        "x265enc": "gstreamer1.0-plugins-bad", "rtph264pay": "gstreamer1.0-plugins-good",
-        "udpsink": "gstreamer1.0-plugins-good", "srtsink": "gstreamer1.0-plugins-bad",
-        // Since GStreamer 1.18 LAME's MP3 encoder is in -good (it was in -ugly before).
-        "lamemp3enc": "gstreamer1.0-plugins-good", "xingmux": "gstreamer1.0-plugins-good",
-        "wavenc": "gstreamer1.0-plugins-good", "flacenc": "gstreamer1.0-plugins-good",
-        "oggmux": "gstreamer1.0-plugins-base", "audioconvert": "gstreamer1.0-plugins-base",
-        "audioresample": "gstreamer1.0-plugins-base", "autoaudiosink": "gstreamer1.0-plugins-good",
-    ]
-
     /// Up to three known element names within a small edit distance, closest first.
     var closeMatches: [String] {
         let limit = max(2, name.count / 3)
@@ -44,7 +21,7 @@ struct UnknownElement {
         var text = "erroneous pipeline: no element \"\(name)\""
         let matches = closeMatches
         if !matches.isEmpty { text += "\n  Did you mean: \(matches.joined(separator: ", "))?" }
-        if let package = UnknownElement.packages[name] {
+        if let package = ElementFactory.debianPackage(providing: name) {
             text += "\n  \(name) usually comes with the Debian package \(package): sudo apt-get install \(package)"
         } else if matches.isEmpty {
             text += "\n  `gst-inspect-1.0` lists the installed elements; more come with gstreamer1.0-plugins-good, "

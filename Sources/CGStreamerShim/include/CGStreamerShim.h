@@ -131,4 +131,44 @@ GstStateChangeReturn CGStreamerShim_bin_parent_change_state(GstElement *element,
 void *CGStreamerShim_bin_swift_object(GstElement *element);
 void CGStreamerShim_bin_set_swift_object(GstElement *element, void *swift_object);
 
+// MARK: Signals and pads
+
+GType CGStreamerShim_type_none(void);
+GType CGStreamerShim_type_object(void);
+GType CGStreamerShim_type_boxed(void);
+GType CGStreamerShim_type_pointer(void);
+GType CGStreamerShim_type_flags(void);
+GType CGStreamerShim_type_char(void);
+GType CGStreamerShim_type_uchar(void);
+GType CGStreamerShim_type_param(void);
+
+/// Called for each emission of a signal connected through CGStreamerShim_signal_connect:
+/// `params[0]` is the instance, `return_value` is NULL or initialized to the signal's return type.
+typedef void (*CGStreamerShimSignalCallback)(void *data, GValue *return_value, guint n_params,
+                                             const GValue *params);
+
+/// Connects `callback` to `detailed_signal` of `instance` through a GClosure whose marshaller hands
+/// the GValues over as they are; `destroy(data)` runs when the closure is finalized (disconnect or
+/// the instance's end). Returns the handler id, 0 when the instance has no such signal.
+gulong CGStreamerShim_signal_connect(gpointer instance, const char *detailed_signal,
+                                     CGStreamerShimSignalCallback callback, void *data,
+                                     GDestroyNotify destroy, gboolean after);
+
+/// Sets a property from its string form like gst_util_set_object_arg, but says why it did not:
+/// 0 set (GLib may still have refused the value with a warning), 1 no such property, 2 not
+/// writable, 3 the string does not parse as the property's type.
+int CGStreamerShim_object_set_from_string_checked(gpointer object, const char *name, const char *value);
+
+/// `GST_PAD_PROBE_INFO_DATA(info) = data`.
+void CGStreamerShim_pad_probe_info_set_data(GstPadProbeInfo *info, gpointer data);
+
+/// `gst_event_writable_structure` / `gst_query_writable_structure` are functions; the writability
+/// checks around them are macros.
+gboolean CGStreamerShim_query_is_writable(GstQuery *query);
+/// `gst_buffer_make_writable` (a macro).
+GstBuffer *CGStreamerShim_buffer_make_writable(GstBuffer *buffer);
+/// `GST_EVENT_TYPE_NAME`, `GST_QUERY_TYPE_NAME`.
+const char *CGStreamerShim_event_type_name(GstEvent *event);
+const char *CGStreamerShim_query_type_name(GstQuery *query);
+
 #endif

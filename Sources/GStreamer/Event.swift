@@ -1,0 +1,204 @@
+import CGStreamer
+import CGStreamerShim
+
+/// An event: a seek, a step, end of stream, or a custom event of the application's own, sent into
+/// an element or a pad; or one seen passing a pad in a probe. Immutable once made.
+///
+/// The corresponding C type is `GstEvent`.
+public final class Event: @unchecked Sendable {
+    // GstEvent is reference counted and immutable while shared; this wrapper owns one reference and
+    // never writes to the event.
+    let pointer: UnsafeMutablePointer<GstEvent>
+
+    init(taking pointer: UnsafeMutablePointer<GstEvent>) {
+        self.pointer = pointer
+    }
+
+    init(borrowing pointer: UnsafeMutablePointer<GstEvent>) {
+        self.pointer = gst_event_ref(pointer)
+    }
+
+    deinit {
+        gst_event_unref(pointer)
+    }
+
+    /// Which way a custom event travels, and how it is ordered with the data.
+    ///
+    /// The corresponding C type is `GstEventType` (the GST_EVENT_CUSTOM_* values).
+    public enum CustomDirection: Sendable {
+        /// Upstream, toward the sources.
+        case upstream
+        /// Downstream, in order with the buffers.
+        case downstream
+        /// Downstream, ahead of the buffers queued.
+        case downstreamOutOfBand
+        /// Downstream, in order, and kept on the pads it passed (sent again to pads linked later).
+        case downstreamSticky
+        /// Both ways, in order.
+        case both
+        /// Both ways, ahead of the data.
+        case bothOutOfBand
+
+        var type: GstEventType {
+            switch self {
+            case .upstream: GST_EVENT_CUSTOM_UPSTREAM
+            case .downstream: GST_EVENT_CUSTOM_DOWNSTREAM
+            case .downstreamOutOfBand: GST_EVENT_CUSTOM_DOWNSTREAM_OOB
+            case .downstreamSticky: GST_EVENT_CUSTOM_DOWNSTREAM_STICKY
+            case .both: GST_EVENT_CUSTOM_BOTH
+            case .bothOutOfBand: GST_EVENT_CUSTOM_BOTH_OOB
+            }
+        }
+    }
+
+    /// What a step event counts in.
+    public enum StepUnit: Sendable {
+        /// Buffers (video frames).
+        case buffers
+        /// Nanoseconds.
+        case time
+
+        var format: GstFormat { self == .buffers ? GST_FORMAT_BUFFERS : GST_FORMAT_TIME }
+    }
+
+    /// A seek in time: play from `start` (nil: from where it is) up to `stop` (nil: the end) at
+    /// `rate` (negative: backwards). For a rate change alone, `.instantRateChange` with both nil.
+    ///
+    /// The corresponding C function is `gst_event_new_seek` (GST_FORMAT_TIME, GST_SEEK_TYPE_SET).
+    public static func seek(
+        rate: Double = 1, flags: SeekFlags = [.flush, .keyUnit], start: ClockTime?, stop: ClockTime? = nil
+    ) -> Event {
+        Event(
+            taking: gst_event_new_seek(
+                rate, GST_FORMAT_TIME, GstSeekFlags(flags.rawValue), start == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET,
+                start.map { gint64($0) } ?? -1, stop == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET,
+                stop.map { gint64($0) } ?? -1))
+    }
+
+    /// A step: in PAUSED, the sinks advance by `amount` buffers or nanoseconds (frame stepping),
+    /// posting a step-done message; `flush` ends a step in progress first.
+    ///
+    /// The corresponding C function is `gst_event_new_step`.
+    public static func step(
+        _ amount: UInt64, _ unit: StepUnit = .buffers, rate: Double = 1, flush: Bool = true, intermediate: Bool = false
+    ) -> Event {
+        Event(taking: gst_event_new_step(unit.format, guint64(amount), rate, flush ? 1 : 0, intermediate ? 1 : 0))
+    }
+
+    /// A custom event named `name` with `fields` in GstStructure syntax (`"count=(int)3, label=hello"`),
+    /// travelling `direction`. Throws when the fields do not parse.
+    ///
+    /// The corresponding C function is `gst_event_new_custom`.
+    public static func custom(
+        _ direction: CustomDirection, name: String, fields: String = ""
+    ) throws(GStreamerError) -> Event {
+        try GStreamer.initialize()
+        return Event(taking: gst_event_new_custom(direction.type, try Structures.make(name: name, fields: fields)))
+    }
+
+    /// End of stream.
+    ///
+    /// The corresponding C function is `gst_event_new_eos`.
+    public static var endOfStream: Event { Event(taking: gst_event_new_eos()) }
+
+    /// The kind of event: "seek", "step", "eos", "caps", "segment", "custom-downstream", ...
+    ///
+    /// The corresponding C macro is `GST_EVENT_TYPE_NAME`.
+    public var typeName: String { String(cString: CGStreamerShim_event_type_name(pointer)) }
+
+    /// True for an event that travels toward the sources.
+    public var isUpstream: Bool { pointer.pointee.type.rawValue & GST_EVENT_TYPE_UPSTREAM.rawValue != 0 }
+
+    /// The name of the event's structure (a custom event's name), when it has one.
+    public var name: String? { Structures.name(of: gst_event_get_structure(pointer)) }
+
+    /// The event's structure in its string form, when it has one.
+    ///
+    /// The corresponding C functions are `gst_event_get_structure` and `gst_structure_to_string`.
+    public var structure: String? { Structures.string(of: gst_event_get_structure(pointer)) }
+
+    /// A field of the event's structure.
+    public func field(_ name: String) -> PropertyValue? { Structures.field(name, of: gst_event_get_structure(pointer)) }
+
+    /// A seek event's rate, flags, start and stop (nanoseconds, when set).
+    ///
+    /// The corresponding C function is `gst_event_parse_seek`.
+    public var seek: (rate: Double, flags: SeekFlags, start: ClockTime?, stop: ClockTime?)? {
+        guard pointer.pointee.type == GST_EVENT_SEEK else { return nil }
+        var rate = 0.0
+        var format = GST_FORMAT_UNDEFINED
+        var flags = GstSeekFlags(0)
+        var startType = GST_SEEK_TYPE_NONE
+        var stopType = GST_SEEK_TYPE_NONE
+        var start: gint64 = -1
+        var stop: gint64 = -1
+        gst_event_parse_seek(pointer, &rate, &format, &flags, &startType, &start, &stopType, &stop)
+        return (
+            rate, SeekFlags(rawValue: flags.rawValue), startType == GST_SEEK_TYPE_SET ? ClockTime(start) : nil,
+            stopType == GST_SEEK_TYPE_SET ? ClockTime(stop) : nil
+        )
+    }
+
+    /// A segment event's segment (its rate, start, stop, ...).
+    ///
+    /// The corresponding C function is `gst_event_parse_segment`.
+    public var segment: Segment? {
+        guard pointer.pointee.type == GST_EVENT_SEGMENT else { return nil }
+        var segment: UnsafePointer<GstSegment>?
+        gst_event_parse_segment(pointer, &segment)
+        return segment.map { Segment($0.pointee) }
+    }
+
+    /// A caps event's caps.
+    ///
+    /// The corresponding C function is `gst_event_parse_caps`.
+    public var caps: Caps? {
+        guard pointer.pointee.type == GST_EVENT_CAPS else { return nil }
+        var caps: UnsafeMutablePointer<GstCaps>?
+        gst_event_parse_caps(pointer, &caps)
+        return caps.map { Caps(borrowing: $0) }
+    }
+}
+
+extension Element {
+    /// Sends `event` into the element: an upstream event (seek, step) to its sinks, a downstream
+    /// event to its sources. True when it was handled.
+    ///
+    /// The corresponding C function is `gst_element_send_event`.
+    @discardableResult
+    public func send(_ event: Event) -> Bool {
+        gst_element_send_event(pointer, gst_event_ref(event.pointer)) != 0
+    }
+
+    /// Seeks in time: from `start` (nil: where it is) up to `stop` (nil: the end), at `rate`
+    /// (negative: backwards), with `flags` (`.flush`, `.accurate` or `.keyUnit`, `.segment`,
+    /// `.instantRateChange`, ...). True when the seek was accepted.
+    ///
+    /// The corresponding C function is `gst_element_send_event` with `gst_event_new_seek`.
+    @discardableResult
+    public func seek(
+        rate: Double, flags: SeekFlags = [.flush, .keyUnit], start: ClockTime?, stop: ClockTime? = nil
+    ) -> Bool {
+        send(.seek(rate: rate, flags: flags, start: start, stop: stop))
+    }
+}
+
+extension Pad {
+    /// Sends `event` into the pad, as if its peer had pushed it (a downstream event into a sink pad,
+    /// an upstream one into a source pad). True when it was handled.
+    ///
+    /// The corresponding C function is `gst_pad_send_event`.
+    @discardableResult
+    public func send(_ event: Event) -> Bool {
+        gst_pad_send_event(pointer, gst_event_ref(event.pointer)) != 0
+    }
+
+    /// Pushes `event` out of the pad to its peer: downstream from a source pad, upstream from a sink
+    /// pad. True when it was handled.
+    ///
+    /// The corresponding C function is `gst_pad_push_event`.
+    @discardableResult
+    public func push(_ event: Event) -> Bool {
+        gst_pad_push_event(pointer, gst_event_ref(event.pointer)) != 0
+    }
+}

@@ -1,0 +1,147 @@
+import CGStreamer
+import CGStreamerShim
+
+/// What a pad probe is called for: kinds of data and how (blocking, idle).
+///
+/// The corresponding C type is `GstPadProbeType`.
+public struct PadProbeType: OptionSet, Sendable {
+    public let rawValue: UInt32
+    public init(rawValue: UInt32) { self.rawValue = rawValue }
+
+    /// Called once when the pad is idle (no data passing), then the probe may change the pipeline.
+    public static let idle = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_IDLE.rawValue)
+    /// Blocks the data flow while the probe is installed (the data waits in the probe).
+    public static let block = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BLOCK.rawValue)
+    public static let buffer = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue)
+    public static let bufferList = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)
+    public static let eventDownstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+    public static let eventUpstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue)
+    public static let eventFlush = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue)
+    public static let queryDownstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM.rawValue)
+    public static let queryUpstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_QUERY_UPSTREAM.rawValue)
+    public static let push = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_PUSH.rawValue)
+    public static let pull = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_PULL.rawValue)
+    /// Blocking as well as idle: `GST_PAD_PROBE_TYPE_BLOCKING`.
+    public static let blocking: PadProbeType = [.idle, .block]
+    /// Buffers, buffer lists and downstream events: `GST_PAD_PROBE_TYPE_DATA_DOWNSTREAM`.
+    public static let dataDownstream: PadProbeType = [.buffer, .bufferList, .eventDownstream]
+    /// Blocks downstream data: `GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM`.
+    public static let blockDownstream: PadProbeType = [.block, .dataDownstream]
+}
+
+/// What the data does after a probe.
+///
+/// The corresponding C type is `GstPadProbeReturn`.
+public enum PadProbeReturn: Sendable {
+    /// Let it pass (a blocking probe keeps blocking).
+    case ok
+    /// Drop it (a buffer or event goes no further; a query fails).
+    case drop
+    /// Remove the probe, and let the data pass.
+    case remove
+    /// The probe answered it: for a query, the answer set on it (`Query.setDuration`) goes back;
+    /// for a buffer or event, the same as `.drop`.
+    case handled
+    /// Let it pass through a blocking probe without unblocking.
+    case pass
+
+    var gstValue: GstPadProbeReturn {
+        switch self {
+        case .ok: GST_PAD_PROBE_OK
+        case .drop: GST_PAD_PROBE_DROP
+        case .remove: GST_PAD_PROBE_REMOVE
+        case .handled: GST_PAD_PROBE_HANDLED
+        case .pass: GST_PAD_PROBE_PASS
+        }
+    }
+}
+
+/// What a probe sees: why it was called and the data passing, as wrappers. A buffer whose
+/// timestamps the probe changes (copy on write) goes on changed. The query is lent for the call only:
+/// after the probe returns it reads as empty.
+///
+/// The corresponding C type is `GstPadProbeInfo`.
+public struct PadProbeInfo: Sendable {
+    /// What the probe is called for, this time (`.buffer`, `.eventDownstream`, `.idle`, with `.block`
+    /// and `.push` or `.pull`).
+    public let type: PadProbeType
+    public let buffer: Buffer?
+    /// For a buffer list, the number of buffers in it.
+    public let bufferListLength: Int?
+    public let event: Event?
+    public let query: Query?
+}
+
+/// A probe on a pad (`Pad.addProbe`). Remove it to stop the calls (and unblock a blocking probe);
+/// removing it after the pad is gone, or twice, does nothing.
+public final class PadProbe: Sendable {
+    private let pad: WeakObject
+    /// The probe's id.
+    public let id: UInt
+
+    init(pad: UnsafeMutablePointer<GstPad>, id: UInt) {
+        self.pad = WeakObject(UnsafeMutableRawPointer(pad))
+        self.id = id
+    }
+
+    /// Removes the probe.
+    ///
+    /// The corresponding C function is `gst_pad_remove_probe`.
+    public func remove() {
+        pad.withObject { gst_pad_remove_probe($0.assumingMemoryBound(to: GstPad.self), gulong(id)) }
+    }
+}
+
+extension Pad {
+    /// Calls `handler` for what passes the pad (or, for `.idle`, when nothing does), on the thread
+    /// that passes it, until the probe is removed or returns `.remove`. With `.block` the data waits
+    /// until the probe is removed. Returns nil when an idle probe ran at once and returned `.remove`.
+    ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    @discardableResult
+    public func addProbe(
+        _ type: PadProbeType, _ handler: @escaping @Sendable (PadProbeInfo) -> PadProbeReturn
+    ) -> PadProbe? {
+        final class Box: Sendable {
+            let handler: @Sendable (PadProbeInfo) -> PadProbeReturn
+            init(_ handler: @escaping @Sendable (PadProbeInfo) -> PadProbeReturn) { self.handler = handler }
+        }
+        let id = gst_pad_add_probe(
+            pointer, GstPadProbeType(type.rawValue),
+            { _, info, userData in
+                guard let info, let userData else { return GST_PAD_PROBE_OK }
+                let handler = Unmanaged<Box>.fromOpaque(userData).takeUnretainedValue().handler
+                return Pad.runProbe(info, handler)
+            }, Unmanaged.passRetained(Box(handler)).toOpaque(),
+            { userData in
+                guard let userData else { return }
+                Unmanaged<Box>.fromOpaque(userData).release()
+            })
+        return id == 0 ? nil : PadProbe(pad: pointer, id: UInt(id))
+    }
+
+    private static func runProbe(
+        _ info: UnsafeMutablePointer<GstPadProbeInfo>, _ handler: @Sendable (PadProbeInfo) -> PadProbeReturn
+    ) -> GstPadProbeReturn {
+        let type = PadProbeType(rawValue: info.pointee.type.rawValue)
+        let data = info.pointee.data
+        let buffer = type.contains(.buffer) ? data.map { Buffer(borrowing: $0.assumingMemoryBound(to: GstBuffer.self)) } : nil
+        let event =
+            type.contains(.eventDownstream) || type.contains(.eventUpstream) || type.contains(.eventFlush)
+            ? data.map { Event(borrowing: $0.assumingMemoryBound(to: GstEvent.self)) } : nil
+        let query =
+            type.contains(.queryDownstream) || type.contains(.queryUpstream)
+            ? data.map { Query(lending: $0.assumingMemoryBound(to: GstQuery.self)) } : nil
+        let listLength = type.contains(.bufferList) ? data.map { Int(gst_buffer_list_length(OpaquePointer($0))) } : nil
+        let result = handler(
+            PadProbeInfo(type: type, buffer: buffer, bufferListLength: listLength, event: event, query: query))
+        query?.invalidate()
+        if let buffer, let data, buffer.pointer != data.assumingMemoryBound(to: GstBuffer.self) {
+            // The probe changed the buffer's metadata, in a copy of its own: that copy goes on.
+            gst_buffer_unref(data.assumingMemoryBound(to: GstBuffer.self))
+            CGStreamerShim_pad_probe_info_set_data(info, gst_buffer_ref(buffer.pointer))
+        }
+        if result == .handled && query == nil { return GST_PAD_PROBE_DROP }
+        return result.gstValue
+    }
+}

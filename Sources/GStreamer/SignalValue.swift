@@ -1,0 +1,191 @@
+import CGStreamer
+import CGStreamerShim
+
+/// A value a GObject signal passes to its handlers or returns, or an argument to emit one with:
+/// GStreamer's objects as their Swift wrappers, plain GLib values as Swift values.
+///
+/// The corresponding C type is `GValue`.
+public enum SignalValue: Sendable, CustomStringConvertible {
+    /// No value: what a handler of a signal without a return value returns.
+    case void
+    case bool(Bool)
+    /// Any signed integer (gchar, gint, glong, gint64).
+    case int(Int)
+    /// Any unsigned integer (guchar, guint, gulong, guint64), such as need-data's length.
+    case uint(UInt)
+    /// A gfloat or gdouble.
+    case double(Double)
+    case string(String?)
+    /// An enum or flags value by number and nick (a GstFlowReturn: `-2, "error"`).
+    case enumeration(Int, nick: String)
+    case element(Element)
+    case pad(Pad)
+    case caps(Caps)
+    case buffer(Buffer)
+    case sample(Sample)
+    /// A GParamSpec by property name (the argument of `notify::name`).
+    case property(String)
+    /// A NULL object or boxed value.
+    case null
+    /// Any other value: its type name and, when GStreamer can serialize it, its string form
+    /// (a GstTagList or GstStructure, say).
+    case other(typeName: String, serialized: String?)
+
+    public var description: String {
+        switch self {
+        case .void: "void"
+        case .bool(let value): value ? "true" : "false"
+        case .int(let value): String(value)
+        case .uint(let value): String(value)
+        case .double(let value): String(value)
+        case .string(let value): value.map { "\"\($0)\"" } ?? "NULL"
+        case .enumeration(let value, let nick): "\(value), \"\(nick)\""
+        case .element(let element): "element \(element.name)"
+        case .pad(let pad): "pad \(pad.name)"
+        case .caps(let caps): caps.description
+        case .buffer(let buffer): "buffer of \(buffer.size) bytes"
+        case .sample(let sample): "sample of \(sample.buffer?.size ?? 0) bytes"
+        case .property(let name): "property \(name)"
+        case .null: "NULL"
+        case .other(let typeName, let serialized): "\(typeName) \(serialized ?? "")"
+        }
+    }
+
+    public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
+    /// The value as an Int: any integer, or an enum's number.
+    public var int: Int? {
+        switch self {
+        case .int(let value): value
+        case .uint(let value): Int(exactly: value)
+        case .enumeration(let value, _): value
+        default: nil
+        }
+    }
+    /// The value as a UInt, when it is a non-negative integer.
+    public var uint: UInt? {
+        switch self {
+        case .uint(let value): value
+        case .int(let value): UInt(exactly: value)
+        default: nil
+        }
+    }
+    public var double: Double? { if case .double(let value) = self { value } else { nil } }
+    public var string: String? { if case .string(let value) = self { value } else { nil } }
+    public var element: Element? { if case .element(let value) = self { value } else { nil } }
+    public var pad: Pad? { if case .pad(let value) = self { value } else { nil } }
+    public var caps: Caps? { if case .caps(let value) = self { value } else { nil } }
+    public var buffer: Buffer? { if case .buffer(let value) = self { value } else { nil } }
+    public var sample: Sample? { if case .sample(let value) = self { value } else { nil } }
+
+    // MARK: GValue conversion (internal)
+
+    /// Reads a GValue, taking references of its own to objects and boxed values.
+    init(_ value: UnsafePointer<GValue>) {
+        let type = value.pointee.g_type
+        let typeName = g_type_name(type).map { String(cString: $0) } ?? "?"
+        switch g_type_fundamental(type) {
+        case CGStreamerShim_type_none(): self = .void
+        case CGStreamerShim_type_boolean(): self = .bool(g_value_get_boolean(value) != 0)
+        case CGStreamerShim_type_char(): self = .int(Int(g_value_get_schar(value)))
+        case CGStreamerShim_type_uchar(): self = .uint(UInt(g_value_get_uchar(value)))
+        case CGStreamerShim_type_int(): self = .int(Int(g_value_get_int(value)))
+        case CGStreamerShim_type_uint(): self = .uint(UInt(g_value_get_uint(value)))
+        case CGStreamerShim_type_long(): self = .int(g_value_get_long(value))
+        case CGStreamerShim_type_ulong(): self = .uint(g_value_get_ulong(value))
+        case CGStreamerShim_type_int64(): self = .int(Int(g_value_get_int64(value)))
+        case CGStreamerShim_type_uint64(): self = .uint(UInt(g_value_get_uint64(value)))
+        case CGStreamerShim_type_float(): self = .double(Double(g_value_get_float(value)))
+        case CGStreamerShim_type_double(): self = .double(g_value_get_double(value))
+        case CGStreamerShim_type_string(): self = .string(g_value_get_string(value).map { String(cString: $0) })
+        case CGStreamerShim_type_enum(), CGStreamerShim_type_flags():
+            if case .enumeration(let number, let nick)? = GValues.read(value) {
+                self = .enumeration(number, nick: nick)
+            } else {
+                self = .enumeration(Int(g_value_get_flags(value)), nick: "")
+            }
+        case CGStreamerShim_type_param():
+            self = g_value_get_param(value).map { .property(String(cString: $0.pointee.name)) } ?? .null
+        case CGStreamerShim_type_object():
+            guard let object = g_value_get_object(value) else {
+                self = .null
+                return
+            }
+            if g_type_is_a(type, gst_pad_get_type()) != 0 {
+                self = .pad(Pad(object.assumingMemoryBound(to: GstPad.self), owned: false))
+            } else if g_type_is_a(type, gst_element_get_type()) != 0 {
+                self = .element(Element.wrap(object.assumingMemoryBound(to: GstElement.self), owned: false))
+            } else {
+                self = .other(typeName: typeName, serialized: nil)
+            }
+        default:
+            if type == CGStreamerShim_type_caps() {
+                self = gst_value_get_caps(value).map { .caps(Caps(borrowing: UnsafeMutablePointer(mutating: $0))) } ?? .null
+            } else if type == gst_buffer_get_type() {
+                self = g_value_get_boxed(value).map { .buffer(Buffer(borrowing: $0.assumingMemoryBound(to: GstBuffer.self))) }
+                    ?? .null
+            } else if type == gst_sample_get_type() {
+                self = g_value_get_boxed(value).map { .sample(Sample(taking: gst_sample_ref(OpaquePointer($0)))) } ?? .null
+            } else if g_type_fundamental(type) == CGStreamerShim_type_boxed(), g_value_get_boxed(value) == nil {
+                self = .null
+            } else {
+                let text = gst_value_serialize(value)
+                defer { g_free(text) }
+                self = .other(typeName: typeName, serialized: text.map { String(cString: $0) })
+            }
+        }
+    }
+
+    /// Stores the value into `target`, a GValue initialized to the type wanted; false when it does
+    /// not fit that type.
+    func write(into target: UnsafeMutablePointer<GValue>) -> Bool {
+        let type = target.pointee.g_type
+        switch self {
+        case .void: return g_type_fundamental(type) == CGStreamerShim_type_none()
+        case .null:
+            switch g_type_fundamental(type) {
+            case CGStreamerShim_type_object(): g_value_set_object(target, nil)
+            case CGStreamerShim_type_boxed(): g_value_set_boxed(target, nil)
+            case CGStreamerShim_type_string(): g_value_set_string(target, nil)
+            default: return false
+            }
+            return true
+        case .element(let element):
+            guard g_type_is_a(CGStreamerShim_object_type(element.pointer), type) != 0 else { return false }
+            g_value_set_object(target, element.pointer)
+        case .pad(let pad):
+            guard g_type_is_a(CGStreamerShim_object_type(pad.pointer), type) != 0 else { return false }
+            g_value_set_object(target, pad.pointer)
+        case .caps(let caps):
+            guard type == CGStreamerShim_type_caps() else { return false }
+            gst_value_set_caps(target, caps.pointer)
+        case .buffer(let buffer):
+            guard type == gst_buffer_get_type() else { return false }
+            g_value_set_boxed(target, buffer.pointer)
+        case .sample(let sample):
+            guard type == gst_sample_get_type() else { return false }
+            g_value_set_boxed(target, UnsafeRawPointer(sample.pointer))
+        case .uint(let value):
+            switch g_type_fundamental(type) {
+            case CGStreamerShim_type_uint64(): g_value_set_uint64(target, guint64(value))
+            case CGStreamerShim_type_ulong(): g_value_set_ulong(target, value)
+            default:
+                guard let number = Int(exactly: value) else { return false }
+                return GValues.write(.int(number), into: target)
+            }
+        case .bool(let value): return GValues.write(.bool(value), into: target)
+        case .int(let value): return GValues.write(.int(value), into: target)
+        case .double(let value): return GValues.write(.double(value), into: target)
+        case .string(let value): return GValues.write(.string(value), into: target)
+        case .enumeration(let value, let nick):
+            if g_type_fundamental(type) == CGStreamerShim_type_flags() {
+                g_value_set_flags(target, guint(truncatingIfNeeded: value))
+                return true
+            }
+            return GValues.write(.enumeration(value, nick: nick), into: target)
+        case .property, .other(_, _):
+            guard case .other(_, let serialized?) = self else { return false }
+            return gst_value_deserialize(target, serialized) != 0
+        }
+        return true
+    }
+}
