@@ -1,6 +1,9 @@
 import CGStreamer
 import CGStreamerShim
 import Synchronization
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The result of handing data on, as GStreamer's GstFlowReturn says it.
 public enum FlowResult: Sendable, Equatable {
@@ -111,8 +114,16 @@ public final class BridgeElement: @unchecked Sendable {
         /// False between a stop by PLAYING → PAUSED and the next PAUSED → PLAYING: a render already
         /// in flight must not start the element again while it pauses.
         var dataMayStart = true
+        /// A stop is under way: buffers must not wait to start the element again.
+        var stopping = false
     }
     private let lifecycle = Mutex(Lifecycle())
+    /// Held while the user's lifecycle code runs, which `lifecycle` never is: a buffer checks and
+    /// claims the start under `lifecycle` (briefly), and never waits for a stop that may be waiting
+    /// for it.
+    private let transitions = Mutex(())
+    /// Started and not stopping: the streaming threads' check, without a lock.
+    private let running = Atomic<Bool>(false)
     /// A filter's input: what upstream's events said, read by each buffer (streaming thread only).
     let filterInput = Mutex(FilterInput())
     /// A filter's output: what went out through its source pad. Held while pushing, so buffers and
@@ -379,20 +390,51 @@ public final class BridgeElement: @unchecked Sendable {
 
     // MARK: Lifecycle
 
+    /// Starts the element if it is initialized and not started (`byData`: for a buffer, which may
+    /// not start it again while it pauses).
     func ensureStarted(byData: Bool = true) {
-        lifecycle.withLock { state in
-            if !byData { state.dataMayStart = true }
-            guard state.initialized && !state.started && state.dataMayStart else { return }
-            state.started = true
-            delegate.start()
+        if byData && running.load(ordering: .acquiring) { return }
+        while true {
+            if byData && lifecycle.withLock({ !$0.dataMayStart || $0.stopping }) { return }
+            // A buffer takes the transition lock only when it is free: what holds it may be a stop
+            // waiting for this very thread. Another start in progress is waited out.
+            let done: Bool? =
+                byData ? transitions.withLockIfAvailable { _ in startIfClaimed(byData: true) } : transitions.withLock { _ in
+                    startIfClaimed(byData: false)
+                }
+            if done != nil { return }
+            usleep(100)
         }
+    }
+
+    private func startIfClaimed(byData: Bool) -> Bool {
+        let claimed = lifecycle.withLock { state -> Bool in
+            if !byData { state.dataMayStart = true }
+            guard state.initialized && !state.started && state.dataMayStart else { return false }
+            state.started = true
+            return true
+        }
+        if claimed {
+            delegate.start()
+            running.store(true, ordering: .releasing)
+        }
+        return claimed
     }
 
     private func stopIfStarted(pausing: Bool = false) {
         lifecycle.withLock { state in
             if pausing { state.dataMayStart = false }
-            guard state.started else { return }
-            state.started = false
+            state.stopping = true
+        }
+        defer { lifecycle.withLock { $0.stopping = false } }
+        transitions.withLock { _ in
+            let claimed = lifecycle.withLock { state -> Bool in
+                guard state.started else { return false }
+                state.started = false
+                return true
+            }
+            guard claimed else { return }
+            running.store(false, ordering: .releasing)
             delegate.stop()
         }
     }
@@ -406,10 +448,10 @@ public final class BridgeElement: @unchecked Sendable {
 
         switch (from, to) {
         case (null, ready):
-            let failure: String? = lifecycle.withLock { state in
+            let failure: String? = transitions.withLock { _ in
                 do {
                     try delegate.initialize()
-                    state.initialized = true
+                    lifecycle.withLock { $0.initialized = true }
                     return nil
                 } catch {
                     return "\(error)"
@@ -449,11 +491,12 @@ public final class BridgeElement: @unchecked Sendable {
                 output.poolInfo = nil
             }
         case (ready, null):
-            lifecycle.withLock { state in
-                state.dataMayStart = true
-                guard state.initialized else { return }
-                state.initialized = false
-                delegate.dispose()
+            transitions.withLock { _ in
+                let initialized = lifecycle.withLock { state in
+                    defer { state.dataMayStart = true; state.initialized = false }
+                    return state.initialized
+                }
+                if initialized { delegate.dispose() }
             }
         default:
             break

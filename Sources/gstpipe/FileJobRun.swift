@@ -23,7 +23,10 @@ struct FileJobRun {
     /// Where the decoded video (or audio) enters the rest of the pipeline.
     private let decodedInput: Pad?
     /// Where the input's audio enters each output's audio branch, and where it leaves its queue.
-    private let audioBranches: [(input: Pad, queueOutput: Pad)]
+    /// Each audio branch's input, and its encoder's output, where Ctrl-C cuts it: past the queue, a
+    /// muxer holds as much audio as the video encoder's latency (x264's lookahead, near 2 s), so a cut
+    /// at the queue came too late.
+    private let audioBranches: [(input: Pad, encoded: Pad)]
     /// What the input turned out to hold, learnt as its streams appear (on streaming threads).
     private let streams = InputStreams()
 
@@ -60,9 +63,9 @@ struct FileJobRun {
         decoded = decodedInput?.countBuffers()
         audioBranches = job.outputs.compactMap { output in
             guard let input = pipeline.element(named: output.audioName)?.pad(named: "sink"),
-                let queueOutput = pipeline.element(named: output.audioQueueName)?.pad(named: "src")
+                let encoded = pipeline.element(named: output.audioEncoderName)?.pad(named: "src")
             else { return nil }
-            return (input, queueOutput)
+            return (input, encoded)
         }
         if let input = job.input, let source = inputElement, let decodedInput {
             Self.watchStreams(of: source, input: input, job: job, pipeline: pipeline, decodedInput: decodedInput,
@@ -179,7 +182,7 @@ struct FileJobRun {
         let cut = decoded?.lastTimestamp
         decodedInput?.sendEndOfStream()
         for branch in audioBranches where branch.input.isLinked {
-            if let cut { branch.queueOutput.endStream(atTimestamp: cut) }
+            if let cut { branch.encoded.endStream(atTimestamp: cut) }
             branch.input.sendEndOfStream()
         }
     }

@@ -75,4 +75,20 @@ struct FailureTests {
         #expect(failure.source == "broken")
         #expect(failure.message == "render failed on purpose")
     }
+
+    @Test("A shouldStop that waits for the streaming thread gets its frame: buffers never wait on lifecycle code")
+    func stopWaitingForStreamingThread() async throws {
+        TestElements.register()
+        let pipeline = try Pipeline(
+            launch: "patternsrc tag=src-wait frames=200000 ! passthrough tag=filter-wait stop-waits=true "
+                + "! queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! fakesink sync=false")
+        try pipeline.play()
+        try await Task.sleep(for: .milliseconds(300))
+        try pipeline.pause()
+        pipeline.stop()
+        #expect(LifecycleLog.shared.calls("filter-wait").contains("stop-saw-a-frame"), "\(LifecycleLog.shared.calls("filter-wait"))")
+        #expect(
+            LifecycleLog.shared.calls("filter-wait").filter { !$0.hasPrefix("stop-") || $0 == "stop" }
+                == ["initialize", "start", "stop", "dispose"])
+    }
 }

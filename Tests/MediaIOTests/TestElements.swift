@@ -1,3 +1,4 @@
+import Foundation
 import MediaIO
 import Synchronization
 
@@ -116,10 +117,24 @@ final class PassThrough: VideoFilter {
         return true
     }
     func shouldStart() { LifecycleLog.shared.record(tag, "start") }
-    func shouldStop() { LifecycleLog.shared.record(tag, "stop") }
+    func shouldStop() {
+        LifecycleLog.shared.record(tag, "stop")
+        guard properties.bool("stop-waits") else { return }
+        // A stop that waits for the streaming thread to hand over one more frame, as a renderer
+        // draining its queue would.
+        rendersDuringStop.withLock { $0 = 0 }
+        stopping.withLock { $0 = true }
+        let deadline = ContinuousClock.now + .seconds(2)
+        while rendersDuringStop.withLock({ $0 }) == 0 && ContinuousClock.now < deadline { usleep(1000) }
+        stopping.withLock { $0 = false }
+        LifecycleLog.shared.record(tag, rendersDuringStop.withLock { $0 } > 0 ? "stop-saw-a-frame" : "stop-timed-out")
+    }
+    private let stopping = Mutex(false)
+    private let rendersDuringStop = Mutex(0)
     func shouldDispose() { LifecycleLog.shared.record(tag, "dispose") }
 
     func render(_ frame: VideoFrame) throws {
+        if stopping.withLock({ $0 }) { rendersDuringStop.withLock { $0 += 1 } }
         if properties.bool("fail") { throw MediaIOError("render failed on purpose") }
         guard let consumer = consumer.withLock({ $0 }) else { return }
         // eos-after: end this element's output after that many frames and drop the rest, returning
@@ -139,6 +154,7 @@ final class PassThrough: VideoFilter {
     static let propertySpecs: [PropertySpec] = [
         tagProperty, PropertySpec("fail", blurb: "Throw from render", .bool(default: false)),
         PropertySpec("eos-after", blurb: "Frames after which to end the stream (-1 = never)", .int(range: -1...1_000_000, default: -1)),
+        PropertySpec("stop-waits", blurb: "shouldStop waits (2 s at most) for one more frame", .bool(default: false)),
     ]
 }
 
