@@ -1,5 +1,5 @@
 // gstpipe-bench --audio: audionoise and mono against their native GStreamer references, and the cost
-// of a Swift audio filter's appsink → Swift → appsrc hop, measured in the same run on the same input
+// of a Swift audio filter passing buffers on, measured in the same run on the same input
 // at 48 kHz stereo. Run in release mode:
 //
 //   swift run -c release gstpipe-bench --audio [--buffers N] [--runs R]
@@ -14,7 +14,7 @@ import GstPipeElements
 import MediaIO
 import Synchronization
 
-/// An audio filter that hands every frame on untouched: the cost of the appsink → Swift → appsrc hop.
+/// An audio filter that hands every frame on untouched: the cost of a Swift filter's pads and render call.
 final class AudioHop: AudioFilter {
     private let consumer = Mutex<(any AudioFrameConsumer)?>(nil)
     func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {

@@ -13,7 +13,7 @@ import GstPipeElements
 import MediaIO
 import Synchronization
 
-/// A filter that hands every frame on untouched: the cost of the appsink → Swift → appsrc hop alone.
+/// A filter that hands every frame on untouched: the cost of a Swift filter's pads and render call alone.
 final class Hop: VideoFilter {
     private let consumer = Mutex<(any VideoFrameConsumer)?>(nil)
     var pixelFormat: VideoPixelFormat { .i420 }
@@ -120,7 +120,7 @@ let hopSource = "videotestsrc pattern=black num-buffers=\(hopFrames) ! \(caps("I
 let hopBase = try await seconds("\(hopSource) ! fakesink")
 let hop = max(try await seconds("\(hopSource) ! hop ! fakesink") - hopBase, 0) / Double(hopFrames)
 let identity = max(try await seconds("\(hopSource) ! identity ! fakesink") - hopBase, 0) / Double(hopFrames)
-print("| appsink → Swift → appsrc hop, pass-through vs identity | I420 | \(String(format: "%.1f µs", hop * 1e6)) | \(String(format: "%.1f µs", identity * 1e6)) | \(String(format: "%+.1f µs", (hop - identity) * 1e6)) |")
+print("| Swift pass-through filter vs identity | I420 | \(String(format: "%.1f µs", hop * 1e6)) | \(String(format: "%.1f µs", identity * 1e6)) | \(String(format: "%+.1f µs", (hop - identity) * 1e6)) |")
 
 // Memory: peak RSS of this process after 2,000 and after 20,000 frames of noise ! gray at 640x480.
 func peakRSS() -> Int {
