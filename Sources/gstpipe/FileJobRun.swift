@@ -100,6 +100,9 @@ struct FileJobRun {
                 source.postError("no \(job.media) stream could be decoded")
                 return
             }
+            if job.media == .video, let alpha = AlphaVideo.note(inside: source, of: pipeline, name: input.name) {
+                note(alpha)
+            }
             let hasAudio = source.sourcePads.contains { $0.currentCaps?.mediaType?.hasPrefix("audio/") == true }
             let undecodableAudio = unknown.first { $0.mediaType?.hasPrefix("audio/") == true }
             if hasAudio || undecodableAudio != nil { job.notesIfAudio.forEach(note) }
@@ -221,6 +224,26 @@ struct FileJobRun {
             message += "\n  \(output.file.path) holds \(contents(of: output, "decoded")), and is finalized"
         }
         return message
+    }
+
+    /// After end of stream, once the pipeline has stopped and the files are closed: each MP4 and
+    /// QuickTime output of an MP4 or QuickTime input gets the input's creation time, and its display
+    /// matrix when pictures were kept as stored (`--no-autorotate`), which mp4mux and qtmux leave
+    /// out (`MovieHeader`). Notes what could not be written.
+    func completeHeaders(note: (String) -> Void) {
+        guard let uri = job.input?.uri, let url = URL(string: uri), url.isFileURL,
+            var header = MovieHeader.read(from: url.path)
+        else { return }
+        if job.autorotate { header.videoMatrix = nil }
+        guard header.creationTime != nil || header.videoMatrix != nil else { return }
+        for output in outputs where ["mp4mux", "qtmux"].contains(output.file.format.muxer) {
+            guard FileManager.default.fileExists(atPath: output.file.path) else { continue }
+            do {
+                try MovieHeader.write(header, to: output.file.path)
+            } catch {
+                note("\(output.file.path) keeps GStreamer's creation time and no display matrix: \(error.localizedDescription)")
+            }
+        }
     }
 
     /// After an error: each output that got frames is finished (end of stream into its encoder and
