@@ -226,11 +226,24 @@ struct FileJobRun {
         return message
     }
 
-    /// After end of stream, once the pipeline has stopped and the files are closed: each MP4 and
-    /// QuickTime output of an MP4 or QuickTime input gets the input's creation time, and its display
-    /// matrix when pictures were kept as stored (`--no-autorotate`), which mp4mux and qtmux leave
-    /// out (`MovieHeader`). Notes what could not be written.
-    func completeHeaders(note: (String) -> Void) {
+    /// After end of stream, once the pipeline has stopped and the files are closed, what the muxers
+    /// of GStreamer 1.22 write wrongly or not at all:
+    ///
+    /// - each MP4 and QuickTime output of an MP4 or QuickTime input gets the input's creation time,
+    ///   and its display matrix when pictures were kept as stored (`--no-autorotate`), which mp4mux
+    ///   and qtmux leave out (`MovieHeader`);
+    /// - each Matroska and WebM output gets its tag values unquoted (`MatroskaTags`).
+    ///
+    /// Notes what could not be written.
+    func completeMetadata(note: (String) -> Void) {
+        for output in outputs where ["matroskamux", "webmmux"].contains(output.file.format.muxer) {
+            guard FileManager.default.fileExists(atPath: output.file.path) else { continue }
+            do {
+                try MatroskaTags.unquote(inFileAt: output.file.path)
+            } catch {
+                note("\(output.file.path) keeps its tags as matroskamux wrote them: \(error.localizedDescription)")
+            }
+        }
         guard let uri = job.input?.uri, let url = URL(string: uri), url.isFileURL,
             var header = MovieHeader.read(from: url.path)
         else { return }

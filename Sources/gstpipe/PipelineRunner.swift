@@ -150,7 +150,7 @@ struct PipelineRunner {
                     return ExitStatus.runtimeError
                 }
                 pipeline.stop()
-                files.completeHeaders(note: note)
+                files.completeMetadata(note: note)
                 return stops.exitStatus
             case .error(let error):
                 progress?.finish()
