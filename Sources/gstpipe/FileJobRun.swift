@@ -229,32 +229,37 @@ struct FileJobRun {
     /// After end of stream, once the pipeline has stopped and the files are closed, what the muxers
     /// of GStreamer 1.22 write wrongly or not at all:
     ///
-    /// - each MP4 and QuickTime output of an MP4 or QuickTime input gets the input's creation time,
-    ///   and its display matrix when pictures were kept as stored (`--no-autorotate`), which mp4mux
-    ///   and qtmux leave out (`MovieHeader`);
-    /// - each Matroska and WebM output gets its tag values unquoted (`MatroskaTags`).
+    /// - the creation time: the input's (from an MP4, QuickTime, Matroska or WebM input) in place of
+    ///   the time of writing;
+    /// - in MP4 and QuickTime, the input's display matrix when pictures were kept as stored
+    ///   (`--no-autorotate`), which mp4mux and qtmux leave out (`MovieHeader`);
+    /// - in Matroska and WebM, tag values unquoted (`MatroskaMetadata`).
     ///
     /// Notes what could not be written.
     func completeMetadata(note: (String) -> Void) {
-        for output in outputs where ["matroskamux", "webmmux"].contains(output.file.format.muxer) {
-            guard FileManager.default.fileExists(atPath: output.file.path) else { continue }
-            do {
-                try MatroskaTags.unquote(inFileAt: output.file.path)
-            } catch {
-                note("\(output.file.path) keeps its tags as matroskamux wrote them: \(error.localizedDescription)")
-            }
+        let inputPath = job.input.flatMap { URL(string: $0.uri) }.flatMap { $0.isFileURL ? $0.path : nil }
+        var header = inputPath.flatMap(MovieHeader.read(from:)) ?? MovieHeader()
+        if header.creationTime == nil, let date = inputPath.flatMap(MatroskaMetadata.creationDate(ofFileAt:)) {
+            header.creationDate = date
         }
-        guard let uri = job.input?.uri, let url = URL(string: uri), url.isFileURL,
-            var header = MovieHeader.read(from: url.path)
-        else { return }
         if job.autorotate { header.videoMatrix = nil }
-        guard header.creationTime != nil || header.videoMatrix != nil else { return }
-        for output in outputs where ["mp4mux", "qtmux"].contains(output.file.format.muxer) {
-            guard FileManager.default.fileExists(atPath: output.file.path) else { continue }
-            do {
-                try MovieHeader.write(header, to: output.file.path)
-            } catch {
-                note("\(output.file.path) keeps GStreamer's creation time and no display matrix: \(error.localizedDescription)")
+        for output in outputs where FileManager.default.fileExists(atPath: output.file.path) {
+            let path = output.file.path
+            switch output.file.format.muxer {
+            case "matroskamux", "webmmux":
+                do {
+                    try MatroskaMetadata.repair(fileAt: path, creationDate: header.creationDate)
+                } catch {
+                    note("\(path) keeps its tags as matroskamux wrote them: \(error.localizedDescription)")
+                }
+            case "mp4mux", "qtmux":
+                guard header != MovieHeader() else { continue }
+                do {
+                    try MovieHeader.write(header, to: path)
+                } catch {
+                    note("\(path) keeps GStreamer's creation time and no display matrix: \(error.localizedDescription)")
+                }
+            default: continue
             }
         }
     }

@@ -16,6 +16,17 @@ struct MovieHeader: Equatable {
     /// The video track's display matrix: nine big-endian 32-bit numbers (36 bytes).
     var videoMatrix: [UInt8]?
 
+    /// `creationTime` as a date: QuickTime counts from 1904-01-01 UTC, 2,082,844,800 s before 1970.
+    var creationDate: Date? {
+        get { creationTime.map { Date(timeIntervalSince1970: Double($0) - 2_082_844_800) } }
+        set {
+            creationTime = newValue.flatMap { date in
+                let seconds = date.timeIntervalSince1970.rounded() + 2_082_844_800
+                return seconds > 0 && seconds < Double(UInt64.max) ? UInt64(seconds) : nil
+            }
+        }
+    }
+
     /// The header of the MP4 or QuickTime file at `path`, or nil when it is no such file.
     static func read(from path: String) -> MovieHeader? {
         guard let file = FileHandle(forReadingAtPath: path) else { return nil }

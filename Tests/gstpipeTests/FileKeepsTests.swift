@@ -93,13 +93,14 @@ struct FileKeepsTests {
     }
 
     /// Matroska names the tags in capitals (COMMENTS for comment) and the language by its
-    /// bibliographic code (fre for fra); matroskamux writes the time of writing as the creation time.
+    /// bibliographic code (fre for fra). mp4mux, qtmux and matroskamux write the time of writing as
+    /// the creation time, unless gstpipe writes the input's over it.
     @Test(
-        "Title, artist, comment, the audio's language, and in MP4 and QuickTime the creation time, are kept",
-        arguments: ["mp4", "mov", "mkv", "webm"])
-    func metadata(fileExtension: String) throws {
-        let input = Media.temporary("tags", "mp4")
-        let output = Media.temporary("tags-out", fileExtension)
+        "Title, artist, comment, creation time and the audio's language are kept",
+        arguments: [("mp4", "mp4"), ("mp4", "mov"), ("mp4", "mkv"), ("mp4", "webm"), ("mkv", "mp4")])
+    func metadata(inputExtension: String, outputExtension: String) throws {
+        let input = Media.temporary("tags", inputExtension)
+        let output = Media.temporary("tags-out", outputExtension)
         defer { [input, output].forEach { try? FileManager.default.removeItem(at: $0) } }
         try FFmpeg.run([
             "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-f", "lavfi", "-i", "sine=duration=1", "-t", "1",
@@ -114,10 +115,9 @@ struct FileKeepsTests {
         #expect(tags.format("artist") == "An artist")
         #expect((tags.format("comment") ?? tags.format("comments")) == "A comment")
         #expect(["fra", "fre"].contains(tags.audio["language"] ?? ""))
-        if ["mp4", "mov"].contains(fileExtension) {
-            #expect(tags.format("creation_time") == "2020-01-02T03:04:05.000000Z", "the input's, not the time of writing")
-            #expect(tags.audio["creation_time"] == "2020-01-02T03:04:05.000000Z")
-        }
+        #expect(
+            tags.format("creation_time")?.hasPrefix("2020-01-02T03:04:05") == true,
+            "the input's, not the time of writing: \(tags.format("creation_time") ?? "none")")
     }
 
     @Test("A Matroska title with non-ASCII letters, quotes and a backslash comes out as written")

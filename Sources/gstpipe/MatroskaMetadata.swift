@@ -1,24 +1,63 @@
 import Foundation
 
-/// matroskamux and webmmux in GStreamer 1.22 write a string tag as GStreamer serializes a value:
-/// a title "A title" is written `"A\ title"`, quotes and backslashes included, wherever it holds a
-/// space or any character but letters, digits and `_-+/:.`. This writes such values back as they
-/// were, in the finished file and in place: each `TagString` keeps its length field and is followed
-/// by a `Void` element filling the bytes the quotes and escapes took, so no element moves.
-enum MatroskaTags {
+/// What matroskamux and webmmux in GStreamer 1.22 write wrongly, written right in the finished file,
+/// in place (no element moves):
+///
+/// - a string tag is written as GStreamer serializes a value: a title "A title" is written
+///   `"A\ title"`, quotes and backslashes included, wherever it holds a space or any character but
+///   letters, digits and `_-+/:.`. Each such `TagString` gets its value back, keeps its length
+///   field, and is followed by a `Void` element filling the bytes the quotes and escapes took;
+/// - the creation date (`DateUTC`) is the time of writing: it gets the input's.
+enum MatroskaMetadata {
     private static let segment: UInt32 = 0x1853_8067
+    private static let info: UInt32 = 0x1549_A966
+    private static let dateUTC: UInt32 = 0x4461
     private static let tags: UInt32 = 0x1254_C367
     private static let tag: UInt32 = 0x7373
     private static let simpleTag: UInt32 = 0x67C8
     private static let tagString: UInt32 = 0x4487
     private static let void: UInt8 = 0xEC
 
-    /// Unquotes the tag values of the Matroska or WebM file at `path`; returns how many it rewrote.
-    /// Throws when the file cannot be read or written, or is no Matroska file.
+    /// Unquotes the tag values of the Matroska or WebM file at `path`, and sets its creation date to
+    /// `creationDate` when given; returns how many values it rewrote. Throws when the file cannot
+    /// be read or written, or is no Matroska file.
     @discardableResult
-    static func unquote(inFileAt path: String) throws -> Int {
+    static func repair(fileAt path: String, creationDate: Date? = nil) throws -> Int {
         guard let file = FileHandle(forUpdatingAtPath: path) else { throw CocoaError(.fileWriteNoPermission) }
         defer { try? file.close() }
+        var rewritten = 0
+        try forEachTopLevel(of: file, [tags, info]) { id, data in
+            if id == tags {
+                rewritten += rewrite(&data, in: 0..<data.count, inside: tags)
+            } else if let creationDate, let date = child(dateUTC, of: data), date.count == 8 {
+                let nanoseconds = Int64((creationDate.timeIntervalSince(epoch) * 1e9).rounded())
+                data.replaceSubrange(date, with: (0..<8).reversed().map { UInt8(truncatingIfNeeded: nanoseconds >> (8 * $0)) })
+            }
+        }
+        return rewritten
+    }
+
+    /// The creation date (`DateUTC`) of the Matroska or WebM file at `path`, or nil.
+    static func creationDate(ofFileAt path: String) -> Date? {
+        guard let file = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? file.close() }
+        var found: Date?
+        try? forEachTopLevel(of: file, [info], write: false) { _, data in
+            guard let date = child(dateUTC, of: data), date.count == 8 else { return }
+            let nanoseconds = Int64(bitPattern: data[date].reduce(0) { $0 << 8 | UInt64($1) })
+            found = epoch.addingTimeInterval(Double(nanoseconds) / 1e9)
+        }
+        return found
+    }
+
+    /// Matroska's dates count from 2001-01-01 UTC, as Foundation's reference date does.
+    private static let epoch = Date(timeIntervalSinceReferenceDate: 0)
+
+    /// Calls `body` with the content of each top-level element of the segment whose ID is in `ids`,
+    /// and writes it back when `body` changed it.
+    private static func forEachTopLevel(
+        of file: FileHandle, _ ids: Set<UInt32>, write: Bool = true, _ body: (UInt32, inout Data) -> Void
+    ) throws {
         let length = try file.seekToEnd()
         // The EBML header, then the segment, whose top-level elements are walked by their headers.
         guard let header = try element(in: file, at: 0, length: length), header.id == 0x1A45_DFA3,
@@ -27,23 +66,31 @@ enum MatroskaTags {
         else { throw CocoaError(.fileReadCorruptFile) }
         var offset = segmentElement.dataStart
         let end = min(segmentElement.end, length)
-        var rewritten = 0
         while offset < end, let child = try element(in: file, at: offset, length: length) {
-            if child.id == tags {
+            if ids.contains(child.id), child.end - child.dataStart < 16 << 20 {
                 try file.seek(toOffset: child.dataStart)
-                guard var data = try file.read(upToCount: Int(child.end - child.dataStart)) else { break }
-                let count = rewrite(&data, in: 0..<data.count, inside: tags)
-                if count > 0 {
+                guard let original = try file.read(upToCount: Int(child.end - child.dataStart)) else { break }
+                var data = original
+                body(child.id, &data)
+                if write && data != original {
                     try file.seek(toOffset: child.dataStart)
                     try file.write(contentsOf: data)
-                    rewritten += count
                 }
             }
             // An element of unknown size (a live cluster) cannot be stepped over.
             guard child.end > offset, child.end <= length else { break }
             offset = child.end
         }
-        return rewritten
+    }
+
+    /// The content of the first child `id` in `data` (a master element's content).
+    private static func child(_ id: UInt32, of data: Data) -> Range<Int>? {
+        var offset = data.startIndex
+        while offset < data.endIndex, let child = element(in: data, at: offset), child.end >= child.dataStart {
+            if child.id == id, child.end <= data.endIndex { return child.dataStart..<child.end }
+            offset = child.end
+        }
+        return nil
     }
 
     /// Unquotes each `TagString` under `range` of `data`, the content of a `parent` element.
