@@ -70,6 +70,12 @@ struct FileJob {
     /// The converter after the decoding source (videoconvert, or audioconvert for an audio
     /// description), where decoded buffers are counted.
     static let decodedName = "gstpipe-decoded"
+    /// Turns pictures as their `image-orientation` tag says (from an MP4 or QuickTime display
+    /// matrix, an EXIF orientation or a `taginject`), as ffmpeg applies a display matrix by default.
+    /// It follows the tag as it comes, after caps too: the caps after it change and are negotiated
+    /// again. Without the tag, it passes buffers through untouched. A converter goes before it: it
+    /// takes fewer formats than decoders give (not GBR, Y42B or P010).
+    static let upright = ["videoflip", "video-direction=auto"]
 
     var input: Input?
     var outputs: [Output] = []
@@ -77,6 +83,11 @@ struct FileJob {
     var media: MediaKind = .video
     /// The description to run, each element one token as gst-launch-1.0's arguments.
     var tokens: [String]
+    /// True when pictures are turned upright as their orientation tag says (`upright`): after the
+    /// decoding source, or before each video output when there is no input file. With
+    /// `--no-autorotate`, they stay as stored and MP4 and QuickTime outputs get the input's display
+    /// matrix (`FileJobRun`).
+    var autorotate = true
     /// One-line notes for the user (what a mapping did).
     var notes: [String] = []
     /// Notes that hold only when the input has audio (an audio track left out), said once its
@@ -96,10 +107,11 @@ struct FileJob {
     /// `klass` gives an element factory's klass by name (`GStreamer.classification(ofElement:)`), from which the
     /// description's `media` is read.
     init(
-        tokens original: [String], swiftElements: Set<String>, alwaysCrashSafe: Bool = false,
+        tokens original: [String], swiftElements: Set<String>, alwaysCrashSafe: Bool = false, autorotate: Bool = true,
         klass: (String) -> String? = GStreamer.classification(ofElement:)
     ) throws(Failure) {
         tokens = original
+        self.autorotate = autorotate
         let names = Set(original.compactMap { $0.hasPrefix("name=") ? TokenReader.unquoted(String($0.dropFirst(5))) : nil })
         let reader = TokenReader(names: names)
 
@@ -167,17 +179,21 @@ struct FileJob {
             }
             outputs.append(output)
         }
+        // Pictures are turned upright once: as they are decoded, so that the description works on
+        // them upright as ffmpeg's filters do, or before each output when no file is decoded.
+        let uprightOutputs = autorotate && input == nil
         for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             let output = outputs.first { $0.index == replacement.output.index }!
-            tokens.replaceSubrange(replacement.range, with: try Self.outputChain(output, media: media))
+            tokens.replaceSubrange(
+                replacement.range, with: try Self.outputChain(output, media: media, upright: uprightOutputs))
         }
         if let input {
+            let decoded =
+                media == .audio
+                ? ["audioconvert", "name=\(Self.decodedName)"]
+                : ["videoconvert", "name=\(Self.decodedName)"] + (autorotate ? ["!"] + Self.upright + ["!", "videoconvert"] : [])
             tokens.replaceSubrange(
-                0..<1,
-                with: [
-                    "uridecodebin", "uri=\(input.uri)", "name=\(Self.inputName)", "!",
-                    media == .video ? "videoconvert" : "audioconvert", "name=\(Self.decodedName)",
-                ])
+                0..<1, with: ["uridecodebin", "uri=\(input.uri)", "name=\(Self.inputName)", "!"] + decoded)
             for output in outputs {
                 guard let encoder = output.audioEncoder else { continue }
                 tokens += [
@@ -292,9 +308,9 @@ struct FileJob {
 
     /// Raw video (or audio, for an audio description) in, the file written: converter, encoder,
     /// muxer, sink.
-    private static func outputChain(_ output: Output, media: MediaKind) throws(Failure) -> [String] {
+    private static func outputChain(_ output: Output, media: MediaKind, upright: Bool) throws(Failure) -> [String] {
         let format = output.format
-        var chain = media == .video ? try videoChain(output) : try audioChain(output)
+        var chain = media == .video ? try videoChain(output, upright: upright) : try audioChain(output)
         if let muxer = format.muxer, !GStreamer.hasElement(named: muxer) {
             throw .runtime(notInstalled(muxer, for: output))
         }
@@ -311,14 +327,15 @@ struct FileJob {
         return chain
     }
 
-    /// videoconvert and the format's video chain, its encoder named.
-    private static func videoChain(_ output: Output) throws(Failure) -> [String] {
+    /// videoconvert, `upright` when asked, and the format's video chain, its encoder named.
+    private static func videoChain(_ output: Output, upright: Bool) throws(Failure) -> [String] {
         let videoChain = output.videoChain
         for element in videoChain.filter({ $0 != "!" && !$0.contains("=") }) where !GStreamer.hasElement(named: element) {
             throw .runtime(notInstalled(element, for: output))
         }
-        var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + videoChain
-        let encoder = 3 + (videoChain.firstIndex { $0 != "!" && !$0.contains("/") } ?? 0)
+        var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + (upright ? Self.upright + ["!"] : [])
+        let encoder = chain.count + (videoChain.firstIndex { $0 != "!" && !$0.contains("/") } ?? 0)
+        chain += videoChain
         chain.insert("name=\(output.videoEncoderName)", at: encoder + 1)
         return chain
     }

@@ -103,6 +103,9 @@ struct FileJobRun {
                 source.postError("no \(job.media) stream could be decoded")
                 return
             }
+            if job.media == .video, let alpha = AlphaVideo.note(inside: source, of: pipeline, name: input.name) {
+                note(alpha)
+            }
             let hasAudio = source.sourcePads.contains { $0.currentCaps?.mediaType?.hasPrefix("audio/") == true }
             let undecodableAudio = unknown.first { $0.mediaType?.hasPrefix("audio/") == true }
             if hasAudio || undecodableAudio != nil { job.notesIfAudio.forEach(note) }
@@ -224,6 +227,44 @@ struct FileJobRun {
             message += "\n  \(output.file.path) holds \(contents(of: output, "decoded")), and is finalized"
         }
         return message
+    }
+
+    /// After end of stream, once the pipeline has stopped and the files are closed, what the muxers
+    /// of GStreamer 1.22 write wrongly or not at all:
+    ///
+    /// - the creation time: the input's (from an MP4, QuickTime, Matroska or WebM input) in place of
+    ///   the time of writing;
+    /// - in MP4 and QuickTime, the input's display matrix when pictures were kept as stored
+    ///   (`--no-autorotate`), which mp4mux and qtmux leave out (`MovieHeader`);
+    /// - in Matroska and WebM, tag values unquoted (`MatroskaMetadata`).
+    ///
+    /// Notes what could not be written.
+    func completeMetadata(note: (String) -> Void) {
+        let inputPath = job.input.flatMap { URL(string: $0.uri) }.flatMap { $0.isFileURL ? $0.path : nil }
+        var header = inputPath.flatMap(MovieHeader.read(from:)) ?? MovieHeader()
+        if header.creationTime == nil, let date = inputPath.flatMap(MatroskaMetadata.creationDate(ofFileAt:)) {
+            header.creationDate = date
+        }
+        if job.autorotate { header.videoMatrix = nil }
+        for output in outputs where FileManager.default.fileExists(atPath: output.file.path) {
+            let path = output.file.path
+            switch output.file.format.muxer {
+            case "matroskamux", "webmmux":
+                do {
+                    try MatroskaMetadata.repair(fileAt: path, creationDate: header.creationDate)
+                } catch {
+                    note("\(path) keeps its tags as matroskamux wrote them: \(error.localizedDescription)")
+                }
+            case "mp4mux", "qtmux":
+                guard header != MovieHeader() else { continue }
+                do {
+                    try MovieHeader.write(header, to: path)
+                } catch {
+                    note("\(path) keeps GStreamer's creation time and no display matrix: \(error.localizedDescription)")
+                }
+            default: continue
+            }
+        }
     }
 
     /// After an error: each output that got frames is finished (end of stream into its encoder and

@@ -27,7 +27,10 @@ struct GstPipeCommand: AsyncParsableCommand {
             makes a file of that container with no video. When both ends are files and the description \
             is video, the input's audio is kept, as ffmpeg would. filesink location=out.mp4 right after a Swift \
             element is encoded the same way. H.264 of gray's output is monochrome (4:0:0), as ffmpeg's \
-            -vf format=gray writes it; put video/x-raw,format=I420 after gray for players that want 4:2:0.
+            -vf format=gray writes it; put video/x-raw,format=I420 after gray for players that want 4:2:0. As \
+            ffmpeg does, pictures are turned upright as the input's display matrix says (--no-autorotate \
+            keeps them as stored), and the pixel aspect ratio, title, artist, comment, creation time and \
+            audio language are kept where the output can hold them.
 
             Examples:
               gstpipe noise ! gray ! autovideosink
@@ -89,6 +92,15 @@ struct GstPipeCommand: AsyncParsableCommand {
             """)
     var crashSafe = false
 
+    @Flag(
+        name: .customLong("no-autorotate"),
+        help: """
+            Keep pictures as stored instead of turning them upright as the input's display matrix or \
+            orientation tag says; .mp4 and .mov outputs get the input's display matrix instead, as \
+            ffmpeg's -noautorotate does.
+            """)
+    var noAutorotate = false
+
     @Option(
         help: ArgumentHelp(
             "Draw the pipeline as it ran, with negotiated caps, to FILE (.svg or .png through Graphviz, or .dot).",
@@ -118,7 +130,7 @@ struct GstPipeCommand: AsyncParsableCommand {
     func run() async throws {
         let options = RunOptions(
             printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
-            stats: stats, crashSafe: crashSafe, preview: preview)
+            stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate)
         if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
             throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
         }

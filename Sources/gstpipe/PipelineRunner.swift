@@ -17,6 +17,8 @@ struct RunOptions: Sendable {
     var crashSafe = false
     /// Where autovideosink shows video; nil chooses by what the machine has.
     var preview: Preview?
+    /// Turn pictures upright as their orientation tag says; false for `--no-autorotate`.
+    var autorotate = true
 }
 
 /// Exit statuses, as gst-launch users expect them.
@@ -45,6 +47,7 @@ struct PipelineRunner {
     func run() async -> Int32 {
         let job: FileJob
         let pipeline: Pipeline
+        AlphaVideo.decodeWithoutAlpha()
         do {
             try GstPipeElements.register()
         } catch {
@@ -53,7 +56,8 @@ struct PipelineRunner {
         }
         do {
             job = try FileJob(
-                tokens: tokens, swiftElements: Set(ElementType.registeredNames()), alwaysCrashSafe: options.crashSafe)
+                tokens: tokens, swiftElements: Set(ElementType.registeredNames()), alwaysCrashSafe: options.crashSafe,
+                autorotate: options.autorotate)
         } catch {
             return error.report()
         }
@@ -145,6 +149,8 @@ struct PipelineRunner {
                     printError(failure)
                     return ExitStatus.runtimeError
                 }
+                pipeline.stop()
+                files.completeMetadata(note: note)
                 return stops.exitStatus
             case .error(let error):
                 progress?.finish()

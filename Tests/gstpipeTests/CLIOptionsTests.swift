@@ -130,7 +130,10 @@ struct CLIOptionsTests {
             ffmpeg would. filesink location=out.mp4 right after a Swift element is encoded
             the same way. H.264 of gray's output is monochrome (4:0:0), as ffmpeg's -vf
             format=gray writes it; put video/x-raw,format=I420 after gray for players that
-            want 4:2:0.
+            want 4:2:0. As ffmpeg does, pictures are turned upright as the input's display
+            matrix says (--no-autorotate keeps them as stored), and the pixel aspect ratio,
+            title, artist, comment, creation time and audio language are kept where the
+            output can hold them.
 
             Examples:
               gstpipe noise ! gray ! autovideosink
@@ -181,6 +184,11 @@ struct CLIOptionsTests {
                                       play up to the last second written if gstpipe is
                                       killed outright (kill -9, a power cut). Live, network
                                       and generated inputs are written that way by default.
+              --no-autorotate         Keep pictures as stored instead of turning them
+                                      upright as the input's display matrix or orientation
+                                      tag says; .mp4 and .mov outputs get the input's
+                                      display matrix instead, as ffmpeg's -noautorotate
+                                      does.
               --graph <FILE>          Draw the pipeline as it ran, with negotiated caps, to
                                       FILE (.svg or .png through Graphviz, or .dot).
               -f <FILE>               Run the description kept in FILE (# starts a comment;
