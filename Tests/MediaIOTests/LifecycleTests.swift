@@ -80,7 +80,7 @@ struct FailureTests {
     func stopWaitingForStreamingThread() async throws {
         TestElements.register()
         let pipeline = try Pipeline(
-            launch: "patternsrc tag=src-wait frames=200000 ! passthrough tag=filter-wait stop-waits=true "
+            launch: "patternsrc tag=src-wait frames=1000000 ! passthrough tag=filter-wait stop-waits=true "
                 + "! queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! fakesink sync=false")
         try pipeline.play()
         try await Task.sleep(for: .milliseconds(300))

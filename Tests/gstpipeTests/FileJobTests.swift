@@ -363,7 +363,7 @@ struct FileJobTests {
         // x264's 1.8 s latency, past any cut made at Ctrl-C; a file job is never live.)
         let result = try CLI.run(
             ["--preview", "none", input.path, "!", "gray", "!", "identity", "sleep-time=40000", "!", output.path],
-            timeout: 60, interruptAfter: 2)
+            timeout: 60, interruptAfter: 3)
         #expect(result.status == 130, "\(result.stderr)")
         let info = try Media.info(output)
         #expect(info.audioStreams == 1)
