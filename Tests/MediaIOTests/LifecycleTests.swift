@@ -83,7 +83,9 @@ struct FailureTests {
             launch: "patternsrc tag=src-wait frames=1000000 ! passthrough tag=filter-wait stop-waits=true "
                 + "! queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! fakesink sync=false")
         try pipeline.play()
-        try await Task.sleep(for: .milliseconds(300))
+        // In PLAYING (a loaded machine may take a while), so the pause is the stop, with data flowing.
+        #expect(pipeline.state(timeout: 10_000_000_000).current == .playing)
+        try await Task.sleep(for: .milliseconds(100))
         try pipeline.pause()
         pipeline.stop()
         #expect(LifecycleLog.shared.calls("filter-wait").contains("stop-saw-a-frame"), "\(LifecycleLog.shared.calls("filter-wait"))")
