@@ -65,8 +65,8 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     /// A flush (a seek) went through the element, or it went from PAUSED down to READY (filters): data
     /// held from before is stale. Called while no `render` runs.
     func flushed()
-    /// A flush (a seek) started (sinks): data held is stale, and a `render` waiting for room must
-    /// return now. Called on the thread that flushes, possibly while `render` runs.
+    /// A flush (a seek) started (sinks and filters): data held is stale, and a `render` waiting for
+    /// room must return now. Called on the thread that flushes, possibly while `render` runs.
     func flushStarted()
     /// How long the element holds data back before its output (filters), such as an encoder's
     /// lookahead: added to upstream's latency when downstream asks, so live pipelines wait for it.
@@ -87,11 +87,12 @@ extension BridgeDelegate {
     public var latency: ClockTime { 0 }
 }
 
-/// One element instance written in Swift: a bin holding an appsrc and/or an appsink with ghost pads,
-/// which presents itself to the pipeline as one ordinary element.
+/// One element instance written in Swift: a source (a bin holding an appsrc), a sink (a bin holding
+/// an appsink, with converters in front for audio) or a filter (a plain element with pads of its own,
+/// see BridgeFilter.swift), which presents itself to the pipeline as one ordinary element.
 ///
-/// The bin owns this object (released in the bin's finalize), and every call into it comes from the
-/// bin or its children while they exist, so the raw pointers below never dangle. Mutable state is
+/// The element owns this object (released in its finalize), and every call into it comes from the
+/// element, its pads or its children while they exist, so the raw pointers below never dangle. Mutable state is
 /// behind `Mutex`es; the delegate is set once during instance init, before GStreamer can call in.
 public final class BridgeElement: @unchecked Sendable {
     let element: UnsafeMutablePointer<GstElement>
@@ -238,12 +239,14 @@ public final class BridgeElement: @unchecked Sendable {
         return String(cString: name)
     }
 
-    /// Pushes a buffer downstream through the appsrc with `caps`, keeping the segment of `input` (a
-    /// filter's input sample) so timestamps keep their meaning after seeks. Blocks while the appsrc's
-    /// small queue is full: a slow downstream slows the caller. `segmentOffset` moves that segment
-    /// later, for timestamps moved by as much (see `Sample.init(buffer:caps:segmentFrom:offset:)`).
+    /// Pushes a buffer downstream with `caps`, keeping the segment of `input` (a filter's input
+    /// sample) so timestamps keep their meaning after seeks. A filter pushes through its source pad,
+    /// on the calling thread, and waits as long as downstream does; a source through its appsrc,
+    /// waiting while the appsrc's small queue is full. Either way a slow downstream slows the caller.
+    /// `segmentOffset` moves that segment later, for timestamps moved by as much (see
+    /// `Sample.init(buffer:caps:segmentFrom:offset:)`).
     ///
-    /// The corresponding C functions are `gst_app_src_push_sample` and `gst_app_src_push_buffer`.
+    /// The corresponding C functions are `gst_pad_push` (filters) and `gst_app_src_push_buffer`.
     public func push(
         _ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil, segmentOffset: ClockTime = 0
     ) -> FlowResult {
@@ -601,14 +604,6 @@ public final class BridgeElement: @unchecked Sendable {
             }, UnsafeMutableRawPointer(appsrc), nil)
     }
 
-    /// The bridge of a ghost pad's parent, or nil when the pad has no parent (around dispose).
-    static func fromParent(_ parent: UnsafeMutablePointer<GstObject>?) -> BridgeElement? {
-        guard let parent,
-            let object = CGStreamerShim_bin_swift_object(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self))
-        else { return nil }
-        return Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
-    }
-
     private func templateCaps(_ pad: UnsafeMutablePointer<GstPad>) -> Caps {
         Caps(taking: gst_pad_get_pad_template_caps(pad))
     }
@@ -676,7 +671,7 @@ public final class BridgeElement: @unchecked Sendable {
             return 1
         case GST_QUERY_POSITION, GST_QUERY_DURATION, GST_QUERY_SEEKING, GST_QUERY_CONVERT,
             GST_QUERY_SEGMENT, GST_QUERY_URI, GST_QUERY_FORMATS, GST_QUERY_BUFFERING:
-            // Answered by upstream, as for any filter: the appsrc inside knows nothing of the stream.
+            // Answered by upstream, as for any filter.
             return gst_pad_peer_query(sinkPad, query)
         default:
             return gst_pad_query_default(pad, parent, query)
