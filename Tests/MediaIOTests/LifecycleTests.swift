@@ -76,9 +76,7 @@ struct FailureTests {
         #expect(failure.message == "render failed on purpose")
     }
 
-    @Test(
-        "A shouldStop that waits for the streaming thread gets its frame: buffers never wait on lifecycle code",
-        .disabled("passes alone and in its target (swift test --filter MediaIOTests); in the whole suite no frame reaches the filter during the 2 s stop: not yet understood (see the issue 16 note)"))
+    @Test("A shouldStop that waits for the streaming thread gets its frame: buffers never wait on lifecycle code")
     func stopWaitingForStreamingThread() async throws {
         TestElements.register()
         let pipeline = try Pipeline(

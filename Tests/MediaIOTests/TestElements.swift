@@ -124,7 +124,8 @@ final class PassThrough: VideoFilter {
         // draining its queue would.
         rendersDuringStop.withLock { $0 = 0 }
         stopping.withLock { $0 = true }
-        let deadline = ContinuousClock.now + .seconds(2)
+        // Generous: the whole suite runs encodes in other processes on the same two cores.
+        let deadline = ContinuousClock.now + .seconds(10)
         while rendersDuringStop.withLock({ $0 }) == 0 && ContinuousClock.now < deadline { usleep(1000) }
         stopping.withLock { $0 = false }
         LifecycleLog.shared.record(tag, rendersDuringStop.withLock { $0 } > 0 ? "stop-saw-a-frame" : "stop-timed-out")
@@ -154,7 +155,7 @@ final class PassThrough: VideoFilter {
     static let propertySpecs: [PropertySpec] = [
         tagProperty, PropertySpec("fail", blurb: "Throw from render", .bool(default: false)),
         PropertySpec("eos-after", blurb: "Frames after which to end the stream (-1 = never)", .int(range: -1...1_000_000, default: -1)),
-        PropertySpec("stop-waits", blurb: "shouldStop waits (2 s at most) for one more frame", .bool(default: false)),
+        PropertySpec("stop-waits", blurb: "shouldStop waits (10 s at most) for one more frame", .bool(default: false)),
     ]
 }
 
