@@ -43,13 +43,18 @@ let package = Package(
         // What Swift cannot call directly: variadic GObject calls, macros, casts, GType registration.
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
+        // The RTSP server behind `gstpipe ... ! rtsp://HOST:PORT/PATH` (gst-rtsp-server): one shared
+        // media pipeline fed from the CLI's pipeline, for any number of clients.
+        .target(
+            name: "CGStreamerRTSPShim", dependencies: ["CGStreamer"],
+            linkerSettings: [.linkedLibrary("gstrtspserver-1.0")]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim"]),
         .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264"]),
         .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
         .executableTarget(
             name: "gstpipe",
             dependencies: [
-                "GstPipeElements", "MediaIO", "GStreamer",
+                "GstPipeElements", "MediaIO", "GStreamer", "CGStreamerRTSPShim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

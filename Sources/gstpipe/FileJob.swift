@@ -31,6 +31,8 @@ struct FileJob {
         var crashSafe = false
         /// Made from `filesink location=...` right after a Swift element, not from a file name.
         var fromFilesink = false
+        /// The network destination (or HLS playlist) it goes to, nil for a file.
+        var stream: StreamDestination? = nil
 
         /// The video chain after the converter: for gray's output, a format's gray chain when it has
         /// one; else the encoder's input caps, if any, and the format's chain.
@@ -94,6 +96,9 @@ struct FileJob {
     /// streams are known.
     var notesIfAudio: [String] = []
 
+    /// Live segments an HLS playlist lists (`--hls-window`); 0 lists (and keeps) every segment.
+    var hlsWindow = 6
+
     /// True when the description named no file: it runs exactly as written.
     var isPlainDescription: Bool { input == nil && outputs.isEmpty }
 
@@ -108,10 +113,11 @@ struct FileJob {
     /// description's `media` is read.
     init(
         tokens original: [String], swiftElements: Set<String>, alwaysCrashSafe: Bool = false, autorotate: Bool = true,
-        klass: (String) -> String? = GStreamer.classification(ofElement:)
+        hlsWindow: Int = 6, klass: (String) -> String? = GStreamer.classification(ofElement:)
     ) throws(Failure) {
         tokens = original
         self.autorotate = autorotate
+        self.hlsWindow = hlsWindow
         let names = Set(original.compactMap { $0.hasPrefix("name=") ? TokenReader.unquoted(String($0.dropFirst(5))) : nil })
         let reader = TokenReader(names: names)
 
@@ -134,6 +140,14 @@ struct FileJob {
         for index in tokens.indices.reversed() where index >= 2 && tokens[index - 1] == "!" {
             guard index == tokens.count - 1 || tokens[index + 1] != "!" else { continue }
             let path = TokenReader.unquoted(tokens[index])
+            if let stream = try StreamDestination.parse(path) {
+                var output = Output(
+                    path: path, format: stream.format, index: replacements.count,
+                    feeder: reader.feeder(before: index, in: tokens))
+                output.stream = stream
+                replacements.append((index..<index + 1, output))
+                continue
+            }
             guard reader.isFileName(path, position: .last) else { continue }
             guard let format = OutputFormat.forPath(path) else {
                 throw .usage(
@@ -165,6 +179,7 @@ struct FileJob {
             var output = replacement.output
             output.crashSafe = crashSafe
             try Self.checkWritable(output, input: input)
+            if let stream = output.stream, stream.kind != .rtsp { notes.append(stream.startNote(hlsWindow: hlsWindow)) }
             if output.fromFilesink, let feeder = output.feeder {
                 notes.append(
                     "filesink location=\(output.path) gets raw \(media) from \(feeder): encoding it as "
@@ -185,7 +200,8 @@ struct FileJob {
         for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             let output = outputs.first { $0.index == replacement.output.index }!
             tokens.replaceSubrange(
-                replacement.range, with: try Self.outputChain(output, media: media, upright: uprightOutputs))
+                replacement.range,
+                with: try Self.outputChain(output, media: media, upright: uprightOutputs, hlsWindow: hlsWindow))
         }
         if let input {
             let decoded =
@@ -274,6 +290,7 @@ struct FileJob {
     }
 
     private static func checkWritable(_ output: Output, input: Input?) throws(Failure) {
+        if let stream = output.stream, stream.kind != .hls { return }
         let url = URL(fileURLWithPath: output.path).standardizedFileURL
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false
@@ -308,7 +325,9 @@ struct FileJob {
 
     /// Raw video (or audio, for an audio description) in, the file written: converter, encoder,
     /// muxer, sink.
-    private static func outputChain(_ output: Output, media: MediaKind, upright: Bool) throws(Failure) -> [String] {
+    private static func outputChain(
+        _ output: Output, media: MediaKind, upright: Bool, hlsWindow: Int
+    ) throws(Failure) -> [String] {
         let format = output.format
         var chain = media == .video ? try videoChain(output, upright: upright) : try audioChain(output)
         if let muxer = format.muxer, !GStreamer.hasElement(named: muxer) {
@@ -319,6 +338,11 @@ struct FileJob {
         if let muxer = format.muxer {
             chain += ["!", muxer, "name=\(output.muxerName)"]
             if output.crashSafe, let properties = format.crashSafeMuxing { chain += properties }
+            chain += output.stream?.muxerProperties(hlsWindow: hlsWindow) ?? []
+        }
+        if let stream = output.stream {
+            let sink = stream.sink(named: output.sinkName)
+            return sink.isEmpty ? chain : chain + ["!"] + sink
         }
         chain += ["!", sequence ? "multifilesink" : "filesink", TokenReader.property("location", output.path)]
         // async=false: the file need not preroll, so a branch beside it (tee ! queue ! autovideosink)

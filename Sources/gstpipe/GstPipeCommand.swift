@@ -108,6 +108,31 @@ struct GstPipeCommand: AsyncParsableCommand {
     var graph: String?
 
     @Option(
+        name: .customLong("hls-window"),
+        help: ArgumentHelp(
+            "Segments (2 s each) a .m3u8 playlist lists while live; older ones are deleted. 0 lists and keeps "
+                + "every segment (a full playlist).",
+            valueName: "segments"))
+    var hlsWindow = 6
+
+    @Option(
+        help: ArgumentHelp(
+            "Write the session description of an rtp:// output to FILE instead of printing it.", valueName: "FILE"))
+    var sdp: String?
+
+    @Flag(
+        name: .customLong("rtsp-tcp"),
+        help: "Receive an rtsp:// input's RTP over the RTSP connection (TCP), for networks that block UDP.")
+    var rtspTCP = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a network input (rtsp://, srt://, udp://) may send nothing before gstpipe gives up; 0 "
+                + "waits forever.",
+            valueName: "seconds"))
+    var timeout: Double = 10
+
+    @Option(
         name: .customShort("f"),
         help: ArgumentHelp(
             "Run the description kept in FILE (# starts a comment; newlines count as spaces).", valueName: "FILE"))
@@ -125,12 +150,19 @@ struct GstPipeCommand: AsyncParsableCommand {
         if file != nil && !description.isEmpty {
             throw ValidationError("Give either -f FILE or a description, not both.")
         }
+        if hlsWindow < 0 {
+            throw ValidationError("--hls-window takes a number of segments (0 keeps them all), not \(hlsWindow).")
+        }
+        if !(timeout >= 0) {
+            throw ValidationError("--timeout takes seconds (0 waits forever), not \(timeout).")
+        }
     }
 
     func run() async throws {
         let options = RunOptions(
             printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
-            stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate)
+            stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate, hlsWindow: hlsWindow,
+            sdpFile: sdp, rtspTCP: rtspTCP, inputTimeout: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)))
         if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
             throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
         }

@@ -113,11 +113,11 @@ struct OutputFormat: Sendable {
     /// x264enc in GStreamer 1.22 prefers 10-bit 4:4:4 (High 4:4:4 Predictive), which few players
     /// decode: a converter before it would choose that. 8-bit 4:2:0 plays everywhere, and is what
     /// ffmpeg writes from the usual 4:2:0 input.
-    private static let h264Input = "video/x-raw,format=I420"
+    static let h264Input = "video/x-raw,format=I420"
     /// x264grayenc has the same defaults as the chain above, and gives the muxers `avc` directly
     /// (h264parse would set every frame's duration to the SPS's 1 ns tick, the last one included).
     private static let grayH264 = ["x264grayenc"]
-    private static let aac = ["avenc_aac", "voaacenc"]
+    static let aac = ["avenc_aac", "voaacenc"]
     /// MP4 and QuickTime written as a fragment a second while running and made an ordinary file
     /// (one moov) at end of stream: a process killed outright (SIGKILL, the OOM killer, a power cut)
     /// leaves a file that plays up to its last fragment, not one without its moov atom that nothing

@@ -19,6 +19,14 @@ struct RunOptions: Sendable {
     var preview: Preview?
     /// Turn pictures upright as their orientation tag says; false for `--no-autorotate`.
     var autorotate = true
+    /// Segments an HLS playlist lists (`--hls-window`); 0 lists and keeps them all.
+    var hlsWindow = 6
+    /// Where to write the session description of an `rtp://` output (`--sdp`), instead of printing it.
+    var sdpFile: String?
+    /// Ask an `rtsp://` input's server for RTP over the RTSP connection (`--rtsp-tcp`).
+    var rtspTCP = false
+    /// How long a network input may send nothing before the run fails (`--timeout`); nil waits forever.
+    var inputTimeout: Duration? = .seconds(10)
 }
 
 /// Exit statuses, as gst-launch users expect them.
@@ -57,7 +65,7 @@ struct PipelineRunner {
         do {
             job = try FileJob(
                 tokens: tokens, swiftElements: Set(ElementType.registeredNames()), alwaysCrashSafe: options.crashSafe,
-                autorotate: options.autorotate)
+                autorotate: options.autorotate, hlsWindow: options.hlsWindow)
         } catch {
             return error.report()
         }
@@ -87,7 +95,16 @@ struct PipelineRunner {
             return error.report()
         }
         let files = FileJobRun(job: job, pipeline: pipeline, note: { [self] text in note(text) })
-        return await drive(pipeline, files: files, terminal: preview == .terminal ? TerminalPreview() : nil)
+        let streams: StreamRun
+        do {
+            streams = try StreamRun(job: job, pipeline: pipeline, sdpFile: options.sdpFile, note: note)
+        } catch {
+            return error.report()
+        }
+        // The servers close once the pipeline has stopped (drive's end): clients get end of stream first.
+        defer { streams.close() }
+        return await drive(
+            pipeline, files: files, streams: streams, terminal: preview == .terminal ? TerminalPreview() : nil)
     }
 
     private var tokens: [String] {
@@ -99,7 +116,9 @@ struct PipelineRunner {
 
     /// Runs the pipeline to its end. `terminal` is the terminal under the ASCII-art preview, whose
     /// keys end the run and whose modes come back on every way out.
-    private func drive(_ pipeline: Pipeline, files: FileJobRun, terminal: TerminalPreview?) async -> Int32 {
+    private func drive(
+        _ pipeline: Pipeline, files: FileJobRun, streams: StreamRun, terminal: TerminalPreview?
+    ) async -> Int32 {
         var progress: ProgressLine?
         if terminal == nil && !options.quiet && isatty(STDOUT_FILENO) == 1 {
             var frames = Statistics.firstCounter(in: pipeline)
@@ -142,6 +161,7 @@ struct PipelineRunner {
             switch message {
             case .endOfStream:
                 progress?.finish()
+                streams.finish()
                 heldWarnings.forEach(printWarning)
                 drawGraph(of: pipeline)
                 printStatistics(of: pipeline, since: started)

@@ -1,0 +1,281 @@
+#include "CGStreamerRTSPShim.h"
+#include <gst/app/app.h>
+#include <gst/video/video.h>
+#include <gst/rtsp-server/rtsp-server.h>
+
+// What a media pipeline runs: the appsrc fed below, and a payloader the server finds as pay0.
+// is-live with do-timestamp: each buffer gets the media pipeline's running time as it leaves the
+// appsrc, so a media made for a late client starts at its own zero. Never blocking, dropping the
+// oldest when full: a stalled media pipeline must not hold back the producer or the other clients.
+static const char *const launch =
+    "( appsrc name=gstpipe-rtsp-source is-live=true format=time do-timestamp=true block=false "
+    "leaky-type=downstream max-buffers=120 ! rtph264pay name=pay0 pt=96 config-interval=-1 "
+    "aggregate-mode=zero-latency )";
+
+/// One media pipeline (one per shared mount while it has clients).
+typedef struct {
+    GstRTSPMedia *media;  // owned, its "unprepared" handler disconnected when the feed goes
+    gpointer server;      // the handlers' data
+    gulong probe;         // on the payloader's source pad
+    GstElement *appsrc;   // owned
+    GstElement *payloader;  // owned
+    GstCaps *caps;        // owned: the caps last set on the appsrc
+    gboolean waiting_for_key;
+    gboolean finished;    // end of stream left the payloader
+} Feed;
+
+struct CGStreamerRTSPShimServer {
+    GstRTSPServer *server;
+    GMainContext *context;
+    GMainLoop *loop;
+    GThread *thread;
+    GSource *source;
+    GstElement *appsink;
+    GMutex lock;
+    GCond changed;
+    GPtrArray *feeds;  // of Feed *
+    gboolean ended;    // end of stream reached the appsink
+    guint64 relayed;
+};
+
+static void feed_free(gpointer data) {
+    Feed *feed = data;
+    g_signal_handlers_disconnect_by_data(feed->media, feed->server);
+    g_object_unref(feed->media);
+    GstPad *pad = gst_element_get_static_pad(feed->payloader, "src");
+    gst_pad_remove_probe(pad, feed->probe);
+    gst_object_unref(pad);
+    gst_object_unref(feed->appsrc);
+    gst_object_unref(feed->payloader);
+    if (feed->caps) gst_caps_unref(feed->caps);
+    g_free(feed);
+}
+
+/// Asks the encoder for a key frame, so a client that just started does not wait for the next one.
+static gboolean request_key_frame(gpointer data) {
+    CGStreamerRTSPShimServer *s = data;
+    gst_element_send_event(s->appsink, gst_video_event_new_upstream_force_key_unit(GST_CLOCK_TIME_NONE, TRUE, 0));
+    return G_SOURCE_REMOVE;
+}
+
+static GstPadProbeReturn payloader_event(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+    CGStreamerRTSPShimServer *s = data;
+    if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) != GST_EVENT_EOS) return GST_PAD_PROBE_OK;
+    GstObject *payloader = gst_pad_get_parent(pad);
+    g_mutex_lock(&s->lock);
+    for (guint i = 0; i < s->feeds->len; i++) {
+        Feed *feed = g_ptr_array_index(s->feeds, i);
+        if ((GstObject *)feed->payloader == payloader) feed->finished = TRUE;
+    }
+    g_cond_broadcast(&s->changed);
+    g_mutex_unlock(&s->lock);
+    if (payloader) gst_object_unref(payloader);
+    return GST_PAD_PROBE_OK;
+}
+
+static void media_unprepared(GstRTSPMedia *media, gpointer data) {
+    CGStreamerRTSPShimServer *s = data;
+    g_mutex_lock(&s->lock);
+    for (guint i = s->feeds->len; i > 0; i--) {
+        Feed *feed = g_ptr_array_index(s->feeds, i - 1);
+        if (feed->media == media) g_ptr_array_remove_index(s->feeds, i - 1);
+    }
+    g_cond_broadcast(&s->changed);
+    g_mutex_unlock(&s->lock);
+}
+
+static void media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data) {
+    (void)factory;
+    CGStreamerRTSPShimServer *s = data;
+    GstElement *bin = gst_rtsp_media_get_element(media);
+    GstElement *appsrc = gst_bin_get_by_name_recurse_up(GST_BIN(bin), "gstpipe-rtsp-source");
+    GstElement *payloader = gst_bin_get_by_name_recurse_up(GST_BIN(bin), "pay0");
+    gst_object_unref(bin);
+    if (!appsrc || !payloader) {
+        if (appsrc) gst_object_unref(appsrc);
+        if (payloader) gst_object_unref(payloader);
+        return;
+    }
+    Feed *feed = g_new0(Feed, 1);
+    GstPad *pad = gst_element_get_static_pad(payloader, "src");
+    feed->probe = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, payloader_event, s, NULL);
+    gst_object_unref(pad);
+    g_signal_connect(media, "unprepared", G_CALLBACK(media_unprepared), s);
+    feed->media = g_object_ref(media);
+    feed->server = s;
+    feed->appsrc = appsrc;
+    feed->payloader = payloader;
+    feed->waiting_for_key = TRUE;
+    g_mutex_lock(&s->lock);
+    g_ptr_array_add(s->feeds, feed);
+    gboolean ended = s->ended;
+    g_mutex_unlock(&s->lock);
+    if (ended) gst_app_src_end_of_stream(GST_APP_SRC(appsrc));
+    else request_key_frame(s);
+}
+
+/// A client that starts playing a shared media already running asks for a key frame too, a moment
+/// later: by then its transport is set up and the key frame reaches it.
+static gboolean play_request(GstRTSPClient *client, GstRTSPContext *context, gpointer data) {
+    (void)client;
+    (void)context;
+    CGStreamerRTSPShimServer *s = data;
+    GSource *timeout = g_timeout_source_new(100);
+    g_source_set_callback(timeout, request_key_frame, s, NULL);
+    g_source_attach(timeout, s->context);
+    g_source_unref(timeout);
+    return TRUE;
+}
+
+static void client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
+    (void)server;
+    g_signal_connect(client, "play-request", G_CALLBACK(play_request), data);
+}
+
+static GstFlowReturn new_sample(GstAppSink *sink, gpointer data) {
+    CGStreamerRTSPShimServer *s = data;
+    GstSample *sample = gst_app_sink_pull_sample(sink);
+    if (!sample) return GST_FLOW_EOS;
+    GstBuffer *buffer = gst_sample_get_buffer(sample);
+    GstCaps *caps = gst_sample_get_caps(sample);
+    gboolean key = !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
+    g_mutex_lock(&s->lock);
+    for (guint i = 0; i < s->feeds->len; i++) {
+        Feed *feed = g_ptr_array_index(s->feeds, i);
+        if (feed->waiting_for_key && !key) continue;
+        feed->waiting_for_key = FALSE;
+        if (caps && (!feed->caps || !gst_caps_is_equal(caps, feed->caps))) {
+            gst_caps_replace(&feed->caps, caps);
+            gst_app_src_set_caps(GST_APP_SRC(feed->appsrc), caps);
+        }
+        // A new buffer sharing the access unit's memory (no copy of the data), its time left to
+        // the appsrc (do-timestamp).
+        GstBuffer *copy = gst_buffer_copy(buffer);
+        GST_BUFFER_PTS(copy) = GST_CLOCK_TIME_NONE;
+        GST_BUFFER_DTS(copy) = GST_CLOCK_TIME_NONE;
+        gst_app_src_push_buffer(GST_APP_SRC(feed->appsrc), copy);
+        s->relayed++;
+    }
+    g_mutex_unlock(&s->lock);
+    gst_sample_unref(sample);
+    return GST_FLOW_OK;
+}
+
+static void appsink_eos(GstAppSink *sink, gpointer data) {
+    (void)sink;
+    CGStreamerRTSPShimServer *s = data;
+    g_mutex_lock(&s->lock);
+    s->ended = TRUE;
+    for (guint i = 0; i < s->feeds->len; i++) {
+        Feed *feed = g_ptr_array_index(s->feeds, i);
+        gst_app_src_end_of_stream(GST_APP_SRC(feed->appsrc));
+    }
+    g_cond_broadcast(&s->changed);
+    g_mutex_unlock(&s->lock);
+}
+
+static gpointer run_loop(gpointer data) {
+    GMainLoop *loop = data;
+    g_main_context_push_thread_default(g_main_loop_get_context(loop));
+    g_main_loop_run(loop);
+    g_main_context_pop_thread_default(g_main_loop_get_context(loop));
+    return NULL;
+}
+
+CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, const char *address,
+                                                          const char *service, const char *path,
+                                                          char **error) {
+    CGStreamerRTSPShimServer *s = g_new0(CGStreamerRTSPShimServer, 1);
+    g_mutex_init(&s->lock);
+    g_cond_init(&s->changed);
+    s->feeds = g_ptr_array_new_with_free_func(feed_free);
+    s->appsink = gst_object_ref(appsink);
+    s->server = gst_rtsp_server_new();
+    gst_rtsp_server_set_address(s->server, address);
+    gst_rtsp_server_set_service(s->server, service);
+
+    GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
+    gst_rtsp_media_factory_set_launch(factory, launch);
+    gst_rtsp_media_factory_set_shared(factory, TRUE);
+    g_signal_connect(factory, "media-configure", G_CALLBACK(media_configure), s);
+    GstRTSPMountPoints *mounts = gst_rtsp_server_get_mount_points(s->server);
+    gst_rtsp_mount_points_add_factory(mounts, path, factory);
+    g_object_unref(mounts);
+    g_signal_connect(s->server, "client-connected", G_CALLBACK(client_connected), s);
+
+    GError *failure = NULL;
+    s->source = gst_rtsp_server_create_source(s->server, NULL, &failure);
+    if (!s->source) {
+        *error = g_strdup(failure ? failure->message : "the server could not listen");
+        g_clear_error(&failure);
+        g_object_unref(s->server);
+        gst_object_unref(s->appsink);
+        g_ptr_array_unref(s->feeds);
+        g_free(s);
+        return NULL;
+    }
+    s->context = g_main_context_new();
+    g_source_attach(s->source, s->context);
+    s->loop = g_main_loop_new(s->context, FALSE);
+
+    GstAppSinkCallbacks callbacks = {.eos = appsink_eos, .new_sample = new_sample};
+    gst_app_sink_set_callbacks(GST_APP_SINK(appsink), &callbacks, s, NULL);
+    s->thread = g_thread_new("gstpipe-rtsp", run_loop, s->loop);
+    return s;
+}
+
+int CGStreamerRTSPShim_server_port(CGStreamerRTSPShimServer *s) { return gst_rtsp_server_get_bound_port(s->server); }
+
+guint CGStreamerRTSPShim_server_clients(CGStreamerRTSPShimServer *s) {
+    GstRTSPSessionPool *pool = gst_rtsp_server_get_session_pool(s->server);
+    guint count = gst_rtsp_session_pool_get_n_sessions(pool);
+    g_object_unref(pool);
+    return count;
+}
+
+guint64 CGStreamerRTSPShim_server_relayed(CGStreamerRTSPShimServer *s) {
+    g_mutex_lock(&s->lock);
+    guint64 relayed = s->relayed;
+    g_mutex_unlock(&s->lock);
+    return relayed;
+}
+
+gboolean CGStreamerRTSPShim_server_wait_finished(CGStreamerRTSPShimServer *s, guint timeout_ms) {
+    gint64 end = g_get_monotonic_time() + (gint64)timeout_ms * G_TIME_SPAN_MILLISECOND;
+    g_mutex_lock(&s->lock);
+    gboolean done = FALSE;
+    for (;;) {
+        done = s->ended;
+        for (guint i = 0; done && i < s->feeds->len; i++) {
+            if (!((Feed *)g_ptr_array_index(s->feeds, i))->finished) done = FALSE;
+        }
+        if (done || !g_cond_wait_until(&s->changed, &s->lock, end)) break;
+    }
+    g_mutex_unlock(&s->lock);
+    return done;
+}
+
+static GstRTSPFilterResult remove_client(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
+    (void)server;
+    (void)client;
+    (void)data;
+    return GST_RTSP_FILTER_REMOVE;
+}
+
+void CGStreamerRTSPShim_server_free(CGStreamerRTSPShimServer *s) {
+    GstAppSinkCallbacks none = {0};
+    gst_app_sink_set_callbacks(GST_APP_SINK(s->appsink), &none, NULL, NULL);
+    g_source_destroy(s->source);
+    g_source_unref(s->source);
+    gst_rtsp_server_client_filter(s->server, remove_client, NULL);
+    g_main_loop_quit(s->loop);
+    g_thread_join(s->thread);
+    g_main_loop_unref(s->loop);
+    g_main_context_unref(s->context);
+    g_object_unref(s->server);
+    gst_object_unref(s->appsink);
+    g_ptr_array_unref(s->feeds);
+    g_cond_clear(&s->changed);
+    g_mutex_clear(&s->lock);
+    g_free(s);
+}

@@ -1,0 +1,38 @@
+extension OutputFormat {
+    /// How a stream destination is written: H.264 for streaming (`streamingH264`) in MPEG-TS for SRT
+    /// and UDP (with AAC audio from a file input), in RTP for RTSP and `rtp://` (video only), and in
+    /// HLS segments (MPEG-TS, AAC) for a `.m3u8` playlist.
+    static func streaming(_ kind: StreamDestination.Kind) -> OutputFormat {
+        switch kind {
+        case .rtsp:
+            // The RTSP server payloads it (rtph264pay) in its own media pipeline.
+            return OutputFormat(
+                extensions: [], name: "H.264 over RTSP", videoChain: streamingH264, muxer: nil, audioEncoders: nil,
+                isImage: false, encoderInput: h264Input)
+        case .srt, .udp:
+            return OutputFormat(
+                extensions: [], name: "H.264 in MPEG-TS", videoChain: streamingH264, muxer: "mpegtsmux",
+                audioEncoders: aac, audioName: "AAC in MPEG-TS", isImage: false, encoderInput: h264Input)
+        case .rtp:
+            // SPS and PPS before every key frame: a receiver that starts late needs no SDP parameters.
+            return OutputFormat(
+                extensions: [], name: "RTP H.264",
+                videoChain: streamingH264 + ["!", "rtph264pay", "config-interval=-1", "pt=96"], muxer: nil,
+                audioEncoders: nil, isImage: false, encoderInput: h264Input)
+        case .hls:
+            return OutputFormat(
+                extensions: ["m3u8"], name: "HLS (H.264 in MPEG-TS segments)", videoChain: streamingH264 + ["!", "h264parse"],
+                muxer: "hlssink2", audioEncoders: aac, audioName: "HLS (AAC in MPEG-TS segments)",
+                isImage: false, encoderInput: h264Input)
+        }
+    }
+
+    /// H.264 for a network: x264 with no lookahead and no B-frames (tune=zerolatency: a frame
+    /// leaves the encoder as it comes in), the veryfast preset (a live source must be encoded in real
+    /// time on modest machines), and a key frame at least every second at 30 frames a second (two at
+    /// 15), so a viewer who joins late starts within a second; RTSP and `rtp://` viewers also get
+    /// one on request. 4:2:0, which every decoder takes (gray's 4:0:0 is for files).
+    static let streamingH264 = [
+        "x264enc", "tune=zerolatency", "speed-preset=veryfast", "key-int-max=30", "bitrate=2048",
+    ]
+}

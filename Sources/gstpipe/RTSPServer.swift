@@ -1,0 +1,63 @@
+import CGStreamer
+import CGStreamerRTSPShim
+import Foundation
+import MediaIO
+
+/// gst-rtsp-server serving what an `rtsp://HOST:PORT/PATH` output's appsink receives: one shared
+/// media pipeline (`appsrc ! rtph264pay`) for every client, fed from the appsink, so clients come and
+/// go without touching the producer or each other. A client that starts playing asks the encoder for
+/// a key frame. The server runs on a GLib main loop thread of its own until `close()`.
+final class RTSPServer: @unchecked Sendable {
+    // The C server is thread-safe (a mutex inside guards what the streaming thread and the server's
+    // thread share); `server` itself is written only by init and close(), which the run calls once.
+    private var server: OpaquePointer?
+    let destination: StreamDestination
+    /// The port it listens on.
+    let port: Int
+
+    /// Starts serving what reaches `appsink`. Throws a message saying why the server cannot listen.
+    init(destination: StreamDestination, appsink: Element) throws(FileJob.Failure) {
+        self.destination = destination
+        var error: UnsafeMutablePointer<CChar>?
+        let started = appsink.withUnsafePointer { sink in
+            CGStreamerRTSPShim_server_start(
+                sink, destination.host, String(destination.port), destination.path, &error)
+        }
+        guard let started else {
+            let reason = error.map { String(cString: $0) } ?? "the server could not listen"
+            g_free(error)
+            throw .runtime(
+                "cannot serve \(destination.uri): \(reason) (choose another port, or an address of this machine, "
+                    + "such as 0.0.0.0 for all of them)")
+        }
+        server = started
+        port = Int(CGStreamerRTSPShim_server_port(started))
+    }
+
+    /// The URL to open: the one given, with the port the server got, and this machine's name in
+    /// place of 0.0.0.0 (which a viewer cannot open).
+    var url: String {
+        let host = ["0.0.0.0", "::", "[::]"].contains(destination.host) ? ProcessInfo.processInfo.hostName : destination.host
+        return "rtsp://\(host):\(port)\(destination.path)"
+    }
+
+    /// Clients playing now.
+    var clients: Int { server.map { Int(CGStreamerRTSPShim_server_clients($0)) } ?? 0 }
+
+    /// After end of stream reached the appsink: waits (up to `timeout`) until each media pipeline has
+    /// sent it on to its clients.
+    func waitUntilFinished(timeout: Duration) -> Bool {
+        guard let server else { return true }
+        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        return CGStreamerRTSPShim_server_wait_finished(server, guint(milliseconds)) != 0
+    }
+
+    /// Disconnects every client and stops listening.
+    func close() {
+        guard let server else { return }
+        self.server = nil
+        CGStreamerRTSPShim_server_free(server)
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,171 @@
+import Foundation
+
+/// A network destination, or an HLS playlist, named where a description ends in place of a file:
+/// `rtsp://HOST:PORT/PATH` (served by gstpipe's RTSP server), `srt://HOST:PORT` (caller) and
+/// `srt://:PORT` (listener), `udp://HOST:PORT` (MPEG-TS), `rtp://HOST:PORT` (RTP H.264) and
+/// `DIR/NAME.m3u8` (HLS). Video is encoded for streaming (`OutputFormat.streaming`).
+struct StreamDestination: Sendable, Equatable {
+    enum Kind: String, Sendable, CaseIterable {
+        case rtsp, srt, udp, rtp, hls
+    }
+
+    let kind: Kind
+    /// The token as written.
+    let uri: String
+    /// The host: the address to bind (RTSP), to send to (UDP, RTP, SRT caller); empty for an SRT
+    /// listener, or for HLS.
+    let host: String
+    let port: Int
+    /// The RTSP mount path (`/gray`), or the HLS playlist's path.
+    let path: String
+    /// The query's options, in order (`latency=200`).
+    let options: [(name: String, value: String)]
+
+    static func == (lhs: StreamDestination, rhs: StreamDestination) -> Bool { lhs.uri == rhs.uri }
+
+    /// The RTSP server's port when the URI gives none, as ffmpeg's and VLC's.
+    static let defaultRTSPPort = 8554
+
+    /// The destination `token` names, nil for anything else (a file name, an element, a URI of
+    /// another scheme); throws for a stream URI that cannot be used as written.
+    static func parse(_ token: String) throws(FileJob.Failure) -> StreamDestination? {
+        if !TokenReader.isURI(token) {
+            guard URL(fileURLWithPath: token).pathExtension.lowercased() == "m3u8" else { return nil }
+            return StreamDestination(kind: .hls, uri: token, host: "", port: 0, path: token, options: [])
+        }
+        guard let scheme = token.split(separator: ":").first.map({ $0.lowercased() }),
+            let kind = Kind(rawValue: scheme), kind != .hls
+        else { return nil }
+        let pattern = #"^[A-Za-z]+://(\[[^\]]*\]|[^/:?]*)(:([0-9]*))?(/[^?]*)?(\?(.*))?$"#
+        guard let match = token.firstMatch(of: try! Regex(pattern)) else {
+            throw .usage("cannot read \(token) as a \(kind.rawValue):// address: write it as \(example(kind))")
+        }
+        let host = match.output[1].substring.map(String.init) ?? ""
+        let portText = match.output[3].substring.map(String.init) ?? ""
+        let path = match.output[4].substring.map(String.init) ?? ""
+        let query = match.output[6].substring.map(String.init) ?? ""
+        var port = Int(portText) ?? (kind == .rtsp ? defaultRTSPPort : -1)
+        if kind == .rtsp && portText.isEmpty { port = defaultRTSPPort }
+        guard port >= 0 else {
+            throw .usage("\(token) has no port: add one, such as \(example(kind))")
+        }
+        guard (kind == .rtsp ? 0 : 1)...65535 ~= port else {
+            throw .usage("\(token): the port must be between 1 and 65535")
+        }
+        if host.isEmpty && kind != .srt {
+            throw .usage("\(token) has no host: write it as \(example(kind))")
+        }
+        if kind == .rtsp && (path.isEmpty || path == "/") {
+            throw .usage("\(token) has no path: name the stream, such as \(example(kind))")
+        }
+        if kind != .rtsp && !path.isEmpty && path != "/" {
+            throw .usage("\(token): a \(kind.rawValue):// address takes no path: write it as \(example(kind))")
+        }
+        var options: [(String, String)] = []
+        for item in query.split(separator: "&") where !item.isEmpty {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else {
+                throw .usage("\(token): the option \(item) has no value: write it as name=value, such as latency=200")
+            }
+            if kind == .rtsp {
+                throw .usage("\(token): rtsp:// outputs take no options (the server serves every client the same stream)")
+            }
+            options.append((parts[0], parts[1]))
+        }
+        return StreamDestination(kind: kind, uri: token, host: host, port: port, path: path, options: options)
+    }
+
+    private static func example(_ kind: Kind) -> String {
+        switch kind {
+        case .rtsp: "rtsp://0.0.0.0:8554/live"
+        case .srt: "srt://HOST:9000 (caller) or srt://:9000 (listener)"
+        case .udp: "udp://127.0.0.1:5000 (or a multicast group, udp://239.0.0.1:5000)"
+        case .rtp: "rtp://127.0.0.1:5004"
+        case .hls: "live/stream.m3u8"
+        }
+    }
+
+    /// An SRT destination with no host waits for receivers to call (listener); one with a host calls it.
+    var isListener: Bool { kind == .srt && (host.isEmpty || option("mode") == "listener") }
+
+    func option(_ name: String) -> String? { options.last { $0.name == name }?.value }
+
+    /// How it is written: container and codecs, by kind.
+    var format: OutputFormat { OutputFormat.streaming(kind) }
+
+    /// The elements that end the output after its muxer (or its video chain, for RTSP and RTP), as
+    /// launch tokens, the sink named `name`; empty for HLS, whose muxer (hlssink2) writes the files.
+    func sink(named name: String) -> [String] {
+        switch kind {
+        case .rtsp:
+            // The RTSP server takes the access units from here (`RTSPServer`). sync: a file input is
+            // sent at its own pace, not as fast as it decodes.
+            return ["appsink", "name=\(name)", "sync=true", "async=false", "max-buffers=60"]
+        case .srt:
+            var uri = "srt://\(host):\(port)"
+            var query = options.map { "\($0.name)=\($0.value)" }
+            if host.isEmpty && option("mode") == nil { query.insert("mode=listener", at: 0) }
+            if !query.isEmpty { uri += "?" + query.joined(separator: "&") }
+            // A listener does not hold the pipeline until a receiver calls: what comes before is
+            // dropped, as a camera keeps running with nobody watching.
+            return ["srtsink", "name=\(name)", TokenReader.property("uri", uri), "async=false"]
+                + (isListener ? ["wait-for-connection=false"] : [])
+        case .udp, .rtp:
+            return ["udpsink", "name=\(name)", "host=\(host)", "port=\(port)", "async=false"]
+                + options.map { "\($0.name)=\($0.value)" }
+        case .hls:
+            return []
+        }
+    }
+
+    /// Properties of the muxer (hlssink2: where segments and playlist go, and how many it keeps).
+    func muxerProperties(hlsWindow: Int) -> [String] {
+        guard kind == .hls else { return kind == .srt || kind == .udp ? ["alignment=7"] : [] }
+        let playlist = URL(fileURLWithPath: path)
+        let segments = playlist.deletingPathExtension().path + "%05d.ts"
+        return [
+            TokenReader.property("location", segments), TokenReader.property("playlist-location", playlist.path),
+            "target-duration=2", "playlist-length=\(hlsWindow)", "max-files=\(hlsWindow == 0 ? 0 : hlsWindow + 2)",
+        ]
+    }
+
+    /// The one-line note said as the output starts.
+    func startNote(hlsWindow: Int) -> String {
+        switch kind {
+        case .rtsp: return "serving \(uri)"
+        case .srt where isListener:
+            return "waiting for SRT receivers on port \(port): srt://THIS-HOST:\(port) (MPEG-TS; nothing is sent before one calls)"
+        case .srt: return "sending MPEG-TS to \(uri) (SRT caller)"
+        case .udp: return "sending MPEG-TS to \(uri)"
+        case .rtp: return "sending RTP H.264 to \(uri)"
+        case .hls:
+            let window = hlsWindow == 0 ? "every segment kept" : "a live window of \(hlsWindow) segments"
+            return "writing HLS to \(path) (2 s segments beside it, \(window))"
+        }
+    }
+
+    /// The session description a receiver of an `rtp://` output needs (ffmpeg -protocol_whitelist
+    /// file,udp,rtp -i stream.sdp; gst-launch-1.0 filesrc location=stream.sdp ! sdpdemux). The
+    /// payloader repeats SPS and PPS before each key frame, so none are in it.
+    var sessionDescription: String {
+        let family = host.contains(":") ? "IP6" : "IP4"
+        return """
+            v=0
+            o=- 0 0 IN \(family) \(host)
+            s=gstpipe
+            c=IN \(family) \(host)\(isMulticast ? "/\(option("ttl-mc") ?? "1")" : "")
+            t=0 0
+            m=video \(port) RTP/AVP 96
+            a=rtpmap:96 H264/90000
+            a=fmtp:96 packetization-mode=1
+
+            """
+    }
+
+    /// 224.0.0.0/4 or ff00::/8.
+    var isMulticast: Bool {
+        if host.lowercased().hasPrefix("ff") { return true }
+        guard let first = host.split(separator: ".").first.flatMap({ Int($0) }) else { return false }
+        return (224...239).contains(first)
+    }
+}
