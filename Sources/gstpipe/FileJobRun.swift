@@ -286,6 +286,8 @@ struct FileJobRun {
         }.start()
         for output in outputs {
             let path = output.file.path
+            // A network stream leaves no file behind to call complete or not.
+            if let stream = output.file.stream, stream.kind != .hls { continue }
             if failed.contains(where: { $0.file.path == path }) {
                 note("\(path) is incomplete: writing it failed")
                 continue

@@ -179,7 +179,7 @@ struct PipelineRunner {
                     return ExitStatus.runtimeError
                 }
                 heldWarnings.forEach(printWarning)
-                report(error)
+                report(error, job: files.job)
                 await files.finishAfterError(error, note: note)
                 drawGraph(of: pipeline)
                 printStatistics(of: pipeline, since: started)
@@ -252,9 +252,10 @@ struct PipelineRunner {
         printError("warning from element \(warning.source ?? "?"): \(warning.message)", prefix: "WARNING")
     }
 
-    private func report(_ error: GStreamerError) {
+    private func report(_ error: GStreamerError, job: FileJob? = nil) {
         var text = "from element \(error.source ?? "pipeline"): \(error.message)"
-        if let advice = FileJobRun.advice(for: error) { text += "\n  \(advice)" }
+        let stream = job?.outputs.first { output in error.source.map(output.elementNames.contains) ?? false }?.stream
+        if let advice = stream.map(\.failureAdvice) ?? FileJobRun.advice(for: error) { text += "\n  \(advice)" }
         if options.verbose, let debug = error.debug { text += "\nAdditional debug info:\n\(debug)" }
         printError(text)
     }

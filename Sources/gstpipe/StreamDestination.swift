@@ -144,6 +144,23 @@ struct StreamDestination: Sendable, Equatable {
         }
     }
 
+    /// What to do when sending failed (the error names the element and GStreamer's reason).
+    var failureAdvice: String {
+        switch kind {
+        case .srt where isListener:
+            return "check that port \(port) is free (another listener?) and that the receiver calls in caller mode"
+        case .srt:
+            return "nothing answered at \(uri): start the receiver first, in listener mode "
+                + "(ffplay 'srt://:\(port)?mode=listener'), or let gstpipe listen with srt://:\(port)"
+        case .udp, .rtp:
+            return "check the address \(host) (a host this machine can reach, or a multicast group) and the port"
+        case .rtsp:
+            return "the RTSP server stopped: run gstpipe again, with -v for GStreamer's details"
+        case .hls:
+            return "check that the folder of \(path) exists and that you may write to it"
+        }
+    }
+
     /// The session description a receiver of an `rtp://` output needs (ffmpeg -protocol_whitelist
     /// file,udp,rtp -i stream.sdp; gst-launch-1.0 filesrc location=stream.sdp ! sdpdemux). The
     /// payloader repeats SPS and PPS before each key frame, so none are in it.
