@@ -15,6 +15,9 @@ struct FileJob {
         /// The token as written.
         let name: String
         let uri: String
+
+        /// A live network source (rtsp://, srt://, udp://): it has no length, and may send nothing.
+        var isNetwork: Bool { TokenReader.isNetworkURI(uri) }
     }
 
     struct Output {
@@ -270,6 +273,8 @@ struct FileJob {
     /// reading it with GStreamer's discoverer (after the pipeline failed on it): not media, no
     /// decoder for that stream, no such stream at all; nil when the discoverer finds nothing wrong.
     static func diagnose(_ input: Input, media: MediaKind) -> String? {
+        // The discoverer would connect again, and wait as long as the stream sends nothing.
+        guard !input.isNetwork else { return nil }
         let info: MediaInfo
         do {
             info = try MediaInfo.discover(uri: input.uri)

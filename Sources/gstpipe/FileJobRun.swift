@@ -148,6 +148,34 @@ struct FileJobRun {
         pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) }, keptAliveBy: source)
     }
 
+    /// For a network input: RTP over the RTSP connection (`--rtsp-tcp`), set on rtspsrc as
+    /// uridecodebin makes it.
+    func receiveRTSPOverTCP() {
+        guard job.input?.uri.lowercased().hasPrefix("rtsp") == true, let inputElement else { return }
+        _ = try? inputElement.connect("source-setup") { arguments in
+            guard case .element(let source)? = arguments.dropFirst().first else { return }
+            try? source.set("protocols", fromString: "tcp")
+        }
+    }
+
+    /// For a network input: an error from the input when no frame (or audio buffer) has been decoded
+    /// `timeout` after the start, instead of a wait with no end. Cancel the task once the run ends.
+    func failWhenSilent(after timeout: Duration) -> Task<Void, Never>? {
+        guard let input = job.input, input.isNetwork, let decoded, let inputElement else { return nil }
+        return Task {
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled, decoded.count == 0 else { return }
+            inputElement.postError(
+                "nothing arrived in \(Self.seconds(timeout)): check that the sender is running and sends to this "
+                    + "machine and port (--timeout sets the wait; 0 waits forever)")
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+
     /// Why the run failed, when the input is to blame: it is not media, holds no video (or audio)
     /// that can be decoded, or its reading failed before any came. Nil for any other error.
     func inputFailure(after error: GStreamerError) -> String? {

@@ -95,6 +95,7 @@ struct PipelineRunner {
             return error.report()
         }
         let files = FileJobRun(job: job, pipeline: pipeline, note: { [self] text in note(text) })
+        if options.rtspTCP { files.receiveRTSPOverTCP() }
         let streams: StreamRun
         do {
             streams = try StreamRun(job: job, pipeline: pipeline, sdpFile: options.sdpFile, note: note)
@@ -149,11 +150,13 @@ struct PipelineRunner {
         do {
             try pipeline.play()
         } catch {
-            report(error)
+            report(error, job: files.job)
             await files.finishAfterError(error, note: note)
             return ExitStatus.runtimeError
         }
         progress?.start()
+        let silence = options.inputTimeout.flatMap(files.failWhenSilent(after:))
+        defer { silence?.cancel() }
         for await message in messages {
             if options.printMessages && !options.quiet {
                 print("Got message: \(message)")

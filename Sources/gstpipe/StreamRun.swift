@@ -6,6 +6,8 @@ import MediaIO
 /// stream, a wait until RTSP clients have been sent it.
 struct StreamRun {
     let servers: [RTSPServer]
+    /// SRT outputs: their sockets must stay open a while after end of stream.
+    let srt: [StreamDestination]
 
     /// Starts what the job's stream outputs need before the pipeline plays.
     init(job: FileJob, pipeline: Pipeline, sdpFile: String?, note: (String) -> Void) throws(FileJob.Failure) {
@@ -28,6 +30,7 @@ struct StreamRun {
             throw .usage("--sdp FILE describes an rtp:// output, and this description has none")
         }
         self.servers = servers
+        srt = job.outputs.compactMap(\.stream).filter { $0.kind == .srt }
     }
 
     /// Writes the session description to `sdpFile`, or prints it on standard output.
@@ -50,9 +53,13 @@ struct StreamRun {
             + "(ffplay -protocol_whitelist file,udp,rtp \(sdpFile))")
     }
 
-    /// After end of stream: each RTSP server sends it on to its clients (up to two seconds).
+    /// After end of stream: each RTSP server sends it on to its clients (up to two seconds), and SRT
+    /// receivers get the last packets, which they hold for the latency before playing: closing the
+    /// socket at once would lose them (SRT's live mode does not linger).
     func finish() {
         for server in servers { _ = server.waitUntilFinished(timeout: .seconds(2)) }
+        let latency = srt.map { Int($0.option("latency") ?? "") ?? 125 }.max()
+        if let latency { Thread.sleep(forTimeInterval: Double(latency * 2 + 300) / 1000) }
     }
 
     /// Disconnects every RTSP client and stops listening: after the pipeline has stopped.
