@@ -153,21 +153,42 @@ struct FileJobRun {
     func receiveRTSPOverTCP() {
         guard job.input?.uri.lowercased().hasPrefix("rtsp") == true, let inputElement else { return }
         _ = try? inputElement.connect("source-setup") { arguments in
-            guard case .element(let source)? = arguments.dropFirst().first else { return }
+            guard case .element(let source)? = arguments.first else { return }
             try? source.set("protocols", fromString: "tcp")
         }
     }
 
-    /// For a network input: an error from the input when no frame (or audio buffer) has been decoded
-    /// `timeout` after the start, instead of a wait with no end. Cancel the task once the run ends.
-    func failWhenSilent(after timeout: Duration) -> Task<Void, Never>? {
+    /// For a network input, which may send nothing and never an end: an error from the input when
+    /// nothing has been decoded `timeout` after the start, instead of a wait with no end; and, once
+    /// it has sent, end of stream when it has been silent for `timeout` (the sender stopped: UDP
+    /// carries no end, and srtsrc would wait to reconnect forever), so that outputs are finished.
+    /// Cancel the task once the run ends.
+    func watchSilence(timeout: Duration, note: @escaping @Sendable (String) -> Void) -> Task<Void, Never>? {
         guard let input = job.input, input.isNetwork, let decoded, let inputElement else { return nil }
+        let end = self
         return Task {
-            try? await Task.sleep(for: timeout)
-            guard !Task.isCancelled, decoded.count == 0 else { return }
-            inputElement.postError(
-                "nothing arrived in \(Self.seconds(timeout)): check that the sender is running and sends to this "
-                    + "machine and port (--timeout sets the wait; 0 waits forever)")
+            let clock = ContinuousClock()
+            var lastCount = 0
+            var lastChange = clock.now
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                let count = decoded.count
+                if count != lastCount {
+                    lastCount = count
+                    lastChange = clock.now
+                }
+                guard clock.now - lastChange >= timeout else { continue }
+                if count == 0 {
+                    inputElement.postError(
+                        "nothing arrived in \(Self.seconds(timeout)): check that the sender is running and sends "
+                            + "to this machine and port (--timeout sets the wait; 0 waits forever)")
+                } else {
+                    note("\(input.name) sent nothing for \(Self.seconds(timeout)): the sender stopped, ending the stream")
+                    end.pipeline?.sendEndOfStream()
+                    end.endInputStreams()
+                }
+                return
+            }
         }
     }
 

@@ -155,7 +155,7 @@ struct PipelineRunner {
             return ExitStatus.runtimeError
         }
         progress?.start()
-        let silence = options.inputTimeout.flatMap(files.failWhenSilent(after:))
+        let silence = options.inputTimeout.flatMap { files.watchSilence(timeout: $0, note: note) }
         defer { silence?.cancel() }
         for await message in messages {
             if options.printMessages && !options.quiet {
