@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what gstpipe needs on Debian/Ubuntu: GStreamer's development files and plugins, and the
 # tools the tests use (Xvfb for a real window, graphviz for pipeline pictures, ffmpeg's ffprobe as a
-# reader of what gstpipe writes), and gst-rtsp-server for rtsp:// outputs. Installs only what is missing; safe to run again.
+# reader of what gstpipe writes), and gst-rtsp-server for rtsp:// outputs (with its Python binding, the
+# RTSP sender of the input tests). Installs only what is missing; safe to run again.
 set -euo pipefail
 
 packages=(
@@ -10,7 +11,7 @@ packages=(
     gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
     gstreamer1.0-libav gstreamer1.0-x
     libx264-dev
-    libgstrtspserver-1.0-dev gstreamer1.0-rtsp
+    libgstrtspserver-1.0-dev gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0
     xvfb graphviz python3-gst-1.0 ffmpeg
 )
 
