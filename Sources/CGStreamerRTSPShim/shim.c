@@ -26,6 +26,7 @@ typedef struct {
 
 struct CGStreamerRTSPShimServer {
     GstRTSPServer *server;
+    GstRTSPMediaFactory *factory;
     GMainContext *context;
     GMainLoop *loop;
     GThread *thread;
@@ -195,6 +196,7 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, c
     gst_rtsp_server_set_service(s->server, service);
 
     GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
+    s->factory = g_object_ref(factory);
     gst_rtsp_media_factory_set_launch(factory, launch);
     gst_rtsp_media_factory_set_shared(factory, TRUE);
     g_signal_connect(factory, "media-configure", G_CALLBACK(media_configure), s);
@@ -208,6 +210,8 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, c
     if (!s->source) {
         *error = g_strdup(failure ? failure->message : "the server could not listen");
         g_clear_error(&failure);
+        g_signal_handlers_disconnect_by_data(s->factory, s);
+        g_object_unref(s->factory);
         g_object_unref(s->server);
         gst_object_unref(s->appsink);
         g_ptr_array_unref(s->feeds);
@@ -257,25 +261,41 @@ gboolean CGStreamerRTSPShim_server_wait_finished(CGStreamerRTSPShimServer *s, gu
 
 static GstRTSPFilterResult remove_client(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server;
-    (void)client;
-    (void)data;
+    g_signal_handlers_disconnect_by_data(client, data);
     return GST_RTSP_FILTER_REMOVE;
 }
 
+/// On the server's own thread, where it handles its clients: closes them, then ends the loop.
+static gboolean shut_down(gpointer data) {
+    CGStreamerRTSPShimServer *s = data;
+    gst_rtsp_server_client_filter(s->server, remove_client, s);
+    g_main_loop_quit(s->loop);
+    return G_SOURCE_REMOVE;
+}
+
 void CGStreamerRTSPShim_server_free(CGStreamerRTSPShimServer *s) {
+    // Nothing calls back into `s` from here on: not the appsink, the factory, the server, a media
+    // (its handlers go with the feeds) or a client (shut_down).
     GstAppSinkCallbacks none = {0};
     gst_app_sink_set_callbacks(GST_APP_SINK(s->appsink), &none, NULL, NULL);
+    g_signal_handlers_disconnect_by_data(s->factory, s);
+    g_signal_handlers_disconnect_by_data(s->server, s);
+    g_mutex_lock(&s->lock);
+    g_ptr_array_set_size(s->feeds, 0);
+    g_mutex_unlock(&s->lock);
     g_source_destroy(s->source);
     g_source_unref(s->source);
-    gst_rtsp_server_client_filter(s->server, remove_client, NULL);
-    g_main_loop_quit(s->loop);
+    GSource *idle = g_idle_source_new();
+    g_source_set_callback(idle, shut_down, s, NULL);
+    g_source_attach(idle, s->context);
+    g_source_unref(idle);
     g_thread_join(s->thread);
     g_main_loop_unref(s->loop);
     g_main_context_unref(s->context);
+    g_object_unref(s->factory);
     g_object_unref(s->server);
     gst_object_unref(s->appsink);
     g_ptr_array_unref(s->feeds);
-    g_cond_clear(&s->changed);
-    g_mutex_clear(&s->lock);
-    g_free(s);
+    // The struct itself (its lock) stays: a media thread may be inside media_unprepared, waiting for
+    // the lock, as the handlers were disconnected. A few dozen bytes once per server.
 }
