@@ -134,7 +134,12 @@ struct FileJobRun {
             let muxer = pipeline.element(named: output.muxerName)
         else { return }
         do {
-            try encoder.link(to: muxer)
+            // hlssink2's templates take any caps: linking by caps would ask for its "video" pad again.
+            if output.format.muxer == "hlssink2", let encoded = encoder.pad(named: "src") {
+                try encoded.link(to: muxer.requestPad("audio"))
+            } else {
+                try encoder.link(to: muxer)
+            }
         } catch {
             note("\(output.path) gets video only: \(error.message)")
             removeAudioBranch(of: output, from: pipeline)

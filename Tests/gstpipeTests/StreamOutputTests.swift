@@ -135,6 +135,23 @@ struct StreamOutputTests {
         #expect(probe.stdout.split(separator: "\n").first == "320,240,150", "\(probe.stdout) \(probe.stderr)")
     }
 
+    @Test("A file's audio goes into the HLS segments beside its video, as AAC")
+    func hlsKeepsAudio() async throws {
+        let clip = try await Media.clipWithAudio()
+        let folder = Media.temporary("hls", "d")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let playlist = folder.appendingPathComponent("clip.m3u8")
+        let result = try CLI.run([clip.path, "!", "gray", "!", playlist.path, "--hls-window", "0"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let probe = try Spawned("/usr/bin/ffprobe", [
+            "-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,height,nb_read_frames",
+            "-of", "csv=p=0", playlist.path,
+        ]).finish(timeout: 30)
+        let lines = Set(probe.stdout.split(separator: "\n").map(String.init))
+        #expect(lines.contains("h264,640,360,100") && lines.contains { $0.hasPrefix("aac,") }, "\(probe.stdout)")
+    }
+
     @Test("An HLS live window lists the last segments and deletes older ones")
     func hlsWindow() throws {
         let folder = Media.temporary("hls", "d")
