@@ -4,9 +4,9 @@
 # gstpipe serves a live 640x360 gray test pattern at 30 fps (rtsp://127.0.0.1:PORT/bench). For each
 # count of clients, that many ffmpeg clients (RTP over TCP, -c copy: they count frames without
 # decoding, so that they cost this machine little) read for SECONDS; then the script prints the
-# frames each client got (each reads SECONDS of the stream's time: 30 frames a second when none is
-# lost), and gstpipe's CPU time (user + system, as a share of one core, over the whole round, the
-# clients' connecting included) and resident memory meanwhile. The clients run on the same machine: their
+# frames each client got in a window of SECONDS that opens 6 s after every client got frames (ffmpeg
+# reports every half second: a count may be off by 15 either way), and gstpipe's CPU time (user +
+# system, as a share of one core) and resident memory in that window. The clients run on the same machine: their
 # own CPU competes with the server's.
 #
 # Usage: Benchmarks/rtsp-clients.sh [SECONDS] [COUNTS...]   (default: 10 s; 1 8 16 32 64 clients)
@@ -31,32 +31,44 @@ ticks=$(getconf CLK_TCK)
 cpu() { awk '{print $14 + $15}' "/proc/$server/stat"; }
 rss() { awk '/VmRSS/ {print $2}' "/proc/$server/status"; }
 
-printf "%8s %22s %14s %12s\n" clients "frames in ${seconds} s" "server CPU" "server RSS"
-printf "%8s %22s %14s %9s MB\n" 0 "(sent: $((seconds * 30)))" - "$(($(rss) / 1024))"
+frames() { grep -o '^frame=[0-9]*' "$work/client$1.txt" 2>/dev/null | tail -1 | cut -d= -f2; }
+
+printf "%8s %26s %14s %12s\n" clients "frames in ${seconds} s" "server CPU" "server RSS"
+printf "%8s %26s %14s %9s MB\n" 0 "(sent: $((seconds * 30)))" - "$(($(rss) / 1024))"
 for count in "${counts[@]}"; do
     pids=()
-    start_cpu=$(cpu)
-    started=$(date +%s.%N)
     for i in $(seq 1 "$count"); do
-        # -t: each client reads that much of the stream's time, so a frame lost anywhere shows.
         ffmpeg -hide_banner -nostdin -loglevel fatal -rtsp_transport tcp -i "rtsp://127.0.0.1:$port/bench" \
-            -t "$seconds" -c copy -f null - -progress "$work/client$i.txt" &
+            -c copy -f null - -progress "$work/client$i.txt" &
         pids+=($!)
     done
-    sleep "$((seconds / 2))"
-    peak_rss=$(rss)
-    wait "${pids[@]}" || true
+    # The window opens once every client gets frames (up to 60 s for them to start).
+    for _ in $(seq 1 600); do
+        ready=0
+        for i in $(seq 1 "$count"); do [ "$(frames "$i")" ] && [ "$(frames "$i")" -gt 0 ] && ready=$((ready + 1)); done
+        [ "$ready" -eq "$count" ] && break
+        sleep 0.1
+    done
+    # ffmpeg probes the stream for a few seconds, then writes out what it held back at once.
+    sleep 6
+    declare -A first=()
+    for i in $(seq 1 "$count"); do first[$i]=$(frames "$i"); done
+    start_cpu=$(cpu)
+    sleep "$seconds"
     end_cpu=$(cpu)
-    elapsed=$(awk -v a="$started" -v b="$(date +%s.%N)" 'BEGIN {print b - a}')
+    peak_rss=$(rss)
     total=0
     least=999999
     for i in $(seq 1 "$count"); do
-        got=$(grep -o '^frame=[0-9]*' "$work/client$i.txt" | tail -1 | cut -d= -f2 || echo 0)
+        got=$(($(frames "$i") - ${first[$i]}))
         total=$((total + got))
         ((got < least)) && least=$got
     done
-    cpu_share=$(awk -v d=$((end_cpu - start_cpu)) -v t="$ticks" -v s="$elapsed" 'BEGIN {printf "%.1f", d / t / s * 100}')
-    printf "%8s %22s %13s%% %9s MB\n" "$count" "mean $((total / count)), least $least" "$cpu_share" \
+    unset first
+    kill "${pids[@]}" 2>/dev/null || true
+    wait "${pids[@]}" 2>/dev/null || true
+    cpu_share=$(awk -v d=$((end_cpu - start_cpu)) -v t="$ticks" -v s="$seconds" 'BEGIN {printf "%.1f", d / t / s * 100}')
+    printf "%8s %26s %13s%% %9s MB\n" "$count" "mean $((total / count)), least $least" "$cpu_share" \
         "$((peak_rss / 1024))"
     sleep 2
 done
