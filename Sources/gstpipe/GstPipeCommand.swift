@@ -32,11 +32,18 @@ struct GstPipeCommand: AsyncParsableCommand {
             keeps them as stored), and the pixel aspect ratio, title, artist, comment, creation time and \
             audio language are kept where the output can hold them.
 
+            Streams: a description may end in rtsp://HOST:PORT/PATH (served to any number of viewers), \
+            srt://HOST:PORT (caller) or srt://:PORT (listener), udp://HOST:PORT (MPEG-TS), rtp://HOST:PORT \
+            (the SDP printed, or written by --sdp) or DIR/NAME.m3u8 (HLS), video encoded for streaming \
+            (x264 zerolatency, a key frame every second at 30 fps). A first token rtsp://, srt:// or udp:// \
+            is a live input, which fails after --timeout seconds with nothing.
+
             Examples:
               gstpipe noise ! gray ! autovideosink
               gstpipe input.mp4 ! gray ! output.mp4
               gstpipe noise num-buffers=100 ! gray ! noise.mkv
               gstpipe input.mp4 ! gray ! frame%04d.png
+              gstpipe input.mp4 ! gray ! rtsp://0.0.0.0:8554/gray
               gstpipe input.mp4 ! audioconvert ! sound.ogg
               gstpipe audiotestsrc num-buffers=200 ! tone.wav
               gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink

@@ -135,11 +135,19 @@ struct CLIOptionsTests {
             title, artist, comment, creation time and audio language are kept where the
             output can hold them.
 
+            Streams: a description may end in rtsp://HOST:PORT/PATH (served to any number
+            of viewers), srt://HOST:PORT (caller) or srt://:PORT (listener),
+            udp://HOST:PORT (MPEG-TS), rtp://HOST:PORT (the SDP printed, or written by
+            --sdp) or DIR/NAME.m3u8 (HLS), video encoded for streaming (x264 zerolatency, a
+            key frame every second at 30 fps). A first token rtsp://, srt:// or udp:// is a
+            live input, which fails after --timeout seconds with nothing.
+
             Examples:
               gstpipe noise ! gray ! autovideosink
               gstpipe input.mp4 ! gray ! output.mp4
               gstpipe noise num-buffers=100 ! gray ! noise.mkv
               gstpipe input.mp4 ! gray ! frame%04d.png
+              gstpipe input.mp4 ! gray ! rtsp://0.0.0.0:8554/gray
               gstpipe input.mp4 ! audioconvert ! sound.ogg
               gstpipe audiotestsrc num-buffers=200 ! tone.wav
               gstpipe videotestsrc num-buffers=50 ! gray ! videoconvert ! autovideosink
@@ -191,6 +199,16 @@ struct CLIOptionsTests {
                                       does.
               --graph <FILE>          Draw the pipeline as it ran, with negotiated caps, to
                                       FILE (.svg or .png through Graphviz, or .dot).
+              --hls-window <segments> Segments (2 s each) a .m3u8 playlist lists while
+                                      live; older ones are deleted. 0 lists and keeps every
+                                      segment (a full playlist). (default: 6)
+              --sdp <FILE>            Write the session description of an rtp:// output to
+                                      FILE instead of printing it.
+              --rtsp-tcp              Receive an rtsp:// input's RTP over the RTSP
+                                      connection (TCP), for networks that block UDP.
+              --timeout <seconds>     Seconds a network input (rtsp://, srt://, udp://) may
+                                      send nothing before gstpipe gives up; 0 waits
+                                      forever. (default: 10.0)
               -f <FILE>               Run the description kept in FILE (# starts a comment;
                                       newlines count as spaces).
               --version               Show the version.

@@ -405,7 +405,11 @@ struct TokenReaderTests {
         {
             #expect(!reader.isFileName(token, position: .last), "\(token)")
         }
-        #expect(!reader.isFileName("rtsp://camera/stream", position: .first))
+        // Network streams are decoded like files (Streams); other URIs stay gst-launch-1.0's source elements.
+        for token in ["rtsp://camera/stream", "srt://127.0.0.1:9000", "udp://0.0.0.0:5000"] {
+            #expect(reader.isFileName(token, position: .first), "\(token)")
+        }
+        #expect(!reader.isFileName("v4l2:///dev/video0", position: .first))
         #expect(reader.isFileName("https://example.com/a.mp4", position: .first))
         #expect(reader.isFileName("file:///tmp/a.mkv", position: .first))
         for token in ["out.mp4", "out.avi", "dir/out", "frame%04d.png", "my.clip.mkv"] {

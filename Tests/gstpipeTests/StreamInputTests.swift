@@ -17,10 +17,7 @@ struct StreamInputTests {
 
     /// Frames and size of the video in `file`, as ffprobe counts them.
     static func probe(_ file: URL) throws -> String {
-        try Spawned("/usr/bin/ffprobe", [
-            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries",
-            "stream=width,height,nb_read_frames", "-of", "csv=p=0", file.path,
-        ]).finish(timeout: 30).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        try probeStreams(file.path, entries: "width,height,nb_read_frames", videoOnly: true).first ?? ""
     }
 
     /// "320,240,N" with N frames or more.

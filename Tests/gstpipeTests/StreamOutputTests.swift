@@ -115,10 +115,16 @@ struct StreamOutputTests {
         #expect(result.stdout.hasPrefix("v=0\n") && result.stdout.contains("a=fmtp:96 packetization-mode=1"))
     }
 
-    @Test("NAME.m3u8 writes an HLS playlist ffprobe reads whole (--hls-window 0), with 2 s segments")
-    func hlsFull() throws {
+    /// A new folder for an HLS output's playlist and segments.
+    static func hlsFolder() throws -> URL {
         let folder = Media.temporary("hls", "d")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        return folder
+    }
+
+    @Test("NAME.m3u8 writes an HLS playlist ffprobe reads whole (--hls-window 0), with 2 s segments")
+    func hlsFull() throws {
+        let folder = try Self.hlsFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let playlist = folder.appendingPathComponent("live.m3u8")
         let result = try CLI.run(
@@ -127,35 +133,26 @@ struct StreamOutputTests {
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: playlist, encoding: .utf8)
         #expect(text.contains("#EXT-X-ENDLIST") && text.contains("live00002.ts"), "\(text)")
-        let probe = try Spawned("/usr/bin/ffprobe", [
-            "-v", "error", "-count_frames", "-show_entries", "stream=width,height,nb_read_frames", "-of", "csv=p=0",
-            playlist.path,
-        ]).finish(timeout: 30)
         // A program's stream, then the stream: one line each.
-        #expect(probe.stdout.split(separator: "\n").first == "320,240,150", "\(probe.stdout) \(probe.stderr)")
+        let probed = try probeStreams(playlist.path, entries: "width,height,nb_read_frames")
+        #expect(probed.first == "320,240,150", "\(probed)")
     }
 
     @Test("A file's audio goes into the HLS segments beside its video, as AAC")
     func hlsKeepsAudio() async throws {
         let clip = try await Media.clipWithAudio()
-        let folder = Media.temporary("hls", "d")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.hlsFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let playlist = folder.appendingPathComponent("clip.m3u8")
         let result = try CLI.run([clip.path, "!", "gray", "!", playlist.path, "--hls-window", "0"])
         #expect(result.status == 0, "\(result.stderr)")
-        let probe = try Spawned("/usr/bin/ffprobe", [
-            "-v", "error", "-count_frames", "-show_entries", "stream=codec_name,width,height,nb_read_frames",
-            "-of", "csv=p=0", playlist.path,
-        ]).finish(timeout: 30)
-        let lines = Set(probe.stdout.split(separator: "\n").map(String.init))
-        #expect(lines.contains("h264,640,360,100") && lines.contains { $0.hasPrefix("aac,") }, "\(probe.stdout)")
+        let lines = Set(try probeStreams(playlist.path, entries: "codec_name,width,height,nb_read_frames"))
+        #expect(lines.contains("h264,640,360,100") && lines.contains { $0.hasPrefix("aac,") }, "\(lines)")
     }
 
     @Test("An HLS live window lists the last segments and deletes older ones")
     func hlsWindow() throws {
-        let folder = Media.temporary("hls", "d")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let folder = try Self.hlsFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let playlist = folder.appendingPathComponent("live.m3u8")
         // 20 s of video, written as fast as it encodes: 10 segments.

@@ -75,6 +75,15 @@ struct FFmpegRead: CustomStringConvertible {
     var description: String { "\(frames) frames \(width ?? 0)x\(height ?? 0), status \(result.status): \(result.stderr.suffix(600))" }
 }
 
+/// ffprobe's count of each stream's frames, one line of `entries` (comma-separated, as
+/// `codec_name,width,height,nb_read_frames`) per stream, for a file or a playlist.
+func probeStreams(_ path: String, entries: String, videoOnly: Bool = false) throws -> [String] {
+    let result = try Spawned("/usr/bin/ffprobe", [
+        "-v", "error", "-count_frames", "-show_entries", "stream=\(entries)", "-of", "csv=p=0", path,
+    ] + (videoOnly ? ["-select_streams", "v:0"] : [])).finish(timeout: 30)
+    return result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+}
+
 enum StreamPorts {
     private static let counter = NSLock()
     // Below Linux's ephemeral range (32768 and up), where the RTSP server's and the clients' own UDP ports go.
