@@ -11,6 +11,10 @@ static const char *const launch =
     "( appsrc name=gstpipe-rtsp-source is-live=true format=time do-timestamp=true block=false "
     "leaky-type=downstream max-buffers=120 ! rtph264pay name=pay0 pt=96 config-interval=-1 "
     "aggregate-mode=zero-latency )";
+// The same for MPEG-TS (a file input's video and audio together), one RTP stream.
+static const char *const launch_mpeg_ts =
+    "( appsrc name=gstpipe-rtsp-source is-live=true format=time do-timestamp=true block=false "
+    "leaky-type=downstream max-buffers=120 ! rtpmp2tpay name=pay0 pt=33 )";
 
 /// One media pipeline (one per shared mount while it has clients).
 typedef struct {
@@ -36,6 +40,7 @@ struct CGStreamerRTSPShimServer {
     GCond changed;
     GPtrArray *feeds;  // of Feed *
     gboolean ended;    // end of stream reached the appsink
+    gboolean mpeg_ts;  // MPEG-TS, not H.264: no key frame to wait for (the client's demuxer finds it)
     guint64 relayed;
 };
 
@@ -106,7 +111,7 @@ static void media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, g
     feed->server = s;
     feed->appsrc = appsrc;
     feed->payloader = payloader;
-    feed->waiting_for_key = TRUE;
+    feed->waiting_for_key = !s->mpeg_ts;
     g_mutex_lock(&s->lock);
     g_ptr_array_add(s->feeds, feed);
     gboolean ended = s->ended;
@@ -185,8 +190,9 @@ static gpointer run_loop(gpointer data) {
 
 CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, const char *address,
                                                           const char *service, const char *path,
-                                                          char **error) {
+                                                          gboolean mpeg_ts, char **error) {
     CGStreamerRTSPShimServer *s = g_new0(CGStreamerRTSPShimServer, 1);
+    s->mpeg_ts = mpeg_ts;
     g_mutex_init(&s->lock);
     g_cond_init(&s->changed);
     s->feeds = g_ptr_array_new_with_free_func(feed_free);
@@ -197,7 +203,7 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, c
 
     GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
     s->factory = g_object_ref(factory);
-    gst_rtsp_media_factory_set_launch(factory, launch);
+    gst_rtsp_media_factory_set_launch(factory, mpeg_ts ? launch_mpeg_ts : launch);
     gst_rtsp_media_factory_set_shared(factory, TRUE);
     g_signal_connect(factory, "media-configure", G_CALLBACK(media_configure), s);
     GstRTSPMountPoints *mounts = gst_rtsp_server_get_mount_points(s->server);

@@ -22,7 +22,7 @@ struct FileJob {
 
     struct Output {
         let path: String
-        let format: OutputFormat
+        var format: OutputFormat
         /// The index in element names: gstpipe-mux0, gstpipe-output0, ...
         let index: Int
         /// The element written just before the output, such as "gray".
@@ -172,6 +172,10 @@ struct FileJob {
         media = Self.media(found: found, outputs: replacements.map(\.output))
         for replacement in replacements {
             try Self.check(replacement.output, holds: media, shownBy: found[media])
+        }
+        // An RTSP server sends a file's audio too: both in MPEG-TS (RTP MP2T), one stream to serve.
+        for index in replacements.indices where replacements[index].output.stream?.kind == .rtsp {
+            if input != nil && media == .video { replacements[index].output.format = .rtspWithAudio }
         }
         // The audio goes to one output: the last in the description that can hold it (uridecodebin
         // has one pad per stream, so a second audio branch would wait forever).

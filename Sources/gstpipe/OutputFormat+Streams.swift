@@ -27,6 +27,13 @@ extension OutputFormat {
         }
     }
 
+    /// RTSP from a file input, whose audio goes with the video: H.264 and AAC in MPEG-TS, which the
+    /// RTSP server sends as one RTP stream (rtpmp2tpay). Without a file input RTSP sends H.264 alone,
+    /// with a frame less of latency (no demuxer waiting for the next frame).
+    static let rtspWithAudio = OutputFormat(
+        extensions: [], name: "H.264 and AAC in MPEG-TS over RTSP", videoChain: streamingH264, muxer: "mpegtsmux",
+        audioEncoders: aac, audioName: "AAC in MPEG-TS over RTSP", isImage: false, encoderInput: h264Input)
+
     /// H.264 for a network: x264 with no lookahead and no B-frames (tune=zerolatency: a frame
     /// leaves the encoder as it comes in), the veryfast preset (a live source must be encoded in real
     /// time on modest machines), and a key frame at least every 30 frames: every second at 30 frames a

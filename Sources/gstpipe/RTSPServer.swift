@@ -15,13 +15,14 @@ final class RTSPServer: @unchecked Sendable {
     /// The port it listens on.
     let port: Int
 
-    /// Starts serving what reaches `appsink`. Throws a message saying why the server cannot listen.
-    init(destination: StreamDestination, appsink: Element) throws(FileJob.Failure) {
+    /// Starts serving what reaches `appsink`: H.264 access units, or MPEG-TS when `mpegTS` (a file
+    /// input's video and audio together). Throws a message saying why the server cannot listen.
+    init(destination: StreamDestination, appsink: Element, mpegTS: Bool = false) throws(FileJob.Failure) {
         self.destination = destination
         var error: UnsafeMutablePointer<CChar>?
         let started = appsink.withUnsafePointer { sink in
             CGStreamerRTSPShim_server_start(
-                sink, destination.host, String(destination.port), destination.path, &error)
+                sink, destination.host, String(destination.port), destination.path, mpegTS ? 1 : 0, &error)
         }
         guard let started else {
             let reason = error.map { String(cString: $0) } ?? "the server could not listen"

@@ -120,7 +120,7 @@ struct StreamDestination: Sendable, Equatable {
 
     /// Properties of the muxer (hlssink2: where segments and playlist go, and how many it keeps).
     func muxerProperties(hlsWindow: Int) -> [String] {
-        guard kind == .hls else { return kind == .srt || kind == .udp ? ["alignment=7"] : [] }
+        guard kind == .hls else { return ["alignment=7"] }
         let playlist = URL(fileURLWithPath: path)
         let segments = playlist.deletingPathExtension().path + "%05d.ts"
         return [

@@ -17,7 +17,8 @@ struct StreamRun {
             switch stream.kind {
             case .rtsp:
                 guard let appsink = pipeline.element(named: output.sinkName) else { continue }
-                let server = try RTSPServer(destination: stream, appsink: appsink)
+                let server = try RTSPServer(
+                    destination: stream, appsink: appsink, mpegTS: output.format.muxer == "mpegtsmux")
                 servers.append(server)
                 note("serving \(server.url) (open it with ffplay, VLC or gst-play-1.0; any number of viewers)")
             case .rtp:

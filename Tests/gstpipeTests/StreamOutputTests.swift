@@ -47,6 +47,21 @@ struct StreamOutputTests {
         }
     }
 
+    @Test("rtsp:// from a file serves its audio too: H.264 and AAC in MPEG-TS, one RTP stream")
+    func rtspKeepsAudio() async throws {
+        let clip = try await Media.clipWithAudio()
+        let port = StreamPorts.take()
+        let server = try Spawned.gstpipe([clip.path, "!", "gray", "!", "rtsp://127.0.0.1:\(port)/clip"])
+        #expect(StreamPorts.waitForListener(port))
+        let read = FFmpegRead(
+            try Spawned.ffmpeg([
+                "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/clip", "-frames:v", "30", "-f", "null", "-",
+            ]).finish(timeout: 30))
+        #expect(read.result.status == 0 && read.frames == 30 && read.width == 640 && read.height == 360, "\(read)")
+        #expect(read.result.stderr.contains("Audio: aac"), "\(read.result.stderr)")
+        #expect(server.finish(timeout: 20).status == 0)
+    }
+
     @Test("srt://:PORT listens: ffmpeg calls and reads 50 frames of 320x240")
     func srtListener() throws {
         let port = StreamPorts.take()

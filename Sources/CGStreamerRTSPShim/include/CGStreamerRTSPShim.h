@@ -7,13 +7,13 @@
 /// clients, fed from the appsink's callbacks, on a GLib main loop thread of its own.
 typedef struct CGStreamerRTSPShimServer CGStreamerRTSPShimServer;
 
-/// Starts serving what reaches `appsink` (H.264, byte-stream, one access unit a buffer) at
-/// rtsp://address:service/path. Takes the appsink's callbacks. Returns NULL and sets `*error` (free
+/// Starts serving what reaches `appsink` (H.264, byte-stream, one access unit a buffer; or MPEG-TS
+/// when `mpeg_ts`) at rtsp://address:service/path. Takes the appsink's callbacks. Returns NULL and sets `*error` (free
 /// it with g_free) when the server cannot listen (the port is in use, the address is not this
 /// machine's).
 CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, const char *address,
                                                           const char *service, const char *path,
-                                                          char **error);
+                                                          gboolean mpeg_ts, char **error);
 
 /// The TCP port the server listens on (the one asked for, or the one chosen for port 0).
 int CGStreamerRTSPShim_server_port(CGStreamerRTSPShimServer *server);
