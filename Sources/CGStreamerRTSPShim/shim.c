@@ -41,7 +41,6 @@ struct CGStreamerRTSPShimServer {
     GPtrArray *feeds;  // of Feed *
     gboolean ended;    // end of stream reached the appsink
     gboolean mpeg_ts;  // MPEG-TS, not H.264: no key frame to wait for (the client's demuxer finds it)
-    guint64 relayed;
 };
 
 static void feed_free(gpointer data) {
@@ -160,7 +159,6 @@ static GstFlowReturn new_sample(GstAppSink *sink, gpointer data) {
         GST_BUFFER_PTS(copy) = GST_CLOCK_TIME_NONE;
         GST_BUFFER_DTS(copy) = GST_CLOCK_TIME_NONE;
         gst_app_src_push_buffer(GST_APP_SRC(feed->appsrc), copy);
-        s->relayed++;
     }
     g_mutex_unlock(&s->lock);
     gst_sample_unref(sample);
@@ -235,20 +233,6 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, c
 }
 
 int CGStreamerRTSPShim_server_port(CGStreamerRTSPShimServer *s) { return gst_rtsp_server_get_bound_port(s->server); }
-
-guint CGStreamerRTSPShim_server_clients(CGStreamerRTSPShimServer *s) {
-    GstRTSPSessionPool *pool = gst_rtsp_server_get_session_pool(s->server);
-    guint count = gst_rtsp_session_pool_get_n_sessions(pool);
-    g_object_unref(pool);
-    return count;
-}
-
-guint64 CGStreamerRTSPShim_server_relayed(CGStreamerRTSPShimServer *s) {
-    g_mutex_lock(&s->lock);
-    guint64 relayed = s->relayed;
-    g_mutex_unlock(&s->lock);
-    return relayed;
-}
 
 gboolean CGStreamerRTSPShim_server_wait_finished(CGStreamerRTSPShimServer *s, guint timeout_ms) {
     gint64 end = g_get_monotonic_time() + (gint64)timeout_ms * G_TIME_SPAN_MILLISECOND;

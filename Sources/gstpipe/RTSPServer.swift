@@ -42,9 +42,6 @@ final class RTSPServer: @unchecked Sendable {
         return "rtsp://\(host):\(port)\(destination.path)"
     }
 
-    /// Clients playing now.
-    var clients: Int { server.map { Int(CGStreamerRTSPShim_server_clients($0)) } ?? 0 }
-
     /// After end of stream reached the appsink: waits (up to `timeout`) until each media pipeline has
     /// sent it on to its clients.
     func waitUntilFinished(timeout: Duration) -> Bool {

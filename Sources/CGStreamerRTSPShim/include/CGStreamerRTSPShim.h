@@ -18,12 +18,6 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, c
 /// The TCP port the server listens on (the one asked for, or the one chosen for port 0).
 int CGStreamerRTSPShim_server_port(CGStreamerRTSPShimServer *server);
 
-/// Clients with a session (those that have asked for the stream and not left).
-guint CGStreamerRTSPShim_server_clients(CGStreamerRTSPShimServer *server);
-
-/// Access units handed to media pipelines so far (each shared media counts once).
-guint64 CGStreamerRTSPShim_server_relayed(CGStreamerRTSPShimServer *server);
-
 /// After end of stream reached the appsink: waits up to `timeout_ms` for each media pipeline to send
 /// its end of stream (RTCP BYE) to its clients. Returns FALSE on timeout.
 gboolean CGStreamerRTSPShim_server_wait_finished(CGStreamerRTSPShimServer *server, guint timeout_ms);
