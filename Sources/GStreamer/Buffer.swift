@@ -306,3 +306,22 @@ public struct Segment: Sendable, Equatable {
         position = optionalClockTime(segment.position)
     }
 }
+
+extension Buffer {
+    /// A new buffer holding a copy of `bytes`, stamped with `pts` and `duration`.
+    ///
+    /// The corresponding C functions are `gst_buffer_new_allocate` and `gst_buffer_fill`.
+    public convenience init(
+        bytes: some Collection<UInt8>, pts: ClockTime? = nil, duration: ClockTime? = nil
+    ) throws(GStreamerError) {
+        try self.init(size: bytes.count)
+        let fill = { [pointer] (storage: UnsafeBufferPointer<UInt8>) in
+            _ = gst_buffer_fill(pointer, 0, storage.baseAddress, gsize(storage.count))
+        }
+        if bytes.withContiguousStorageIfAvailable(fill) == nil {
+            Array(bytes).withUnsafeBufferPointer(fill)
+        }
+        self.pts = pts
+        self.duration = duration
+    }
+}

@@ -16,10 +16,19 @@ extension Pipeline {
     ///
     /// The corresponding C functions are `gst_app_sink_set_callbacks` and `gst_app_sink_try_pull_sample`.
     public func samples(fromAppSink name: String, capacity: Int = 4) throws(GStreamerError) -> AppSinkSamples {
-        guard let element = element(named: name), element.factoryName == "appsink" else {
+        guard let element = element(named: name), element.isA(gst_app_sink_get_type()) else {
             throw GStreamerError(kind: .invalidArgument, message: "no appsink named \"\(name)\" in the pipeline")
         }
-        let samples = AppSinkSamples(appsink: element, capacity: capacity)
+        return samples(from: AppSink(element.pointer, owned: false), capacity: capacity)
+    }
+
+    /// The samples reaching `appSink`, an appsink in this pipeline (made in code, say), as an
+    /// AsyncSequence: see `samples(fromAppSink:capacity:)`. The sequence sets the appsink's callbacks,
+    /// `max-buffers` and `drop`: pull no samples from it any other way meanwhile.
+    ///
+    /// The corresponding C functions are `gst_app_sink_set_callbacks` and `gst_app_sink_try_pull_sample`.
+    public func samples(from appSink: AppSink, capacity: Int = 4) -> AppSinkSamples {
+        let samples = AppSinkSamples(appsink: appSink, capacity: capacity)
         if let error = router.firstError {
             samples.box.end(error)
         } else {

@@ -1,0 +1,215 @@
+import GStreamer
+import Synchronization
+import Testing
+
+@Suite("AppSrc and AppSink: an application's own data in and out of a pipeline")
+struct AppTests {
+    /// 8 kHz mono S16LE: 80 samples (160 bytes) are 10 ms.
+    static let audio = AudioInfo(format: .s16, rate: 8000, channels: 1)
+    static let tenMilliseconds: ClockTime = 10_000_000
+
+    /// Buffer `index` of a ramp: sample `n` of it is `index * 100 + n`.
+    static func ramp(_ index: Int) -> [UInt8] {
+        (0..<80).flatMap { n -> [UInt8] in
+            let value = Int16(index * 100 + n)
+            return [UInt8(truncatingIfNeeded: value), UInt8(truncatingIfNeeded: value >> 8)]
+        }
+    }
+
+    @Test("Made in code: 10 audio buffers pushed come out of the appsink with their timestamps, bytes and caps, then end of stream")
+    func pushAndPull() throws {
+        let pipeline = try Pipeline(name: "app")
+        let source = try AppSrc(name: "src")
+        let sink = try AppSink(name: "sink")
+        source.caps = Self.audio.caps
+        sink.sync = false
+        #expect(source.format == .time)
+        try pipeline.add(source, sink)
+        try source.link(to: sink)
+        try pipeline.play()
+        defer { pipeline.stop() }
+        for index in 0..<10 {
+            let result = try source.push(
+                bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: Self.tenMilliseconds)
+            #expect(result == .ok)
+        }
+        #expect(source.endOfStream() == .ok)
+        var pulled: [Sample] = []
+        while let sample = sink.pullSample() { pulled.append(sample) }
+        #expect(pulled.count == 10)
+        #expect(sink.isEndOfStream)
+        for (index, sample) in pulled.enumerated() {
+            let buffer = try #require(sample.buffer)
+            #expect(buffer.pts == ClockTime(index) * Self.tenMilliseconds)
+            #expect(buffer.duration == Self.tenMilliseconds)
+            #expect(buffer.bytes == Self.ramp(index))
+        }
+        let caps = try #require(pulled.first?.caps)
+        #expect(try AudioInfo(caps: caps) == Self.audio)
+        // After end of stream, a push is refused.
+        #expect(try source.push(bytes: Self.ramp(10), pts: 0, duration: Self.tenMilliseconds) == .endOfStream)
+    }
+
+    @Test("From a description, pull mode: need-data pushes 6 buffers then ends; the samples sequence has them all, in order")
+    func needDataSequence() async throws {
+        let pipeline = try Pipeline(launch: "appsrc name=src format=time ! queue ! appsink name=sink sync=false")
+        let source = try pipeline.appSrc(named: "src")
+        source.caps = Self.audio.caps
+        let produced = Mutex(0)
+        source.onNeedData { _ in
+            let index = produced.withLock { count in
+                defer { count += 1 }
+                return count
+            }
+            if index < 6 {
+                _ = try? source.push(
+                    bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: Self.tenMilliseconds)
+            } else if index == 6 {
+                source.endOfStream()
+            }
+        }
+        let samples = pipeline.samples(from: try pipeline.appSink(named: "sink"))
+        try pipeline.play()
+        defer { pipeline.stop() }
+        var timestamps: [ClockTime?] = []
+        var firstSamples: [Int16] = []
+        for try await sample in samples {
+            let buffer = try #require(sample.buffer)
+            timestamps.append(buffer.pts)
+            let bytes = buffer.bytes
+            firstSamples.append(Int16(bytes[0]) | Int16(bytes[1]) << 8)
+        }
+        #expect(timestamps == (0..<6).map { ClockTime($0) * Self.tenMilliseconds })
+        #expect(firstSamples == [0, 100, 200, 300, 400, 500])
+    }
+
+    @Test("A full queue calls enough-data: with max-buffers 3 and no block, 8 pushes before preroll leave the queue over its limit")
+    func enoughData() throws {
+        let pipeline = try Pipeline(launch: "appsrc name=src ! appsink name=sink")
+        let source = try pipeline.appSrc(named: "src")
+        source.format = .time
+        source.caps = Self.audio.caps
+        source.maxBuffers = 3
+        source.maxBytes = 0
+        #expect(source.block == false)
+        let enough = Mutex(0)
+        source.onEnoughData { enough.withLock { $0 += 1 } }
+        // The appsink prerolls with the first buffer and then holds it: the rest stay queued in appsrc.
+        try pipeline.setState(.paused)
+        defer { pipeline.stop() }
+        for index in 0..<8 {
+            _ = try source.push(bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: Self.tenMilliseconds)
+        }
+        #expect(enough.withLock { $0 } >= 1)
+        #expect(source.queued.buffers >= 3)
+        #expect(source.queued.bytes == source.queued.buffers * 160)
+        #expect(source.queued.time == ClockTime(source.queued.buffers) * Self.tenMilliseconds)
+        let preroll = try #require(try pipeline.appSink(named: "sink").tryPullPreroll(timeout: .seconds(5)))
+        #expect(preroll.buffer?.pts == 0)
+    }
+
+    @Test("try-pull waits its timeout when nothing comes (live source), and returns a sample pushed meanwhile")
+    func tryPullTimeout() throws {
+        let pipeline = try Pipeline(launch: "appsrc name=src is-live=true format=time ! appsink name=sink sync=false")
+        let source = try pipeline.appSrc(named: "src")
+        let sink = try pipeline.appSink(named: "sink")
+        source.caps = Self.audio.caps
+        #expect(source.isLive)
+        try pipeline.play()
+        defer { pipeline.stop() }
+        let clock = ContinuousClock()
+        let start = clock.now
+        #expect(sink.tryPullSample(timeout: .milliseconds(200)) == nil)
+        #expect(clock.now - start >= .milliseconds(190))
+        _ = try source.push(bytes: Self.ramp(3), pts: 30_000_000, duration: Self.tenMilliseconds)
+        let sample = try #require(sink.tryPullSample(timeout: .seconds(5)))
+        #expect(sample.buffer?.pts == 30_000_000)
+        #expect(sample.buffer?.bytes == Self.ramp(3))
+    }
+
+    @Test("With block and max-buffers 2, a producer thread is held back by a slow reader: never more than 2 queued")
+    func blockBoundsQueue() async throws {
+        let pipeline = try Pipeline(launch: "appsrc name=src format=time block=true max-bytes=0 max-buffers=2 ! appsink name=sink sync=false max-buffers=1")
+        let source = try pipeline.appSrc(named: "src")
+        let sink = try pipeline.appSink(named: "sink")
+        source.caps = Self.audio.caps
+        #expect(source.block)
+        #expect(source.maxBuffers == 2)
+        try pipeline.play()
+        defer { pipeline.stop() }
+        let maxQueued = Mutex<UInt64>(0)
+        let producer = Task.detached {
+            for index in 0..<20 {
+                _ = try source.push(bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: Self.tenMilliseconds)
+                let level = source.queued.buffers
+                maxQueued.withLock { $0 = max($0, level) }
+            }
+            source.endOfStream()
+        }
+        var count = 0
+        while let sample = sink.pullSample() {
+            #expect(sample.buffer?.pts == ClockTime(count) * Self.tenMilliseconds)
+            count += 1
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        try await producer.value
+        #expect(count == 20)
+        #expect(maxQueued.withLock { $0 } <= 2)
+    }
+
+    @Test("A seekable appsrc gets seek-data with the seek's position, and goes on from there")
+    func seekData() async throws {
+        let pipeline = try Pipeline(launch: "appsrc name=src format=time ! appsink name=sink sync=false")
+        let source = try pipeline.appSrc(named: "src")
+        let sink = try pipeline.appSink(named: "sink")
+        source.caps = Self.audio.caps
+        source.streamType = .seekable
+        source.streamDuration = 1_000_000_000
+        #expect(source.streamType == .seekable)
+        let next = Mutex<ClockTime>(0)
+        let seeks = Mutex<[UInt64]>([])
+        source.onNeedData { _ in
+            let pts = next.withLock { pts in
+                defer { pts += Self.tenMilliseconds }
+                return pts
+            }
+            if pts < 1_000_000_000 {
+                _ = try? source.push(bytes: Self.ramp(0), pts: pts, duration: Self.tenMilliseconds)
+            } else {
+                source.endOfStream()
+            }
+        }
+        source.onSeekData { offset in
+            seeks.withLock { $0.append(offset) }
+            next.withLock { $0 = offset }
+            return true
+        }
+        try pipeline.setState(.paused, timeout: 5_000_000_000)
+        defer { pipeline.stop() }
+        #expect(pipeline.duration == 1_000_000_000)
+        #expect(pipeline.seek(rate: 1, flags: [.flush, .accurate], start: 500_000_000))
+        try pipeline.play()
+        // The first sample after the flushing seek starts at the position sought.
+        let sample = try #require(sink.tryPullSample(timeout: .seconds(5)))
+        #expect(sample.buffer?.pts == 500_000_000)
+        #expect(seeks.withLock { $0 }.contains(500_000_000))
+    }
+
+    @Test("An element that is not an appsrc or appsink is refused, by name")
+    func wrongElement() throws {
+        let pipeline = try Pipeline(launch: "fakesrc name=fake ! fakesink")
+        #expect(throws: GStreamerError.self) { try pipeline.appSrc(named: "fake") }
+        do {
+            _ = try pipeline.appSink(named: "fake")
+            Issue.record("a fakesrc was taken for an appsink")
+        } catch {
+            #expect(error.message == "fake is a fakesrc, not an appsink")
+        }
+        do {
+            _ = try pipeline.appSrc(named: "missing")
+            Issue.record("a missing element was found")
+        } catch {
+            #expect(error.message.hasPrefix("no element named \"missing\""))
+        }
+    }
+}
