@@ -37,13 +37,67 @@ public enum PadPresence: Sendable, Equatable {
 public struct PadTemplate: Sendable {
     /// The name, or the pattern of names (`sink_%u`).
     public let name: String
+    /// Whether the pads take data in (`.sink`) or give it out (`.source`).
     public let direction: PadDirection
+    /// When such pads exist (always, sometimes, on request).
     public let presence: PadPresence
+    /// Every format such pads can carry, such as `audio/x-raw, format=(string){ S16LE, ... }`.
+    ///
+    /// The corresponding C functions are `gst_pad_template_get_caps` and `gst_static_pad_template_get_caps`.
+    public let caps: Caps
 
     init(_ template: UnsafeMutablePointer<GstPadTemplate>) {
         name = template.pointee.name_template.map { String(cString: $0) } ?? ""
         direction = PadDirection(template.pointee.direction)
         presence = PadPresence(template.pointee.presence)
+        caps = Caps(taking: gst_pad_template_get_caps(template))
+    }
+
+    init(_ template: UnsafeMutablePointer<GstStaticPadTemplate>) {
+        name = template.pointee.name_template.map { String(cString: $0) } ?? ""
+        direction = PadDirection(template.pointee.direction)
+        presence = PadPresence(template.pointee.presence)
+        caps = Caps(taking: gst_static_pad_template_get_caps(template))
+    }
+}
+
+extension ElementFactory {
+    /// What a factory says of the elements it makes, read without making one.
+    public struct Details: Sendable {
+        /// The factory's name, such as "audiotestsrc".
+        public var name: String
+        /// Its long name, such as "Audio test source".
+        public var longName: String
+        /// GStreamer's "klass", such as "Source/Audio".
+        public var classification: String
+        /// What the element does.
+        public var description: String
+        /// Every pad its elements can have.
+        public var padTemplates: [PadTemplate]
+    }
+
+    /// The details of the factory named `factory`. Throws when it is not installed.
+    ///
+    /// The corresponding C functions are `gst_element_factory_find`, `gst_element_factory_get_metadata`
+    /// and `gst_element_factory_get_static_pad_templates`.
+    public static func details(of factory: String) throws(GStreamerError) -> Details {
+        try GStreamer.initialize()
+        guard let found = gst_element_factory_find(factory) else { throw missing(factory) }
+        defer { gst_object_unref(UnsafeMutableRawPointer(found)) }
+        func metadata(_ key: String) -> String {
+            gst_element_factory_get_metadata(found, key).map { String(cString: $0) } ?? ""
+        }
+        var templates: [PadTemplate] = []
+        var node = UnsafeMutablePointer(mutating: gst_element_factory_get_static_pad_templates(found))
+        while let current = node {
+            if let data = current.pointee.data {
+                templates.append(PadTemplate(data.assumingMemoryBound(to: GstStaticPadTemplate.self)))
+            }
+            node = current.pointee.next
+        }
+        return Details(
+            name: factory, longName: metadata("long-name"), classification: metadata("klass"),
+            description: metadata("description"), padTemplates: templates)
     }
 }
 
@@ -52,6 +106,14 @@ extension Pad {
     ///
     /// The corresponding C function is `gst_pad_get_direction`.
     public var direction: PadDirection { PadDirection(gst_pad_get_direction(pointer)) }
+
+    /// The caps the pad can carry now, within `filter`: its template's before negotiation, narrowed by
+    /// its peer and its element once linked.
+    ///
+    /// The corresponding C function is `gst_pad_query_caps`.
+    public func queryCaps(filter: Caps? = nil) -> Caps {
+        Caps(taking: gst_pad_query_caps(pointer, filter?.pointer))
+    }
 
     /// The template the pad was made from, if any (ghost pads made by hand have none).
     ///
