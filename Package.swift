@@ -77,3 +77,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// GStreamer's basic tutorials in Swift, one executable each (Examples/Tutorials/BasicTutorialN/main.swift),
+// and what they share (the clip they play when given none, their checks).
+let tutorials = [1, 2, 3, 4, 6, 7, 8, 9, 12, 13].map { "BasicTutorial\($0)" }
+package.targets.append(
+    .target(name: "TutorialSupport", dependencies: ["GStreamer"], path: "Examples/Tutorials/TutorialSupport"))
+package.targets += tutorials.map { name in
+    .executableTarget(name: name, dependencies: ["GStreamer", "TutorialSupport"], path: "Examples/Tutorials/\(name)")
+}
