@@ -91,11 +91,18 @@ extension BridgeDelegate {
 /// an appsink, with converters in front for audio) or a filter (a plain element with pads of its own,
 /// see BridgeFilter.swift), which presents itself to the pipeline as one ordinary element.
 ///
-/// The element owns this object (released in its finalize), and every call into it comes from the
-/// element, its pads or its children while they exist, so the raw pointers below never dangle. Mutable state is
-/// behind `Mutex`es; the delegate is set once during instance init, before GStreamer can call in.
+/// The element owns this object (released in its finalize). GStreamer calls into it from the element,
+/// its pads or its children while they exist. The object may outlive the element (`Element.bridge`
+/// hands it out, a source's consumer may be kept by a thread of the user's): so it holds its own
+/// references to the children and pads it uses, and only a weak one to the element, which the public
+/// calls check (a push after the element is gone returns `.flushing`). Mutable state is behind
+/// `Mutex`es; the delegate is set once during instance init, before GStreamer can call in.
 public final class BridgeElement: @unchecked Sendable {
+    /// The element. Valid while GStreamer calls in; from any other thread, reach it through `alive`.
     let element: UnsafeMutablePointer<GstElement>
+    /// The element, weakly: nil once it is being disposed.
+    private let alive: WeakObject
+    // The children and pads below: one reference each, held by this object and released in deinit.
     let appsrc: UnsafeMutablePointer<GstElement>?
     let appsink: UnsafeMutablePointer<GstElement>?
     let srcPad: UnsafeMutablePointer<GstPad>?
@@ -151,6 +158,7 @@ public final class BridgeElement: @unchecked Sendable {
 
     init(element: UnsafeMutablePointer<GstElement>, type: ElementTypeBox) {
         self.element = element
+        alive = WeakObject(UnsafeMutableRawPointer(element))
         self.kind = type.description.kind
         self.properties = ElementProperties(specs: type.description.properties)
         let bin = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self)
@@ -164,10 +172,9 @@ public final class BridgeElement: @unchecked Sendable {
                 CGStreamerShim_object_set_from_string(source, property, value)
             }
             gst_bin_add(bin, source)
-            appsrc = source
+            appsrc = UnsafeMutableRawPointer(gst_object_ref(UnsafeMutableRawPointer(source)))!
+                .assumingMemoryBound(to: GstElement.self)
             appsrcPad = gst_element_get_static_pad(source, "src")
-            // The appsrc keeps its pad; the reference taken here is not needed to keep it alive.
-            if let appsrcPad { gst_object_unref(UnsafeMutableRawPointer(appsrcPad)) }
         } else {
             appsrc = nil
             appsrcPad = nil
@@ -185,7 +192,8 @@ public final class BridgeElement: @unchecked Sendable {
                 gst_caps_unref(template)
             }
             gst_bin_add(bin, sink)
-            appsink = sink
+            appsink = UnsafeMutableRawPointer(gst_object_ref(UnsafeMutableRawPointer(sink)))!
+                .assumingMemoryBound(to: GstElement.self)
         } else {
             appsink = nil
         }
@@ -214,6 +222,8 @@ public final class BridgeElement: @unchecked Sendable {
             sinkPad = sinkEntry.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
         }
 
+        for pad in [srcPad, sinkPad].compactMap({ $0 }) { gst_object_ref(UnsafeMutableRawPointer(pad)) }
+
         delegate = type.makeDelegate(self)
         installCallbacks()
     }
@@ -231,12 +241,14 @@ public final class BridgeElement: @unchecked Sendable {
 
     // MARK: For the delegate
 
-    /// The element's name, such as "gray0".
+    /// The element's name, such as "gray0"; empty once the element is gone.
     public var name: String {
-        guard let name = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self))
-        else { return "" }
-        defer { g_free(name) }
-        return String(cString: name)
+        whileAlive {
+            guard let name = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self))
+            else { return "" }
+            defer { g_free(name) }
+            return String(cString: name)
+        } ?? ""
     }
 
     /// Pushes a buffer downstream with `caps`, keeping the segment of `input` (a filter's input
@@ -244,11 +256,18 @@ public final class BridgeElement: @unchecked Sendable {
     /// on the calling thread, and waits as long as downstream does; a source through its appsrc,
     /// waiting while the appsrc's small queue is full. Either way a slow downstream slows the caller.
     /// `segmentOffset` moves that segment later, for timestamps moved by as much (see
-    /// `Sample.init(buffer:caps:segmentFrom:offset:)`).
+    /// `Sample.init(buffer:caps:segmentFrom:offset:)`). Once the element is gone, returns `.flushing`
+    /// (the data is dropped, as in a stopped pipeline).
     ///
     /// The corresponding C functions are `gst_pad_push` (filters) and `gst_app_src_push_buffer`.
     public func push(
         _ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil, segmentOffset: ClockTime = 0
+    ) -> FlowResult {
+        whileAlive { pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset) } ?? .flushing
+    }
+
+    private func pushWhileAlive(
+        _ buffer: Buffer, caps: Caps, segmentFrom input: Sample?, segmentOffset: ClockTime
     ) -> FlowResult {
         let started = UInt64(gst_util_get_timestamp())
         let result: FlowResult
@@ -302,9 +321,11 @@ public final class BridgeElement: @unchecked Sendable {
     /// The corresponding C function is `gst_app_src_end_of_stream`.
     @discardableResult
     public func endOfStream() -> FlowResult {
-        if kind == .filter { return endStreamDownstream() }
-        guard let appsrc else { return .error }
-        return FlowResult(gst_app_src_end_of_stream(UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)))
+        whileAlive { () -> FlowResult in
+            if kind == .filter { return endStreamDownstream() }
+            guard let appsrc else { return .error }
+            return FlowResult(gst_app_src_end_of_stream(UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)))
+        } ?? .flushing
     }
 
     /// What downstream of the source pad accepts, within `filter`, in downstream's order of preference.
@@ -374,7 +395,7 @@ public final class BridgeElement: @unchecked Sendable {
 
     /// Posts an error message from this element on the bus (the pipeline then stops with it).
     public func postError(_ text: String, debug: String? = nil) {
-        CGStreamerShim_element_post_error(element, 0, text, debug)
+        _ = whileAlive { CGStreamerShim_element_post_error(element, 0, text, debug) }
     }
 
     /// Says on the bus that the element's `latency` changed: the pipeline (GstBin, in GStreamer 1.22)
@@ -382,13 +403,15 @@ public final class BridgeElement: @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_message_new_latency`.
     public func postLatencyChanged() {
-        let object = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)
-        gst_element_post_message(element, gst_message_new_latency(object))
+        _ = whileAlive {
+            let object = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)
+            return gst_element_post_message(element, gst_message_new_latency(object))
+        }
     }
 
     /// Posts a warning message from this element on the bus.
     public func postWarning(_ text: String, debug: String? = nil) {
-        CGStreamerShim_element_post_warning(element, text, debug)
+        _ = whileAlive { CGStreamerShim_element_post_warning(element, text, debug) }
     }
 
     // MARK: Lifecycle
@@ -512,6 +535,17 @@ public final class BridgeElement: @unchecked Sendable {
             gst_buffer_pool_set_active(pool, 0)
             gst_object_unref(UnsafeMutableRawPointer(pool))
         }
+        let held: [UnsafeMutableRawPointer?] = [
+            srcPad.map { UnsafeMutableRawPointer($0) }, sinkPad.map { UnsafeMutableRawPointer($0) },
+            appsrcPad.map { UnsafeMutableRawPointer($0) }, appsrc.map { UnsafeMutableRawPointer($0) },
+            appsink.map { UnsafeMutableRawPointer($0) },
+        ]
+        for object in held.compactMap({ $0 }) { gst_object_unref(object) }
+    }
+
+    /// Runs `body` while the element exists, holding a reference to it meanwhile; nil once it is gone.
+    private func whileAlive<T>(_ body: () -> T) -> T? {
+        alive.withObject { _ in body() }
     }
 
     // MARK: Callbacks from the appsrc, the appsink and the ghost pads
