@@ -16,6 +16,20 @@ struct AppTests {
         }
     }
 
+    /// The pipeline of `description`, its appsrc "src" (given the audio caps) and its appsink "sink".
+    static func appPipeline(_ description: String) throws -> (Pipeline, AppSrc, AppSink) {
+        let pipeline = try Pipeline(launch: description)
+        let source = try pipeline.appSrc(named: "src")
+        source.caps = audio.caps
+        return (pipeline, source, try pipeline.appSink(named: "sink"))
+    }
+
+    /// Pushes ramp buffer `index`, 10 ms long, stamped at `index` times 10 ms.
+    @discardableResult
+    static func pushRamp(_ index: Int, into source: AppSrc) throws -> FlowResult {
+        try source.push(bytes: ramp(index), pts: ClockTime(index) * tenMilliseconds, duration: tenMilliseconds)
+    }
+
     @Test("Made in code: 10 audio buffers pushed come out of the appsink with their timestamps, bytes and caps, then end of stream")
     func pushAndPull() throws {
         let pipeline = try Pipeline(name: "app")
@@ -29,9 +43,7 @@ struct AppTests {
         try pipeline.play()
         defer { pipeline.stop() }
         for index in 0..<10 {
-            let result = try source.push(
-                bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: Self.tenMilliseconds)
-            #expect(result == .ok)
+            #expect(try Self.pushRamp(index, into: source) == .ok)
         }
         #expect(source.endOfStream() == .ok)
         var pulled: [Sample] = []
@@ -62,8 +74,7 @@ struct AppTests {
                 return count
             }
             if index < 6 {
-                _ = try? source.push(
-                    bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: Self.tenMilliseconds)
+                _ = try? Self.pushRamp(index, into: source)
             } else if index == 6 {
                 source.endOfStream()
             }
@@ -98,7 +109,7 @@ struct AppTests {
         try pipeline.setState(.paused)
         defer { pipeline.stop() }
         for index in 0..<8 {
-            _ = try source.push(bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: Self.tenMilliseconds)
+            try Self.pushRamp(index, into: source)
         }
         #expect(enough.withLock { $0 } >= 1)
         #expect(source.queued.buffers >= 3)
@@ -110,10 +121,7 @@ struct AppTests {
 
     @Test("try-pull waits its timeout when nothing comes (live source), and returns a sample pushed meanwhile")
     func tryPullTimeout() throws {
-        let pipeline = try Pipeline(launch: "appsrc name=src is-live=true format=time ! appsink name=sink sync=false")
-        let source = try pipeline.appSrc(named: "src")
-        let sink = try pipeline.appSink(named: "sink")
-        source.caps = Self.audio.caps
+        let (pipeline, source, sink) = try Self.appPipeline("appsrc name=src is-live=true format=time ! appsink name=sink sync=false")
         #expect(source.isLive)
         try pipeline.play()
         defer { pipeline.stop() }
@@ -129,10 +137,8 @@ struct AppTests {
 
     @Test("With block and max-buffers 2, a producer thread is held back by a slow reader: never more than 2 queued")
     func blockBoundsQueue() async throws {
-        let pipeline = try Pipeline(launch: "appsrc name=src format=time block=true max-bytes=0 max-buffers=2 ! appsink name=sink sync=false max-buffers=1")
-        let source = try pipeline.appSrc(named: "src")
-        let sink = try pipeline.appSink(named: "sink")
-        source.caps = Self.audio.caps
+        let (pipeline, source, sink) = try Self.appPipeline(
+            "appsrc name=src format=time block=true max-bytes=0 max-buffers=2 ! appsink name=sink sync=false max-buffers=1")
         #expect(source.block)
         #expect(source.maxBuffers == 2)
         try pipeline.play()
@@ -140,7 +146,7 @@ struct AppTests {
         let maxQueued = Mutex<UInt64>(0)
         let producer = Task.detached {
             for index in 0..<20 {
-                _ = try source.push(bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: Self.tenMilliseconds)
+                try Self.pushRamp(index, into: source)
                 let level = source.queued.buffers
                 maxQueued.withLock { $0 = max($0, level) }
             }
@@ -159,10 +165,7 @@ struct AppTests {
 
     @Test("A seekable appsrc gets seek-data with the seek's position, and goes on from there")
     func seekData() async throws {
-        let pipeline = try Pipeline(launch: "appsrc name=src format=time ! appsink name=sink sync=false")
-        let source = try pipeline.appSrc(named: "src")
-        let sink = try pipeline.appSink(named: "sink")
-        source.caps = Self.audio.caps
+        let (pipeline, source, sink) = try Self.appPipeline("appsrc name=src format=time ! appsink name=sink sync=false")
         source.streamType = .seekable
         source.streamDuration = 1_000_000_000
         #expect(source.streamType == .seekable)

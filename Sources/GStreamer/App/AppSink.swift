@@ -24,12 +24,7 @@ public final class AppSink: Element, @unchecked Sendable {
 
     /// The same GStreamer element as `element`, as an appsink. Throws when it is not one.
     public convenience init(_ element: Element) throws(GStreamerError) {
-        guard element.isA(gst_app_sink_get_type()) else {
-            throw GStreamerError(
-                kind: .invalidArgument, message: "\(element.name) is a \(element.factoryName ?? "?"), not an appsink",
-                source: element.name)
-        }
-        self.init(element.pointer, owned: false)
+        self.init(try element.checkedPointer(gst_app_sink_get_type(), "an appsink"), owned: false)
     }
 
     // MARK: Pulling
@@ -109,6 +104,15 @@ extension Element {
     /// A boolean property's value; `fallback` when it cannot be read.
     func boolProperty(_ name: String, default fallback: Bool) -> Bool {
         (try? get(name))?.boolValue ?? fallback
+    }
+
+    /// The element's pointer when it is of `type` (described as `what`, "an appsrc"); else throws.
+    func checkedPointer(_ type: GType, _ what: String) throws(GStreamerError) -> UnsafeMutablePointer<GstElement> {
+        guard isA(type) else {
+            throw GStreamerError(
+                kind: .invalidArgument, message: "\(name) is a \(factoryName ?? "?"), not \(what)", source: name)
+        }
+        return pointer
     }
 
     /// True when the element is of `type` or a subtype of it.

@@ -30,12 +30,7 @@ public final class AppSrc: Element, @unchecked Sendable {
 
     /// The same GStreamer element as `element`, as an appsrc. Throws when it is not one.
     public convenience init(_ element: Element) throws(GStreamerError) {
-        guard element.isA(gst_app_src_get_type()) else {
-            throw GStreamerError(
-                kind: .invalidArgument, message: "\(element.name) is a \(element.factoryName ?? "?"), not an appsrc",
-                source: element.name)
-        }
-        self.init(element.pointer, owned: false)
+        self.init(try element.checkedPointer(gst_app_src_get_type(), "an appsrc"), owned: false)
     }
 
     var appSrcPointer: UnsafeMutablePointer<GstAppSrc> {
