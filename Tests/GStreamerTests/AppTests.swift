@@ -198,6 +198,24 @@ struct AppTests {
         #expect(seeks.withLock { $0 }.contains(500_000_000))
     }
 
+    @Test("Samples pushed carry their caps: a change of caps mid-stream reaches the appsink with the next buffer")
+    func pushSamples() throws {
+        let (pipeline, source, sink) = try Self.appPipeline("appsrc name=src format=time ! appsink name=sink sync=false")
+        sink.maxBuffers = 0
+        try pipeline.play()
+        defer { pipeline.stop() }
+        let stereo = AudioInfo(format: .s16, rate: 8000, channels: 2)
+        for (index, info) in [Self.audio, Self.audio, stereo].enumerated() {
+            let buffer = try Buffer(bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: nil)
+            #expect(source.push(Sample(buffer: buffer, caps: info.caps)) == .ok)
+        }
+        source.endOfStream()
+        var channels: [Int?] = []
+        while let sample = sink.pullSample() { channels.append(sample.caps?.int("channels")) }
+        #expect(channels == [1, 1, 2])
+        #expect(source.caps?.int("channels") == 2)
+    }
+
     @Test("An element that is not an appsrc or appsink is refused, by name")
     func wrongElement() throws {
         let pipeline = try Pipeline(launch: "fakesrc name=fake ! fakesink")
