@@ -216,6 +216,22 @@ struct AppTests {
         #expect(source.caps?.int("channels") == 2)
     }
 
+    @Test("The README's example: 10 ms of silence pushed comes out through audioconvert, at 0, 960 bytes")
+    func readmeExample() async throws {
+        let pipeline = try Pipeline(launch: "appsrc name=src format=time ! audioconvert ! appsink name=sink sync=false")
+        let source = try pipeline.appSrc(named: "src")
+        source.caps = AudioInfo(format: .s16, rate: 48000, channels: 1).caps
+        let samples = pipeline.samples(from: try pipeline.appSink(named: "sink"))
+        try pipeline.play()
+        try source.push(bytes: [UInt8](repeating: 0, count: 960), pts: 0, duration: 10_000_000)
+        source.endOfStream()
+        var seen: [(ClockTime?, Int?)] = []
+        for try await sample in samples { seen.append((sample.buffer?.pts, sample.buffer?.size)) }
+        pipeline.stop()
+        #expect(seen.count == 1)
+        #expect(seen.first?.0 == 0 && seen.first?.1 == 960)
+    }
+
     @Test("An element that is not an appsrc or appsink is refused, by name")
     func wrongElement() throws {
         let pipeline = try Pipeline(launch: "fakesrc name=fake ! fakesink")
