@@ -150,18 +150,7 @@ final class BridgeConsumer: VideoFrameConsumer {
     /// A frame in memory of its own, copied row by row into a pooled GStreamer buffer.
     private func copyIntoPool(_ frame: VideoFrame) throws -> VideoFrame {
         let target = try makeFrame(format: frame.format, timestamp: frame.timestamp, duration: frame.duration)
-        try frame.withPlanes { sources in
-            try target.withMutablePlanes { destinations in
-                for (source, destination) in zip(sources, destinations) {
-                    let count = min(source.pixelBytesPerRow, destination.pixelBytesPerRow)
-                    for row in 0..<min(source.rows, destination.rows) {
-                        let from = source.bytes.baseAddress! + row * source.bytesPerRow
-                        let to = destination.bytes.baseAddress! + row * destination.bytesPerRow
-                        to.copyMemory(from: from, byteCount: count)
-                    }
-                }
-            }
-        }
+        try frame.copyPixels(into: target)
         return target
     }
 
