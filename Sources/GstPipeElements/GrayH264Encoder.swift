@@ -59,8 +59,9 @@ public final class GrayH264Encoder: BridgeDelegate {
         try ElementType.register(description, plugin: plugin) { GrayH264Encoder(bridge: $0) }
     }
 
-    // The element's bridge owns this encoder: holding it strongly would keep both alive forever.
-    private unowned let bridge: BridgeElement
+    // The element's bridge owns this encoder: holding it strongly would keep both alive forever. Weak,
+    // not unowned: an encoder kept after its element is gone (`bridge.implementation`) does nothing.
+    private weak let bridge: BridgeElement?
     private let state = Mutex(State())
     /// The open encoder's delay, kept apart from `state`: a latency query may come while `render`
     /// holds `state`, waiting for downstream.
@@ -78,6 +79,7 @@ public final class GrayH264Encoder: BridgeDelegate {
     }
 
     public func initialize() throws {
+        guard let bridge else { throw GStreamerError(kind: .stateChange, message: "the x264grayenc element is gone") }
         var param = x264_param_t()
         let preset = bridge.properties.string("speed-preset") ?? "medium"
         guard x264_param_default_preset(&param, preset, nil) == 0 else {
@@ -100,6 +102,7 @@ public final class GrayH264Encoder: BridgeDelegate {
     }
 
     public func render(_ sample: Sample) -> FlowResult {
+        guard let bridge else { return .flushing }
         guard let buffer = sample.buffer, let caps = sample.caps else { return .error }
         return state.withLock { state in
             do {
@@ -134,7 +137,7 @@ public final class GrayH264Encoder: BridgeDelegate {
 
     /// True when downstream takes `avc` and no byte stream (a muxer).
     private func downstreamWantsAVC() -> Bool {
-        guard let byteStream = try? Caps("video/x-h264, stream-format=(string)byte-stream, alignment=(string)au")
+        guard let bridge, let byteStream = try? Caps("video/x-h264, stream-format=(string)byte-stream, alignment=(string)au")
         else { return false }
         let allowed = bridge.downstreamCaps(filter: (try? Caps(Self.srcCaps)) ?? byteStream)
         return !allowed.isEmpty && !allowed.canIntersect(byteStream)
@@ -174,6 +177,7 @@ public final class GrayH264Encoder: BridgeDelegate {
     private func deliver(
         from session: Session, segmentFrom sample: Sample, _ encoded: () throws -> [Buffer]
     ) -> FlowResult {
+        guard let bridge else { return .flushing }
         do {
             for output in try encoded() {
                 let flow = bridge.push(
