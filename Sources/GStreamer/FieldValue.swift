@@ -59,11 +59,11 @@ public enum FieldValue: Sendable, Equatable, CustomStringConvertible {
     ///
     /// The corresponding C function is `gst_value_serialize`.
     public var description: String {
+        // Already GStreamer's serialization; reading it back would fail for some types (GStreamer
+        // 1.22 cannot deserialize a GstIntRange, and warns "unimplemented").
+        if case .other(_, let serialized) = self { return serialized }
         var gvalue = GValue()
-        guard write(into: &gvalue) else {
-            if case .other(_, let serialized) = self { return serialized }
-            return ""
-        }
+        guard write(into: &gvalue) else { return "" }
         defer { g_value_unset(&gvalue) }
         guard let text = gst_value_serialize(&gvalue) else { return "" }
         defer { g_free(text) }
