@@ -3,7 +3,7 @@
 //
 //     swift run BasicTutorial6
 //
-// Checks: audiotestsrc's template offers raw audio; the sink pad's caps are open before negotiation
+// Checks: audiotestsrc's template offers raw audio; the sink pad's caps are open in NULL and READY,
 // and one fixed raw-audio format, within both templates, once the pipeline is PAUSED; EOS is reached.
 import GStreamer
 import TutorialSupport
@@ -57,28 +57,32 @@ await Tutorial.run {
     try pipeline.add(source, sink)
     try source.link(to: sink)
 
+    // The sink pad's caps at each state: what it could take, then what was agreed with the source.
     print("In NULL state:")
     let open = try printPadCaps(sink, pad: "sink")
+    try pipeline.setState(.ready)
+    print("\nIn READY state:")
+    let ready = try printPadCaps(sink, pad: "sink")
     let messages = pipeline.messages
-    try pipeline.play()
+    // PAUSED: the source has negotiated and the sink holds its first buffer.
+    try pipeline.setState(.paused, timeout: 5_000_000_000)
+    print("\nIn PAUSED state:")
+    let negotiated = try printPadCaps(sink, pad: "sink")
     defer { pipeline.stop() }
-    var negotiated: Caps?
+    try pipeline.play()
     messages: for await message in messages {
         switch message {
         case .error(let error): throw error
         case .endOfStream:
             print("End-Of-Stream reached.")
             break messages
-        case .stateChanged(let element, let old, let new, _) where element == pipeline.name:
-            print("\nPipeline state changed from \(old) to \(new):")
-            let caps = try printPadCaps(sink, pad: "sink")
-            if new == .paused, old == .ready { negotiated = caps }
         default: continue
         }
     }
 
     try Tutorial.check(!open.isFixed, "before negotiation the sink pad's caps were already fixed: \(open)")
-    let caps = try Tutorial.require(negotiated, "the pipeline never reached PAUSED")
+    try Tutorial.check(!ready.isFixed, "in READY the sink pad's caps were already fixed: \(ready)")
+    let caps = negotiated
     try Tutorial.check(caps.isFixed && caps.mediaType == "audio/x-raw", "in PAUSED the caps were \(caps), not one raw-audio format")
     try Tutorial.check(caps.int("rate") != nil && caps.int("channels") != nil, "the negotiated caps lack a rate or channels: \(caps)")
     let sinkTemplate = try Tutorial.require(sinkDetails.padTemplates.first, "autoaudiosink has no pad template")
