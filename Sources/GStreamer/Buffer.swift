@@ -311,6 +311,12 @@ extension Buffer {
     /// A new buffer holding a copy of `bytes`, stamped with `pts` and `duration`.
     ///
     /// The corresponding C functions are `gst_buffer_new_allocate` and `gst_buffer_fill`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The content, copied.
+    ///   - pts: The presentation timestamp in nanoseconds; nil for none.
+    ///   - duration: The duration in nanoseconds; nil for none.
+    /// - Throws: ``GStreamerError`` (core) when the buffer cannot be allocated.
     public convenience init(
         bytes: some Collection<UInt8>, pts: ClockTime? = nil, duration: ClockTime? = nil
     ) throws(GStreamerError) {

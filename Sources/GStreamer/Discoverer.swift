@@ -10,9 +10,12 @@ public final class Discoverer: @unchecked Sendable {
     // discoverer; `discover` serializes its calls through GStreamer's own lock inside the object.
     private let pointer: UnsafeMutablePointer<GstDiscoverer>
 
-    /// A discoverer that gives up on a URI after `timeout`.
+    /// A discoverer.
     ///
     /// The corresponding C function is `gst_discoverer_new`.
+    ///
+    /// - Parameter timeout: How long one URI may take before the discoverer gives up on it.
+    /// - Throws: ``GStreamerError`` (core) when GStreamer cannot make a discoverer.
     public init(timeout: Duration = .seconds(10)) throws(GStreamerError) {
         try GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
@@ -26,11 +29,15 @@ public final class Discoverer: @unchecked Sendable {
         g_object_unref(UnsafeMutableRawPointer(pointer))
     }
 
-    /// Reads `uri` (`file:///...`, `https://...`) far enough to know its streams, blocking the calling
-    /// thread meanwhile. Throws when GStreamer cannot read it at all (missing, not media, timed out);
-    /// streams without a decoder are no error here: see `DiscovererInfo.missingDecoders`.
+    /// Reads `uri` far enough to know its streams, blocking the calling thread meanwhile. Streams
+    /// without a decoder are no error here: see ``DiscovererInfo/missingDecoders``.
     ///
     /// The corresponding C function is `gst_discoverer_discover_uri`.
+    ///
+    /// - Parameter uri: The media's URI (`file:///...`, `https://...`).
+    /// - Returns: What the media holds.
+    /// - Throws: ``GStreamerError`` (runtime, naming the URI) when GStreamer cannot read it at all
+    ///   (missing, not media, timed out).
     public func discover(uri: String) throws(GStreamerError) -> DiscovererInfo {
         var error: UnsafeMutablePointer<GError>?
         let info = gst_discoverer_discover_uri(pointer, uri, &error)
@@ -114,12 +121,23 @@ public struct DiscovererInfo: Sendable {
 public struct DiscoveredStream: Sendable {
     /// What the stream is.
     public enum Kind: String, Sendable {
-        case container, audio, video, subtitle, unknown
+        /// A container (Matroska, MP4, ...) holding other streams.
+        case container
+        /// Audio.
+        case audio
+        /// Video, or a still picture.
+        case video
+        /// Subtitles.
+        case subtitle
+        /// Anything else (a stream GStreamer cannot tell).
+        case unknown
     }
 
     /// Details of an audio stream.
     public struct Audio: Sendable, Equatable {
+        /// The number of channels.
         public var channels: Int
+        /// Samples per second per channel.
         public var sampleRate: Int
         /// Bits per sample, when known.
         public var depth: Int?
@@ -131,7 +149,9 @@ public struct DiscoveredStream: Sendable {
 
     /// Details of a video stream.
     public struct Video: Sendable, Equatable {
+        /// The width in pixels.
         public var width: Int
+        /// The height in pixels.
         public var height: Int
         /// Frames per second (0/1 for variable or unknown).
         public var framerate: Fraction
@@ -143,6 +163,7 @@ public struct DiscoveredStream: Sendable {
         public var bitrate: Int?
     }
 
+    /// What the stream is.
     public var kind: Kind
     /// The stream's caps, such as `video/x-h264, ...` (`caps.mediaType` is "video/x-h264").
     public var caps: Caps?

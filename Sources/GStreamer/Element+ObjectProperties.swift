@@ -4,10 +4,15 @@ import CGStreamerShim
 // Properties whose value is an element, such as playbin's `video-sink` and `audio-sink`.
 
 extension Element {
-    /// Sets a property that holds an element (playbin's `video-sink`), or clears it with nil. Throws
-    /// when there is no such property or it does not hold an element of that type.
+    /// Sets a property that holds an element (playbin's `video-sink`), or clears it.
     ///
     /// The corresponding C functions are `g_value_set_object` and `g_object_set_property`.
+    ///
+    /// - Parameters:
+    ///   - property: The property's name.
+    ///   - value: The element to hold; nil clears the property.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such property or it does not hold
+    ///   an element of that type.
     public func set(_ property: String, element value: Element?) throws(GStreamerError) {
         guard let spec = CGStreamerShim_object_find_property(pointer, property) else {
             throw GStreamerError(
@@ -28,10 +33,14 @@ extension Element {
         g_object_set_property(UnsafeMutablePointer(OpaquePointer(pointer)), property, &gvalue)
     }
 
-    /// The element a property holds (playbin's `video-sink`, `source`), nil when it holds none. Throws
-    /// when there is no such property or it does not hold an element.
+    /// The element a property holds (playbin's `video-sink`, `source`).
     ///
     /// The corresponding C functions are `g_object_get_property` and `g_value_get_object`.
+    ///
+    /// - Parameter property: The property's name.
+    /// - Returns: The element; nil when the property holds none.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such property or it does not hold
+    ///   an element.
     public func element(forProperty property: String) throws(GStreamerError) -> Element? {
         guard let spec = CGStreamerShim_object_find_property(pointer, property),
             g_type_is_a(CGStreamerShim_param_spec_value_type(spec), gst_element_get_type()) != 0

@@ -61,59 +61,11 @@ public struct PadTemplate: Sendable {
     }
 }
 
-extension ElementFactory {
-    /// What a factory says of the elements it makes, read without making one.
-    public struct Details: Sendable {
-        /// The factory's name, such as "audiotestsrc".
-        public var name: String
-        /// Its long name, such as "Audio test source".
-        public var longName: String
-        /// GStreamer's "klass", such as "Source/Audio".
-        public var classification: String
-        /// What the element does.
-        public var description: String
-        /// Every pad its elements can have.
-        public var padTemplates: [PadTemplate]
-    }
-
-    /// The details of the factory named `factory`. Throws when it is not installed.
-    ///
-    /// The corresponding C functions are `gst_element_factory_find`, `gst_element_factory_get_metadata`
-    /// and `gst_element_factory_get_static_pad_templates`.
-    public static func details(of factory: String) throws(GStreamerError) -> Details {
-        try GStreamer.initialize()
-        guard let found = gst_element_factory_find(factory) else { throw missing(factory) }
-        defer { gst_object_unref(UnsafeMutableRawPointer(found)) }
-        func metadata(_ key: String) -> String {
-            gst_element_factory_get_metadata(found, key).map { String(cString: $0) } ?? ""
-        }
-        var templates: [PadTemplate] = []
-        var node = UnsafeMutablePointer(mutating: gst_element_factory_get_static_pad_templates(found))
-        while let current = node {
-            if let data = current.pointee.data {
-                templates.append(PadTemplate(data.assumingMemoryBound(to: GstStaticPadTemplate.self)))
-            }
-            node = current.pointee.next
-        }
-        return Details(
-            name: factory, longName: metadata("long-name"), classification: metadata("klass"),
-            description: metadata("description"), padTemplates: templates)
-    }
-}
-
 extension Pad {
     /// The pad's direction.
     ///
     /// The corresponding C function is `gst_pad_get_direction`.
     public var direction: PadDirection { PadDirection(gst_pad_get_direction(pointer)) }
-
-    /// The caps the pad can carry now, within `filter`: its template's before negotiation, narrowed by
-    /// its peer and its element once linked.
-    ///
-    /// The corresponding C function is `gst_pad_query_caps`.
-    public func queryCaps(filter: Caps? = nil) -> Caps {
-        Caps(taking: gst_pad_query_caps(pointer, filter?.pointer))
-    }
 
     /// The template the pad was made from, if any (ghost pads made by hand have none).
     ///

@@ -7,9 +7,14 @@ extension AppSrc {
     /// Pushes a video frame, stamped with its timestamp and duration, with caps for its format (sent
     /// downstream when they change). A frame in a GStreamer buffer goes as it is (no copy); a frame in
     /// memory of its own (`.rawData`) is copied once into GStreamer's layout (rows padded as its caps say).
-    /// Throws when the frame's format has no GStreamer layout.
     ///
     /// The corresponding C function is `gst_app_src_push_sample`.
+    ///
+    /// - Parameter frame: The frame, with its timestamp and duration.
+    /// - Returns: As `AppSrc.push(_:)` of a buffer does: `.ok`, `.flushing` when the appsrc is stopped,
+    ///   `.endOfStream` after its end of stream.
+    /// - Throws: `GStreamerError` when the frame's format has no GStreamer layout or its copy cannot be
+    ///   allocated.
     @discardableResult
     public func push(_ frame: VideoFrame) throws -> FlowResult {
         let info = try frame.videoInfo ?? frame.format.gstreamerInfo()
@@ -30,6 +35,9 @@ extension AppSrc {
     /// for its format (sent downstream when they change).
     ///
     /// The corresponding C function is `gst_app_src_push_sample`.
+    ///
+    /// - Parameter frame: The frame, with its timestamp and duration.
+    /// - Returns: As `AppSrc.push(_:)` of a buffer does.
     @discardableResult
     public func push(_ frame: AudioFrame) -> FlowResult {
         push(Sample(buffer: frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration), caps: frame.info.caps))

@@ -20,6 +20,10 @@ public enum Tutorial {
     /// `seconds` generated into a temporary folder: 320x240 H.264 at 30 fps with a key frame every
     /// half second, and a 440 Hz stereo tone in Vorbis, in Matroska). Prints "OK" and exits 0
     /// when `body` returns; prints the error and exits 1 when it throws.
+    ///
+    /// - Parameters:
+    ///   - seconds: The length of the clip generated when no argument is given.
+    ///   - body: The tutorial, given its input.
     public static func run(seconds: Int = 3, _ body: (Input) async throws -> Void) async -> Never {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-tutorial-\(getpid())")
         await finish(cleaning: folder) {
@@ -29,6 +33,8 @@ public enum Tutorial {
 
     /// Runs a tutorial that needs no media file: prints "OK" and exits 0 when `body` returns; prints
     /// the error and exits 1 when it throws.
+    ///
+    /// - Parameter body: The tutorial.
     public static func run(_ body: () async throws -> Void) async -> Never {
         await finish(cleaning: nil, body)
     }
@@ -56,15 +62,28 @@ public enum Tutorial {
         public var reason: String
 
         /// A failure saying `reason`.
+        ///
+        /// - Parameter reason: What did not hold.
         public init(reason: String) { self.reason = reason }
     }
 
     /// Throws a `Failure` saying `reason` unless `condition` holds.
+    ///
+    /// - Parameters:
+    ///   - condition: What must hold.
+    ///   - reason: What to say when it does not.
+    /// - Throws: `Failure` when `condition` is false.
     public static func check(_ condition: Bool, _ reason: @autoclosure () -> String) throws(Failure) {
         if !condition { throw Failure(reason: reason()) }
     }
 
-    /// `value`, or a `Failure` saying `reason` when it is nil.
+    /// `value`, unwrapped.
+    ///
+    /// - Parameters:
+    ///   - value: What must not be nil.
+    ///   - reason: What to say when it is.
+    /// - Returns: The value.
+    /// - Throws: `Failure` when `value` is nil.
     public static func require<T>(_ value: T?, _ reason: @autoclosure () -> String) throws(Failure) -> T {
         guard let value else { throw Failure(reason: reason()) }
         return value
@@ -72,6 +91,10 @@ public enum Tutorial {
 
     /// A fake sink that renders on the clock, as a real display or sound card would, without needing
     /// either (the tutorials run headless).
+    ///
+    /// - Parameter name: The element's name; nil lets GStreamer name it.
+    /// - Returns: A `fakesink` with `sync=true`.
+    /// - Throws: `GStreamerError` when fakesink is missing.
     public static func clockedSink(name: String? = nil) throws -> Element {
         let sink = try ElementFactory.make("fakesink", name: name)
         try sink.set("sync", true)
@@ -79,12 +102,18 @@ public enum Tutorial {
     }
 
     /// Nanoseconds as seconds, such as "1.500 s".
+    ///
+    /// - Parameter time: Nanoseconds; nil for unknown.
+    /// - Returns: The seconds with three decimals, or "?".
     public static func seconds(_ time: ClockTime?) -> String {
         guard let time else { return "?" }
         return String(format: "%.3f s", Double(time) / 1e9)
     }
 
-    /// Seconds since `start`, as nanoseconds.
+    /// The time since `start`, in nanoseconds.
+    ///
+    /// - Parameter start: An instant of the continuous clock.
+    /// - Returns: Nanoseconds since then.
     public static func elapsed(since start: ContinuousClock.Instant) -> ClockTime {
         let (seconds, attoseconds) = (ContinuousClock.now - start).components
         return ClockTime(seconds) * 1_000_000_000 + ClockTime(attoseconds / 1_000_000_000)

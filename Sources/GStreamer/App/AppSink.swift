@@ -12,43 +12,55 @@ import CGStreamerShim
 public final class AppSink: Element, @unchecked Sendable {
     // GstAppSink is thread-safe; the wrapper adds no state of its own.
 
-    /// A new appsink, named `name` or, when nil, named by GStreamer (`appsink0`). Throws when the app
-    /// plugin is not installed.
+    /// A new appsink.
     ///
     /// The corresponding C function is `gst_element_factory_make("appsink", name)`.
+    ///
+    /// - Parameter name: The element's name; nil lets GStreamer name it (`appsink0`).
+    /// - Throws: ``GStreamerError`` (invalid argument, naming the package to install) when the app plugin
+    ///   is not installed.
     public convenience init(name: String? = nil) throws(GStreamerError) {
         try GStreamer.initialize()
         guard let element = gst_element_factory_make("appsink", name) else { throw ElementFactory.missing("appsink") }
         self.init(element, owned: true)
     }
 
-    /// The same GStreamer element as `element`, as an appsink. Throws when it is not one.
+    /// The same GStreamer element as `element`, as an appsink.
+    ///
+    /// - Parameter element: An element that is an appsink (`pipeline.element(named:)`, say).
+    /// - Throws: ``GStreamerError`` (invalid argument) naming the element and its factory when it is not
+    ///   an appsink.
     public convenience init(_ element: Element) throws(GStreamerError) {
         self.init(try element.checkedPointer(gst_app_sink_get_type(), "an appsink"), owned: false)
     }
 
     // MARK: Pulling
 
-    /// The next sample, waiting for it; nil at end of stream, or when the appsink is stopped (set to
-    /// READY or NULL) while waiting.
+    /// The next sample, waiting for it.
     ///
     /// The corresponding C function is `gst_app_sink_pull_sample`.
+    ///
+    /// - Returns: The sample; nil at end of stream, or when the appsink is stopped (set to READY or NULL)
+    ///   while waiting.
     public func pullSample() -> Sample? {
         gst_app_sink_pull_sample(appSinkPointer).map { Sample(taking: $0) }
     }
 
-    /// The next sample, waiting at most `timeout` (zero: no wait); nil when none came in time, at end
-    /// of stream, or when the appsink is stopped.
+    /// The next sample, waiting at most `timeout`.
     ///
     /// The corresponding C function is `gst_app_sink_try_pull_sample`.
+    ///
+    /// - Parameter timeout: How long to wait; zero does not wait.
+    /// - Returns: The sample; nil when none came in time, at end of stream, or when the appsink is stopped.
     public func tryPullSample(timeout: Duration) -> Sample? {
         gst_app_sink_try_pull_sample(appSinkPointer, GstClockTime(nanoseconds(timeout))).map { Sample(taking: $0) }
     }
 
-    /// The sample the appsink prerolled with (the first one, in PAUSED), waiting for it; nil at end of
-    /// stream or when stopped.
+    /// The sample the appsink prerolled with (the first one, in PAUSED), waiting for it.
     ///
     /// The corresponding C function is `gst_app_sink_pull_preroll`.
+    ///
+    /// - Returns: The preroll sample; nil at end of stream or when stopped.
     public func pullPreroll() -> Sample? {
         gst_app_sink_pull_preroll(appSinkPointer).map { Sample(taking: $0) }
     }
@@ -56,6 +68,9 @@ public final class AppSink: Element, @unchecked Sendable {
     /// The preroll sample, waiting at most `timeout`.
     ///
     /// The corresponding C function is `gst_app_sink_try_pull_preroll`.
+    ///
+    /// - Parameter timeout: How long to wait; zero does not wait.
+    /// - Returns: The preroll sample; nil when none came in time, at end of stream or when stopped.
     public func tryPullPreroll(timeout: Duration) -> Sample? {
         gst_app_sink_try_pull_preroll(appSinkPointer, GstClockTime(nanoseconds(timeout))).map { Sample(taking: $0) }
     }
@@ -124,16 +139,26 @@ extension Element {
 }
 
 extension Bin {
-    /// The appsrc named `name` inside the bin (at any depth). Throws when there is none.
+    /// The appsrc named `name` inside the bin (at any depth).
     ///
     /// The corresponding C function is `gst_bin_get_by_name`.
+    ///
+    /// - Parameter name: The element's name, as in `appsrc name=src`.
+    /// - Returns: The appsrc.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no element of that name or it is not
+    ///   an appsrc.
     public func appSrc(named name: String) throws(GStreamerError) -> AppSrc {
         try AppSrc(child(named: name))
     }
 
-    /// The appsink named `name` inside the bin (at any depth). Throws when there is none.
+    /// The appsink named `name` inside the bin (at any depth).
     ///
     /// The corresponding C function is `gst_bin_get_by_name`.
+    ///
+    /// - Parameter name: The element's name, as in `appsink name=sink`.
+    /// - Returns: The appsink.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no element of that name or it is not
+    ///   an appsink.
     public func appSink(named name: String) throws(GStreamerError) -> AppSink {
         try AppSink(child(named: name))
     }

@@ -23,10 +23,16 @@ extension Pipeline {
     }
 
     /// The samples reaching `appSink`, an appsink in this pipeline (made in code, say), as an
-    /// AsyncSequence: see `samples(fromAppSink:capacity:)`. The sequence sets the appsink's callbacks,
+    /// AsyncSequence: see ``samples(fromAppSink:capacity:)``. The sequence sets the appsink's callbacks,
     /// `max-buffers` and `drop`: pull no samples from it any other way meanwhile.
     ///
     /// The corresponding C functions are `gst_app_sink_set_callbacks` and `gst_app_sink_try_pull_sample`.
+    ///
+    /// - Parameters:
+    ///   - appSink: An appsink inside this pipeline.
+    ///   - capacity: The most samples waiting unread in the appsink (at least 1).
+    /// - Returns: The samples, in order, ending at end of stream, on an error (thrown) or when the
+    ///   pipeline stops.
     public func samples(from appSink: AppSink, capacity: Int = 4) -> AppSinkSamples {
         let samples = AppSinkSamples(appsink: appSink, capacity: capacity)
         if let error = router.firstError {

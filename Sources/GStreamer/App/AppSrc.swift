@@ -17,10 +17,13 @@ public final class AppSrc: Element, @unchecked Sendable {
     // GstAppSrc is thread-safe; the wrapper adds no state of its own (the callbacks live on the
     // GObject, see `AppSrcCallbacks`).
 
-    /// A new appsrc, named `name` or, when nil, named by GStreamer (`appsrc0`), with time format.
-    /// Throws when the app plugin is not installed.
+    /// A new appsrc with time format.
     ///
     /// The corresponding C function is `gst_element_factory_make("appsrc", name)`.
+    ///
+    /// - Parameter name: The element's name; nil lets GStreamer name it (`appsrc0`).
+    /// - Throws: ``GStreamerError`` (invalid argument, naming the package to install) when the app plugin
+    ///   is not installed.
     public convenience init(name: String? = nil) throws(GStreamerError) {
         try GStreamer.initialize()
         guard let element = gst_element_factory_make("appsrc", name) else { throw ElementFactory.missing("appsrc") }
@@ -28,7 +31,11 @@ public final class AppSrc: Element, @unchecked Sendable {
         format = .time
     }
 
-    /// The same GStreamer element as `element`, as an appsrc. Throws when it is not one.
+    /// The same GStreamer element as `element`, as an appsrc.
+    ///
+    /// - Parameter element: An element that is an appsrc (`pipeline.element(named:)`, say).
+    /// - Throws: ``GStreamerError`` (invalid argument) naming the element and its factory when it is not
+    ///   an appsrc.
     public convenience init(_ element: Element) throws(GStreamerError) {
         self.init(try element.checkedPointer(gst_app_src_get_type(), "an appsrc"), owned: false)
     }
@@ -39,11 +46,14 @@ public final class AppSrc: Element, @unchecked Sendable {
 
     // MARK: Pushing
 
-    /// Pushes `buffer` (with its timestamps) into the queue. Returns `.flushing` when the appsrc is
-    /// stopped or flushing (the buffer is dropped, no error) and `.endOfStream` after `endOfStream()`.
-    /// With `block` set, waits while the queue is full.
+    /// Pushes `buffer` (with its timestamps) into the queue. With ``block`` set, waits while the queue
+    /// is full.
     ///
     /// The corresponding C function is `gst_app_src_push_buffer`.
+    ///
+    /// - Parameter buffer: The buffer; appsrc takes a reference of its own, the wrapper keeps its own.
+    /// - Returns: ``FlowResult/ok``; ``FlowResult/flushing`` when the appsrc is stopped or flushing (the
+    ///   buffer is dropped, no error); ``FlowResult/endOfStream`` after ``endOfStream()``.
     @discardableResult
     public func push(_ buffer: Buffer) -> FlowResult {
         // push_buffer takes a reference of its own: the wrapper keeps its reference.
@@ -54,6 +64,9 @@ public final class AppSrc: Element, @unchecked Sendable {
     /// `handle-segment-change`, its segment).
     ///
     /// The corresponding C function is `gst_app_src_push_sample`.
+    ///
+    /// - Parameter sample: The sample: a buffer with the caps it is in.
+    /// - Returns: As ``push(_:)-(Buffer)`` does.
     @discardableResult
     public func push(_ sample: Sample) -> FlowResult {
         FlowResult(gst_app_src_push_sample(appSrcPointer, sample.pointer))
@@ -62,6 +75,13 @@ public final class AppSrc: Element, @unchecked Sendable {
     /// Pushes a copy of `bytes` as one buffer stamped with `pts` and `duration`.
     ///
     /// The corresponding C functions are `gst_buffer_new_allocate` and `gst_app_src_push_buffer`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The buffer's content, copied.
+    ///   - pts: Its presentation timestamp in nanoseconds; nil for none.
+    ///   - duration: Its duration in nanoseconds; nil for none.
+    /// - Returns: As ``push(_:)-(Buffer)`` does.
+    /// - Throws: ``GStreamerError`` (core) when the buffer cannot be allocated.
     @discardableResult
     public func push(
         bytes: some Collection<UInt8>, pts: ClockTime?, duration: ClockTime?
@@ -71,9 +91,11 @@ public final class AppSrc: Element, @unchecked Sendable {
     }
 
     /// Ends the stream: the buffers queued are sent, then end of stream. Later pushes return
-    /// `.endOfStream`.
+    /// ``FlowResult/endOfStream``.
     ///
     /// The corresponding C function is `gst_app_src_end_of_stream`.
+    ///
+    /// - Returns: ``FlowResult/ok``, or ``FlowResult/flushing`` when the appsrc is stopped.
     @discardableResult
     public func endOfStream() -> FlowResult {
         FlowResult(gst_app_src_end_of_stream(appSrcPointer))
@@ -92,7 +114,13 @@ public final class AppSrc: Element, @unchecked Sendable {
     /// The unit of the segment appsrc starts and of seeks (`format` property): `.time` for buffers
     /// with timestamps, `.bytes` (the default of a bare appsrc) for a byte stream.
     public enum Format: String, Sendable {
-        case bytes, time, buffers
+        /// Bytes: a byte stream (a file's content), the default of a bare appsrc.
+        case bytes
+        /// Nanoseconds: timestamped media.
+        case time
+        /// Buffers, counted.
+        case buffers
+        /// The stream's default unit (samples for raw audio, frames for raw video).
         case `default` = "default"
     }
 
@@ -124,7 +152,12 @@ public final class AppSrc: Element, @unchecked Sendable {
     ///
     /// The corresponding C type is `GstAppStreamType`.
     public enum StreamType: Sendable {
-        case stream, seekable, randomAccess
+        /// Pushed in order; seeks are refused.
+        case stream
+        /// Pushed in order; a seek calls ``AppSrc/onSeekData(_:)`` to move the producer.
+        case seekable
+        /// Pulled by downstream at any offset (bytes).
+        case randomAccess
     }
 
     /// How the stream can be read (see `StreamType`).
@@ -206,9 +239,11 @@ public final class AppSrc: Element, @unchecked Sendable {
 
     /// Calls `handler` when the queue runs low and appsrc wants data (about `length` bytes, or -1 when
     /// it does not say), on its streaming thread: push from the handler (pull mode) or wake a producer.
-    /// Replaces the handler set before; nil removes it.
     ///
     /// The corresponding C function is `gst_app_src_set_callbacks` (`need_data`).
+    ///
+    /// - Parameter handler: Called with the number of bytes wanted (-1: unknown); it replaces the
+    ///   handler set before, and nil removes it.
     public func onNeedData(_ handler: (@Sendable (_ length: Int) -> Void)?) {
         AppSrcCallbacks.of(self).handlers.withLock { $0.needData = handler }
     }
@@ -216,14 +251,19 @@ public final class AppSrc: Element, @unchecked Sendable {
     /// Calls `handler` when the queue is full: a producer should pause until the next need-data.
     ///
     /// The corresponding C function is `gst_app_src_set_callbacks` (`enough_data`).
+    ///
+    /// - Parameter handler: Called on the thread that filled the queue; nil removes it.
     public func onEnoughData(_ handler: (@Sendable () -> Void)?) {
         AppSrcCallbacks.of(self).handlers.withLock { $0.enoughData = handler }
     }
 
     /// Calls `handler` with the position to go on from after a seek (nanoseconds in `.time` format,
-    /// bytes in `.bytes`), for a `.seekable` or `.randomAccess` stream; it returns false when it cannot.
+    /// bytes in `.bytes`), for a `.seekable` or `.randomAccess` stream.
     ///
     /// The corresponding C function is `gst_app_src_set_callbacks` (`seek_data`).
+    ///
+    /// - Parameter handler: Gets the offset to go on from and returns false when it cannot; nil removes
+    ///   it (seeks then succeed without the producer knowing).
     public func onSeekData(_ handler: (@Sendable (_ offset: UInt64) -> Bool)?) {
         AppSrcCallbacks.of(self).handlers.withLock { $0.seekData = handler }
     }
