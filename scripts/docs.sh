@@ -50,10 +50,15 @@ port=$((20000 + RANDOM % 20000))
 python3 -m http.server --bind 127.0.0.1 --directory "$site" "$port" >/dev/null 2>&1 &
 server=$!
 trap 'kill $server 2>/dev/null' EXIT
-for _ in $(seq 50); do
-    curl -sf "http://127.0.0.1:$port/" >/dev/null 2>&1 && break
-    sleep 0.1
-done
+python3 - "$port" <<'WAIT'
+import socket, sys, time
+for _ in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
+        break
+    except OSError:
+        time.sleep(0.1)
+WAIT
 page="http://127.0.0.1:$port/documentation/mediaio/"
 browser=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=15000)
 dom=$(timeout 120 "${browser[@]}" --dump-dom "$page" 2>/dev/null)
