@@ -32,6 +32,13 @@ swift package --disable-sandbox generate-documentation "${targets[@]}" \
 echo "== documentation: every public symbol, parameter, return value and error"
 python3 scripts/check-doc-coverage.py .build "${modules[@]}" || ${DOCS_ALLOW_GAPS:-false}
 
+echo "== documentation: the README's tour is Snippets/GettingStarted.swift, which CI builds and runs"
+python3 - <<'TOUR'
+snippet = open("Snippets/GettingStarted.swift").read().split("\n", 1)[1]
+if snippet not in open("README.md").read():
+    raise SystemExit("docs: README.md's library tour differs from Snippets/GettingStarted.swift: copy the file in")
+TOUR
+
 [ -n "$site" ] || exit 0
 echo "== documentation: static site in $site"
 rm -rf "$site"
