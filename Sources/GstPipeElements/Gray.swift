@@ -65,7 +65,7 @@ public final class Gray: VideoFormatConverting {
     /// shared where the layout allows, anything else converted into a buffer from the element's pool.
     ///
     /// - Parameter frame: The input frame, in one of ``formats``.
-    /// - Throws: ``GStreamer/GStreamerError`` when no output buffer can be had or a frame cannot be mapped; the
+    /// - Throws: `GStreamerError` when no output buffer can be had or a frame cannot be mapped; the
     ///   pipeline then stops with the error.
     public func render(_ frame: VideoFrame) throws {
         guard let consumer = consumer.withLock({ $0 }) else { return }

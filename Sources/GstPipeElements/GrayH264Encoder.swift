@@ -121,7 +121,7 @@ public final class GrayH264Encoder: BridgeDelegate {
     /// one.
     ///
     /// - Parameter sample: A raw video frame in one of ``formats``, with its caps and segment.
-    /// - Returns: How the push went; ``GStreamer/FlowResult/error`` after posting an error when the sample has
+    /// - Returns: How the push went; `FlowResult.error` after posting an error when the sample has
     ///   no buffer or caps, or x264 fails.
     public func render(_ sample: Sample) -> FlowResult {
         guard let buffer = sample.buffer, let caps = sample.caps else { return .error }

@@ -75,7 +75,7 @@ public final class Mono: AudioChannelConverting {
     /// goes on as it is.
     ///
     /// - Parameter frame: The input samples, in any sample format and layout.
-    /// - Throws: ``MediaIO/MediaIOError`` when `weights` is not one number per channel; ``GStreamer/GStreamerError``
+    /// - Throws: `MediaIOError` when `weights` is not one number per channel; `GStreamerError`
     ///   when the frames cannot be mapped or made. The pipeline then stops with the error.
     public func render(_ frame: AudioFrame) throws {
         guard let consumer = consumer.withLock({ $0 }) else { return }

@@ -175,7 +175,7 @@ public final class VideoFrame: @unchecked Sendable {
     /// - Parameter body: Called once with the planes in plane order; the pointers are valid only until it
     ///   returns.
     /// - Returns: What `body` returns.
-    /// - Throws: ``GStreamer/GStreamerError`` when a GStreamer buffer cannot be mapped as the frame's format
+    /// - Throws: `GStreamerError` when a GStreamer buffer cannot be mapped as the frame's format
     ///   (`gst_video_frame_map` fails), or what `body` throws.
     public func withPlanes<R>(_ body: ([VideoPlane]) throws -> R) throws -> R {
         try withRawPlanes(writable: false) { planes in
@@ -192,7 +192,7 @@ public final class VideoFrame: @unchecked Sendable {
     /// - Parameter body: Called once with the writable planes in plane order; the pointers are valid only until
     ///   it returns.
     /// - Returns: What `body` returns.
-    /// - Throws: ``GStreamer/GStreamerError`` when the frame is not writable (its buffer is shared) or cannot be
+    /// - Throws: `GStreamerError` when the frame is not writable (its buffer is shared) or cannot be
     ///   mapped, or what `body` throws.
     public func withMutablePlanes<R>(_ body: ([MutableVideoPlane]) throws -> R) throws -> R {
         try withRawPlanes(writable: true) { planes in
@@ -207,7 +207,7 @@ public final class VideoFrame: @unchecked Sendable {
     /// The pixels tightly packed, plane after plane, without row padding (one copy).
     ///
     /// - Returns: `pixelBytesPerRow × rows` bytes for each plane, concatenated.
-    /// - Throws: ``GStreamer/GStreamerError`` when a GStreamer buffer cannot be mapped as the frame's format.
+    /// - Throws: `GStreamerError` when a GStreamer buffer cannot be mapped as the frame's format.
     public func packedBytes() throws -> [UInt8] {
         try withPlanes { planes in
             var result: [UInt8] = []

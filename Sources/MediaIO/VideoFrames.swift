@@ -24,9 +24,9 @@ extension Pipeline {
     ///   - name: The appsink's name in the pipeline.
     ///   - capacity: How many samples may wait unread in the appsink before the streaming thread waits for the
     ///     reader (its `max-buffers`).
-    /// - Returns: The frames, in order; iterating throws ``GStreamer/GStreamerError`` when an element fails,
+    /// - Returns: The frames, in order; iterating throws `GStreamerError` when an element fails,
     ///   or ``MediaIOError`` for a sample whose caps no ``VideoFrameFormat`` describes.
-    /// - Throws: ``GStreamer/GStreamerError`` when there is no appsink named `name`, or its caps cannot be set.
+    /// - Throws: `GStreamerError` when there is no appsink named `name`, or its caps cannot be set.
     public func frames(fromAppSink name: String, capacity: Int = 4) throws -> AsyncThrowingMapSequence<AppSinkSamples, VideoFrame> {
         // An appsink without caps would accept formats no VideoFrame can describe (ABGR64, ...).
         if let appsink = element(named: name), case .caps(nil)? = try? appsink.get("caps") {

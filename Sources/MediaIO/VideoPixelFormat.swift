@@ -118,7 +118,7 @@ public enum VideoPixelFormat: String, Sendable, CaseIterable, CustomStringConver
     /// - Parameter formats: The pixel formats to accept, most preferred first; caps negotiation tries them in
     ///   this order.
     /// - Returns: A caps string such as `video/x-raw, format=(string){ I420, NV12 }, width=…`, for a pad template
-    ///   or ``GStreamer/Caps/init(_:)``.
+    ///   or `Caps.init(_:)`.
     public static func caps(for formats: [VideoPixelFormat]) -> String {
         "video/x-raw, format=(string){ \(formats.map(\.gstreamerName).joined(separator: ", ")) }, "
             + "width=(int)[ 1, 2147483647 ], height=(int)[ 1, 2147483647 ], framerate=(fraction)[ 0/1, 2147483647/1 ]"

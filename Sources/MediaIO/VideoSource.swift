@@ -36,7 +36,7 @@ public protocol VideoFrameConsumer: AnyObject, Sendable {
     /// May be called from any thread; a filter calls it from `render`, on the streaming thread.
     ///
     /// - Parameter frame: The frame to hand on; its timestamp and duration (nanoseconds) become the buffer's.
-    /// - Returns: How the push went: ``GStreamer/FlowResult/ok``, ``GStreamer/FlowResult/flushing`` while the
+    /// - Returns: How the push went: `FlowResult.ok`, `FlowResult.flushing` while the
     ///   element is stopping or seeking (drop the frame, it is not an error), or an error that has been
     ///   reported on the bus.
     @discardableResult
@@ -73,7 +73,7 @@ public protocol VideoFrameConsumer: AnyObject, Sendable {
     ///   - timestamp: Presentation timestamp in nanoseconds.
     ///   - duration: Duration in nanoseconds, or nil when unknown.
     /// - Returns: A writable frame in a GStreamer buffer, zero-copy to ``consume(_:)``.
-    /// - Throws: ``GStreamer/GStreamerError`` when `format` has no GStreamer layout or the element's buffer pool
+    /// - Throws: `GStreamerError` when `format` has no GStreamer layout or the element's buffer pool
     ///   cannot be set up for it.
     func makeFrame(format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?) throws -> VideoFrame
 

@@ -41,7 +41,7 @@ public struct AudioFrame: Sendable {
     ///   - info: The shape; it must be interleaved, with `T`'s sample format.
     ///   - timestamp: Presentation time in nanoseconds; the duration follows from the sample count and rate.
     /// - Throws: ``MediaIOError`` when `T` is not `info`'s format, `info` is not interleaved or the count is not a
-    ///   multiple of the channel count; ``GStreamer/GStreamerError`` when no buffer can be allocated.
+    ///   multiple of the channel count; `GStreamerError` when no buffer can be allocated.
     public init<T: AudioSample>(copying samples: UnsafeBufferPointer<T>, info: AudioInfo, timestamp: ClockTime) throws {
         guard T.sampleFormat == info.format else { throw AudioFrame.wrongType(T.self, info) }
         guard info.layout == .interleaved else {
@@ -62,7 +62,7 @@ public struct AudioFrame: Sendable {
     ///   - body: Reads `sampleCount × channels` samples, in place; the pointer is valid only until it returns.
     /// - Returns: What `body` returns.
     /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is non-interleaved (and not
-    ///   mono); ``GStreamer/GStreamerError`` when the buffer cannot be mapped; or what `body` throws.
+    ///   mono); `GStreamerError` when the buffer cannot be mapped; or what `body` throws.
     public func withSamples<T: AudioSample, R>(as type: T.Type, _ body: (UnsafeBufferPointer<T>) throws -> R) throws -> R {
         try check(T.self, interleaved: true)
         return try buffer.withAudioPlanes(info) { planes, _ in try body(planes[0].bindMemory(to: T.self)) }
@@ -76,7 +76,7 @@ public struct AudioFrame: Sendable {
     ///     until it returns.
     /// - Returns: What `body` returns.
     /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is interleaved (and not mono);
-    ///   ``GStreamer/GStreamerError`` when the buffer cannot be mapped; or what `body` throws.
+    ///   `GStreamerError` when the buffer cannot be mapped; or what `body` throws.
     public func withChannels<T: AudioSample, R>(as type: T.Type, _ body: ([UnsafeBufferPointer<T>]) throws -> R) throws -> R {
         try check(T.self, interleaved: false)
         return try buffer.withAudioPlanes(info) { planes, _ in try body(planes.map { $0.bindMemory(to: T.self) }) }
@@ -89,7 +89,7 @@ public struct AudioFrame: Sendable {
     ///   - body: Writes `sampleCount × channels` samples, in place; the pointer is valid only until it returns.
     /// - Returns: What `body` returns.
     /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is non-interleaved (and not
-    ///   mono); ``GStreamer/GStreamerError`` when the buffer is shared or cannot be mapped; or what `body` throws.
+    ///   mono); `GStreamerError` when the buffer is shared or cannot be mapped; or what `body` throws.
     public func withMutableSamples<T: AudioSample, R>(
         as type: T.Type, _ body: (UnsafeMutableBufferPointer<T>) throws -> R
     ) throws -> R {
@@ -105,7 +105,7 @@ public struct AudioFrame: Sendable {
     ///     until it returns.
     /// - Returns: What `body` returns.
     /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is interleaved (and not mono);
-    ///   ``GStreamer/GStreamerError`` when the buffer is shared or cannot be mapped; or what `body` throws.
+    ///   `GStreamerError` when the buffer is shared or cannot be mapped; or what `body` throws.
     public func withMutableChannels<T: AudioSample, R>(
         as type: T.Type, _ body: ([UnsafeMutableBufferPointer<T>]) throws -> R
     ) throws -> R {
@@ -117,7 +117,7 @@ public struct AudioFrame: Sendable {
     ///
     /// - Parameter type: The Swift type of the frame's sample format.
     /// - Returns: `sampleCount × channels` samples: L R L R … for stereo.
-    /// - Throws: ``MediaIOError`` when `T` is not the frame's format; ``GStreamer/GStreamerError`` when the buffer
+    /// - Throws: ``MediaIOError`` when `T` is not the frame's format; `GStreamerError` when the buffer
     ///   cannot be mapped.
     public func interleavedSamples<T: AudioSample>(as type: T.Type) throws -> [T] {
         guard T.sampleFormat == info.format else { throw AudioFrame.wrongType(T.self, info) }

@@ -8,9 +8,9 @@ extension Pipeline {
     ///   - name: The appsink's name in the pipeline.
     ///   - capacity: How many samples (buffers, not audio samples) may wait unread in the appsink before the
     ///     streaming thread waits for the reader (its `max-buffers`).
-    /// - Returns: The frames, in order; iterating throws ``GStreamer/GStreamerError`` when an element fails,
+    /// - Returns: The frames, in order; iterating throws `GStreamerError` when an element fails,
     ///   or ``MediaIOError`` for a sample in a format MediaIO does not read.
-    /// - Throws: ``GStreamer/GStreamerError`` when there is no appsink named `name`, or its caps cannot be set.
+    /// - Throws: `GStreamerError` when there is no appsink named `name`, or its caps cannot be set.
     public func audioFrames(
         fromAppSink name: String, capacity: Int = 8
     ) throws -> AsyncThrowingMapSequence<AppSinkSamples, AudioFrame> {

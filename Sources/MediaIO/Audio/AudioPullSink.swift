@@ -136,7 +136,7 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
     /// A stop or a flush ends the wait; a frame from before a flush is dropped.
     ///
     /// - Parameter frame: Samples in ``info``'s shape.
-    /// - Throws: ``GStreamer/GStreamerError`` when the frame's buffer cannot be mapped.
+    /// - Throws: `GStreamerError` when the frame's buffer cannot be mapped.
     public func render(_ frame: AudioFrame) throws {
         try frame.buffer.withBytes { bytes in
             condition.lock()

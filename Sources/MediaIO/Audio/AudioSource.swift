@@ -26,7 +26,7 @@ public protocol AudioFrameConsumer: AnyObject, Sendable {
     /// - Parameters:
     ///   - samples: Interleaved samples of the negotiated format (`T` must be its Swift type).
     ///   - timestamp: Presentation time in nanoseconds of the first sample, or nil to follow on from the last push.
-    /// - Returns: How the push went: ``GStreamer/FlowResult/ok``, ``GStreamer/FlowResult/flushing`` while the
+    /// - Returns: How the push went: `FlowResult.ok`, `FlowResult.flushing` while the
     ///   element is stopping or seeking (not an error), or an error that has been reported on the bus.
     @discardableResult
     func consumeSamples<T: AudioSample>(_ samples: UnsafeBufferPointer<T>, timestamp: ClockTime?) -> FlowResult
@@ -45,7 +45,7 @@ public protocol AudioFrameConsumer: AnyObject, Sendable {
     /// passed through). Not cut: it goes out as it is.
     ///
     /// - Parameter frame: The frame to hand on, with its own timestamp and duration (nanoseconds).
-    /// - Returns: How the push went: ``GStreamer/FlowResult/ok``, ``GStreamer/FlowResult/flushing`` while the
+    /// - Returns: How the push went: `FlowResult.ok`, `FlowResult.flushing` while the
     ///   element is stopping or seeking (not an error), or an error that has been reported on the bus.
     @discardableResult
     func consume(_ frame: AudioFrame) -> FlowResult
@@ -58,7 +58,7 @@ public protocol AudioFrameConsumer: AnyObject, Sendable {
     ///   - format: The frame's shape, or nil for the negotiated one.
     ///   - timestamp: Presentation time in nanoseconds, or nil for the next sample of the count.
     /// - Returns: A writable frame whose samples are uninitialized: write every one before ``consume(_:)``.
-    /// - Throws: ``MediaIOError`` when no format was negotiated and none is given; ``GStreamer/GStreamerError``
+    /// - Throws: ``MediaIOError`` when no format was negotiated and none is given; `GStreamerError`
     ///   when no buffer can be allocated.
     func makeFrame(sampleCount: Int, format: AudioInfo?, timestamp: ClockTime?) throws -> AudioFrame
 
@@ -88,7 +88,7 @@ extension AudioFrameConsumer {
     ///
     /// - Parameter sampleCount: Samples per channel.
     /// - Returns: A writable frame to fill and hand to ``AudioFrameConsumer/consume(_:)``.
-    /// - Throws: ``MediaIOError`` when no format was negotiated yet; ``GStreamer/GStreamerError`` when no buffer
+    /// - Throws: ``MediaIOError`` when no format was negotiated yet; `GStreamerError` when no buffer
     ///   can be allocated.
     public func makeFrame(sampleCount: Int) throws -> AudioFrame {
         try makeFrame(sampleCount: sampleCount, format: nil, timestamp: nil)
