@@ -15,6 +15,12 @@ extension Pipeline {
     /// only on the way to NULL): they come first, before the new run's.
     ///
     /// The corresponding C functions are `gst_app_sink_set_callbacks` and `gst_app_sink_try_pull_sample`.
+    ///
+    /// - Parameters:
+    ///   - name: The appsink's name in the pipeline.
+    ///   - capacity: How many samples may wait unread (at least 1).
+    /// - Returns: The sequence of samples.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no appsink named `name`.
     public func samples(fromAppSink name: String, capacity: Int = 4) throws(GStreamerError) -> AppSinkSamples {
         guard let element = element(named: name), element.factoryName == "appsink" else {
             throw GStreamerError(kind: .invalidArgument, message: "no appsink named \"\(name)\" in the pipeline")
@@ -83,10 +89,21 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
         let appsink: ElementHandle
         let box: ContinuationBox
 
+        /// The next sample, waiting for one without blocking a thread.
+        ///
+        /// The corresponding C function is `gst_app_sink_try_pull_sample`.
+        ///
+        /// - Returns: The sample, or nil at end of stream or once the run has ended.
+        /// - Throws: ``GStreamerError``: the error an element posted, once the queued samples are read.
         public mutating func next() async throws(GStreamerError) -> Sample? {
             try await next(isolation: nil)
         }
 
+        /// The next sample, as ``next()`` gives it, on the caller's actor.
+        ///
+        /// - Parameter actor: The actor to stay isolated to while waiting.
+        /// - Returns: The sample, or nil at end of stream or once the run has ended.
+        /// - Throws: ``GStreamerError``: the error an element posted, once the queued samples are read.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(GStreamerError) -> Sample? {
             // Samples may wait unannounced (an earlier run's): take those first.
             if let sample = pull() { return sample }

@@ -81,8 +81,8 @@ public class Element: @unchecked Sendable {
     /// - Parameters:
     ///   - factory: The factory's name, such as "videotestsrc".
     ///   - name: The element's name, unique in its bin; nil lets GStreamer number one ("videotestsrc0").
-    /// - Throws: ``GStreamerError`` (missing plugin) when there is no such factory, or GStreamer cannot be
-    ///   initialized.
+    /// - Throws: ``GStreamerError`` (invalid argument, naming the package to install) when there is no
+    ///   such factory, or GStreamer cannot be initialized.
     public convenience init(factory: String, name: String? = nil) throws(GStreamerError) {
         try GStreamer.initialize()
         guard let element = gst_element_factory_make(factory, name) else { throw ElementFactory.missing(factory) }
