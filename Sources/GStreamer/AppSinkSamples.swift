@@ -40,7 +40,9 @@ typealias ElementHandle = Element
 
 /// Samples from an appsink, in order; see `Pipeline.samples(fromAppSink:capacity:)`.
 public struct AppSinkSamples: AsyncSequence, Sendable {
+    /// Each element of the sequence is a sample: a buffer with its caps and segment.
     public typealias Element = Sample
+    /// Iterating throws the error an element posted.
     public typealias Failure = GStreamerError
     /// One element per sample appsink has queued; finished at end of stream or at the end of the run.
     private let arrivals: AsyncStream<Void>
@@ -84,6 +86,7 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
         }
     }
 
+    /// Pulls the appsink's samples in order; one iterator per sequence.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var arrivals: AsyncStream<Void>.AsyncIterator
         let appsink: ElementHandle
@@ -121,6 +124,9 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
         }
     }
 
+    /// The iterator over the appsink's samples.
+    ///
+    /// - Returns: An iterator; make one per sequence (they pull from the same appsink).
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(arrivals: arrivals.makeAsyncIterator(), appsink: appsink, box: box)
     }

@@ -91,15 +91,20 @@ public protocol BridgeDelegate: AnyObject, Sendable {
 }
 
 extension BridgeDelegate {
+    /// The default: does nothing.
     public func start() {}
+    /// The default: does nothing.
     public func stop() {}
+    /// The default: does nothing.
     public func dispose() {}
     /// The default: drops the sample.
     ///
     /// - Parameter sample: The sample, ignored.
     /// - Returns: ``FlowResult/ok``.
     public func render(_ sample: Sample) -> FlowResult { .ok }
+    /// The default: does nothing.
     public func endOfStream() {}
+    /// The default: does nothing (a source that pushes from its own thread needs no call).
     public func needData() {}
     /// The default: the same caps on both sides (a filter that keeps the format).
     ///
@@ -108,8 +113,11 @@ extension BridgeDelegate {
     ///   - towardsSink: Which side is asked for; ignored.
     /// - Returns: `caps`.
     public func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps { caps }
+    /// The default: does nothing.
     public func flushed() {}
+    /// The default: does nothing.
     public func flushStarted() {}
+    /// The default: 0, the element holds nothing back.
     public var latency: ClockTime { 0 }
 }
 

@@ -93,6 +93,7 @@ public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertibl
                 .contains { code == Int($0.rawValue) }
     }
 
+    /// The message, after the element's name when known: "filesrc0: Resource not found.".
     public var description: String {
         if let source { return "\(source): \(message)" }
         return message

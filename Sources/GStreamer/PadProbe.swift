@@ -5,7 +5,11 @@ import CGStreamerShim
 ///
 /// The corresponding C type is `GstPadProbeType`.
 public struct PadProbeType: OptionSet, Sendable {
+    /// The `GstPadProbeType` bits.
     public let rawValue: UInt32
+    /// The value of these `GstPadProbeType` bits.
+    ///
+    /// - Parameter rawValue: A `GstPadProbeType` combination.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Called once when the pad is idle (no data passing), then the probe may change the pipeline.

@@ -135,9 +135,13 @@ public protocol VideoLifecycle: AnyObject, Sendable {
 }
 
 extension VideoLifecycle {
+    /// The default: ``VideoBufferType/pixelBuffer``, zero-copy.
     public var bufferType: VideoBufferType { .pixelBuffer }
+    /// The default: does nothing.
     public func shouldStart() {}
+    /// The default: does nothing.
     public func shouldStop() {}
+    /// The default: does nothing.
     public func shouldDispose() {}
 }
 
@@ -160,6 +164,7 @@ public protocol VideoSource: VideoLifecycle {
 }
 
 extension VideoSource {
+    /// The default, for push-mode sources: does nothing.
     public func produceFrame() {}
 }
 
@@ -199,6 +204,7 @@ public protocol VideoSink: VideoLifecycle {
 }
 
 extension VideoSink {
+    /// The default: ``pixelFormat`` alone.
     public var acceptedPixelFormats: [VideoPixelFormat] { [pixelFormat] }
     /// The default: the sink is ready.
     ///
@@ -220,6 +226,7 @@ extension VideoSink {
     public func renderRawData(
         _ bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime, rotation: VideoRotation
     ) throws {}
+    /// The default: does nothing.
     public func endOfStream() {}
 }
 

@@ -56,7 +56,11 @@ public enum AudioLayout: String, Sendable {
 ///
 /// The corresponding C type is `GstAudioChannelPosition`.
 public struct AudioChannelPosition: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The `GstAudioChannelPosition` value.
     public let rawValue: Int32
+    /// The position whose `GstAudioChannelPosition` value is `rawValue`.
+    ///
+    /// - Parameter rawValue: A `GstAudioChannelPosition` value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     init(_ position: GstAudioChannelPosition) { rawValue = position.rawValue }

@@ -107,8 +107,11 @@ public protocol AudioLifecycle: AnyObject, Sendable {
 }
 
 extension AudioLifecycle {
+    /// The default: does nothing.
     public func shouldStart() {}
+    /// The default: does nothing.
     public func shouldStop() {}
+    /// The default: does nothing.
     public func shouldDispose() {}
 }
 
@@ -128,6 +131,7 @@ public protocol AudioSource: AudioLifecycle {
 }
 
 extension AudioSource {
+    /// The default, for push-mode sources: does nothing.
     public func produceAudio() {}
 }
 
@@ -155,12 +159,15 @@ public protocol AudioSink: AudioLifecycle {
 }
 
 extension AudioSink {
+    /// The default: any sample format MediaIO reads, interleaved, at the input's rate and channel count.
     public var audioFormat: AudioFormatRequest { AudioFormatRequest() }
     /// The default: the sink is ready.
     ///
     /// - Returns: True.
     public func shouldInitialize() -> Bool { true }
+    /// The default: does nothing.
     public func endOfStream() {}
+    /// The default: does nothing (a sink that holds nothing has nothing to drop).
     public func flush() {}
 }
 
