@@ -266,6 +266,8 @@ public final class BridgeElement: @unchecked Sendable {
     // MARK: For the delegate
 
     /// The element's name, such as "gray0".
+    ///
+    /// The corresponding C function is `gst_object_get_name`.
     public var name: String {
         guard let name = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self))
         else { return "" }

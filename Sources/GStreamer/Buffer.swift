@@ -130,12 +130,18 @@ public final class Buffer: @unchecked Sendable {
     public var isDiscontinuity: Bool { read { $0.pointee.mini_object.flags & GST_BUFFER_FLAG_DISCONT.rawValue != 0 } }
 
     /// Total size in bytes of all its memory.
+    ///
+    /// The corresponding C function is `gst_buffer_get_size`.
     public var size: Int { Int(gst_buffer_get_size(pointer)) }
 
     /// Number of memory blocks.
+    ///
+    /// The corresponding C function is `gst_buffer_n_memory`.
     public var memoryCount: Int { Int(gst_buffer_n_memory(pointer)) }
 
     /// True when nobody else holds the buffer, so writing to it needs no copy.
+    ///
+    /// The corresponding C macro is `gst_buffer_is_writable`.
     public var isWritable: Bool { CGStreamerShim_buffer_is_writable(pointer) != 0 }
 
     /// True when both wrappers hold the very same GstBuffer.
@@ -270,6 +276,8 @@ public final class Buffer: @unchecked Sendable {
     }
 
     /// The plane layout from the buffer's GstVideoMeta, when it has one.
+    ///
+    /// The corresponding C function is `gst_buffer_get_video_meta`.
     public var videoMetaLayout: (offsets: [Int], strides: [Int])? {
         guard let meta = gst_buffer_get_video_meta(pointer) else { return nil }
         let planes = Int(meta.pointee.n_planes)
@@ -321,16 +329,22 @@ public final class Sample: @unchecked Sendable {
     }
 
     /// The sample's buffer.
+    ///
+    /// The corresponding C function is `gst_sample_get_buffer`.
     public var buffer: Buffer? {
         gst_sample_get_buffer(pointer).map { Buffer(borrowing: $0) }
     }
 
     /// The caps the buffer came with.
+    ///
+    /// The corresponding C function is `gst_sample_get_caps`.
     public var caps: Caps? {
         gst_sample_get_caps(pointer).map { Caps(borrowing: $0) }
     }
 
     /// The segment's start, rate and base, in nanoseconds for time segments.
+    ///
+    /// The corresponding C function is `gst_sample_get_segment`.
     public var segment: Segment? {
         gst_sample_get_segment(pointer).map { Segment($0.pointee) }
     }

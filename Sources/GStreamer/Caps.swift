@@ -36,6 +36,8 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     }
 
     /// Caps that accept anything.
+    ///
+    /// The corresponding C function is `gst_caps_new_any`.
     public static var any: Caps { Caps(taking: gst_caps_new_any()) }
 
     static func string(of caps: UnsafePointer<GstCaps>) -> String {
@@ -68,10 +70,16 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     public func isSameCaps(as other: Caps) -> Bool { pointer == other.pointer }
 
     /// True when the caps describe exactly one format (no lists or ranges).
+    ///
+    /// The corresponding C function is `gst_caps_is_fixed`.
     public var isFixed: Bool { gst_caps_is_fixed(pointer) != 0 }
     /// True when the caps accept nothing.
+    ///
+    /// The corresponding C function is `gst_caps_is_empty`.
     public var isEmpty: Bool { gst_caps_is_empty(pointer) != 0 }
     /// True when the caps accept anything.
+    ///
+    /// The corresponding C function is `gst_caps_is_any`.
     public var isAny: Bool { gst_caps_is_any(pointer) != 0 }
 
     /// Caps made of these structures, in order (each one a choice of format).
@@ -110,12 +118,16 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     public var structures: [Structure] { (0..<count).compactMap { structure(at: $0) } }
 
     /// The name of the first structure, such as "video/x-raw".
+    ///
+    /// The corresponding C function is `gst_structure_get_name`.
     public var mediaType: String? {
         guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0) else { return nil }
         return String(cString: gst_structure_get_name(structure))
     }
 
     /// An integer field of the first structure, such as `width`.
+    ///
+    /// The corresponding C function is `gst_structure_get_int`.
     ///
     /// - Parameter field: The field's name.
     /// - Returns: The value, or nil when the caps are empty or the field is missing, not a `gint`, or not fixed
@@ -129,6 +141,8 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
 
     /// A string field of the first structure, such as `format`.
     ///
+    /// The corresponding C function is `gst_structure_get_string`.
+    ///
     /// - Parameter field: The field's name.
     /// - Returns: The value, or nil when the caps are empty or the field is missing, not a string, or not fixed.
     public func string(_ field: String) -> String? {
@@ -139,6 +153,8 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     }
 
     /// A fraction field of the first structure, such as `framerate`.
+    ///
+    /// The corresponding C function is `gst_structure_get_fraction`.
     ///
     /// - Parameter field: The field's name.
     /// - Returns: The value, or nil when the caps are empty or the field is missing, not a fraction, or not

@@ -112,6 +112,8 @@ private final class ElementList: @unchecked Sendable {
 
 extension Pad {
     /// True when the pad is linked to another.
+    ///
+    /// The corresponding C function is `gst_pad_is_linked`.
     public var isLinked: Bool { gst_pad_is_linked(pointer) != 0 }
 
     /// The length of the stream upstream of this (sink) pad, as its peer answers, in nanoseconds.

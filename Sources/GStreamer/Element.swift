@@ -90,6 +90,8 @@ public class Element: @unchecked Sendable {
     }
 
     /// The element's name, such as "gray0".
+    ///
+    /// The corresponding C function is `gst_object_get_name`.
     public var name: String {
         guard let name = gst_object_get_name(objectPointer) else { return "" }
         defer { g_free(name) }
@@ -283,6 +285,8 @@ public class Element: @unchecked Sendable {
     }
 
     /// The position in nanoseconds, when the pipeline can answer.
+    ///
+    /// The corresponding C function is `gst_element_query_position`.
     public var position: ClockTime? {
         var value: gint64 = -1
         guard gst_element_query_position(pointer, GST_FORMAT_TIME, &value) != 0, value >= 0 else { return nil }
@@ -290,6 +294,8 @@ public class Element: @unchecked Sendable {
     }
 
     /// The duration in nanoseconds, when known.
+    ///
+    /// The corresponding C function is `gst_element_query_duration`.
     public var duration: ClockTime? {
         var value: gint64 = -1
         guard gst_element_query_duration(pointer, GST_FORMAT_TIME, &value) != 0, value >= 0 else { return nil }

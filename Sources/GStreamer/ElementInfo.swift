@@ -24,10 +24,14 @@ extension Element {
     public var longName: String? { metadata("long-name") }
 
     /// The factory's description.
+    ///
+    /// The corresponding C function is `gst_element_factory_get_metadata`.
     public var elementDescription: String? { metadata("description") }
 
     /// The factory's classification, GStreamer's "klass": what the element is and works on, such
     /// as "Filter/Converter/Audio" or "Sink/Video".
+    ///
+    /// The corresponding C function is `gst_element_factory_get_metadata`.
     public var classification: String? { metadata("klass") }
 
     private func metadata(_ key: String) -> String? {

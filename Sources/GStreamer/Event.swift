@@ -133,6 +133,8 @@ public final class Event: @unchecked Sendable {
     public var isUpstream: Bool { pointer.pointee.type.rawValue & GST_EVENT_TYPE_UPSTREAM.rawValue != 0 }
 
     /// The name of the event's structure (a custom event's name), when it has one.
+    ///
+    /// The corresponding C function is `gst_event_get_structure`.
     public var name: String? { Structures.name(of: gst_event_get_structure(pointer)) }
 
     /// The event's structure in its string form, when it has one.
@@ -141,6 +143,8 @@ public final class Event: @unchecked Sendable {
     public var structure: String? { Structures.string(of: gst_event_get_structure(pointer)) }
 
     /// A field of the event's structure.
+    ///
+    /// The corresponding C function is `gst_event_get_structure`.
     ///
     /// - Parameter name: The field's name.
     /// - Returns: The value, or nil when the event has no structure or no such field.

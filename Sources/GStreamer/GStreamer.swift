@@ -23,6 +23,8 @@ public enum GStreamer {
     }
 
     /// The version of the GStreamer library loaded at run time, such as "1.22.0".
+    ///
+    /// The corresponding C function is `gst_version`.
     public static var version: String {
         var major: guint = 0, minor: guint = 0, micro: guint = 0, nano: guint = 0
         gst_version(&major, &minor, &micro, &nano)

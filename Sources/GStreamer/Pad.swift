@@ -17,6 +17,8 @@ public final class Pad: @unchecked Sendable {
     }
 
     /// The pad's name, such as "src".
+    ///
+    /// The corresponding C function is `gst_object_get_name`.
     public var name: String {
         guard let name = gst_object_get_name(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self))
         else { return "" }
@@ -108,6 +110,8 @@ extension Pad {
     /// Counts the buffers that pass through the pad from now on, for as long as the pad exists.
     /// The counting runs in a probe on the streaming thread; read the counter from any thread.
     ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    ///
     /// - Returns: The counter, updated as buffers pass (a buffer list counts as its buffers).
     public func countBuffers() -> BufferCounter {
         let counter = BufferCounter()
@@ -128,6 +132,8 @@ extension Pad {
 
     /// Notes when end of stream reaches the pad from now on: all data before it has passed.
     ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    ///
     /// - Returns: The watch, which notes the first end of stream event to pass.
     public func watchEndOfStream() -> EndOfStreamWatch {
         let watch = EndOfStreamWatch()
@@ -142,6 +148,8 @@ extension Pad {
 
     /// Ends the stream at `timestamp`: the first buffer at or after it is dropped and end of stream
     /// goes downstream instead (for a source pad), so the stream stops where another one did.
+    ///
+    /// The corresponding C function is `gst_pad_add_probe`.
     ///
     /// - Parameter timestamp: The presentation timestamp, in nanoseconds, at which the stream ends.
     public func endStream(atTimestamp timestamp: ClockTime) {

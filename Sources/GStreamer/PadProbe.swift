@@ -7,7 +7,7 @@ import CGStreamerShim
 public struct PadProbeType: OptionSet, Sendable {
     /// The `GstPadProbeType` bits.
     public let rawValue: UInt32
-    /// The value of these `GstPadProbeType` bits.
+    /// The flags of these `GstPadProbeType` bits.
     ///
     /// - Parameter rawValue: A `GstPadProbeType` combination.
     public init(rawValue: UInt32) { self.rawValue = rawValue }

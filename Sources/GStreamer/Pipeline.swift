@@ -53,6 +53,8 @@ public class Bin: Element, @unchecked Sendable {
     }
 
     /// Every element inside, at any depth, sources last (GStreamer's iteration order).
+    ///
+    /// The corresponding C function is `gst_bin_iterate_recurse`.
     public var allElements: [Element] {
         elements(gst_bin_iterate_recurse(binPointer))
     }

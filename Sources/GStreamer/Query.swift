@@ -91,6 +91,8 @@ public final class Query: @unchecked Sendable {
     }
 
     /// For a custom query, its name.
+    ///
+    /// The corresponding C function is `gst_query_get_structure`.
     public var name: String? {
         withPointer { Structures.name(of: gst_query_get_structure($0)) } ?? nil
     }

@@ -6,7 +6,7 @@ import CGStreamer
 public struct SeekFlags: OptionSet, Sendable {
     /// The `GstSeekFlags` bits.
     public let rawValue: UInt32
-    /// The value of these `GstSeekFlags` bits.
+    /// The flags of these `GstSeekFlags` bits.
     ///
     /// - Parameter rawValue: A `GstSeekFlags` combination.
     public init(rawValue: UInt32) { self.rawValue = rawValue }

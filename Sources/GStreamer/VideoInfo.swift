@@ -62,6 +62,8 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
     }
 
     /// GStreamer's name of the pixel format, such as "I420" or "BGRA".
+    ///
+    /// The corresponding C function is `gst_video_format_to_string`.
     public var formatName: String {
         String(cString: gst_video_format_to_string(raw.finfo.pointee.format))
     }
