@@ -34,6 +34,7 @@ public final class BufferCounter: Sendable {
 public final class EndOfStreamWatch: Sendable {
     private let arrived = Atomic(false)
 
+    /// True once end of stream has passed the pad.
     public var hasArrived: Bool { arrived.load(ordering: .acquiring) }
 
     func arrive() {
@@ -42,6 +43,9 @@ public final class EndOfStreamWatch: Sendable {
 
     /// Waits until end of stream arrives or `timeout` passes; true when it arrived. (Polls: it is
     /// for the end of a run, not for a streaming path.)
+    ///
+    /// - Parameter timeout: The longest to wait.
+    /// - Returns: Whether end of stream arrived.
     public func wait(timeout: Duration) async -> Bool {
         let deadline = ContinuousClock.now + timeout
         while !hasArrived && ContinuousClock.now < deadline {
