@@ -61,6 +61,12 @@ public final class Buffer: @unchecked Sendable {
         }
     }
 
+    /// Changes the buffer's flags as `modify` changes its metadata: in place when the wrapper holds it
+    /// alone, else in a copy.
+    func modifyFlags(_ change: (inout guint) -> Void) {
+        modify { change(&$0.pointee.mini_object.flags) }
+    }
+
     /// A new buffer of `size` bytes (uninitialized).
     ///
     /// The corresponding C function is `gst_buffer_new_allocate`.

@@ -80,17 +80,21 @@ extension Buffer {
         _ = gst_buffer_add_audio_meta(pointer, &gstInfo, gsize(samples), nil)
     }
 
-    /// Marks the buffer as the first after a gap or a jump in time (or clears the mark).
+    /// Marks the buffer as the first after a gap or a jump in time (or clears the mark). Like the
+    /// timestamp setters, it changes a buffer others hold in a copy (same memory, new metadata) that
+    /// this wrapper holds from then on.
     ///
-    /// The corresponding C macro is `GST_BUFFER_FLAG_SET` with `GST_BUFFER_FLAG_DISCONT`.
-    /// It writes the flags in place: call it only on a buffer no one else holds (see ``isWritable``).
+    /// The corresponding C macros are `gst_buffer_make_writable` and `GST_BUFFER_FLAG_SET` with
+    /// `GST_BUFFER_FLAG_DISCONT`.
     ///
     /// - Parameter discontinuous: True to set the mark, false to clear it.
     public func setDiscontinuity(_ discontinuous: Bool) {
-        if discontinuous {
-            pointer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DISCONT.rawValue
-        } else {
-            pointer.pointee.mini_object.flags &= ~GST_BUFFER_FLAG_DISCONT.rawValue
+        modifyFlags { flags in
+            if discontinuous {
+                flags |= GST_BUFFER_FLAG_DISCONT.rawValue
+            } else {
+                flags &= ~GST_BUFFER_FLAG_DISCONT.rawValue
+            }
         }
     }
 }
