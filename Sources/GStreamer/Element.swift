@@ -74,7 +74,7 @@ public class Element: @unchecked Sendable {
 
     /// Creates an element from a factory, such as `Element(factory: "videotestsrc")`. Throws when the
     /// factory is not installed, naming it and the Debian package that usually provides it. (For a
-    /// `Bin` or `Pipeline` wrapper where the element is one, use `ElementFactory.make`.)
+    /// `Bin` wrapper where the element is a bin, use `ElementFactory.make`; for a pipeline, `Pipeline(name:)`.)
     ///
     /// The corresponding C function is `gst_element_factory_make`.
     ///
