@@ -181,7 +181,7 @@ public final class BridgeElement: @unchecked Sendable {
     private let appsrcPad: UnsafeMutablePointer<GstPad>?
 
     /// Frames in and out so far, and the time spent in Swift code.
-    public var statistics: BridgeStatistics { counters.statistics }
+    package var statistics: BridgeStatistics { counters.statistics }
 
     init(element: UnsafeMutablePointer<GstElement>, type: ElementTypeBox) {
         self.element = element

@@ -157,7 +157,7 @@ public final class Buffer: @unchecked Sendable {
     public func isSameBuffer(as other: Buffer) -> Bool { pointer == other.pointer }
 
     /// The buffer's address, for identity checks in tests and logs only.
-    public var identity: UInt { UInt(bitPattern: pointer) }
+    package var identity: UInt { UInt(bitPattern: pointer) }
 
     /// Reads the whole buffer's bytes (mapped read-only for the duration of `body`).
     ///
@@ -247,7 +247,7 @@ public final class Buffer: @unchecked Sendable {
 
     /// For each memory block, the address of the memory it was shared from (itself when not shared):
     /// equal roots mean the same bytes, so no copy was made.
-    public var memoryRoots: [UInt] {
+    package var memoryRoots: [UInt] {
         (0..<gst_buffer_n_memory(pointer)).map { index in
             var memory = gst_buffer_peek_memory(pointer, index)!
             while let parent = memory.pointee.parent { memory = parent }
@@ -256,7 +256,7 @@ public final class Buffer: @unchecked Sendable {
     }
 
     /// True when the buffer came from a buffer pool (and goes back to it when released).
-    public var isFromPool: Bool { pointer.pointee.pool != nil }
+    package var isFromPool: Bool { pointer.pointee.pool != nil }
 
     /// The bytes as an array (a copy).
     public var bytes: [UInt8] {

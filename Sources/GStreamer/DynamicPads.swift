@@ -87,7 +87,7 @@ extension Bin {
     /// - Parameters:
     ///   - elements: The elements to stop and take out of the bin.
     ///   - keeper: The element whose lifetime keeps them alive: the element whose delayed links name them.
-    public func remove(_ elements: [Element], keptAliveBy keeper: Element) {
+    package func remove(_ elements: [Element], keptAliveBy keeper: Element) {
         guard !elements.isEmpty else { return }
         let key = "gstpipe-removed-\(elements.map(\.name).joined(separator: ","))"
         g_object_set_data_full(

@@ -78,7 +78,7 @@ extension Pad {
     /// GStreamer's default layout pads rows to 4 bytes, so a 294-pixel-wide I420 frame has 296-byte
     /// luma rows. y4menc in GStreamer 1.22 writes buffers as they come, so its files are unreadable
     /// for such widths unless the frames reach it packed.
-    public func packVideoBuffers() {
+    package func packVideoBuffers() {
         CGStreamerShim_pad_pack_video_buffers(pointer)
     }
 
@@ -113,7 +113,7 @@ extension Pad {
     /// The corresponding C function is `gst_pad_add_probe`.
     ///
     /// - Returns: The counter, updated as buffers pass (a buffer list counts as its buffers).
-    public func countBuffers() -> BufferCounter {
+    package func countBuffers() -> BufferCounter {
         let counter = BufferCounter()
         addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)) { _, info in
             guard let data = info.data else { return GST_PAD_PROBE_OK }
@@ -135,7 +135,7 @@ extension Pad {
     /// The corresponding C function is `gst_pad_add_probe`.
     ///
     /// - Returns: The watch, which notes the first end of stream event to pass.
-    public func watchEndOfStream() -> EndOfStreamWatch {
+    package func watchEndOfStream() -> EndOfStreamWatch {
         let watch = EndOfStreamWatch()
         addProbe(GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) { _, info in
             if let event = info.data, event.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS {
@@ -152,7 +152,7 @@ extension Pad {
     /// The corresponding C function is `gst_pad_add_probe`.
     ///
     /// - Parameter timestamp: The presentation timestamp, in nanoseconds, at which the stream ends.
-    public func endStream(atTimestamp timestamp: ClockTime) {
+    package func endStream(atTimestamp timestamp: ClockTime) {
         let ended = Atomic(false)
         addProbe(GST_PAD_PROBE_TYPE_BUFFER) { pad, info in
             guard let data = info.data else { return GST_PAD_PROBE_OK }
