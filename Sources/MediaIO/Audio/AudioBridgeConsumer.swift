@@ -246,7 +246,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
             return (state.input, state.caps!)
         }
         let buffer = frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration)
-        if frame.isDiscontinuity != buffer.isDiscontinuity, buffer.isWritable { buffer.setDiscontinuity(frame.isDiscontinuity) }
+        if frame.isDiscontinuity != buffer.isDiscontinuity { buffer.setDiscontinuity(frame.isDiscontinuity) }
         let result = input == nil ? push(buffer, caps: caps) : bridge?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
         state.withLock {
             $0.lastFlow = result
