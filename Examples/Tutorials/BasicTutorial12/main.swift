@@ -19,8 +19,8 @@ enum Step: Equatable {
 
 await Tutorial.run { input in
     // Blocks of 4 KiB, each held back long enough that the clip arrives at 80% of its bitrate.
-    let size = try Tutorial.require(
-        (try? FileManager.default.attributesOfItem(atPath: input.path)[.size] as? Int) ?? nil, "cannot read \(input.path)")
+    let attributes = try FileManager.default.attributesOfItem(atPath: input.path)
+    let size = try Tutorial.require(attributes[.size] as? Int, "cannot read the size of \(input.path)")
     let blockSize = 4096
     let blocks = max(1, size / blockSize)
     let microsecondsPerBlock = Int(Double(input.duration) / 1000 / 0.8 / Double(blocks))

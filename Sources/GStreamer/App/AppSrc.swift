@@ -11,6 +11,8 @@ import Synchronization
 /// which appsrc calls on its streaming thread when its queue runs low. The queue is bounded by
 /// `maxBytes`, `maxBuffers` and `maxTime`; with `block` a push into a full queue waits for room, so a
 /// fast producer is slowed to the pipeline's pace, and without it `onEnoughData` says when to pause.
+/// The handlers are appsrc's callbacks (`gst_app_src_set_callbacks`): the first one set replaces any
+/// callbacks set from C, and every wrapper of the same appsrc shares them.
 ///
 /// The corresponding C type is `GstAppSrc`.
 public final class AppSrc: Element, @unchecked Sendable {
