@@ -232,6 +232,43 @@ struct AppTests {
         #expect(seen.first?.0 == 0 && seen.first?.1 == 960)
     }
 
+    @Test("The samples of an appsink made in code end when the pipeline stops, and throw the error that ended the run", .timeLimit(.minutes(1)))
+    func samplesEndAtStopAndError() async throws {
+        let pipeline = try Pipeline(name: "live")
+        let source = try AppSrc(name: "src")
+        source.isLive = true
+        source.caps = Self.audio.caps
+        let sink = try AppSink(name: "sink")
+        try pipeline.add(source, sink)
+        try source.link(to: sink)
+        let samples = pipeline.samples(from: sink)
+        try pipeline.play()
+        try Self.pushRamp(0, into: source)
+        let reader = Task {
+            var count = 0
+            for try await _ in samples { count += 1 }
+            return count
+        }
+        try await Task.sleep(for: .milliseconds(200))
+        pipeline.stop()
+        #expect(try await reader.value == 1)
+
+        let (failing, failingSource, failingSink) = try Self.appPipeline(
+            "appsrc name=src format=time ! identity name=breaker error-after=3 ! appsink name=sink sync=false")
+        let failingSamples = failing.samples(from: failingSink)
+        try failing.play()
+        defer { failing.stop() }
+        for index in 0..<5 { try Self.pushRamp(index, into: failingSource) }
+        var received = 0
+        do {
+            for try await _ in failingSamples { received += 1 }
+            Issue.record("the samples ended without the error")
+        } catch {
+            #expect(error.source == "breaker")
+        }
+        #expect(received == 2)
+    }
+
     @Test("An element that is not an appsrc or appsink is refused, by name")
     func wrongElement() throws {
         let pipeline = try Pipeline(launch: "fakesrc name=fake ! fakesink")
