@@ -102,6 +102,8 @@ public final class BridgeElement: @unchecked Sendable {
     let sinkPad: UnsafeMutablePointer<GstPad>?
     /// The element's kind.
     public let kind: BridgeKind
+    /// A source made on request, with a source pad and a streaming thread of its own (no appsrc).
+    let pulled: Bool
     /// The element's property values.
     public let properties: ElementProperties
     private var delegate: (any BridgeDelegate)!
@@ -136,13 +138,21 @@ public final class BridgeElement: @unchecked Sendable {
     private struct Output {
         var caps: Caps?
         var pool: UnsafeMutablePointer<GstBufferPool>?
-        var poolInfo: VideoInfo?
+        var poolKind: PoolKind?
+    }
+    /// What the element's pool makes: video frames of one layout, or plain buffers of one size.
+    private enum PoolKind: Equatable {
+        case video(VideoInfo)
+        case bytes(Int)
     }
     private let output = Mutex(Output())
     let counters = BridgeCounters()
     /// Whether need-data is running (a pull-mode source producing on the appsrc's own streaming
     /// thread), and whether a push during it lifted the queue's limit (see the need-data callback).
     let producing = Mutex<(active: Bool, raised: Bool, pushes: Int)>((false, false, 0))
+    /// How the last push of a pulled source went, and how many went out: its task reads both after
+    /// each `needData`.
+    let sourceRound = Mutex<(flow: FlowResult, pushes: Int)>((.ok, 0))
     /// The appsrc's source pad (sources), which the appsrc owns for as long as it exists.
     private let appsrcPad: UnsafeMutablePointer<GstPad>?
 
@@ -152,10 +162,11 @@ public final class BridgeElement: @unchecked Sendable {
     init(element: UnsafeMutablePointer<GstElement>, type: ElementTypeBox) {
         self.element = element
         self.kind = type.description.kind
+        self.pulled = type.description.kind == .source && type.description.pulled
         self.properties = ElementProperties(specs: type.description.properties)
         let bin = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self)
 
-        if kind == .source {
+        if kind == .source && !pulled {
             let source = gst_element_factory_make("appsrc", "appsrc")!
             for (property, value) in [
                 ("format", "time"), ("block", "true"), ("max-bytes", "0"), ("max-buffers", "2"),
@@ -209,6 +220,12 @@ public final class BridgeElement: @unchecked Sendable {
         if kind == .filter {
             srcPad = BridgeElement.addPad(to: element, name: "src")
             sinkPad = BridgeElement.addPad(to: element, name: "sink")
+        } else if pulled {
+            // A pulled source pushes from its own pad's task (see BridgeSource.swift). GstBin learns
+            // that an element is a source from this flag, which appsrc gives a bin by being its child.
+            element.pointee.object.flags |= GST_ELEMENT_FLAG_SOURCE.rawValue
+            srcPad = BridgeElement.addPad(to: element, name: "src")
+            sinkPad = nil
         } else {
             srcPad = appsrc.map { BridgeElement.addGhostPad(to: element, name: "src", target: $0) }
             sinkPad = sinkEntry.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
@@ -254,6 +271,9 @@ public final class BridgeElement: @unchecked Sendable {
         let result: FlowResult
         if kind == .filter {
             result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+        } else if pulled {
+            result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+            sourceRound.withLock { $0 = (result, $0.pushes + 1) }
         } else {
             guard let appsrc else { return .error }
             // appsrc queues and returns OK even once downstream has said end of stream (an encoder
@@ -302,7 +322,7 @@ public final class BridgeElement: @unchecked Sendable {
     /// The corresponding C function is `gst_app_src_end_of_stream`.
     @discardableResult
     public func endOfStream() -> FlowResult {
-        if kind == .filter { return endStreamDownstream() }
+        if kind == .filter || pulled { return endStreamDownstream() }
         guard let appsrc else { return .error }
         return FlowResult(gst_app_src_end_of_stream(UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)))
     }
@@ -318,8 +338,22 @@ public final class BridgeElement: @unchecked Sendable {
     /// A writable buffer for one frame of layout `info`, from a GstVideoBufferPool the element owns
     /// (buffers carry a GstVideoMeta with the pool's strides).
     public func makeVideoBuffer(_ info: VideoInfo) throws(GStreamerError) -> Buffer {
+        try pooledBuffer(.video(info))
+    }
+
+    /// A writable buffer of `size` bytes from a buffer pool the element owns: buffers come back to the
+    /// pool once downstream is done with them, which costs less than allocating each one (an audio
+    /// source's 10 ms buffers). Its timestamps, flags and metadata are unset, as a new buffer's.
+    ///
+    /// The corresponding C function is `gst_buffer_pool_acquire_buffer`.
+    public func makeBuffer(size: Int) throws(GStreamerError) -> Buffer {
+        guard size > 0 else { return try Buffer(size: size) }
+        return try pooledBuffer(.bytes(size))
+    }
+
+    private func pooledBuffer(_ kind: PoolKind) throws(GStreamerError) -> Buffer {
         let pool = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBufferPool> in
-            if let pool = output.pool, output.poolInfo == info {
+            if let pool = output.pool, output.poolKind == kind {
                 gst_object_ref(UnsafeMutableRawPointer(pool))
                 return pool
             }
@@ -328,17 +362,29 @@ public final class BridgeElement: @unchecked Sendable {
                 gst_object_unref(UnsafeMutableRawPointer(old))
                 output.pool = nil
             }
-            let pool = gst_video_buffer_pool_new()!
-            let config = gst_buffer_pool_get_config(pool)
-            let caps = info.caps
-            withExtendedLifetime(caps) { gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0) }
-            gst_buffer_pool_config_add_option(config, "GstBufferPoolOptionVideoMeta")
+            let pool: UnsafeMutablePointer<GstBufferPool>
+            let config: UnsafeMutablePointer<GstStructure>
+            let description: String
+            switch kind {
+            case .video(let info):
+                pool = gst_video_buffer_pool_new()!
+                config = gst_buffer_pool_get_config(pool)
+                let caps = info.caps
+                withExtendedLifetime(caps) { gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0) }
+                gst_buffer_pool_config_add_option(config, "GstBufferPoolOptionVideoMeta")
+                description = "\(caps)"
+            case .bytes(let size):
+                pool = gst_buffer_pool_new()!
+                config = gst_buffer_pool_get_config(pool)
+                gst_buffer_pool_config_set_params(config, nil, guint(size), 2, 0)
+                description = "buffers of \(size) bytes"
+            }
             guard gst_buffer_pool_set_config(pool, config) != 0, gst_buffer_pool_set_active(pool, 1) != 0 else {
                 gst_object_unref(UnsafeMutableRawPointer(pool))
-                throw GStreamerError(kind: .core, message: "could not set up a buffer pool for \(caps)", source: name)
+                throw GStreamerError(kind: .core, message: "could not set up a buffer pool for \(description)", source: name)
             }
             output.pool = pool
-            output.poolInfo = info
+            output.poolKind = kind
             gst_object_ref(UnsafeMutableRawPointer(pool))
             return pool
         }
@@ -478,6 +524,7 @@ public final class BridgeElement: @unchecked Sendable {
             ensureStarted(byData: false)
         case (paused, ready):
             // The pads are inactive now: no render runs, and a push waiting downstream has returned.
+            if pulled { resetFilterStream() }
             if kind == .filter {
                 resetFilterStream()
                 // Down to READY a run ends: what the filter holds is stale, as after a flush.
@@ -491,7 +538,7 @@ public final class BridgeElement: @unchecked Sendable {
                     gst_object_unref(UnsafeMutableRawPointer(pool))
                 }
                 output.pool = nil
-                output.poolInfo = nil
+                output.poolKind = nil
             }
         case (ready, null):
             transitions.withLock { _ in
@@ -580,6 +627,7 @@ public final class BridgeElement: @unchecked Sendable {
                     return GST_PAD_PROBE_OK
                 }, me, nil)
         }
+        if pulled, let srcPad { installSourceFunctions(srcPad: srcPad) }
         guard kind == .filter, let srcPad, let sinkPad else { return }
         installFilterFunctions(srcPad: srcPad, sinkPad: sinkPad)
     }

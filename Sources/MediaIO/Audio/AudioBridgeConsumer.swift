@@ -277,7 +277,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
         guard let info = format ?? self.format else {
             throw MediaIOError("no format yet: negotiate one before making frames")
         }
-        let buffer = try Buffer(size: sampleCount * info.bytesPerFrame)
+        let buffer = try bridge.makeBuffer(size: sampleCount * info.bytesPerFrame)
         if info.layout == .nonInterleaved && info.channels > 1 { buffer.addAudioMeta(info, samples: sampleCount) }
         let start = timestamp ?? state.withLock { state in
             state.base + (state.info == info ? info.duration(ofSamples: state.sent) : 0)

@@ -1,13 +1,19 @@
 extension MediaIOElements {
     /// Registers an audio source: `make` is called once per element instance with its properties.
+    ///
+    /// `pulled`: the source makes its samples in `produceAudio` only (pull mode). The element then
+    /// calls it in a loop on a streaming thread of its own and pushes each buffer straight through its
+    /// source pad, with no appsrc queue between (the cheapest way out, as `audionoise` does). A source
+    /// that pushes from a thread or timer of its own leaves it false.
     public static func registerAudioSource<Source: AudioSource>(
         name: String, longName: String, description: String, classification: String = "Source/Audio",
-        properties: [PropertySpec] = [], plugin: UnsafeMutableRawPointer? = nil,
+        properties: [PropertySpec] = [], pulled: Bool = false, plugin: UnsafeMutableRawPointer? = nil,
         make: @escaping @Sendable (ElementProperties) -> Source
     ) throws(GStreamerError) {
-        let type = ElementTypeDescription(
+        var type = ElementTypeDescription(
             name: name, longName: longName, classification: classification, description: description,
             kind: .source, srcCaps: AudioFormatRequest.anyCaps, properties: properties)
+        type.pulled = pulled
         try ElementType.register(type, plugin: plugin) { bridge in
             AudioSourceAdapter(source: make(bridge.properties), bridge: bridge)
         }
