@@ -51,11 +51,8 @@ if [[ -z "$CLIP" ]]; then
     fi
 fi
 
-# FRAMESTATS=path times another build of the example (an older commit's, to compare).
-if [[ -z "${FRAMESTATS:-}" ]]; then
-    swift build -c release --product FrameStats >&2
-    FRAMESTATS="$(swift build -c release --show-bin-path)/FrameStats"
-fi
+swift build -c release --product FrameStats >&2
+FRAMESTATS="$(swift build -c release --show-bin-path)/FrameStats"
 
 cat > "$WORK/pyav_luma.py" <<'EOF'
 import sys, av, numpy as np

@@ -19,8 +19,8 @@ for try await frame in frames {
     let mean = try frame.withPlanes { planes -> Double in
         let luma = planes[0]
         var sum = 0
-        for row in luma.pixelRows {
-            for value in row { sum += Int(value) }
+        for row in 0..<luma.rows {
+            for column in 0..<luma.pixelBytesPerRow { sum += Int(luma.bytes[row * luma.bytesPerRow + column]) }
         }
         return Double(sum) / Double(luma.rows * luma.pixelBytesPerRow)
     }

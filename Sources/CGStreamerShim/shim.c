@@ -171,45 +171,6 @@ void CGStreamerShim_pad_pack_video_buffers(GstPad *pad) {
     gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER, pack_video_buffer_probe, NULL, NULL);
 }
 
-// basesink answers no allocation query unless the sink proposes something, and appsink (1.22)
-// proposes nothing. avdec_h264 then copies every frame into a buffer of the default layout (its own
-// frames are 1088 rows high, with padded strides). It decodes straight into buffers it hands on when
-// downstream reads GstVideoMeta and offers a video buffer pool (which it configures with its own
-// alignment): the probe answers so, in the sink's place.
-static GstPadProbeReturn accept_video_meta_probe(GstPad *pad, GstPadProbeInfo *probe, gpointer user_data) {
-    (void)pad;
-    (void)user_data;
-    GstQuery *query = GST_PAD_PROBE_INFO_QUERY(probe);
-    if (query == NULL || GST_QUERY_TYPE(query) != GST_QUERY_ALLOCATION || !gst_query_is_writable(query)) {
-        return GST_PAD_PROBE_OK;
-    }
-    GstCaps *caps = NULL;
-    gboolean need_pool = FALSE;
-    gst_query_parse_allocation(query, &caps, &need_pool);
-    GstVideoInfo info;
-    if (caps == NULL || !gst_video_info_from_caps(&info, caps)) {
-        return GST_PAD_PROBE_OK;
-    }
-    if (!gst_query_find_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL)) {
-        gst_query_add_allocation_meta(query, GST_VIDEO_META_API_TYPE, NULL);
-    }
-    if (gst_query_get_n_allocation_pools(query) == 0) {
-        GstBufferPool *pool = gst_video_buffer_pool_new();
-        GstStructure *config = gst_buffer_pool_get_config(pool);
-        gst_buffer_pool_config_set_params(config, caps, (guint)GST_VIDEO_INFO_SIZE(&info), 0, 0);
-        gst_buffer_pool_config_add_option(config, GST_BUFFER_POOL_OPTION_VIDEO_META);
-        if (gst_buffer_pool_set_config(pool, config)) {
-            gst_query_add_allocation_pool(query, pool, (guint)GST_VIDEO_INFO_SIZE(&info), 0, 0);
-        }
-        gst_object_unref(pool);
-    }
-    return GST_PAD_PROBE_HANDLED;
-}
-
-void CGStreamerShim_pad_accept_video_meta(GstPad *pad) {
-    gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM, accept_video_meta_probe, NULL, NULL);
-}
-
 // MARK: Elements implemented in Swift
 
 static CGStreamerShimBinCallbacks swift_callbacks;

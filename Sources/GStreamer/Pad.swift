@@ -72,17 +72,6 @@ extension Pad {
         CGStreamerShim_pad_pack_video_buffers(pointer)
     }
 
-    /// Tells upstream, when it asks how to allocate (an allocation query), that buffers reaching this
-    /// sink pad may carry a GstVideoMeta with strides and plane offsets of their own. A decoder then
-    /// hands on its frames as decoded instead of copying each into GStreamer's default layout (1080p
-    /// H.264 is decoded into 1088 rows: avdec_h264 copied every frame for an appsink). Only for pads
-    /// whose reader honours GstVideoMeta, as `VideoInfo.adjusted(for:)` and MediaIO's frames do.
-    ///
-    /// The corresponding C function is `gst_query_add_allocation_meta` (GST_VIDEO_META_API_TYPE).
-    public func acceptVideoMeta() {
-        CGStreamerShim_pad_accept_video_meta(pointer)
-    }
-
     /// Calls `handler` for what passes the pad (`mask`: buffers, events), on the streaming thread,
     /// for as long as the pad exists. The handler keeps its captures alive until then.
     ///

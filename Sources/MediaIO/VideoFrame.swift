@@ -9,40 +9,6 @@ public struct VideoPlane {
     /// Bytes of pixels in one row, without padding.
     public let pixelBytesPerRow: Int
     public let rows: Int
-
-    /// The rows, top to bottom, each the bytes of its pixels without the padding that follows:
-    /// `for row in plane.pixelRows { for value in row { ... } }`. No index arithmetic per byte, and
-    /// no copy: each row is a view of the mapped frame, valid only inside `withPlanes`.
-    public var pixelRows: VideoPlaneRows {
-        VideoPlaneRows(
-            base: bytes.baseAddress?.bindMemory(to: UInt8.self, capacity: bytes.count), bytesPerRow: bytesPerRow,
-            pixelBytesPerRow: pixelBytesPerRow, count: rows)
-    }
-}
-
-/// The rows of a `VideoPlane` (`pixelRows`), each an `UnsafeBufferPointer<UInt8>` over the row's pixel
-/// bytes.
-public struct VideoPlaneRows: RandomAccessCollection {
-    private let base: UnsafePointer<UInt8>?
-    private let bytesPerRow: Int
-    private let pixelBytesPerRow: Int
-    /// The first row's index, 0.
-    public var startIndex: Int { 0 }
-    /// The number of rows.
-    public let endIndex: Int
-
-    init(base: UnsafePointer<UInt8>?, bytesPerRow: Int, pixelBytesPerRow: Int, count: Int) {
-        self.base = base
-        self.bytesPerRow = bytesPerRow
-        self.pixelBytesPerRow = pixelBytesPerRow
-        self.endIndex = base == nil ? 0 : count
-    }
-
-    /// Row `row`'s pixel bytes (0 is the top row).
-    public subscript(row: Int) -> UnsafeBufferPointer<UInt8> {
-        precondition(row >= 0 && row < endIndex, "row \(row) is outside the plane's 0..<\(endIndex)")
-        return UnsafeBufferPointer(start: base! + row * bytesPerRow, count: pixelBytesPerRow)
-    }
 }
 
 /// One writable plane of a frame, valid only inside `withMutablePlanes`.

@@ -19,8 +19,6 @@ extension Pipeline {
         if let appsink = element(named: name), case .caps(nil)? = try? appsink.get("caps") {
             try appsink.set("caps", PropertyValue.caps(VideoPixelFormat.caps(for: VideoPixelFormat.allCases)))
         }
-        // Frames honour GstVideoMeta (FrameReader): decoders may hand theirs on as they are, without a copy.
-        element(named: name)?.pad(named: "sink")?.acceptVideoMeta()
         let reader = FrameReader()
         return try samples(fromAppSink: name, capacity: capacity).map { try reader.frame(from: $0) }
     }

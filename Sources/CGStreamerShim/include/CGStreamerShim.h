@@ -66,9 +66,6 @@ gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane);
 /// padding GStreamer's default layout adds for odd widths), with a GstVideoMeta saying so. Buffers
 /// already packed pass untouched.
 void CGStreamerShim_pad_pack_video_buffers(GstPad *pad);
-/// Answers the allocation queries that reach sink pad `pad` with "GstVideoMeta is read here", so that
-/// upstream may hand on buffers in its own layout (a decoder's frames as decoded, without a copy).
-void CGStreamerShim_pad_accept_video_meta(GstPad *pad);
 /// `gst_buffer_is_writable` (a macro).
 gboolean CGStreamerShim_buffer_is_writable(GstBuffer *buffer);
 
