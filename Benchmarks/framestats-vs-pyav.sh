@@ -51,8 +51,11 @@ if [[ -z "$CLIP" ]]; then
     fi
 fi
 
-swift build -c release --product FrameStats >&2
-FRAMESTATS="$(swift build -c release --show-bin-path)/FrameStats"
+# FRAMESTATS=path times another build of the example (an older commit's, to compare).
+if [[ -z "${FRAMESTATS:-}" ]]; then
+    swift build -c release --product FrameStats >&2
+    FRAMESTATS="$(swift build -c release --show-bin-path)/FrameStats"
+fi
 
 cat > "$WORK/pyav_luma.py" <<'EOF'
 import sys, av, numpy as np
