@@ -4,6 +4,7 @@
 //   swift run -c release gstpipe-bench [--frames N] [--runs R]
 //   swift run -c release gstpipe-bench --soak [--frames N]     (memory, threads and fds: see Soak.swift)
 //   swift run -c release gstpipe-bench --audio [--buffers N]   (the audio table alone: see Audio.swift)
+//   swift run -c release gstpipe-bench --audio-sources         (its source rows alone)
 //
 // Without --audio, the audio table follows the video one.
 //
@@ -40,8 +41,8 @@ if arguments.contains("--soak") {
     exit(try await soak(frames: option("--frames", 100_000)) ? 0 : 1)
 }
 let audioBuffers = option("--buffers", 5000)
-if arguments.contains("--audio") {
-    try await audioBench(buffers: audioBuffers, runs: runs)
+if arguments.contains("--audio") || arguments.contains("--audio-sources") {
+    try await audioBench(buffers: audioBuffers, runs: runs, sourcesOnly: arguments.contains("--audio-sources"))
     exit(0)
 }
 

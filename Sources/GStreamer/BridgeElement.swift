@@ -352,11 +352,10 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     private func pooledBuffer(_ kind: PoolKind) throws(GStreamerError) -> Buffer {
-        let pool = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBufferPool> in
-            if let pool = output.pool, output.poolKind == kind {
-                gst_object_ref(UnsafeMutableRawPointer(pool))
-                return pool
-            }
+        // The buffer is taken under the lock, so no other thread can drop the pool meanwhile (and no
+        // reference is taken and dropped per buffer). The pools have no maximum: acquiring never waits.
+        let buffer = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> in
+            if let pool = output.pool, output.poolKind == kind { return try acquire(from: pool) }
             if let old = output.pool {
                 gst_buffer_pool_set_active(old, 0)
                 gst_object_unref(UnsafeMutableRawPointer(old))
@@ -385,16 +384,17 @@ public final class BridgeElement: @unchecked Sendable {
             }
             output.pool = pool
             output.poolKind = kind
-            gst_object_ref(UnsafeMutableRawPointer(pool))
-            return pool
+            return try acquire(from: pool)
         }
-        // Our own reference: another thread may replace or drop the element's pool meanwhile.
-        defer { gst_object_unref(UnsafeMutableRawPointer(pool)) }
+        return Buffer(taking: buffer)
+    }
+
+    private func acquire(from pool: UnsafeMutablePointer<GstBufferPool>) throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> {
         var buffer: UnsafeMutablePointer<GstBuffer>?
         guard gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer else {
             throw GStreamerError(kind: .core, message: "the buffer pool is shutting down", source: name)
         }
-        return Buffer(taking: buffer)
+        return buffer
     }
 
     /// Passes the built-in `sync` property of sinks on to the appsink.

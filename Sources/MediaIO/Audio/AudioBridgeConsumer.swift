@@ -243,10 +243,12 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
         }
         let buffer = frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration)
         if frame.isDiscontinuity != buffer.isDiscontinuity, buffer.isWritable { buffer.setDiscontinuity(frame.isDiscontinuity) }
-        let result = input == nil ? push(buffer, caps: caps) : bridge.push(buffer, caps: caps, segmentFrom: input)
-        state.withLock {
-            $0.lastFlow = result
-            $0.taken += 1
+        let result = bridge.push(buffer, caps: caps, segmentFrom: input)
+        state.withLock { state in
+            state.lastFlow = result
+            state.taken += 1
+            // A source's own frame is a buffer out for `produceRound`; a filter's output is not counted.
+            if input == nil { state.pushed += 1 }
         }
         return result
     }
