@@ -138,12 +138,9 @@ public final class BridgeElement: @unchecked Sendable {
     private struct Output {
         var caps: Caps?
         var pool: UnsafeMutablePointer<GstBufferPool>?
-        var poolKind: PoolKind?
-    }
-    /// What the element's pool makes: video frames of one layout, or plain buffers of one size.
-    private enum PoolKind: Equatable {
-        case video(VideoInfo)
-        case bytes(Int)
+        /// What the pool makes: video frames of `poolInfo`, or plain buffers of `poolSize` bytes.
+        var poolInfo: VideoInfo?
+        var poolSize: Int?
     }
     private let output = Mutex(Output())
     let counters = BridgeCounters()
@@ -338,7 +335,7 @@ public final class BridgeElement: @unchecked Sendable {
     /// A writable buffer for one frame of layout `info`, from a GstVideoBufferPool the element owns
     /// (buffers carry a GstVideoMeta with the pool's strides).
     public func makeVideoBuffer(_ info: VideoInfo) throws(GStreamerError) -> Buffer {
-        try pooledBuffer(.video(info))
+        try pooledBuffer(size: info.size, video: info)
     }
 
     /// A writable buffer of `size` bytes from a buffer pool the element owns: buffers come back to the
@@ -348,14 +345,21 @@ public final class BridgeElement: @unchecked Sendable {
     /// The corresponding C function is `gst_buffer_pool_acquire_buffer`.
     public func makeBuffer(size: Int) throws(GStreamerError) -> Buffer {
         guard size > 0 else { return try Buffer(size: size) }
-        return try pooledBuffer(.bytes(size))
+        return try pooledBuffer(size: size, video: nil)
     }
 
-    private func pooledBuffer(_ kind: PoolKind) throws(GStreamerError) -> Buffer {
+    /// A buffer from the element's pool of video frames of `video` or, with `video` nil, of plain
+    /// buffers of `size` bytes; the pool is made again when that changes.
+    private func pooledBuffer(size: Int, video: VideoInfo?) throws(GStreamerError) -> Buffer {
         // The buffer is taken under the lock, so no other thread can drop the pool meanwhile (and no
         // reference is taken and dropped per buffer). The pools have no maximum: acquiring never waits.
         let buffer = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> in
-            if let pool = output.pool, output.poolKind == kind { return try acquire(from: pool) }
+            // Sizes first: comparing the (large) video layouts only when they may match.
+            if let pool = output.pool, output.poolSize == size,
+                video == nil ? output.poolInfo == nil : output.poolInfo == video
+            {
+                return try acquire(from: pool)
+            }
             if let old = output.pool {
                 gst_buffer_pool_set_active(old, 0)
                 gst_object_unref(UnsafeMutableRawPointer(old))
@@ -364,15 +368,14 @@ public final class BridgeElement: @unchecked Sendable {
             let pool: UnsafeMutablePointer<GstBufferPool>
             let config: UnsafeMutablePointer<GstStructure>
             let description: String
-            switch kind {
-            case .video(let info):
+            if let info = video {
                 pool = gst_video_buffer_pool_new()!
                 config = gst_buffer_pool_get_config(pool)
                 let caps = info.caps
                 withExtendedLifetime(caps) { gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0) }
                 gst_buffer_pool_config_add_option(config, "GstBufferPoolOptionVideoMeta")
                 description = "\(caps)"
-            case .bytes(let size):
+            } else {
                 pool = gst_buffer_pool_new()!
                 config = gst_buffer_pool_get_config(pool)
                 gst_buffer_pool_config_set_params(config, nil, guint(size), 2, 0)
@@ -383,7 +386,8 @@ public final class BridgeElement: @unchecked Sendable {
                 throw GStreamerError(kind: .core, message: "could not set up a buffer pool for \(description)", source: name)
             }
             output.pool = pool
-            output.poolKind = kind
+            output.poolInfo = video
+            output.poolSize = size
             return try acquire(from: pool)
         }
         return Buffer(taking: buffer)
@@ -538,7 +542,8 @@ public final class BridgeElement: @unchecked Sendable {
                     gst_object_unref(UnsafeMutableRawPointer(pool))
                 }
                 output.pool = nil
-                output.poolKind = nil
+                output.poolInfo = nil
+                output.poolSize = nil
             }
         case (ready, null):
             transitions.withLock { _ in
