@@ -4,14 +4,6 @@ import MediaIO
 import Synchronization
 import Testing
 
-/// Runs `description` to its end and gives what `audiorecord tag=TAG` recorded.
-private func record(_ description: String, tag: String) async throws -> [AudioRecordingSink.Record] {
-    AudioTestElements.register()
-    AudioRecordingSink.records.withLock { $0[tag] = [] }
-    try await Pipeline(launch: description).run()
-    return AudioRecordingSink.records.withLock { $0[tag] ?? [] }
-}
-
 /// `audiopulled` is `audiopattern` registered with `pulled: true`: a plain element that calls
 /// `produceAudio` on its own pad's task, with no appsrc. It must give what the appsrc-based one gives.
 @Suite("A pulled audio source (own pad and task, no appsrc) behaves as the appsrc-based one")
@@ -28,19 +20,6 @@ struct PulledSourceTests {
         #expect(pulled.map(\.duration) == viaAppsrc.map(\.duration))
     }
 
-    @Test("Every format and layout round-trips through a filter exactly", arguments: AudioSampleFormat.allCases, [false, true])
-    func roundTrip(format: AudioSampleFormat, planar: Bool) async throws {
-        let tag = "pulled-round-\(format.gstreamerName)-\(planar)"
-        let records = try await record(
-            "audiopulled format=\(format.gstreamerName) planar=\(planar) channels=3 rate=32000 samples=1000 push=333 "
-                + "! audiopass ! audiorecord tag=\(tag) format=\(format.gstreamerName) sync=false",
-            tag: tag)
-        let info = try #require(records.first?.info)
-        #expect(info.layout == (planar ? .nonInterleaved : .interleaved))
-        let expected = (0..<1000).flatMap { n in (0..<3).map { AudioPattern.stored(AudioPattern.value(sample: n, channel: $0), format) } }
-        #expect(records.flatMap(\.samples) == expected)
-    }
-
     @Test("Lifecycle: initialize, start, stop, dispose, once each; and again for a second run of the same pipeline")
     func lifecycle() async throws {
         AudioTestElements.register()
@@ -54,20 +33,6 @@ struct PulledSourceTests {
         let second = AudioRecordingSink.records.withLock { $0["pulled-life-sink"] ?? [] }
         #expect(second.first?.timestamp == 0)
         #expect(second.reduce(0) { $0 + $1.samples.count / 2 } == 960)
-    }
-
-    @Test("Frames the source makes go out as they are: the very memory it filled reaches the sink")
-    func zeroCopy() async throws {
-        AudioTestElements.register()
-        AudioPatternSource.pushedMemory.withLock { $0["pulled-zero"] = [] }
-        let pipeline = try Pipeline(launch: "audiopulled tag=pulled-zero frames=true samples=4800 ! appsink name=out sync=false")
-        let frames = try pipeline.audioFrames(fromAppSink: "out")
-        try pipeline.play()
-        var received: [UInt] = []
-        for try await frame in frames { received += frame.buffer.memoryRoots }
-        pipeline.stop()
-        #expect(received.count == 10)
-        #expect(received == AudioPatternSource.pushedMemory.withLock { $0["pulled-zero"] ?? [] })
     }
 
     @Test("Not live and not seekable, as an appsrc in stream mode: latency answered, seeks refused")
@@ -100,24 +65,5 @@ struct PulledSourceTests {
         let error = try #require(failure)
         #expect(error.source == "lonely")
         #expect(error.message == "Internal data stream error.")
-    }
-
-    @Test("Eight pulled sources at once each deliver all their samples")
-    func concurrent() async throws {
-        AudioTestElements.register()
-        let counts = try await withThrowingTaskGroup(of: Int.self) { group in
-            for index in 0..<8 {
-                group.addTask {
-                    let tag = "pulled-parallel-\(index)"
-                    AudioRecordingSink.records.withLock { $0[tag] = [] }
-                    try await Pipeline(
-                        launch: "audiopulled samples=48000 push=777 per-buffer=480 ! audiopass ! audiorecord tag=\(tag) sync=false"
-                    ).run()
-                    return AudioRecordingSink.records.withLock { $0[tag] ?? [] }.reduce(0) { $0 + $1.samples.count / 2 }
-                }
-            }
-            return try await group.reduce(into: []) { $0.append($1) }
-        }
-        #expect(counts == Array(repeating: 48000, count: 8))
     }
 }
