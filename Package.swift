@@ -24,7 +24,9 @@ let package = Package(
         .library(name: "gstthreshold", type: .dynamic, targets: ["ThresholdPlugin"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `swift package generate-documentation`: the DocC catalogs in Sources/*/Documentation.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The GStreamer headers and libraries, found through pkg-config.

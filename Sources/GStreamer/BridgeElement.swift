@@ -7,14 +7,18 @@ import Glibc
 
 /// The result of handing data on, as GStreamer's GstFlowReturn says it.
 public enum FlowResult: Sendable, Equatable {
+    /// The data went on (`GST_FLOW_OK`).
     case ok
     /// The element is being stopped or flushed (a seek): drop the data, it is not an error.
     case flushing
     /// Downstream is at end of stream.
     case endOfStream
+    /// Downstream does not accept the caps (`GST_FLOW_NOT_NEGOTIATED`): an error, posted by the element that
+    /// found it.
     case notNegotiated
     /// Downstream is not linked.
     case notLinked
+    /// A fatal error (`GST_FLOW_ERROR` or worse): an error message is on the bus, and the stream stops.
     case error
 
     init(_ flow: GstFlowReturn) {
@@ -45,6 +49,9 @@ public enum FlowResult: Sendable, Equatable {
 /// streaming threads. The lifecycle calls come once per transition, in order, never concurrently.
 public protocol BridgeDelegate: AnyObject, Sendable {
     /// NULL → READY. Throwing fails the state change with the error's description on the bus.
+    ///
+    /// - Throws: Anything; the state change to READY then fails, with the error's description in an error
+    ///   message naming the element.
     func initialize() throws
     /// PAUSED → PLAYING, or the first data, whichever comes first.
     func start()
@@ -53,6 +60,10 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     /// READY → NULL, once per successful initialize.
     func dispose()
     /// A sample from upstream (sinks and filters), on the streaming thread.
+    ///
+    /// - Parameter sample: The buffer with its caps and segment.
+    /// - Returns: ``FlowResult/ok`` to go on; ``FlowResult/flushing`` or ``FlowResult/endOfStream`` (passed
+    ///   back from a push) stop upstream quietly; ``FlowResult/error`` stops the pipeline (post an error first).
     func render(_ sample: Sample) -> FlowResult
     /// Upstream ended (sinks and filters), after the last `render`. A filter's end of stream is then
     /// passed downstream by the element.
@@ -61,6 +72,11 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     func needData()
     /// A filter's caps on one side for `caps` on the other: the caps its sink pad accepts for what
     /// downstream accepts (`towardsSink`), or what its source pad offers for upstream's caps.
+    ///
+    /// - Parameters:
+    ///   - caps: Caps on one side: downstream's when `towardsSink`, else upstream's.
+    ///   - towardsSink: True to ask for the sink pad's caps, false for the source pad's.
+    /// - Returns: The caps on the other side, within its pad template.
     func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps
     /// A flush (a seek) went through the element, or it went from PAUSED down to READY (filters): data
     /// held from before is stale. Called while no `render` runs.
@@ -75,15 +91,33 @@ public protocol BridgeDelegate: AnyObject, Sendable {
 }
 
 extension BridgeDelegate {
+    /// The default: does nothing.
     public func start() {}
+    /// The default: does nothing.
     public func stop() {}
+    /// The default: does nothing.
     public func dispose() {}
+    /// The default: drops the sample.
+    ///
+    /// - Parameter sample: The sample, ignored.
+    /// - Returns: ``FlowResult/ok``.
     public func render(_ sample: Sample) -> FlowResult { .ok }
+    /// The default: does nothing.
     public func endOfStream() {}
+    /// The default: does nothing (a source that pushes from its own thread needs no call).
     public func needData() {}
+    /// The default: the same caps on both sides (a filter that keeps the format).
+    ///
+    /// - Parameters:
+    ///   - caps: Caps on one side.
+    ///   - towardsSink: Which side is asked for; ignored.
+    /// - Returns: `caps`.
     public func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps { caps }
+    /// The default: does nothing.
     public func flushed() {}
+    /// The default: does nothing.
     public func flushStarted() {}
+    /// The default: 0, the element holds nothing back.
     public var latency: ClockTime { 0 }
 }
 
@@ -154,7 +188,7 @@ public final class BridgeElement: @unchecked Sendable {
     private let appsrcPad: UnsafeMutablePointer<GstPad>?
 
     /// Frames in and out so far, and the time spent in Swift code.
-    public var statistics: BridgeStatistics { counters.statistics }
+    package var statistics: BridgeStatistics { counters.statistics }
 
     init(element: UnsafeMutablePointer<GstElement>, type: ElementTypeBox) {
         self.element = element
@@ -246,6 +280,8 @@ public final class BridgeElement: @unchecked Sendable {
     // MARK: For the delegate
 
     /// The element's name, such as "gray0".
+    ///
+    /// The corresponding C function is `gst_object_get_name`.
     public var name: String {
         guard let name = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self))
         else { return "" }
@@ -261,6 +297,14 @@ public final class BridgeElement: @unchecked Sendable {
     /// `Sample.init(buffer:caps:segmentFrom:offset:)`).
     ///
     /// The corresponding C functions are `gst_pad_push` (filters) and `gst_app_src_push_buffer`.
+    ///
+    /// - Parameters:
+    ///   - buffer: The data, with its timestamps (nanoseconds); the element takes its own reference.
+    ///   - caps: The buffer's caps; sent downstream only when they change.
+    ///   - input: The input sample whose segment the output keeps, or nil for a source's own segment.
+    ///   - segmentOffset: Nanoseconds to move `input`'s segment later.
+    /// - Returns: Downstream's answer: ``FlowResult/ok``, ``FlowResult/flushing`` while stopping or seeking,
+    ///   ``FlowResult/endOfStream`` when downstream wants no more, or an error.
     public func push(
         _ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil, segmentOffset: ClockTime = 0
     ) -> FlowResult {
@@ -317,6 +361,9 @@ public final class BridgeElement: @unchecked Sendable {
     /// Ends the stream downstream once the queued buffers are out.
     ///
     /// The corresponding C function is `gst_app_src_end_of_stream`.
+    ///
+    /// - Returns: ``FlowResult/ok`` when the end of stream was queued or sent, else why not (such as
+    ///   ``FlowResult/flushing`` while stopping).
     @discardableResult
     public func endOfStream() -> FlowResult {
         if kind == .filter || pulled { return endStreamDownstream() }
@@ -327,6 +374,10 @@ public final class BridgeElement: @unchecked Sendable {
     /// What downstream of the source pad accepts, within `filter`, in downstream's order of preference.
     ///
     /// The corresponding C function is `gst_pad_peer_query_caps`.
+    ///
+    /// - Parameter filter: The caps the element could produce.
+    /// - Returns: The part of `filter` downstream accepts (empty when none); `filter` itself when the element
+    ///   has no source pad.
     public func downstreamCaps(filter: Caps) -> Caps {
         guard let srcPad else { return filter }
         return Caps(taking: gst_pad_peer_query_caps(srcPad, filter.pointer))
@@ -334,6 +385,15 @@ public final class BridgeElement: @unchecked Sendable {
 
     /// A writable buffer for one frame of layout `info`, from a GstVideoBufferPool the element owns
     /// (buffers carry a GstVideoMeta with the pool's strides).
+    /// The pool is made on first use and again when `info` changes. May block while every buffer of the pool
+    /// is in use downstream.
+    ///
+    /// The corresponding C function is `gst_buffer_pool_acquire_buffer`.
+    ///
+    /// - Parameter info: The frame's format, size and layout.
+    /// - Returns: A writable buffer of `info.size` bytes, its contents undefined.
+    /// - Throws: ``GStreamerError`` (core) when the pool cannot be set up for `info`, or is shutting down
+    ///   (the element is stopping).
     public func makeVideoBuffer(_ info: VideoInfo) throws(GStreamerError) -> Buffer {
         try pooledBuffer(size: info.size, video: info)
     }
@@ -408,6 +468,10 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     /// Restricts what the sink pad accepts (the appsink's caps) to `caps`, within the pad template.
+    ///
+    /// The corresponding C function is `gst_app_sink_set_caps` (sinks).
+    ///
+    /// - Parameter caps: What the sink pad may accept from now on; upstream renegotiates to fit.
     public func restrictSinkCaps(_ caps: Caps) {
         if kind == .filter { filterRestriction.withLock { $0 = caps } }
         guard let appsink else { return }
@@ -423,6 +487,13 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     /// Posts an error message from this element on the bus (the pipeline then stops with it).
+    ///
+    /// The corresponding C function is `gst_element_message_full` with `GST_MESSAGE_ERROR`
+    /// (`GST_ELEMENT_ERROR`).
+    ///
+    /// - Parameters:
+    ///   - text: The message for the user.
+    ///   - debug: Details for developers, or nil.
     public func postError(_ text: String, debug: String? = nil) {
         CGStreamerShim_element_post_error(element, 0, text, debug)
     }
@@ -437,6 +508,12 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     /// Posts a warning message from this element on the bus.
+    ///
+    /// The corresponding C function is `gst_element_message_full` with `GST_MESSAGE_WARNING`.
+    ///
+    /// - Parameters:
+    ///   - text: The message for the user.
+    ///   - debug: Details for developers, or nil.
     public func postWarning(_ text: String, debug: String? = nil) {
         CGStreamerShim_element_post_warning(element, text, debug)
     }

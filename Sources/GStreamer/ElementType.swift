@@ -6,8 +6,11 @@ import Synchronization
 /// (a sink), or pads of its own (a filter: Swift code between its sink and source pads, on the
 /// upstream streaming thread).
 public enum BridgeKind: Sendable {
+    /// A source: the Swift code pushes data through an inner appsrc.
     case source
+    /// A sink: the Swift code gets data from an inner appsink.
     case sink
+    /// A filter: the Swift code gets each buffer from the sink pad and pushes on the source pad.
     case filter
 }
 
@@ -16,16 +19,21 @@ public enum BridgeKind: Sendable {
 public struct ElementTypeDescription: Sendable {
     /// The factory name used in launch descriptions, such as "gray".
     public var name: String
+    /// A human-readable name, shown by `gst-inspect-1.0` (`GST_ELEMENT_METADATA_LONGNAME`).
     public var longName: String
     /// GStreamer's classification, such as "Filter/Effect/Video".
     public var classification: String
+    /// One sentence on what the element does, shown by `gst-inspect-1.0`.
     public var description: String
+    /// The author, shown by `gst-inspect-1.0`.
     public var author: String
+    /// Whether the element is a source, a sink or a filter.
     public var kind: BridgeKind
     /// Caps of the sink pad template (sinks and filters).
     public var sinkCaps: String
     /// Caps of the source pad template (sources and filters).
     public var srcCaps: String
+    /// The element's GObject properties; sinks also get ``syncProperty``.
     public var properties: [PropertySpec]
     /// Sinks: elements put in front of the inner appsink, such as `["audioconvert", "audioresample"]`,
     /// so that the sink gets the format it asks for from any input.
@@ -42,6 +50,17 @@ public struct ElementTypeDescription: Sendable {
     public static let syncProperty = PropertySpec(
         "sync", blurb: "Render each frame at its time on the clock (false: as soon as it arrives)", .bool(default: true))
 
+    ///
+    /// - Parameters:
+    ///   - name: The factory name used in launch descriptions.
+    ///   - longName: A human-readable name.
+    ///   - classification: GStreamer's classification, such as "Filter/Effect/Video".
+    ///   - description: One sentence on what the element does.
+    ///   - author: The author.
+    ///   - kind: Source, sink or filter.
+    ///   - sinkCaps: The sink pad template's caps, as a caps string (sinks and filters).
+    ///   - srcCaps: The source pad template's caps, as a caps string (sources and filters).
+    ///   - properties: The element's properties.
     public init(
         name: String, longName: String, classification: String, description: String,
         author: String = "gstpipe developers", kind: BridgeKind, sinkCaps: String = "video/x-raw",
@@ -94,6 +113,14 @@ public enum ElementType {
     /// function, pass the GstPlugin pointer it was given.
     ///
     /// The corresponding C functions are `g_type_register_static` and `gst_element_register`.
+    ///
+    /// - Parameters:
+    ///   - description: The type's name, metadata, pad templates and properties.
+    ///   - plugin: The `GstPlugin` pointer a plugin's init function was given, or nil.
+    ///   - makeDelegate: Makes the Swift half of each instance, given its ``BridgeElement``, on the thread that
+    ///     creates the element.
+    /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized, the app plugin is missing, the GType
+    ///   name is taken, or GStreamer refuses the registration.
     public static func register(
         _ description: ElementTypeDescription, plugin: UnsafeMutableRawPointer? = nil,
         makeDelegate: @escaping @Sendable (BridgeElement) -> any BridgeDelegate
@@ -216,11 +243,16 @@ public enum ElementType {
     }()
 
     /// The names of the element types registered from Swift in this process, sorted.
+    ///
+    /// - Returns: The factory names, sorted.
     public static func registeredNames() -> [String] {
         registered.withLock { $0.keys.sorted() }
     }
 
     /// The long name of the Swift element type registered under `name`.
+    ///
+    /// - Parameter name: The factory name.
+    /// - Returns: The long name, or nil when no Swift element type has this name.
     public static func longName(of name: String) -> String? {
         registered.withLock { $0[name]?.longName }
     }

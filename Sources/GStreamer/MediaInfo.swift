@@ -19,7 +19,9 @@ public struct MediaInfo: Sendable {
         /// The media type it would decode, such as "audio/x-qdm" or "video/x-svq".
         public var mediaType: String
 
+        /// True for a video decoder (the media type starts with "video/").
         public var isVideo: Bool { mediaType.hasPrefix("video/") }
+        /// True for an audio decoder (the media type starts with "audio/").
         public var isAudio: Bool { mediaType.hasPrefix("audio/") }
     }
 
@@ -29,6 +31,14 @@ public struct MediaInfo: Sendable {
     /// streams lack decoders is no error here: see `missingDecoders`.
     ///
     /// The corresponding C functions are `gst_discoverer_new` and `gst_discoverer_discover_uri`.
+    /// Blocks the calling thread until the streams are known or `timeout` passes.
+    ///
+    /// - Parameters:
+    ///   - uri: A URI, such as `file:///path/to/movie.mkv` (see `gst_filename_to_uri` for paths).
+    ///   - timeout: How long to wait for the streams, 10 seconds by default.
+    /// - Returns: The duration and streams, with the decoders missing.
+    /// - Throws: ``GStreamerError`` (runtime) with GStreamer's message when the URI cannot be read or timed
+    ///   out, (core) when the discoverer cannot be made or GStreamer cannot be initialized.
     public static func discover(uri: String, timeout: Duration = .seconds(10)) throws(GStreamerError) -> MediaInfo {
         try GStreamer.initialize()
         let nanoseconds = timeout.components.seconds * 1_000_000_000 + timeout.components.attoseconds / 1_000_000_000

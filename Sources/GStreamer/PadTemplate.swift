@@ -4,6 +4,8 @@ import CGStreamer
 ///
 /// The corresponding C type is `GstPadDirection`.
 public enum PadDirection: Sendable, Equatable {
+    /// `source`: data leaves the element through it (`GST_PAD_SRC`); `sink`: data enters
+    /// (`GST_PAD_SINK`); `unknown`: not said (`GST_PAD_UNKNOWN`).
     case source, sink, unknown
 
     init(_ direction: GstPadDirection) {
@@ -20,6 +22,8 @@ public enum PadDirection: Sendable, Equatable {
 ///
 /// The corresponding C type is `GstPadPresence`.
 public enum PadPresence: Sendable, Equatable {
+    /// `always` (`GST_PAD_ALWAYS`), `sometimes` (`GST_PAD_SOMETIMES`: watch `pad-added`) or `request`
+    /// (`GST_PAD_REQUEST`: ask with `requestPad`).
     case always, sometimes, request
 
     init(_ presence: GstPadPresence) {
@@ -37,7 +41,9 @@ public enum PadPresence: Sendable, Equatable {
 public struct PadTemplate: Sendable {
     /// The name, or the pattern of names (`sink_%u`).
     public let name: String
+    /// Whether the pads are source or sink pads.
     public let direction: PadDirection
+    /// When the pads exist.
     public let presence: PadPresence
 
     init(_ template: UnsafeMutablePointer<GstPadTemplate>) {

@@ -4,6 +4,11 @@ import MediaIO
 public enum GstPipeElements {
     /// Registers `noise`, `gray`, `x264grayenc`, `audionoise` and `mono` with GStreamer (once per process; later calls do nothing), or
     /// into `plugin` when called from a plugin's init function.
+    ///
+    /// - Parameter plugin: The `GstPlugin` pointer a plugin's init function was given; nil registers the
+    ///   elements for this process only.
+    /// - Throws: `GStreamerError` when GStreamer cannot be initialized, the app plugin (appsrc, appsink) is
+    ///   missing, or a name is taken by an element of another plugin.
     public static func register(plugin: UnsafeMutableRawPointer? = nil) throws(GStreamerError) {
         try MediaIOElements.registerSource(
             name: "noise", longName: "White noise video source",
