@@ -385,8 +385,8 @@ public final class BridgeElement: @unchecked Sendable {
 
     /// A writable buffer for one frame of layout `info`, from a GstVideoBufferPool the element owns
     /// (buffers carry a GstVideoMeta with the pool's strides).
-    /// The pool is made on first use and again when `info` changes. May block while every buffer of the pool
-    /// is in use downstream.
+    /// The pool is made on first use and again when `info` changes. It has no maximum: frames held
+    /// downstream never make this wait.
     ///
     /// The corresponding C function is `gst_buffer_pool_acquire_buffer`.
     ///
@@ -403,6 +403,10 @@ public final class BridgeElement: @unchecked Sendable {
     /// source's 10 ms buffers). Its timestamps, flags and metadata are unset, as a new buffer's.
     ///
     /// The corresponding C function is `gst_buffer_pool_acquire_buffer`.
+    ///
+    /// - Parameter size: The buffer's size in bytes; a new pool is made when it changes.
+    /// - Returns: A buffer nobody else holds, so writable.
+    /// - Throws: `GStreamerError` when no pool can be set up for that size, or the pool is shutting down.
     public func makeBuffer(size: Int) throws(GStreamerError) -> Buffer {
         guard size > 0 else { return try Buffer(size: size) }
         return try pooledBuffer(size: size, video: nil)
