@@ -62,7 +62,10 @@ final class Capturer: AudioSource {
 // snippet.end
 
 // snippet.register
-try MediaIOElements.registerAudioSource(name: "tone", longName: "Tone", description: "A 440 Hz tone") { _ in Tone() }
+// pulled: true, as Tone makes audio only when asked: no appsrc, the element's own task calls produceAudio.
+try MediaIOElements.registerAudioSource(name: "tone", longName: "Tone", description: "A 440 Hz tone", pulled: true) {
+    _ in Tone()
+}
 try MediaIOElements.registerAudioSource(name: "capturer", longName: "Capturer", description: "Pushes chunks") { _ in
     Capturer()
 }

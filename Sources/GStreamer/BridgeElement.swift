@@ -143,6 +143,8 @@ public final class BridgeElement: @unchecked Sendable {
     let sinkPad: UnsafeMutablePointer<GstPad>?
     /// The element's kind.
     public let kind: BridgeKind
+    /// A source made on request, with a source pad and a streaming thread of its own (no appsrc).
+    let pulled: Bool
     /// The element's property values.
     public let properties: ElementProperties
     private var delegate: (any BridgeDelegate)!
@@ -177,13 +179,18 @@ public final class BridgeElement: @unchecked Sendable {
     private struct Output {
         var caps: Caps?
         var pool: UnsafeMutablePointer<GstBufferPool>?
+        /// What the pool makes: video frames of `poolInfo`, or plain buffers of `poolSize` bytes.
         var poolInfo: VideoInfo?
+        var poolSize: Int?
     }
     private let output = Mutex(Output())
     let counters = BridgeCounters()
     /// Whether need-data is running (a pull-mode source producing on the appsrc's own streaming
     /// thread), and whether a push during it lifted the queue's limit (see the need-data callback).
     let producing = Mutex<(active: Bool, raised: Bool, pushes: Int)>((false, false, 0))
+    /// How the last push of a pulled source went, and how many went out: its task reads both after
+    /// each `needData`.
+    let sourceRound = Mutex<(flow: FlowResult, pushes: Int)>((.ok, 0))
     /// The appsrc's source pad (sources), which the appsrc owns for as long as it exists.
     private let appsrcPad: UnsafeMutablePointer<GstPad>?
 
@@ -194,10 +201,11 @@ public final class BridgeElement: @unchecked Sendable {
         self.element = element
         alive = WeakObject(UnsafeMutableRawPointer(element))
         self.kind = type.description.kind
+        self.pulled = type.description.kind == .source && type.description.pulled
         self.properties = ElementProperties(specs: type.description.properties)
         let bin = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self)
 
-        if kind == .source {
+        if kind == .source && !pulled {
             let source = gst_element_factory_make("appsrc", "appsrc")!
             for (property, value) in [
                 ("format", "time"), ("block", "true"), ("max-bytes", "0"), ("max-buffers", "2"),
@@ -251,6 +259,12 @@ public final class BridgeElement: @unchecked Sendable {
         if kind == .filter {
             srcPad = BridgeElement.addPad(to: element, name: "src")
             sinkPad = BridgeElement.addPad(to: element, name: "sink")
+        } else if pulled {
+            // A pulled source pushes from its own pad's task (see BridgeSource.swift). GstBin learns
+            // that an element is a source from this flag, which appsrc gives a bin by being its child.
+            element.pointee.object.flags |= GST_ELEMENT_FLAG_SOURCE.rawValue
+            srcPad = BridgeElement.addPad(to: element, name: "src")
+            sinkPad = nil
         } else {
             srcPad = appsrc.map { BridgeElement.addGhostPad(to: element, name: "src", target: $0) }
             sinkPad = sinkEntry.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
@@ -317,6 +331,9 @@ public final class BridgeElement: @unchecked Sendable {
         let result: FlowResult
         if kind == .filter {
             result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+        } else if pulled {
+            result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+            sourceRound.withLock { $0 = (result, $0.pushes + 1) }
         } else {
             guard let appsrc else { return .error }
             // appsrc queues and returns OK even once downstream has said end of stream (an encoder
@@ -369,7 +386,7 @@ public final class BridgeElement: @unchecked Sendable {
     @discardableResult
     public func endOfStream() -> FlowResult {
         whileAlive { () -> FlowResult in
-            if kind == .filter { return endStreamDownstream() }
+            if kind == .filter || pulled { return endStreamDownstream() }
             guard let appsrc else { return .error }
             return FlowResult(gst_app_src_end_of_stream(UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)))
         } ?? .flushing
@@ -389,8 +406,8 @@ public final class BridgeElement: @unchecked Sendable {
 
     /// A writable buffer for one frame of layout `info`, from a GstVideoBufferPool the element owns
     /// (buffers carry a GstVideoMeta with the pool's strides).
-    /// The pool is made on first use and again when `info` changes. May block while every buffer of the pool
-    /// is in use downstream.
+    /// The pool is made on first use and again when `info` changes. It has no maximum: frames held
+    /// downstream never make this wait.
     ///
     /// The corresponding C function is `gst_buffer_pool_acquire_buffer`.
     ///
@@ -399,37 +416,74 @@ public final class BridgeElement: @unchecked Sendable {
     /// - Throws: ``GStreamerError`` (core) when the pool cannot be set up for `info`, or is shutting down
     ///   (the element is stopping).
     public func makeVideoBuffer(_ info: VideoInfo) throws(GStreamerError) -> Buffer {
-        let pool = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBufferPool> in
-            if let pool = output.pool, output.poolInfo == info {
-                gst_object_ref(UnsafeMutableRawPointer(pool))
-                return pool
+        try pooledBuffer(size: info.size, video: info)
+    }
+
+    /// A writable buffer of `size` bytes from a buffer pool the element owns: buffers come back to the
+    /// pool once downstream is done with them, which costs less than allocating each one (an audio
+    /// source's 10 ms buffers). Its timestamps, flags and metadata are unset, as a new buffer's.
+    ///
+    /// The corresponding C function is `gst_buffer_pool_acquire_buffer`.
+    ///
+    /// - Parameter size: The buffer's size in bytes; a new pool is made when it changes.
+    /// - Returns: A buffer nobody else holds, so writable.
+    /// - Throws: `GStreamerError` when no pool can be set up for that size, or the pool is shutting down.
+    public func makeBuffer(size: Int) throws(GStreamerError) -> Buffer {
+        guard size > 0 else { return try Buffer(size: size) }
+        return try pooledBuffer(size: size, video: nil)
+    }
+
+    /// A buffer from the element's pool of video frames of `video` or, with `video` nil, of plain
+    /// buffers of `size` bytes; the pool is made again when that changes.
+    private func pooledBuffer(size: Int, video: VideoInfo?) throws(GStreamerError) -> Buffer {
+        // The buffer is taken under the lock, so no other thread can drop the pool meanwhile (and no
+        // reference is taken and dropped per buffer). The pools have no maximum: acquiring never waits.
+        let buffer = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> in
+            // Sizes first: comparing the (large) video layouts only when they may match.
+            if let pool = output.pool, output.poolSize == size,
+                video == nil ? output.poolInfo == nil : output.poolInfo == video
+            {
+                return try acquire(from: pool)
             }
             if let old = output.pool {
                 gst_buffer_pool_set_active(old, 0)
                 gst_object_unref(UnsafeMutableRawPointer(old))
                 output.pool = nil
             }
-            let pool = gst_video_buffer_pool_new()!
-            let config = gst_buffer_pool_get_config(pool)
-            let caps = info.caps
-            withExtendedLifetime(caps) { gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0) }
-            gst_buffer_pool_config_add_option(config, "GstBufferPoolOptionVideoMeta")
+            let pool: UnsafeMutablePointer<GstBufferPool>
+            let config: UnsafeMutablePointer<GstStructure>
+            let description: String
+            if let info = video {
+                pool = gst_video_buffer_pool_new()!
+                config = gst_buffer_pool_get_config(pool)
+                let caps = info.caps
+                withExtendedLifetime(caps) { gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0) }
+                gst_buffer_pool_config_add_option(config, "GstBufferPoolOptionVideoMeta")
+                description = "\(caps)"
+            } else {
+                pool = gst_buffer_pool_new()!
+                config = gst_buffer_pool_get_config(pool)
+                gst_buffer_pool_config_set_params(config, nil, guint(size), 2, 0)
+                description = "buffers of \(size) bytes"
+            }
             guard gst_buffer_pool_set_config(pool, config) != 0, gst_buffer_pool_set_active(pool, 1) != 0 else {
                 gst_object_unref(UnsafeMutableRawPointer(pool))
-                throw GStreamerError(kind: .core, message: "could not set up a buffer pool for \(caps)", source: name)
+                throw GStreamerError(kind: .core, message: "could not set up a buffer pool for \(description)", source: name)
             }
             output.pool = pool
-            output.poolInfo = info
-            gst_object_ref(UnsafeMutableRawPointer(pool))
-            return pool
+            output.poolInfo = video
+            output.poolSize = size
+            return try acquire(from: pool)
         }
-        // Our own reference: another thread may replace or drop the element's pool meanwhile.
-        defer { gst_object_unref(UnsafeMutableRawPointer(pool)) }
+        return Buffer(taking: buffer)
+    }
+
+    private func acquire(from pool: UnsafeMutablePointer<GstBufferPool>) throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> {
         var buffer: UnsafeMutablePointer<GstBuffer>?
         guard gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer else {
             throw GStreamerError(kind: .core, message: "the buffer pool is shutting down", source: name)
         }
-        return Buffer(taking: buffer)
+        return buffer
     }
 
     /// Passes the built-in `sync` property of sinks on to the appsink.
@@ -578,6 +632,7 @@ public final class BridgeElement: @unchecked Sendable {
             ensureStarted(byData: false)
         case (paused, ready):
             // The pads are inactive now: no render runs, and a push waiting downstream has returned.
+            if pulled { resetFilterStream() }
             if kind == .filter {
                 resetFilterStream()
                 // Down to READY a run ends: what the filter holds is stale, as after a flush.
@@ -592,6 +647,7 @@ public final class BridgeElement: @unchecked Sendable {
                 }
                 output.pool = nil
                 output.poolInfo = nil
+                output.poolSize = nil
             }
         case (ready, null):
             transitions.withLock { _ in
@@ -691,6 +747,7 @@ public final class BridgeElement: @unchecked Sendable {
                     return GST_PAD_PROBE_OK
                 }, me, nil)
         }
+        if pulled, let srcPad { installSourceFunctions(srcPad: srcPad) }
         guard kind == .filter, let srcPad, let sinkPad else { return }
         installFilterFunctions(srcPad: srcPad, sinkPad: sinkPad)
     }

@@ -30,8 +30,8 @@ struct FilterOutput: @unchecked Sendable {
 }
 
 extension BridgeElement {
-    /// The bridge a filter's pad belongs to, kept in the pad's `element_private` field.
-    private static func bridge(_ pad: UnsafeMutablePointer<GstPad>?) -> BridgeElement {
+    /// The bridge a filter's or a pulled source's pad belongs to, kept in the pad's `element_private` field.
+    static func bridge(_ pad: UnsafeMutablePointer<GstPad>?) -> BridgeElement {
         Unmanaged<BridgeElement>.fromOpaque(pad!.pointee.element_private).takeUnretainedValue()
     }
 

@@ -38,6 +38,12 @@ public struct ElementTypeDescription: Sendable {
     /// Sinks: elements put in front of the inner appsink, such as `["audioconvert", "audioresample"]`,
     /// so that the sink gets the format it asks for from any input.
     public var sinkConverters: [String] = []
+    /// Sources: whether the source makes its data when asked (`needData`, pull mode). Such a source
+    /// is a plain element that calls `needData` in a loop on a streaming thread of its own and pushes
+    /// through a source pad of its own, with no appsrc and no queue in between (see
+    /// BridgeSource.swift). A source that pushes from threads of its own (push mode) leaves it false
+    /// and gets an appsrc, whose queue takes its pushes.
+    public var pulled = false
 
     /// The property every sink has, as GStreamer sinks do: whether to render each frame at its time on
     /// the pipeline clock (true) or as soon as it arrives (false).
@@ -72,6 +78,12 @@ public struct ElementTypeDescription: Sendable {
             kind == .sink && !properties.contains(where: { $0.name == "sync" })
             ? properties + [ElementTypeDescription.syncProperty] : properties
     }
+}
+
+extension ElementTypeDescription {
+    /// Whether the element is a plain element with pads of its own (filters and pulled sources)
+    /// rather than a bin around an appsrc or appsink.
+    var hasOwnPads: Bool { kind == .filter || (kind == .source && pulled) }
 }
 
 /// What `ElementType.register` keeps for a type: its description and how to make the Swift half of
@@ -119,7 +131,7 @@ public enum ElementType {
         installCallbacksOnce
         // Inside a plugin's init the app plugin may not be loaded yet; its elements check again when
         // they are made.
-        if plugin == nil, let missing = missingAppFactories(for: description.kind).first {
+        if plugin == nil, let missing = missingAppFactories(for: description.kind, pulled: description.pulled).first {
             var error = ElementFactory.missing(missing)
             error.message = "the Swift element \"\(description.name)\" cannot be registered: \(error.message)"
             throw error
@@ -146,7 +158,7 @@ public enum ElementType {
                         typeName, description.longName, description.classification, description.description,
                         description.author, templateBuffer.baseAddress, guint(templateBuffer.count),
                         specBuffer.baseAddress, guint(specBuffer.count), classPointer,
-                        description.kind == .filter ? 1 : 0)
+                        description.hasOwnPads ? 1 : 0)
                 }
             }
             guard type != 0 else {
@@ -176,10 +188,11 @@ public enum ElementType {
         return gst_pad_template_new(name, direction, GST_PAD_ALWAYS, parsed)
     }
 
-    /// The app plugin's factories a Swift element of `kind` is built on that are not installed.
-    static func missingAppFactories(for kind: BridgeKind) -> [String] {
+    /// The app plugin's factories a Swift element of `kind` is built on that are not installed
+    /// (`pulled`: a source with a pad of its own, which needs none).
+    static func missingAppFactories(for kind: BridgeKind, pulled: Bool = false) -> [String] {
         var needed: [String] = []
-        if kind != .sink { needed.append("appsrc") }
+        if kind != .sink && !pulled { needed.append("appsrc") }
         if kind != .source { needed.append("appsink") }
         return needed.filter { !GStreamer.hasElement(named: $0) }
     }
@@ -191,7 +204,7 @@ public enum ElementType {
             let box = Unmanaged<ElementTypeBox>.fromOpaque(classPointer).takeUnretainedValue()
             // Without the app plugin the element stays an empty bin that fails NULL → READY, naming
             // the missing factory (see change_state), instead of trapping while it is made.
-            guard missingAppFactories(for: box.description.kind).isEmpty else { return }
+            guard missingAppFactories(for: box.description.kind, pulled: box.description.pulled).isEmpty else { return }
             let bridge = BridgeElement(element: element, type: box)
             CGStreamerShim_bin_set_swift_object(element, Unmanaged.passRetained(bridge).toOpaque())
         }

@@ -5,7 +5,7 @@ import Synchronization
 /// [-amplitude, amplitude] and independent of every other, channels included, in whatever sample
 /// format, rate, channel count and layout downstream asks for.
 ///
-/// It runs in pull mode: GStreamer asks for each buffer on the appsrc's streaming thread.
+/// It runs in pull mode: the element asks for each buffer on its own streaming thread (no appsrc).
 public final class AudioNoise: AudioSource {
     /// The element's properties, declared in one place.
     public static let properties: [PropertySpec] = [

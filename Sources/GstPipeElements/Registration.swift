@@ -24,7 +24,7 @@ public enum GstPipeElements {
         try MediaIOElements.registerAudioSource(
             name: "audionoise", longName: "White noise audio source",
             description: "Uniform random samples in any raw audio format, rate and channel count (gstpipe, Swift)",
-            properties: AudioNoise.properties, plugin: plugin
+            properties: AudioNoise.properties, pulled: true, plugin: plugin
         ) { AudioNoise(properties: $0) }
         try MediaIOElements.registerAudioFilter(
             name: "mono", longName: "Mono mixer",

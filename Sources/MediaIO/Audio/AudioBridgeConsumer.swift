@@ -247,10 +247,12 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
         }
         let buffer = frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration)
         if frame.isDiscontinuity != buffer.isDiscontinuity { buffer.setDiscontinuity(frame.isDiscontinuity) }
-        let result = input == nil ? push(buffer, caps: caps) : bridge?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
-        state.withLock {
-            $0.lastFlow = result
-            $0.taken += 1
+        let result = bridge?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
+        state.withLock { state in
+            state.lastFlow = result
+            state.taken += 1
+            // A source's own frame is a buffer out for `produceRound`; a filter's output is not counted.
+            if input == nil { state.pushed += 1 }
         }
         return result
     }
@@ -281,7 +283,8 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
         guard let info = format ?? self.format else {
             throw MediaIOError("no format yet: negotiate one before making frames")
         }
-        let buffer = try Buffer(size: sampleCount * info.bytesPerFrame)
+        guard let bridge else { throw MediaIOError("the element is gone: no frames can be made for it") }
+        let buffer = try bridge.makeBuffer(size: sampleCount * info.bytesPerFrame)
         if info.layout == .nonInterleaved && info.channels > 1 { buffer.addAudioMeta(info, samples: sampleCount) }
         let start = timestamp ?? state.withLock { state in
             state.base + (state.info == info ? info.duration(ofSamples: state.sent) : 0)

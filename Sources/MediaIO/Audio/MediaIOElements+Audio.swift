@@ -10,6 +10,10 @@ extension MediaIOElements {
     ///   - classification: GStreamer's klass string (`Source/Audio`), which auto-pluggers such as
     ///     autoaudiosink match on.
     ///   - properties: The GObject properties the element has; `make` reads their values.
+    ///   - pulled: The source makes its samples in `produceAudio` only (pull mode). The element then
+    ///     calls it in a loop on a streaming thread of its own and pushes each buffer straight through
+    ///     its source pad, with no appsrc queue between (the cheapest way out, as `audionoise` does). A
+    ///     source that pushes from a thread or timer of its own leaves it false and gets an appsrc.
     ///   - plugin: The `GstPlugin` pointer inside a plugin's init function; nil registers the element for this
     ///     process only.
     ///   - make: Makes the source for each element instance, on the thread that creates the element; it gets the
@@ -18,12 +22,13 @@ extension MediaIOElements {
     ///   missing, or the name is taken by a type that is not this one.
     public static func registerAudioSource<Source: AudioSource>(
         name: String, longName: String, description: String, classification: String = "Source/Audio",
-        properties: [PropertySpec] = [], plugin: UnsafeMutableRawPointer? = nil,
+        properties: [PropertySpec] = [], pulled: Bool = false, plugin: UnsafeMutableRawPointer? = nil,
         make: @escaping @Sendable (ElementProperties) -> Source
     ) throws(GStreamerError) {
-        let type = ElementTypeDescription(
+        var type = ElementTypeDescription(
             name: name, longName: longName, classification: classification, description: description,
             kind: .source, srcCaps: AudioFormatRequest.anyCaps, properties: properties)
+        type.pulled = pulled
         try ElementType.register(type, plugin: plugin) { bridge in
             AudioSourceAdapter(source: make(bridge.properties), bridge: bridge)
         }
