@@ -24,7 +24,9 @@ let package = Package(
         .library(name: "gstthreshold", type: .dynamic, targets: ["ThresholdPlugin"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2")
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // `swift package generate-documentation`: the DocC catalogs in Sources/*/Documentation.docc.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The GStreamer headers and libraries, found through pkg-config.
@@ -82,3 +84,12 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// GStreamer's basic tutorials in Swift, one executable each (Examples/Tutorials/BasicTutorialN/main.swift),
+// and what they share (the clip they play when given none, their checks).
+let tutorials = [1, 2, 3, 4, 6, 7, 8, 9, 12, 13].map { "BasicTutorial\($0)" }
+package.targets.append(
+    .target(name: "TutorialSupport", dependencies: ["GStreamer"], path: "Examples/Tutorials/TutorialSupport"))
+package.targets += tutorials.map { name in
+    .executableTarget(name: name, dependencies: ["GStreamer", "TutorialSupport"], path: "Examples/Tutorials/\(name)")
+}

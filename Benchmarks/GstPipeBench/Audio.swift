@@ -62,8 +62,9 @@ func medianRunTimes(_ descriptions: [String], runs: Int) async throws -> [RunTim
     return zip(walls, cpus).map { RunTime(wall: median($0), cpu: median($1)) }
 }
 
-/// Prints the audio table: `buffers` buffers a run (more for the cheap measures), medians of `runs`.
-func audioBench(buffers: Int, runs: Int) async throws {
+/// Prints the audio table: `buffers` buffers a run (more for the cheap measures), medians of `runs`;
+/// with `sourcesOnly`, only the source rows.
+func audioBench(buffers: Int, runs: Int, sourcesOnly: Bool = false) async throws {
     try MediaIOElements.registerAudioFilter(name: "audiohop", longName: "Audio hop", description: "Pass-through") { _ in
         AudioHop()
     }
@@ -83,15 +84,22 @@ func audioBench(buffers: Int, runs: Int) async throws {
         for samples in [1024, 480] {
             let count = buffers * 1024 / samples
             let tail = "num-buffers=\(count) samplesperbuffer=\(samples) ! \(caps(format)) ! fakesink"
+            // wave=silence is audiotestsrc with no work per sample (a memset, flagged GAP): how far any
+            // source can get ahead of white-noise when basesrc, the caps filter and fakesink stay.
             let times = try await medianRunTimes(
-                ["audionoise seed=1 \(tail)", "audiotestsrc wave=white-noise \(tail)"], runs: runs)
+                [
+                    "audionoise seed=1 \(tail)", "audiotestsrc wave=white-noise \(tail)",
+                    "audiotestsrc wave=silence \(tail)",
+                ], runs: runs)
             let total = Double(count * samples)
-            let (noise, white) = (total / times[0].wall, total / times[1].wall)
+            let (noise, white, silence) = (total / times[0].wall, total / times[1].wall, total / times[2].wall)
             print("| audionoise samples/s vs audiotestsrc wave=white-noise, \(samples) a buffer | \(format) | \(rate(noise)) | \(rate(white)) | \(faster(noise / white)) |")
             let (noiseCPU, whiteCPU) = (total / times[0].cpu, total / times[1].cpu)
             print("| same, samples per CPU second (all threads) | \(format) | \(rate(noiseCPU)) | \(rate(whiteCPU)) | \(faster(noiseCPU / whiteCPU)) |")
+            print("| ceiling: audiotestsrc wave=silence vs wave=white-noise, \(samples) a buffer | \(format) | \(rate(silence)) | \(rate(white)) | \(faster(silence / white)) |")
         }
     }
+    if sourcesOnly { return }
 
     // 2. What mixing one second of 48 kHz stereo to mono costs. audiotestsrc's silence is flagged GAP,
     // which audioconvert skips without mixing, so the source is a square wave: cheap, and real samples.

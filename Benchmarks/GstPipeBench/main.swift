@@ -4,6 +4,8 @@
 //   swift run -c release gstpipe-bench [--frames N] [--runs R]
 //   swift run -c release gstpipe-bench --soak [--frames N]     (memory, threads and fds: see Soak.swift)
 //   swift run -c release gstpipe-bench --audio [--buffers N]   (the audio table alone: see Audio.swift)
+//   swift run -c release gstpipe-bench --audio-sources         (its source rows alone)
+//   swift run -c release gstpipe-bench --launch DESCRIPTION    (one run, for a profiler)
 //
 // Without --audio, the audio table follows the video one.
 //
@@ -39,9 +41,14 @@ try MediaIOElements.registerFilter(name: "hop", longName: "Hop", description: "P
 if arguments.contains("--soak") {
     exit(try await soak(frames: option("--frames", 100_000)) ? 0 : 1)
 }
+// --launch DESCRIPTION runs one pipeline to its end, for a profiler (perf record) to watch.
+if let index = arguments.firstIndex(of: "--launch"), index + 1 < arguments.count {
+    try await Pipeline(launch: arguments[index + 1]).run()
+    exit(0)
+}
 let audioBuffers = option("--buffers", 5000)
-if arguments.contains("--audio") {
-    try await audioBench(buffers: audioBuffers, runs: runs)
+if arguments.contains("--audio") || arguments.contains("--audio-sources") {
+    try await audioBench(buffers: audioBuffers, runs: runs, sourcesOnly: arguments.contains("--audio-sources"))
     exit(0)
 }
 

@@ -8,6 +8,9 @@ extension Bin {
     /// bin has a child of the same name.
     ///
     /// The corresponding C function is `gst_bin_add`.
+    ///
+    /// - Parameter elements: The elements to add, in order; the bin takes a reference to each.
+    /// - Throws: ``GStreamerError`` (invalid argument) naming the first element that could not be added.
     public func add(_ elements: Element...) throws(GStreamerError) {
         try add(elements)
     }
@@ -15,6 +18,10 @@ extension Bin {
     /// Adds elements to the bin (see `add(_:...)`).
     ///
     /// The corresponding C function is `gst_bin_add`.
+    ///
+    /// - Parameter elements: The elements to add, in order.
+    /// - Throws: ``GStreamerError`` (invalid argument) naming the first element that could not be added; those
+    ///   before it stay added.
     public func add(_ elements: [Element]) throws(GStreamerError) {
         for element in elements {
             if let parent = element.parent {
@@ -39,6 +46,10 @@ extension Bin {
     /// set it to NULL (`setState(.null)`) when it is done with.
     ///
     /// The corresponding C function is `gst_bin_remove`.
+    ///
+    /// - Parameter elements: The elements to remove, in order.
+    /// - Throws: ``GStreamerError`` (invalid argument) naming the first element that is not a child of this
+    ///   bin; those before it are removed.
     public func remove(_ elements: Element...) throws(GStreamerError) {
         for element in elements {
             guard element.parent?.pointer == pointer, gst_bin_remove(binPointer, element.pointer) != 0 else {
@@ -53,6 +64,13 @@ extension Bin {
     /// the bin links as the element would. Returns the ghost pad.
     ///
     /// The corresponding C functions are `gst_ghost_pad_new` and `gst_element_add_pad`.
+    ///
+    /// - Parameters:
+    ///   - name: The ghost pad's name, such as "sink" or "src".
+    ///   - target: The pad inside the bin it stands for; the ghost pad takes its direction.
+    /// - Returns: The ghost pad, now a pad of the bin.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the ghost pad cannot be made, or the bin has a pad
+    ///   of that name already.
     @discardableResult
     public func addGhostPad(named name: String, target: Pad) throws(GStreamerError) -> Pad {
         let ghost = try Pad(ghostNamed: name, target: target)
@@ -73,6 +91,8 @@ extension Element {
     /// Brings the element to its bin's state, for an element added to a bin that runs already.
     ///
     /// The corresponding C function is `gst_element_sync_state_with_parent`.
+    ///
+    /// - Throws: ``GStreamerError`` (state change) when the element could not change to its parent's state.
     public func syncStateWithParent() throws(GStreamerError) {
         guard gst_element_sync_state_with_parent(pointer) != 0 else {
             throw GStreamerError(
@@ -84,6 +104,10 @@ extension Element {
     /// that name or the pad belongs to another element.
     ///
     /// The corresponding C function is `gst_element_add_pad`.
+    ///
+    /// - Parameter pad: A pad of no element yet.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the element has a pad of that name, or the pad
+    ///   belongs to an element.
     public func addPad(_ pad: Pad) throws(GStreamerError) {
         guard pad.parentElement == nil, gst_element_get_static_pad(pointer, pad.name).map({ existing in
             gst_object_unref(UnsafeMutableRawPointer(existing))
@@ -96,6 +120,9 @@ extension Element {
     /// Removes `pad` from the element.
     ///
     /// The corresponding C function is `gst_element_remove_pad`.
+    ///
+    /// - Parameter pad: One of the element's pads; it is unlinked first.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the pad is not the element's.
     public func removePad(_ pad: Pad) throws(GStreamerError) {
         guard pad.parentElement?.pointer == pointer, gst_element_remove_pad(pointer, pad.pointer) != 0 else {
             throw GStreamerError(

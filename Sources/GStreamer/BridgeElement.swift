@@ -7,14 +7,18 @@ import Glibc
 
 /// The result of handing data on, as GStreamer's GstFlowReturn says it.
 public enum FlowResult: Sendable, Equatable {
+    /// The data went on (`GST_FLOW_OK`).
     case ok
     /// The element is being stopped or flushed (a seek): drop the data, it is not an error.
     case flushing
     /// Downstream is at end of stream.
     case endOfStream
+    /// Downstream does not accept the caps (`GST_FLOW_NOT_NEGOTIATED`): an error, posted by the element that
+    /// found it.
     case notNegotiated
     /// Downstream is not linked.
     case notLinked
+    /// A fatal error (`GST_FLOW_ERROR` or worse): an error message is on the bus, and the stream stops.
     case error
 
     init(_ flow: GstFlowReturn) {
@@ -45,6 +49,9 @@ public enum FlowResult: Sendable, Equatable {
 /// streaming threads. The lifecycle calls come once per transition, in order, never concurrently.
 public protocol BridgeDelegate: AnyObject, Sendable {
     /// NULL → READY. Throwing fails the state change with the error's description on the bus.
+    ///
+    /// - Throws: Anything; the state change to READY then fails, with the error's description in an error
+    ///   message naming the element.
     func initialize() throws
     /// PAUSED → PLAYING, or the first data, whichever comes first.
     func start()
@@ -53,6 +60,10 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     /// READY → NULL, once per successful initialize.
     func dispose()
     /// A sample from upstream (sinks and filters), on the streaming thread.
+    ///
+    /// - Parameter sample: The buffer with its caps and segment.
+    /// - Returns: ``FlowResult/ok`` to go on; ``FlowResult/flushing`` or ``FlowResult/endOfStream`` (passed
+    ///   back from a push) stop upstream quietly; ``FlowResult/error`` stops the pipeline (post an error first).
     func render(_ sample: Sample) -> FlowResult
     /// Upstream ended (sinks and filters), after the last `render`. A filter's end of stream is then
     /// passed downstream by the element.
@@ -61,6 +72,11 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     func needData()
     /// A filter's caps on one side for `caps` on the other: the caps its sink pad accepts for what
     /// downstream accepts (`towardsSink`), or what its source pad offers for upstream's caps.
+    ///
+    /// - Parameters:
+    ///   - caps: Caps on one side: downstream's when `towardsSink`, else upstream's.
+    ///   - towardsSink: True to ask for the sink pad's caps, false for the source pad's.
+    /// - Returns: The caps on the other side, within its pad template.
     func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps
     /// A flush (a seek) went through the element, or it went from PAUSED down to READY (filters): data
     /// held from before is stale. Called while no `render` runs.
@@ -75,15 +91,33 @@ public protocol BridgeDelegate: AnyObject, Sendable {
 }
 
 extension BridgeDelegate {
+    /// The default: does nothing.
     public func start() {}
+    /// The default: does nothing.
     public func stop() {}
+    /// The default: does nothing.
     public func dispose() {}
+    /// The default: drops the sample.
+    ///
+    /// - Parameter sample: The sample, ignored.
+    /// - Returns: ``FlowResult/ok``.
     public func render(_ sample: Sample) -> FlowResult { .ok }
+    /// The default: does nothing.
     public func endOfStream() {}
+    /// The default: does nothing (a source that pushes from its own thread needs no call).
     public func needData() {}
+    /// The default: the same caps on both sides (a filter that keeps the format).
+    ///
+    /// - Parameters:
+    ///   - caps: Caps on one side.
+    ///   - towardsSink: Which side is asked for; ignored.
+    /// - Returns: `caps`.
     public func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps { caps }
+    /// The default: does nothing.
     public func flushed() {}
+    /// The default: does nothing.
     public func flushStarted() {}
+    /// The default: 0, the element holds nothing back.
     public var latency: ClockTime { 0 }
 }
 
@@ -91,17 +125,26 @@ extension BridgeDelegate {
 /// an appsink, with converters in front for audio) or a filter (a plain element with pads of its own,
 /// see BridgeFilter.swift), which presents itself to the pipeline as one ordinary element.
 ///
-/// The element owns this object (released in its finalize), and every call into it comes from the
-/// element, its pads or its children while they exist, so the raw pointers below never dangle. Mutable state is
-/// behind `Mutex`es; the delegate is set once during instance init, before GStreamer can call in.
+/// The element owns this object (released in its finalize). GStreamer calls into it from the element,
+/// its pads or its children while they exist. The object may outlive the element (`Element.bridge`
+/// hands it out, a source's consumer may be kept by a thread of the user's): so it holds its own
+/// references to the children and pads it uses, and only a weak one to the element, which the public
+/// calls check (a push after the element is gone returns `.flushing`). Mutable state is behind
+/// `Mutex`es; the delegate is set once during instance init, before GStreamer can call in.
 public final class BridgeElement: @unchecked Sendable {
+    /// The element. Valid while GStreamer calls in; from any other thread, reach it through `alive`.
     let element: UnsafeMutablePointer<GstElement>
+    /// The element, weakly: nil once it is being disposed.
+    private let alive: WeakObject
+    // The children and pads below: one reference each, held by this object and released in deinit.
     let appsrc: UnsafeMutablePointer<GstElement>?
     let appsink: UnsafeMutablePointer<GstElement>?
     let srcPad: UnsafeMutablePointer<GstPad>?
     let sinkPad: UnsafeMutablePointer<GstPad>?
     /// The element's kind.
     public let kind: BridgeKind
+    /// A source made on request, with a source pad and a streaming thread of its own (no appsrc).
+    let pulled: Bool
     /// The element's property values.
     public let properties: ElementProperties
     private var delegate: (any BridgeDelegate)!
@@ -136,26 +179,33 @@ public final class BridgeElement: @unchecked Sendable {
     private struct Output {
         var caps: Caps?
         var pool: UnsafeMutablePointer<GstBufferPool>?
+        /// What the pool makes: video frames of `poolInfo`, or plain buffers of `poolSize` bytes.
         var poolInfo: VideoInfo?
+        var poolSize: Int?
     }
     private let output = Mutex(Output())
     let counters = BridgeCounters()
     /// Whether need-data is running (a pull-mode source producing on the appsrc's own streaming
     /// thread), and whether a push during it lifted the queue's limit (see the need-data callback).
     let producing = Mutex<(active: Bool, raised: Bool, pushes: Int)>((false, false, 0))
+    /// How the last push of a pulled source went, and how many went out: its task reads both after
+    /// each `needData`.
+    let sourceRound = Mutex<(flow: FlowResult, pushes: Int)>((.ok, 0))
     /// The appsrc's source pad (sources), which the appsrc owns for as long as it exists.
     private let appsrcPad: UnsafeMutablePointer<GstPad>?
 
     /// Frames in and out so far, and the time spent in Swift code.
-    public var statistics: BridgeStatistics { counters.statistics }
+    package var statistics: BridgeStatistics { counters.statistics }
 
     init(element: UnsafeMutablePointer<GstElement>, type: ElementTypeBox) {
         self.element = element
+        alive = WeakObject(UnsafeMutableRawPointer(element))
         self.kind = type.description.kind
+        self.pulled = type.description.kind == .source && type.description.pulled
         self.properties = ElementProperties(specs: type.description.properties)
         let bin = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self)
 
-        if kind == .source {
+        if kind == .source && !pulled {
             let source = gst_element_factory_make("appsrc", "appsrc")!
             for (property, value) in [
                 ("format", "time"), ("block", "true"), ("max-bytes", "0"), ("max-buffers", "2"),
@@ -164,10 +214,9 @@ public final class BridgeElement: @unchecked Sendable {
                 CGStreamerShim_object_set_from_string(source, property, value)
             }
             gst_bin_add(bin, source)
-            appsrc = source
+            appsrc = UnsafeMutableRawPointer(gst_object_ref(UnsafeMutableRawPointer(source)))!
+                .assumingMemoryBound(to: GstElement.self)
             appsrcPad = gst_element_get_static_pad(source, "src")
-            // The appsrc keeps its pad; the reference taken here is not needed to keep it alive.
-            if let appsrcPad { gst_object_unref(UnsafeMutableRawPointer(appsrcPad)) }
         } else {
             appsrc = nil
             appsrcPad = nil
@@ -185,7 +234,8 @@ public final class BridgeElement: @unchecked Sendable {
                 gst_caps_unref(template)
             }
             gst_bin_add(bin, sink)
-            appsink = sink
+            appsink = UnsafeMutableRawPointer(gst_object_ref(UnsafeMutableRawPointer(sink)))!
+                .assumingMemoryBound(to: GstElement.self)
         } else {
             appsink = nil
         }
@@ -209,10 +259,18 @@ public final class BridgeElement: @unchecked Sendable {
         if kind == .filter {
             srcPad = BridgeElement.addPad(to: element, name: "src")
             sinkPad = BridgeElement.addPad(to: element, name: "sink")
+        } else if pulled {
+            // A pulled source pushes from its own pad's task (see BridgeSource.swift). GstBin learns
+            // that an element is a source from this flag, which appsrc gives a bin by being its child.
+            element.pointee.object.flags |= GST_ELEMENT_FLAG_SOURCE.rawValue
+            srcPad = BridgeElement.addPad(to: element, name: "src")
+            sinkPad = nil
         } else {
             srcPad = appsrc.map { BridgeElement.addGhostPad(to: element, name: "src", target: $0) }
             sinkPad = sinkEntry.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
         }
+
+        for pad in [srcPad, sinkPad].compactMap({ $0 }) { gst_object_ref(UnsafeMutableRawPointer(pad)) }
 
         delegate = type.makeDelegate(self)
         installCallbacks()
@@ -231,12 +289,16 @@ public final class BridgeElement: @unchecked Sendable {
 
     // MARK: For the delegate
 
-    /// The element's name, such as "gray0".
+    /// The element's name, such as "gray0"; empty once the element is gone.
+    ///
+    /// The corresponding C function is `gst_object_get_name`.
     public var name: String {
-        guard let name = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self))
-        else { return "" }
-        defer { g_free(name) }
-        return String(cString: name)
+        whileAlive {
+            guard let name = gst_object_get_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self))
+            else { return "" }
+            defer { g_free(name) }
+            return String(cString: name)
+        } ?? ""
     }
 
     /// Pushes a buffer downstream with `caps`, keeping the segment of `input` (a filter's input
@@ -244,16 +306,34 @@ public final class BridgeElement: @unchecked Sendable {
     /// on the calling thread, and waits as long as downstream does; a source through its appsrc,
     /// waiting while the appsrc's small queue is full. Either way a slow downstream slows the caller.
     /// `segmentOffset` moves that segment later, for timestamps moved by as much (see
-    /// `Sample.init(buffer:caps:segmentFrom:offset:)`).
+    /// `Sample.init(buffer:caps:segmentFrom:offset:)`). Once the element is gone, returns `.flushing`
+    /// (the data is dropped, as in a stopped pipeline).
     ///
     /// The corresponding C functions are `gst_pad_push` (filters) and `gst_app_src_push_buffer`.
+    ///
+    /// - Parameters:
+    ///   - buffer: The data, with its timestamps (nanoseconds); the element takes its own reference.
+    ///   - caps: The buffer's caps; sent downstream only when they change.
+    ///   - input: The input sample whose segment the output keeps, or nil for a source's own segment.
+    ///   - segmentOffset: Nanoseconds to move `input`'s segment later.
+    /// - Returns: Downstream's answer: ``FlowResult/ok``, ``FlowResult/flushing`` while stopping or seeking,
+    ///   ``FlowResult/endOfStream`` when downstream wants no more, or an error.
     public func push(
         _ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil, segmentOffset: ClockTime = 0
+    ) -> FlowResult {
+        whileAlive { pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset) } ?? .flushing
+    }
+
+    private func pushWhileAlive(
+        _ buffer: Buffer, caps: Caps, segmentFrom input: Sample?, segmentOffset: ClockTime
     ) -> FlowResult {
         let started = UInt64(gst_util_get_timestamp())
         let result: FlowResult
         if kind == .filter {
             result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+        } else if pulled {
+            result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+            sourceRound.withLock { $0 = (result, $0.pushes + 1) }
         } else {
             guard let appsrc else { return .error }
             // appsrc queues and returns OK even once downstream has said end of stream (an encoder
@@ -300,16 +380,25 @@ public final class BridgeElement: @unchecked Sendable {
     /// Ends the stream downstream once the queued buffers are out.
     ///
     /// The corresponding C function is `gst_app_src_end_of_stream`.
+    ///
+    /// - Returns: ``FlowResult/ok`` when the end of stream was queued or sent, else why not (such as
+    ///   ``FlowResult/flushing`` while stopping).
     @discardableResult
     public func endOfStream() -> FlowResult {
-        if kind == .filter { return endStreamDownstream() }
-        guard let appsrc else { return .error }
-        return FlowResult(gst_app_src_end_of_stream(UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)))
+        whileAlive { () -> FlowResult in
+            if kind == .filter || pulled { return endStreamDownstream() }
+            guard let appsrc else { return .error }
+            return FlowResult(gst_app_src_end_of_stream(UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)))
+        } ?? .flushing
     }
 
     /// What downstream of the source pad accepts, within `filter`, in downstream's order of preference.
     ///
     /// The corresponding C function is `gst_pad_peer_query_caps`.
+    ///
+    /// - Parameter filter: The caps the element could produce.
+    /// - Returns: The part of `filter` downstream accepts (empty when none); `filter` itself when the element
+    ///   has no source pad.
     public func downstreamCaps(filter: Caps) -> Caps {
         guard let srcPad else { return filter }
         return Caps(taking: gst_pad_peer_query_caps(srcPad, filter.pointer))
@@ -317,38 +406,84 @@ public final class BridgeElement: @unchecked Sendable {
 
     /// A writable buffer for one frame of layout `info`, from a GstVideoBufferPool the element owns
     /// (buffers carry a GstVideoMeta with the pool's strides).
+    /// The pool is made on first use and again when `info` changes. It has no maximum: frames held
+    /// downstream never make this wait.
+    ///
+    /// The corresponding C function is `gst_buffer_pool_acquire_buffer`.
+    ///
+    /// - Parameter info: The frame's format, size and layout.
+    /// - Returns: A writable buffer of `info.size` bytes, its contents undefined.
+    /// - Throws: ``GStreamerError`` (core) when the pool cannot be set up for `info`, or is shutting down
+    ///   (the element is stopping).
     public func makeVideoBuffer(_ info: VideoInfo) throws(GStreamerError) -> Buffer {
-        let pool = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBufferPool> in
-            if let pool = output.pool, output.poolInfo == info {
-                gst_object_ref(UnsafeMutableRawPointer(pool))
-                return pool
+        try pooledBuffer(size: info.size, video: info)
+    }
+
+    /// A writable buffer of `size` bytes from a buffer pool the element owns: buffers come back to the
+    /// pool once downstream is done with them, which costs less than allocating each one (an audio
+    /// source's 10 ms buffers). Its timestamps, flags and metadata are unset, as a new buffer's.
+    ///
+    /// The corresponding C function is `gst_buffer_pool_acquire_buffer`.
+    ///
+    /// - Parameter size: The buffer's size in bytes; a new pool is made when it changes.
+    /// - Returns: A buffer nobody else holds, so writable.
+    /// - Throws: `GStreamerError` when no pool can be set up for that size, or the pool is shutting down.
+    public func makeBuffer(size: Int) throws(GStreamerError) -> Buffer {
+        guard size > 0 else { return try Buffer(size: size) }
+        return try pooledBuffer(size: size, video: nil)
+    }
+
+    /// A buffer from the element's pool of video frames of `video` or, with `video` nil, of plain
+    /// buffers of `size` bytes; the pool is made again when that changes.
+    private func pooledBuffer(size: Int, video: VideoInfo?) throws(GStreamerError) -> Buffer {
+        // The buffer is taken under the lock, so no other thread can drop the pool meanwhile (and no
+        // reference is taken and dropped per buffer). The pools have no maximum: acquiring never waits.
+        let buffer = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> in
+            // Sizes first: comparing the (large) video layouts only when they may match.
+            if let pool = output.pool, output.poolSize == size,
+                video == nil ? output.poolInfo == nil : output.poolInfo == video
+            {
+                return try acquire(from: pool)
             }
             if let old = output.pool {
                 gst_buffer_pool_set_active(old, 0)
                 gst_object_unref(UnsafeMutableRawPointer(old))
                 output.pool = nil
             }
-            let pool = gst_video_buffer_pool_new()!
-            let config = gst_buffer_pool_get_config(pool)
-            let caps = info.caps
-            withExtendedLifetime(caps) { gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0) }
-            gst_buffer_pool_config_add_option(config, "GstBufferPoolOptionVideoMeta")
+            let pool: UnsafeMutablePointer<GstBufferPool>
+            let config: UnsafeMutablePointer<GstStructure>
+            let description: String
+            if let info = video {
+                pool = gst_video_buffer_pool_new()!
+                config = gst_buffer_pool_get_config(pool)
+                let caps = info.caps
+                withExtendedLifetime(caps) { gst_buffer_pool_config_set_params(config, caps.pointer, guint(info.size), 2, 0) }
+                gst_buffer_pool_config_add_option(config, "GstBufferPoolOptionVideoMeta")
+                description = "\(caps)"
+            } else {
+                pool = gst_buffer_pool_new()!
+                config = gst_buffer_pool_get_config(pool)
+                gst_buffer_pool_config_set_params(config, nil, guint(size), 2, 0)
+                description = "buffers of \(size) bytes"
+            }
             guard gst_buffer_pool_set_config(pool, config) != 0, gst_buffer_pool_set_active(pool, 1) != 0 else {
                 gst_object_unref(UnsafeMutableRawPointer(pool))
-                throw GStreamerError(kind: .core, message: "could not set up a buffer pool for \(caps)", source: name)
+                throw GStreamerError(kind: .core, message: "could not set up a buffer pool for \(description)", source: name)
             }
             output.pool = pool
-            output.poolInfo = info
-            gst_object_ref(UnsafeMutableRawPointer(pool))
-            return pool
+            output.poolInfo = video
+            output.poolSize = size
+            return try acquire(from: pool)
         }
-        // Our own reference: another thread may replace or drop the element's pool meanwhile.
-        defer { gst_object_unref(UnsafeMutableRawPointer(pool)) }
+        return Buffer(taking: buffer)
+    }
+
+    private func acquire(from pool: UnsafeMutablePointer<GstBufferPool>) throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> {
         var buffer: UnsafeMutablePointer<GstBuffer>?
         guard gst_buffer_pool_acquire_buffer(pool, &buffer, nil) == GST_FLOW_OK, let buffer else {
             throw GStreamerError(kind: .core, message: "the buffer pool is shutting down", source: name)
         }
-        return Buffer(taking: buffer)
+        return buffer
     }
 
     /// Passes the built-in `sync` property of sinks on to the appsink.
@@ -358,6 +493,10 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     /// Restricts what the sink pad accepts (the appsink's caps) to `caps`, within the pad template.
+    ///
+    /// The corresponding C function is `gst_app_sink_set_caps` (sinks).
+    ///
+    /// - Parameter caps: What the sink pad may accept from now on; upstream renegotiates to fit.
     public func restrictSinkCaps(_ caps: Caps) {
         if kind == .filter { filterRestriction.withLock { $0 = caps } }
         guard let appsink else { return }
@@ -373,8 +512,15 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     /// Posts an error message from this element on the bus (the pipeline then stops with it).
+    ///
+    /// The corresponding C function is `gst_element_message_full` with `GST_MESSAGE_ERROR`
+    /// (`GST_ELEMENT_ERROR`).
+    ///
+    /// - Parameters:
+    ///   - text: The message for the user.
+    ///   - debug: Details for developers, or nil.
     public func postError(_ text: String, debug: String? = nil) {
-        CGStreamerShim_element_post_error(element, 0, text, debug)
+        _ = whileAlive { CGStreamerShim_element_post_error(element, 0, text, debug) }
     }
 
     /// Says on the bus that the element's `latency` changed: the pipeline (GstBin, in GStreamer 1.22)
@@ -382,13 +528,21 @@ public final class BridgeElement: @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_message_new_latency`.
     public func postLatencyChanged() {
-        let object = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)
-        gst_element_post_message(element, gst_message_new_latency(object))
+        _ = whileAlive {
+            let object = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)
+            return gst_element_post_message(element, gst_message_new_latency(object))
+        }
     }
 
     /// Posts a warning message from this element on the bus.
+    ///
+    /// The corresponding C function is `gst_element_message_full` with `GST_MESSAGE_WARNING`.
+    ///
+    /// - Parameters:
+    ///   - text: The message for the user.
+    ///   - debug: Details for developers, or nil.
     public func postWarning(_ text: String, debug: String? = nil) {
-        CGStreamerShim_element_post_warning(element, text, debug)
+        _ = whileAlive { CGStreamerShim_element_post_warning(element, text, debug) }
     }
 
     // MARK: Lifecycle
@@ -478,6 +632,7 @@ public final class BridgeElement: @unchecked Sendable {
             ensureStarted(byData: false)
         case (paused, ready):
             // The pads are inactive now: no render runs, and a push waiting downstream has returned.
+            if pulled { resetFilterStream() }
             if kind == .filter {
                 resetFilterStream()
                 // Down to READY a run ends: what the filter holds is stale, as after a flush.
@@ -492,6 +647,7 @@ public final class BridgeElement: @unchecked Sendable {
                 }
                 output.pool = nil
                 output.poolInfo = nil
+                output.poolSize = nil
             }
         case (ready, null):
             transitions.withLock { _ in
@@ -512,6 +668,17 @@ public final class BridgeElement: @unchecked Sendable {
             gst_buffer_pool_set_active(pool, 0)
             gst_object_unref(UnsafeMutableRawPointer(pool))
         }
+        let held: [UnsafeMutableRawPointer?] = [
+            srcPad.map { UnsafeMutableRawPointer($0) }, sinkPad.map { UnsafeMutableRawPointer($0) },
+            appsrcPad.map { UnsafeMutableRawPointer($0) }, appsrc.map { UnsafeMutableRawPointer($0) },
+            appsink.map { UnsafeMutableRawPointer($0) },
+        ]
+        for object in held.compactMap({ $0 }) { gst_object_unref(object) }
+    }
+
+    /// Runs `body` while the element exists, holding a reference to it meanwhile; nil once it is gone.
+    private func whileAlive<T>(_ body: () -> T) -> T? {
+        alive.withObject { _ in body() }
     }
 
     // MARK: Callbacks from the appsrc, the appsink and the ghost pads
@@ -580,6 +747,7 @@ public final class BridgeElement: @unchecked Sendable {
                     return GST_PAD_PROBE_OK
                 }, me, nil)
         }
+        if pulled, let srcPad { installSourceFunctions(srcPad: srcPad) }
         guard kind == .filter, let srcPad, let sinkPad else { return }
         installFilterFunctions(srcPad: srcPad, sinkPad: sinkPad)
     }

@@ -30,8 +30,8 @@ struct FilterOutput: @unchecked Sendable {
 }
 
 extension BridgeElement {
-    /// The bridge a filter's pad belongs to, kept in the pad's `element_private` field.
-    private static func bridge(_ pad: UnsafeMutablePointer<GstPad>?) -> BridgeElement {
+    /// The bridge a filter's or a pulled source's pad belongs to, kept in the pad's `element_private` field.
+    static func bridge(_ pad: UnsafeMutablePointer<GstPad>?) -> BridgeElement {
         Unmanaged<BridgeElement>.fromOpaque(pad!.pointee.element_private).takeUnretainedValue()
     }
 
@@ -43,7 +43,8 @@ extension BridgeElement {
     }
 
     /// The filter's pad functions. Each pad holds the bridge in `element_private`, without a reference:
-    /// the element owns both, and its pads go (in dispose) before the bridge does (in finalize).
+    /// the element owns both, and its pads are removed and deactivated (in dispose) before the bridge
+    /// goes (in finalize, or later when someone still holds it, and with it the pads).
     func installFilterFunctions(srcPad: UnsafeMutablePointer<GstPad>, sinkPad: UnsafeMutablePointer<GstPad>) {
         let me = Unmanaged.passUnretained(self).toOpaque()
         srcPad.pointee.element_private = me

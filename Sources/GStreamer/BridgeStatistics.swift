@@ -2,16 +2,16 @@ import CGStreamer
 import Synchronization
 
 /// What one Swift element did (`BridgeElement.statistics`).
-public struct BridgeStatistics: Sendable {
+package struct BridgeStatistics: Sendable {
     /// Frames rendered (sinks and filters).
-    public var framesIn: Int
+    package var framesIn: Int
     /// Frames pushed downstream and accepted (sources and filters).
-    public var framesOut: Int
+    package var framesOut: Int
     /// Time spent in the element's own Swift code, rendering or producing when asked for data; the
     /// time waiting for downstream to take a frame is not counted.
-    public var timeInSwift: Duration
+    package var timeInSwift: Duration
     /// From the first call into Swift code to the end of the last one.
-    public var activeTime: Duration
+    package var activeTime: Duration
 }
 
 /// The counters behind `BridgeStatistics`, updated on streaming threads without locks.

@@ -61,9 +61,19 @@ public final class Buffer: @unchecked Sendable {
         }
     }
 
+    /// Changes the buffer's flags as `modify` changes its metadata: in place when the wrapper holds it
+    /// alone, else in a copy.
+    func modifyFlags(_ change: (inout guint) -> Void) {
+        modify { change(&$0.pointee.mini_object.flags) }
+    }
+
     /// A new buffer of `size` bytes (uninitialized).
     ///
     /// The corresponding C function is `gst_buffer_new_allocate`.
+    ///
+    /// - Parameter size: The size in bytes.
+    /// - Throws: ``GStreamerError`` (core) when the memory cannot be allocated, or GStreamer cannot be
+    ///   initialized.
     public convenience init(size: Int) throws(GStreamerError) {
         try GStreamer.initialize()
         guard let buffer = gst_buffer_new_allocate(nil, gsize(size), nil) else {
@@ -73,6 +83,12 @@ public final class Buffer: @unchecked Sendable {
     }
 
     /// A new buffer holding a copy of `bytes`.
+    ///
+    /// The corresponding C functions are `gst_buffer_new_allocate` and `gst_buffer_fill`.
+    ///
+    /// - Parameter bytes: The bytes to copy; the buffer's size is their count.
+    /// - Throws: ``GStreamerError`` (core) when the memory cannot be allocated, or GStreamer cannot be
+    ///   initialized.
     public convenience init(copying bytes: UnsafeRawBufferPointer) throws(GStreamerError) {
         try self.init(size: bytes.count)
         if let base = bytes.baseAddress, !bytes.isEmpty {
@@ -120,23 +136,36 @@ public final class Buffer: @unchecked Sendable {
     public var isDiscontinuity: Bool { read { $0.pointee.mini_object.flags & GST_BUFFER_FLAG_DISCONT.rawValue != 0 } }
 
     /// Total size in bytes of all its memory.
+    ///
+    /// The corresponding C function is `gst_buffer_get_size`.
     public var size: Int { Int(gst_buffer_get_size(pointer)) }
 
     /// Number of memory blocks.
+    ///
+    /// The corresponding C function is `gst_buffer_n_memory`.
     public var memoryCount: Int { Int(gst_buffer_n_memory(pointer)) }
 
     /// True when nobody else holds the buffer, so writing to it needs no copy.
+    ///
+    /// The corresponding C macro is `gst_buffer_is_writable`.
     public var isWritable: Bool { CGStreamerShim_buffer_is_writable(pointer) != 0 }
 
     /// True when both wrappers hold the very same GstBuffer.
+    ///
+    /// - Parameter other: Another wrapper.
+    /// - Returns: Whether both wrap one GstBuffer (not merely equal bytes).
     public func isSameBuffer(as other: Buffer) -> Bool { pointer == other.pointer }
 
     /// The buffer's address, for identity checks in tests and logs only.
-    public var identity: UInt { UInt(bitPattern: pointer) }
+    package var identity: UInt { UInt(bitPattern: pointer) }
 
     /// Reads the whole buffer's bytes (mapped read-only for the duration of `body`).
     ///
     /// The corresponding C functions are `gst_buffer_map` and `gst_buffer_unmap`.
+    ///
+    /// - Parameter body: Reads the bytes; the pointer is valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``GStreamerError`` (core) when the buffer cannot be mapped, or what `body` throws.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         var map = GstMapInfo()
         guard gst_buffer_map(pointer, &map, GST_MAP_READ) != 0 else {
@@ -147,6 +176,13 @@ public final class Buffer: @unchecked Sendable {
     }
 
     /// Writes the buffer's bytes. The buffer must be writable.
+    ///
+    /// The corresponding C functions are `gst_buffer_map` (with `GST_MAP_WRITE`) and `gst_buffer_unmap`.
+    ///
+    /// - Parameter body: Writes the bytes; the pointer is valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the buffer is shared (see ``isWritable``), (core)
+    ///   when it cannot be mapped, or what `body` throws.
     public func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
         guard isWritable else {
             throw GStreamerError(kind: .invalidArgument, message: "the buffer is shared and cannot be written")
@@ -163,6 +199,11 @@ public final class Buffer: @unchecked Sendable {
     /// shallow copy (new metadata, the same memory: no pixels are copied).
     ///
     /// The corresponding C function is `gst_buffer_copy` (not deep).
+    ///
+    /// - Parameters:
+    ///   - pts: The presentation timestamp in nanoseconds, or nil for none.
+    ///   - duration: The duration in nanoseconds, or nil for none.
+    /// - Returns: A buffer with these timestamps and this buffer's memory.
     public func withTimestamps(pts: ClockTime?, duration: ClockTime?) -> Buffer {
         if self.pts == pts && self.duration == duration { return self }
         let target = isWritable ? self : Buffer(taking: gst_buffer_copy(pointer))
@@ -174,6 +215,11 @@ public final class Buffer: @unchecked Sendable {
     /// A new buffer over `size` bytes from `offset` of this one, sharing its memory (no copy).
     ///
     /// The corresponding C function is `gst_buffer_copy_region` (with GST_BUFFER_COPY_MEMORY only).
+    ///
+    /// - Parameters:
+    ///   - offset: The first byte, from the start of this buffer.
+    ///   - size: The number of bytes, at least 1.
+    /// - Returns: The new buffer, or nil when the range is empty or runs past the end.
     public func region(offset: Int, size: Int) -> Buffer? {
         guard offset >= 0, size > 0, offset + size <= self.size,
             let copy = gst_buffer_copy_region(pointer, GST_BUFFER_COPY_MEMORY, gsize(offset), gsize(size))
@@ -184,6 +230,10 @@ public final class Buffer: @unchecked Sendable {
     /// A new buffer made of the memory blocks of `parts`, in order, shared (no copy).
     ///
     /// The corresponding C function is `gst_buffer_append_memory`.
+    ///
+    /// - Parameter parts: The buffers whose memory to take, in order; they are not changed.
+    /// - Returns: A buffer whose size is the sum of the parts' sizes, without timestamps.
+    /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized.
     public static func concatenating(_ parts: [Buffer]) throws(GStreamerError) -> Buffer {
         try GStreamer.initialize()
         let buffer = gst_buffer_new()!
@@ -197,7 +247,7 @@ public final class Buffer: @unchecked Sendable {
 
     /// For each memory block, the address of the memory it was shared from (itself when not shared):
     /// equal roots mean the same bytes, so no copy was made.
-    public var memoryRoots: [UInt] {
+    package var memoryRoots: [UInt] {
         (0..<gst_buffer_n_memory(pointer)).map { index in
             var memory = gst_buffer_peek_memory(pointer, index)!
             while let parent = memory.pointee.parent { memory = parent }
@@ -206,7 +256,7 @@ public final class Buffer: @unchecked Sendable {
     }
 
     /// True when the buffer came from a buffer pool (and goes back to it when released).
-    public var isFromPool: Bool { pointer.pointee.pool != nil }
+    package var isFromPool: Bool { pointer.pointee.pool != nil }
 
     /// The bytes as an array (a copy).
     public var bytes: [UInt8] {
@@ -216,6 +266,8 @@ public final class Buffer: @unchecked Sendable {
     /// Adds a GstVideoMeta describing per-plane offsets and strides.
     ///
     /// The corresponding C function is `gst_buffer_add_video_meta_full`.
+    ///
+    /// - Parameter info: The layout to describe: format, size, and each plane's offset and stride in bytes.
     public func addVideoMeta(_ info: VideoInfo) {
         var offsets = info.raw.offset
         var strides = info.raw.stride
@@ -230,6 +282,8 @@ public final class Buffer: @unchecked Sendable {
     }
 
     /// The plane layout from the buffer's GstVideoMeta, when it has one.
+    ///
+    /// The corresponding C function is `gst_buffer_get_video_meta`.
     public var videoMetaLayout: (offsets: [Int], strides: [Int])? {
         guard let meta = gst_buffer_get_video_meta(pointer) else { return nil }
         let planes = Int(meta.pointee.n_planes)
@@ -258,6 +312,14 @@ public final class Sample: @unchecked Sendable {
     /// timestamps moved by the same offset keep their running and stream times. An encoder does this
     /// to give B-frames' decoding timestamps, which come before the first presentation timestamp,
     /// room above zero (as GstVideoEncoder does for x264enc).
+    ///
+    /// The corresponding C function is `gst_sample_new`.
+    ///
+    /// - Parameters:
+    ///   - buffer: The sample's buffer; the sample takes its own reference.
+    ///   - caps: The buffer's caps, or nil.
+    ///   - other: The sample whose segment to copy, or nil for a default time segment.
+    ///   - offset: Nanoseconds to move the copied segment later.
     public convenience init(buffer: Buffer, caps: Caps?, segmentFrom other: Sample? = nil, offset: ClockTime = 0) {
         guard let source = other.flatMap({ gst_sample_get_segment($0.pointer) }) else {
             self.init(taking: gst_sample_new(buffer.pointer, caps?.pointer, nil, nil))
@@ -273,16 +335,22 @@ public final class Sample: @unchecked Sendable {
     }
 
     /// The sample's buffer.
+    ///
+    /// The corresponding C function is `gst_sample_get_buffer`.
     public var buffer: Buffer? {
         gst_sample_get_buffer(pointer).map { Buffer(borrowing: $0) }
     }
 
     /// The caps the buffer came with.
+    ///
+    /// The corresponding C function is `gst_sample_get_caps`.
     public var caps: Caps? {
         gst_sample_get_caps(pointer).map { Caps(borrowing: $0) }
     }
 
     /// The segment's start, rate and base, in nanoseconds for time segments.
+    ///
+    /// The corresponding C function is `gst_sample_get_segment`.
     public var segment: Segment? {
         gst_sample_get_segment(pointer).map { Segment($0.pointee) }
     }
@@ -290,11 +358,17 @@ public final class Sample: @unchecked Sendable {
 
 /// The part of a stream being played: a GstSegment in time format.
 public struct Segment: Sendable, Equatable {
+    /// The playback rate: 1 for normal speed, negative for reverse.
     public var rate: Double
+    /// The first timestamp of the segment, in nanoseconds; buffers before it are clipped.
     public var start: ClockTime
+    /// The last timestamp, in nanoseconds, or nil for open-ended.
     public var stop: ClockTime?
+    /// The running time, in nanoseconds, that the segment's start maps to (the time of earlier segments).
     public var base: ClockTime
+    /// The stream time, in nanoseconds, of the segment's start (what a position query reports there).
     public var time: ClockTime
+    /// The last position reached in the segment, in nanoseconds, when known.
     public var position: ClockTime?
 
     init(_ segment: GstSegment) {
@@ -304,5 +378,30 @@ public struct Segment: Sendable, Equatable {
         base = ClockTime(segment.base)
         time = ClockTime(segment.time)
         position = optionalClockTime(segment.position)
+    }
+}
+
+extension Buffer {
+    /// A new buffer holding a copy of `bytes`, stamped with `pts` and `duration`.
+    ///
+    /// The corresponding C functions are `gst_buffer_new_allocate` and `gst_buffer_fill`.
+    ///
+    /// - Parameters:
+    ///   - bytes: The content, copied.
+    ///   - pts: The presentation timestamp in nanoseconds; nil for none.
+    ///   - duration: The duration in nanoseconds; nil for none.
+    /// - Throws: ``GStreamerError`` (core) when the buffer cannot be allocated.
+    public convenience init(
+        bytes: some Collection<UInt8>, pts: ClockTime? = nil, duration: ClockTime? = nil
+    ) throws(GStreamerError) {
+        try self.init(size: bytes.count)
+        let fill = { [pointer] (storage: UnsafeBufferPointer<UInt8>) in
+            _ = gst_buffer_fill(pointer, 0, storage.baseAddress, gsize(storage.count))
+        }
+        if bytes.withContiguousStorageIfAvailable(fill) == nil {
+            Array(bytes).withUnsafeBufferPointer(fill)
+        }
+        self.pts = pts
+        self.duration = duration
     }
 }

@@ -10,6 +10,7 @@ import Synchronization
 /// errors and end of stream, which are never dropped. Messages are converted to `Message` when read,
 /// not on the thread that posted them. The sequence finishes when the pipeline is released.
 public struct MessageStream: AsyncSequence, Sendable {
+    /// Each element of the sequence is a message, converted when read.
     public typealias Element = Message
     private let subscription: Subscription
 
@@ -38,14 +39,22 @@ public struct MessageStream: AsyncSequence, Sendable {
         }
     }
 
+    /// Reads one subscriber's messages in order.
     public struct AsyncIterator: AsyncIteratorProtocol {
         let subscription: Subscription
 
+        /// The next message, waiting for one without blocking a thread.
+        ///
+        /// - Returns: The message, or nil once the pipeline is released or the task is cancelled.
         public mutating func next() async -> Message? {
             await subscription.subscriber.next()?.message
         }
     }
 
+    /// An iterator over the messages: the first one made reads from when the sequence was made, any later
+    /// one from when it is made.
+    ///
+    /// - Returns: The iterator.
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(subscription: subscription.forIterator())
     }

@@ -22,6 +22,11 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     /// Parses caps from their string form. Throws when the string is not caps.
     ///
     /// The corresponding C function is `gst_caps_from_string`.
+    ///
+    /// - Parameter string: Caps as GStreamer writes them: structures separated by `;`, such as
+    ///   `video/x-raw, format=(string){ I420, NV12 }; video/x-bayer`; also `ANY` and `EMPTY`.
+    /// - Throws: ``GStreamerError`` (invalid argument) when `string` does not parse, or GStreamer cannot be
+    ///   initialized.
     public convenience init(_ string: String) throws(GStreamerError) {
         try GStreamer.initialize()
         guard let caps = gst_caps_from_string(string) else {
@@ -31,6 +36,8 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     }
 
     /// Caps that accept anything.
+    ///
+    /// The corresponding C function is `gst_caps_new_any`.
     public static var any: Caps { Caps(taking: gst_caps_new_any()) }
 
     static func string(of caps: UnsafePointer<GstCaps>) -> String {
@@ -39,25 +46,47 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
         return String(cString: text)
     }
 
+    /// The caps' string form, which ``init(_:)`` parses back.
+    ///
+    /// The corresponding C function is `gst_caps_to_string`.
     public var description: String { Caps.string(of: pointer) }
 
+    /// Same formats, structure by structure.
+    ///
+    /// The corresponding C function is `gst_caps_is_equal`.
+    ///
+    /// - Parameters:
+    ///   - lhs: Caps.
+    ///   - rhs: Other caps.
+    /// - Returns: Whether the two describe the same set of formats.
     public static func == (lhs: Caps, rhs: Caps) -> Bool {
         gst_caps_is_equal(lhs.pointer, rhs.pointer) != 0
     }
 
     /// True when both wrap the very same GstCaps (a cheap first test before `==`).
+    ///
+    /// - Parameter other: Other caps.
+    /// - Returns: Whether both wrappers hold one GstCaps.
     public func isSameCaps(as other: Caps) -> Bool { pointer == other.pointer }
 
     /// True when the caps describe exactly one format (no lists or ranges).
+    ///
+    /// The corresponding C function is `gst_caps_is_fixed`.
     public var isFixed: Bool { gst_caps_is_fixed(pointer) != 0 }
     /// True when the caps accept nothing.
+    ///
+    /// The corresponding C function is `gst_caps_is_empty`.
     public var isEmpty: Bool { gst_caps_is_empty(pointer) != 0 }
     /// True when the caps accept anything.
+    ///
+    /// The corresponding C function is `gst_caps_is_any`.
     public var isAny: Bool { gst_caps_is_any(pointer) != 0 }
 
     /// Caps made of these structures, in order (each one a choice of format).
     ///
     /// The corresponding C functions are `gst_caps_new_empty` and `gst_caps_append_structure`.
+    ///
+    /// - Parameter structures: The formats, most preferred first; none makes empty caps.
     public convenience init(structures: [Structure]) {
         try? GStreamer.initialize()
         let caps = gst_caps_new_empty()!
@@ -75,6 +104,9 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     /// The structure at `index`, copied; nil past the end.
     ///
     /// The corresponding C function is `gst_caps_get_structure`.
+    ///
+    /// - Parameter index: The structure's index, from 0 to ``count`` - 1.
+    /// - Returns: A copy of the structure, or nil.
     public func structure(at index: Int) -> Structure? {
         guard index >= 0, index < count, let structure = gst_caps_get_structure(pointer, guint(index)) else {
             return nil
@@ -86,12 +118,20 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     public var structures: [Structure] { (0..<count).compactMap { structure(at: $0) } }
 
     /// The name of the first structure, such as "video/x-raw".
+    ///
+    /// The corresponding C function is `gst_structure_get_name`.
     public var mediaType: String? {
         guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0) else { return nil }
         return String(cString: gst_structure_get_name(structure))
     }
 
     /// An integer field of the first structure, such as `width`.
+    ///
+    /// The corresponding C function is `gst_structure_get_int`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when the caps are empty or the field is missing, not a `gint`, or not fixed
+    ///   (a range or list).
     public func int(_ field: String) -> Int? {
         guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0) else { return nil }
         var value: gint = 0
@@ -100,6 +140,11 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     }
 
     /// A string field of the first structure, such as `format`.
+    ///
+    /// The corresponding C function is `gst_structure_get_string`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when the caps are empty or the field is missing, not a string, or not fixed.
     public func string(_ field: String) -> String? {
         guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0),
             let value = gst_structure_get_string(structure, field)
@@ -108,6 +153,12 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     }
 
     /// A fraction field of the first structure, such as `framerate`.
+    ///
+    /// The corresponding C function is `gst_structure_get_fraction`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when the caps are empty or the field is missing, not a fraction, or not
+    ///   fixed.
     public func fraction(_ field: String) -> (numerator: Int, denominator: Int)? {
         guard gst_caps_get_size(pointer) > 0, let structure = gst_caps_get_structure(pointer, 0) else { return nil }
         var numerator: gint = 0
@@ -136,11 +187,19 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     /// The caps both accept.
     ///
     /// The corresponding C function is `gst_caps_intersect`.
+    ///
+    /// - Parameter other: Other caps.
+    /// - Returns: The formats in both, in this caps' order of preference; empty when there are none.
     public func intersect(_ other: Caps) -> Caps {
         Caps(taking: gst_caps_intersect(pointer, other.pointer))
     }
 
     /// True when some format fits both.
+    ///
+    /// The corresponding C function is `gst_caps_can_intersect`.
+    ///
+    /// - Parameter other: Other caps.
+    /// - Returns: Whether the intersection is non-empty (cheaper than computing it).
     public func canIntersect(_ other: Caps) -> Bool {
         gst_caps_can_intersect(pointer, other.pointer) != 0
     }
@@ -149,6 +208,10 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     /// to the preferred one in ranges.
     ///
     /// The corresponding C function is `gst_caps_fixate` (after the nearest-value fixations).
+    ///
+    /// - Parameter fields: Preferred values by field name: `.int` and `.fraction` take the nearest value in a
+    ///   range, `.string` the value when the list holds it; other kinds are ignored.
+    /// - Returns: Fixed caps of the first structure.
     public func fixated(preferring fields: [String: PropertyValue] = [:]) -> Caps {
         let caps = gst_caps_truncate(gst_caps_copy(pointer))!
         if let structure = gst_caps_get_structure(caps, 0) {
@@ -169,6 +232,13 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     }
 
     /// A copy with `field` set in every structure.
+    ///
+    /// The corresponding C function is `gst_caps_set_value`.
+    ///
+    /// - Parameters:
+    ///   - field: The field's name.
+    ///   - value: An `.int`, `.string` or `.fraction`; any other kind leaves the copy unchanged.
+    /// - Returns: The new caps.
     public func setting(_ field: String, _ value: PropertyValue) -> Caps {
         let caps = gst_caps_copy(pointer)!
         var gvalue = GValue()
@@ -185,6 +255,11 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     }
 
     /// A copy without `field` in any structure.
+    ///
+    /// The corresponding C function is `gst_structure_remove_field`, on each structure.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The new caps.
     public func removing(_ field: String) -> Caps {
         let caps = gst_caps_copy(pointer)!
         for index in 0..<gst_caps_get_size(caps) {

@@ -19,6 +19,15 @@ public struct DateTime: Sendable, Hashable, CustomStringConvertible {
     public var utcOffset: Double?
 
     /// A date and time as precise as the fields given.
+    ///
+    /// - Parameters:
+    ///   - year: The year, such as 2024.
+    ///   - month: 1...12, or nil.
+    ///   - day: 1...31, or nil (only with a month).
+    ///   - hour: 0...23, or nil.
+    ///   - minute: 0...59, or nil (only with an hour).
+    ///   - second: Seconds with their fraction, or nil.
+    ///   - utcOffset: Hours east of UTC, or nil for a date without a time of day.
     public init(
         year: Int, month: Int? = nil, day: Int? = nil, hour: Int? = nil, minute: Int? = nil, second: Double? = nil,
         utcOffset: Double? = nil
@@ -35,6 +44,8 @@ public struct DateTime: Sendable, Hashable, CustomStringConvertible {
     /// Parses an ISO 8601 date and time, as precise as it is ("2009", "2009-06-21T14:30:05Z").
     ///
     /// The corresponding C function is `gst_date_time_new_from_iso8601_string`.
+    ///
+    /// - Parameter string: The ISO 8601 text; nil when it does not parse.
     public init?(iso8601 string: String) {
         guard (try? GStreamer.initialize()) != nil, let value = gst_date_time_new_from_iso8601_string(string) else {
             return nil

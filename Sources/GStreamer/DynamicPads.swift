@@ -10,6 +10,9 @@ extension Element {
     /// Runs on a streaming thread; the handler lives as long as the element, or the connection.
     ///
     /// The corresponding C function is `g_signal_connect_closure` for "no-more-pads".
+    ///
+    /// - Parameter handler: Called each time the element signals "no-more-pads".
+    /// - Returns: The connection, to disconnect it.
     @discardableResult
     public func onNoMorePads(_ handler: @escaping @Sendable () -> Void) -> SignalConnection {
         // The signal is GstElement's own: connecting cannot fail.
@@ -21,6 +24,9 @@ extension Element {
     /// Runs on a streaming thread; the handler lives as long as the element, or the connection.
     ///
     /// The corresponding C function is `g_signal_connect_closure` for "unknown-type".
+    ///
+    /// - Parameter handler: Gets the caps of the stream no element handles.
+    /// - Returns: The connection, or nil when the element has no "unknown-type" signal.
     @discardableResult
     public func onUnknownType(_ handler: @escaping @Sendable (Caps) -> Void) -> SignalConnection? {
         try? connect("unknown-type") { arguments in
@@ -47,6 +53,9 @@ extension Element {
     /// True when this element sits inside `bin`, at any depth.
     ///
     /// The corresponding C function is `gst_object_has_as_ancestor`.
+    ///
+    /// - Parameter bin: A bin (or any element: then the answer is false).
+    /// - Returns: Whether `bin` is a parent, grandparent, … of this element.
     public func isInside(_ bin: Element) -> Bool {
         gst_object_has_as_ancestor(
             UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self),
@@ -54,6 +63,12 @@ extension Element {
     }
 
     /// Posts an error from this element, as the element itself would (GST_STREAM_ERROR_FAILED).
+    ///
+    /// The corresponding C function is `gst_element_message_full` with `GST_MESSAGE_ERROR`.
+    ///
+    /// - Parameters:
+    ///   - text: The message for the user.
+    ///   - debug: Details for developers, or nil.
     public func postError(_ text: String, debug: String? = nil) {
         CGStreamerShim_element_post_error(pointer, 0, text, debug)
     }
@@ -68,7 +83,11 @@ extension Bin {
     /// pad the decoder adds later. Kept alive, outside the bin, it refuses such a link.
     ///
     /// The corresponding C functions are `gst_element_set_state` and `gst_bin_remove`.
-    public func remove(_ elements: [Element], keptAliveBy keeper: Element) {
+    ///
+    /// - Parameters:
+    ///   - elements: The elements to stop and take out of the bin.
+    ///   - keeper: The element whose lifetime keeps them alive: the element whose delayed links name them.
+    package func remove(_ elements: [Element], keptAliveBy keeper: Element) {
         guard !elements.isEmpty else { return }
         let key = "gstpipe-removed-\(elements.map(\.name).joined(separator: ","))"
         g_object_set_data_full(
@@ -93,6 +112,8 @@ private final class ElementList: @unchecked Sendable {
 
 extension Pad {
     /// True when the pad is linked to another.
+    ///
+    /// The corresponding C function is `gst_pad_is_linked`.
     public var isLinked: Bool { gst_pad_is_linked(pointer) != 0 }
 
     /// The length of the stream upstream of this (sink) pad, as its peer answers, in nanoseconds.

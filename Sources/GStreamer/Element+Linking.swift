@@ -9,6 +9,11 @@ extension Element {
     /// chosen by GStreamer; with `filter`, only through caps that fit it (as a capsfilter would).
     ///
     /// The corresponding C functions are `gst_element_link` and `gst_element_link_filtered`.
+    ///
+    /// - Parameters:
+    ///   - other: The downstream element, in the same bin.
+    ///   - filter: Caps the link must fit, or nil for any.
+    /// - Throws: ``GStreamerError`` (invalid argument) when no pads could be linked (through `filter`).
     public func link(to other: Element, filter: Caps? = nil) throws(GStreamerError) {
         let linked =
             if let filter {
@@ -27,6 +32,13 @@ extension Element {
     /// `other` (nil: any compatible pad), requesting pads by template name (`src_%u`) when needed.
     ///
     /// The corresponding C functions are `gst_element_link_pads` and `gst_element_link_pads_filtered`.
+    ///
+    /// - Parameters:
+    ///   - sourcePad: The name of this element's source pad or request template, or nil for any.
+    ///   - other: The downstream element, in the same bin.
+    ///   - sinkPad: The name of `other`'s sink pad or request template, or nil for any.
+    ///   - filter: Caps the link must fit, or nil for any.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the pads could not be linked.
     public func link(
         sourcePad: String?, to other: Element, sinkPad: String?, filter: Caps? = nil
     ) throws(GStreamerError) {
@@ -46,6 +58,10 @@ extension Element {
     /// Links elements in a chain, each to the next, as `a ! b ! c` does.
     ///
     /// The corresponding C function is `gst_element_link_many`.
+    ///
+    /// - Parameter elements: The elements, upstream first, all in the same bin.
+    /// - Throws: ``GStreamerError`` (invalid argument) for the first pair that could not be linked; the links
+    ///   before it stay.
     public static func link(_ elements: Element...) throws(GStreamerError) {
         for (upstream, downstream) in zip(elements, elements.dropFirst()) {
             try upstream.link(to: downstream)
@@ -55,6 +71,8 @@ extension Element {
     /// Unlinks every pad of this element that is linked to `other`.
     ///
     /// The corresponding C function is `gst_element_unlink`.
+    ///
+    /// - Parameter other: The downstream element.
     public func unlink(from other: Element) {
         gst_element_unlink(pointer, other.pointer)
     }
@@ -64,6 +82,14 @@ extension Element {
     /// (`src_0`, `src_1`, ...). Give it back with `releaseRequestPad` when the branch goes.
     ///
     /// The corresponding C functions are `gst_element_class_get_pad_template` and `gst_element_request_pad`.
+    ///
+    /// - Parameters:
+    ///   - template: The request template's name, such as `"src_%u"`.
+    ///   - name: The pad's name, or nil for the next free one.
+    ///   - caps: Caps the pad should have, for elements that choose by caps (a muxer), or nil.
+    /// - Returns: The new pad.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such request template (the message
+    ///   lists those there are), or the element gives no pad.
     public func requestPad(
         _ template: String, name: String? = nil, caps: Caps? = nil
     ) throws(GStreamerError) -> Pad {
@@ -87,6 +113,8 @@ extension Element {
     /// Gives back a pad that `requestPad` made; the element removes it.
     ///
     /// The corresponding C function is `gst_element_release_request_pad`.
+    ///
+    /// - Parameter pad: A pad from ``requestPad(_:name:caps:)``; unlink it first.
     public func releaseRequestPad(_ pad: Pad) {
         gst_element_release_request_pad(pointer, pad.pointer)
     }
@@ -97,6 +125,11 @@ extension Pad {
     /// the bin with `Element.addPad`. Its direction is the target's.
     ///
     /// The corresponding C function is `gst_ghost_pad_new`.
+    ///
+    /// - Parameters:
+    ///   - name: The ghost pad's name.
+    ///   - target: The pad it stands for.
+    /// - Throws: ``GStreamerError`` (invalid argument) when GStreamer cannot make the ghost pad.
     public convenience init(ghostNamed name: String, target: Pad) throws(GStreamerError) {
         guard let ghost = gst_ghost_pad_new(name, target.pointer) else {
             throw GStreamerError(kind: .invalidArgument, message: "could not make a ghost pad \(name) for \(target.name)")
@@ -134,6 +167,9 @@ extension Pad {
     /// (wrong direction, no common format, already linked, not in the same bin).
     ///
     /// The corresponding C function is `gst_pad_link`.
+    ///
+    /// - Parameter other: A sink pad.
+    /// - Throws: ``GStreamerError`` (invalid argument) with the reason, such as "was linked" or "no format".
     public func link(to other: Pad) throws(GStreamerError) {
         let result = gst_pad_link(pointer, other.pointer)
         guard result == GST_PAD_LINK_OK else {
@@ -150,6 +186,9 @@ extension Pad {
     /// Unlinks this source pad from `other`; false when they were not linked.
     ///
     /// The corresponding C function is `gst_pad_unlink`.
+    ///
+    /// - Parameter other: The sink pad this pad is linked to.
+    /// - Returns: Whether they were linked (and now are not).
     @discardableResult
     public func unlink(from other: Pad) -> Bool {
         gst_pad_unlink(pointer, other.pointer) != 0

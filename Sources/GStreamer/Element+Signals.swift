@@ -10,6 +10,13 @@ extension Element {
     ///
     /// The corresponding C functions are `g_closure_new_simple` (with a marshaller converting each
     /// GValue) and `g_signal_connect_closure_by_id`.
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name, with a detail after `::` where it takes one.
+    ///   - after: True to run after the signal's default handler (`G_CONNECT_AFTER`).
+    ///   - handler: Gets the arguments after the element, in order.
+    /// - Returns: The connection; keeping it is not needed for the handler to run, only to disconnect.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the element has no such signal.
     @discardableResult
     public func connect(
         _ signal: String, after: Bool = false, _ handler: @escaping @Sendable ([SignalValue]) -> Void
@@ -25,6 +32,13 @@ extension Element {
     /// return type leaves GLib's default (false, 0, NULL).
     ///
     /// The corresponding C function is `g_signal_connect_closure_by_id`.
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name.
+    ///   - after: True to run after the signal's default handler.
+    ///   - handler: Gets the arguments after the element, and returns the signal's value.
+    /// - Returns: The connection, to disconnect it.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the element has no such signal.
     @discardableResult
     public func connectReturning(
         _ signal: String, after: Bool = false, _ handler: @escaping SignalHandler
@@ -39,6 +53,13 @@ extension Element {
     /// signal or the arguments do not fit it.
     ///
     /// The corresponding C function is `g_signal_emitv`.
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name.
+    ///   - arguments: The arguments after the element, in the signal's order.
+    /// - Returns: The signal's return value, or ``SignalValue/void``.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such signal, or the arguments do not
+    ///   match its parameters in number or type.
     @discardableResult
     public func emit(_ signal: String, _ arguments: SignalValue...) throws(GStreamerError) -> SignalValue {
         try Signals.emit(UnsafeMutableRawPointer(pointer), owner: name, signal, arguments)
@@ -48,6 +69,9 @@ extension Element {
     /// appear), on the thread that adds it.
     ///
     /// The corresponding C function is `g_signal_connect_closure_by_id` for "pad-added".
+    ///
+    /// - Parameter handler: Gets the new pad, often on a streaming thread; link it there.
+    /// - Returns: The connection, to disconnect it.
     @discardableResult
     public func onPadAdded(_ handler: @escaping @Sendable (Pad) -> Void) -> SignalConnection {
         // GstElement's own signal: connecting cannot fail.
@@ -59,6 +83,9 @@ extension Element {
     /// Calls `handler` with each pad the element removes.
     ///
     /// The corresponding C function is `g_signal_connect_closure_by_id` for "pad-removed".
+    ///
+    /// - Parameter handler: Gets the pad being removed.
+    /// - Returns: The connection, to disconnect it.
     @discardableResult
     public func onPadRemoved(_ handler: @escaping @Sendable (Pad) -> Void) -> SignalConnection {
         try! connect("pad-removed") { arguments in
@@ -70,6 +97,12 @@ extension Element {
     /// changes it. Throws when there is no such property.
     ///
     /// The corresponding C function is `g_signal_connect_closure_by_id` for "notify::property".
+    ///
+    /// - Parameters:
+    ///   - property: The property's name.
+    ///   - handler: Gets the property's new value.
+    /// - Returns: The connection, to disconnect it.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the element has no such property.
     @discardableResult
     public func onNotify(
         _ property: String, _ handler: @escaping @Sendable (PropertyValue) -> Void
@@ -90,6 +123,9 @@ extension Element {
     /// True when a handler is connected to the signal (such as `"pad-added"`), by anyone.
     ///
     /// The corresponding C function is `g_signal_has_handler_pending`.
+    ///
+    /// - Parameter name: The signal's name, with a detail after `::` where it takes one.
+    /// - Returns: Whether any handler is connected; false also for an unknown signal.
     public func hasHandlers(forSignal name: String) -> Bool {
         var id: guint = 0
         var detail: GQuark = 0
@@ -103,6 +139,9 @@ extension Bin {
     /// adds it.
     ///
     /// The corresponding C function is `g_signal_connect_closure_by_id` for "element-added".
+    ///
+    /// - Parameter handler: Gets the element just added.
+    /// - Returns: The connection, to disconnect it.
     @discardableResult
     public func onElementAdded(_ handler: @escaping @Sendable (Element) -> Void) -> SignalConnection {
         try! connect("element-added") { arguments in
@@ -115,6 +154,13 @@ extension Pad {
     /// Connects `handler` to the pad's signal `signal` (`"notify::caps"`, `"linked"`, `"unlinked"`).
     ///
     /// The corresponding C function is `g_signal_connect_closure_by_id`.
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name, with a detail after `::` where it takes one.
+    ///   - after: True to run after the signal's default handler.
+    ///   - handler: Gets the arguments after the pad, on the thread that emits the signal.
+    /// - Returns: The connection, to disconnect it.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the pad has no such signal.
     @discardableResult
     public func connect(
         _ signal: String, after: Bool = false, _ handler: @escaping @Sendable ([SignalValue]) -> Void
@@ -128,6 +174,13 @@ extension Pad {
     /// Emits the pad's signal `signal` with `arguments`.
     ///
     /// The corresponding C function is `g_signal_emitv`.
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name.
+    ///   - arguments: The arguments after the pad, in the signal's order.
+    /// - Returns: The signal's return value, or ``SignalValue/void``.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such signal, or the arguments do not
+    ///   fit it.
     @discardableResult
     public func emit(_ signal: String, _ arguments: SignalValue...) throws(GStreamerError) -> SignalValue {
         try Signals.emit(UnsafeMutableRawPointer(pointer), owner: name, signal, arguments)

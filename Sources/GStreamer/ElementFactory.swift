@@ -10,6 +10,13 @@ public enum ElementFactory {
     /// when known, the Debian package that provides it.
     ///
     /// The corresponding C functions are `gst_element_factory_find` and `gst_element_factory_create`.
+    ///
+    /// - Parameters:
+    ///   - factory: The factory's name.
+    ///   - name: The element's name, or nil for a numbered one.
+    /// - Returns: The element, as a ``Bin`` wrapper when it is a bin (a pipeline included).
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such factory, (core) when the factory
+    ///   makes no element; also when GStreamer cannot be initialized.
     public static func make(_ factory: String, name: String? = nil) throws(GStreamerError) -> Element {
         try GStreamer.initialize()
         guard let found = gst_element_factory_find(factory) else { throw missing(factory) }
@@ -24,12 +31,18 @@ public enum ElementFactory {
     /// True when a factory of this name is installed (a plugin's or a Swift element's).
     ///
     /// The corresponding C function is `gst_element_factory_find`.
+    ///
+    /// - Parameter factory: The factory's name.
+    /// - Returns: Whether the factory exists.
     public static func exists(_ factory: String) -> Bool {
         GStreamer.hasElement(named: factory)
     }
 
     /// The Debian package that usually provides the element factory `factory`, when known, such as
     /// "gstreamer1.0-plugins-ugly" for "x264enc".
+    ///
+    /// - Parameter factory: The factory's name.
+    /// - Returns: The package's name, or nil when the factory is not in the table of common ones.
     public static func debianPackage(providing factory: String) -> String? {
         debianPackages[factory]
     }

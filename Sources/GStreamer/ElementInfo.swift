@@ -3,7 +3,9 @@ import CGStreamerShim
 
 /// One property of an element as gst-inspect-1.0 shows it.
 public struct PropertyInfo: Sendable {
+    /// The property's name, such as "num-buffers".
     public var name: String
+    /// The property's one-sentence description.
     public var blurb: String
     /// GLib's name of the value type, such as "gint" or "GstCaps".
     public var typeName: String
@@ -11,6 +13,7 @@ public struct PropertyInfo: Sendable {
     public var range: String?
     /// The default value in GStreamer's string form.
     public var defaultValue: String
+    /// Whether the property can be set (not read-only).
     public var writable: Bool
 }
 
@@ -21,10 +24,14 @@ extension Element {
     public var longName: String? { metadata("long-name") }
 
     /// The factory's description.
+    ///
+    /// The corresponding C function is `gst_element_factory_get_metadata`.
     public var elementDescription: String? { metadata("description") }
 
     /// The factory's classification, GStreamer's "klass": what the element is and works on, such
     /// as "Filter/Converter/Audio" or "Sink/Video".
+    ///
+    /// The corresponding C function is `gst_element_factory_get_metadata`.
     public var classification: String? { metadata("klass") }
 
     private func metadata(_ key: String) -> String? {
@@ -37,6 +44,8 @@ extension Element {
     /// Every property of the element, in GObject's order.
     ///
     /// The corresponding C function is `g_object_class_list_properties`.
+    ///
+    /// - Returns: The properties, including those inherited (such as "name").
     public func properties() -> [PropertyInfo] {
         var count: guint = 0
         guard let specs = CGStreamerShim_object_list_properties(pointer, &count) else { return [] }

@@ -7,19 +7,33 @@ import Synchronization
 public struct PropertySpec: Sendable {
     /// The property's type, range and default.
     public enum Kind: Sendable {
+        /// An integer in `range` (a `gint`, or a `gint64` when the range does not fit 32 bits).
         case int(range: ClosedRange<Int>, default: Int)
+        /// A `gdouble` in `range`.
         case double(range: ClosedRange<Double>, default: Double)
+        /// A `gboolean`.
         case bool(default: Bool)
+        /// A string; a nil default reads as nil until one is set.
         case string(default: String?)
         /// A fraction such as a frame rate; range 0/1 to G_MAXINT/1.
         case fraction(default: (numerator: Int, denominator: Int))
     }
 
+    /// The property's name in launch descriptions and `g_object_set` (`num-buffers`).
     public var name: String
+    /// A short human-readable name; the name unless given.
     public var nick: String
+    /// One sentence on what the property does, shown by `gst-inspect-1.0` and `gstpipe inspect`.
     public var blurb: String
+    /// The property's type, range and default.
     public var kind: Kind
 
+    ///
+    /// - Parameters:
+    ///   - name: The property's name: lowercase letters, digits and dashes, starting with a letter.
+    ///   - nick: A short human-readable name, or nil for `name`.
+    ///   - blurb: One sentence on what the property does.
+    ///   - kind: The type, range and default.
     public init(_ name: String, nick: String? = nil, blurb: String, _ kind: Kind) {
         self.name = name
         self.nick = nick ?? name
@@ -27,6 +41,7 @@ public struct PropertySpec: Sendable {
         self.kind = kind
     }
 
+    /// The value an element instance starts with.
     public var defaultValue: PropertyValue {
         switch kind {
         case .int(_, let value): .int(value)
@@ -69,6 +84,7 @@ public struct PropertySpec: Sendable {
 /// The current property values of one element instance. Set from any thread (gst-launch, the
 /// application), read by the element on its streaming thread.
 public final class ElementProperties: Sendable {
+    /// The properties the element type declares, in order.
     public let specs: [PropertySpec]
     private let values: Mutex<[PropertyValue]>
 
@@ -78,20 +94,38 @@ public final class ElementProperties: Sendable {
     }
 
     /// The value of the property named `name`, or nil when there is none.
+    ///
+    /// - Parameter name: The property's name.
+    /// - Returns: The current value, or nil when the element has no such property.
     public subscript(name: String) -> PropertyValue? {
         guard let index = specs.firstIndex(where: { $0.name == name }) else { return nil }
         return values.withLock { $0[index] }
     }
 
     /// An integer property's value (0 when absent).
+    ///
+    /// - Parameter name: The property's name.
+    /// - Returns: The current value; 0 when there is no such property or it is not an integer.
     public func int(_ name: String) -> Int { self[name]?.intValue ?? 0 }
     /// A Double property's value (0 when absent).
+    ///
+    /// - Parameter name: The property's name.
+    /// - Returns: The current value; 0 when there is no such property or it is not a number.
     public func double(_ name: String) -> Double { self[name]?.doubleValue ?? 0 }
     /// A Bool property's value (false when absent).
+    ///
+    /// - Parameter name: The property's name.
+    /// - Returns: The current value; false when there is no such property or it is not a boolean.
     public func bool(_ name: String) -> Bool { self[name]?.boolValue ?? false }
     /// A string property's value.
+    ///
+    /// - Parameter name: The property's name.
+    /// - Returns: The current value; nil when it is unset, there is no such property, or it is not a string.
     public func string(_ name: String) -> String? { self[name]?.stringValue }
     /// A fraction property's value.
+    ///
+    /// - Parameter name: The property's name.
+    /// - Returns: The current value; nil when there is no such property or it is not a fraction.
     public func fraction(_ name: String) -> (numerator: Int, denominator: Int)? {
         if case .fraction(let numerator, let denominator)? = self[name] { return (numerator, denominator) }
         return nil

@@ -6,8 +6,11 @@ import Synchronization
 /// (a sink), or pads of its own (a filter: Swift code between its sink and source pads, on the
 /// upstream streaming thread).
 public enum BridgeKind: Sendable {
+    /// A source: the Swift code pushes data through an inner appsrc.
     case source
+    /// A sink: the Swift code gets data from an inner appsink.
     case sink
+    /// A filter: the Swift code gets each buffer from the sink pad and pushes on the source pad.
     case filter
 }
 
@@ -16,26 +19,48 @@ public enum BridgeKind: Sendable {
 public struct ElementTypeDescription: Sendable {
     /// The factory name used in launch descriptions, such as "gray".
     public var name: String
+    /// A human-readable name, shown by `gst-inspect-1.0` (`GST_ELEMENT_METADATA_LONGNAME`).
     public var longName: String
     /// GStreamer's classification, such as "Filter/Effect/Video".
     public var classification: String
+    /// One sentence on what the element does, shown by `gst-inspect-1.0`.
     public var description: String
+    /// The author, shown by `gst-inspect-1.0`.
     public var author: String
+    /// Whether the element is a source, a sink or a filter.
     public var kind: BridgeKind
     /// Caps of the sink pad template (sinks and filters).
     public var sinkCaps: String
     /// Caps of the source pad template (sources and filters).
     public var srcCaps: String
+    /// The element's GObject properties; sinks also get ``syncProperty``.
     public var properties: [PropertySpec]
     /// Sinks: elements put in front of the inner appsink, such as `["audioconvert", "audioresample"]`,
     /// so that the sink gets the format it asks for from any input.
     public var sinkConverters: [String] = []
+    /// Sources: whether the source makes its data when asked (`needData`, pull mode). Such a source
+    /// is a plain element that calls `needData` in a loop on a streaming thread of its own and pushes
+    /// through a source pad of its own, with no appsrc and no queue in between (see
+    /// BridgeSource.swift). A source that pushes from threads of its own (push mode) leaves it false
+    /// and gets an appsrc, whose queue takes its pushes.
+    public var pulled = false
 
     /// The property every sink has, as GStreamer sinks do: whether to render each frame at its time on
     /// the pipeline clock (true) or as soon as it arrives (false).
     public static let syncProperty = PropertySpec(
         "sync", blurb: "Render each frame at its time on the clock (false: as soon as it arrives)", .bool(default: true))
 
+    ///
+    /// - Parameters:
+    ///   - name: The factory name used in launch descriptions.
+    ///   - longName: A human-readable name.
+    ///   - classification: GStreamer's classification, such as "Filter/Effect/Video".
+    ///   - description: One sentence on what the element does.
+    ///   - author: The author.
+    ///   - kind: Source, sink or filter.
+    ///   - sinkCaps: The sink pad template's caps, as a caps string (sinks and filters).
+    ///   - srcCaps: The source pad template's caps, as a caps string (sources and filters).
+    ///   - properties: The element's properties.
     public init(
         name: String, longName: String, classification: String, description: String,
         author: String = "gstpipe developers", kind: BridgeKind, sinkCaps: String = "video/x-raw",
@@ -53,6 +78,12 @@ public struct ElementTypeDescription: Sendable {
             kind == .sink && !properties.contains(where: { $0.name == "sync" })
             ? properties + [ElementTypeDescription.syncProperty] : properties
     }
+}
+
+extension ElementTypeDescription {
+    /// Whether the element is a plain element with pads of its own (filters and pulled sources)
+    /// rather than a bin around an appsrc or appsink.
+    var hasOwnPads: Bool { kind == .filter || (kind == .source && pulled) }
 }
 
 /// What `ElementType.register` keeps for a type: its description and how to make the Swift half of
@@ -82,6 +113,14 @@ public enum ElementType {
     /// function, pass the GstPlugin pointer it was given.
     ///
     /// The corresponding C functions are `g_type_register_static` and `gst_element_register`.
+    ///
+    /// - Parameters:
+    ///   - description: The type's name, metadata, pad templates and properties.
+    ///   - plugin: The `GstPlugin` pointer a plugin's init function was given, or nil.
+    ///   - makeDelegate: Makes the Swift half of each instance, given its ``BridgeElement``, on the thread that
+    ///     creates the element.
+    /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized, the app plugin is missing, the GType
+    ///   name is taken, or GStreamer refuses the registration.
     public static func register(
         _ description: ElementTypeDescription, plugin: UnsafeMutableRawPointer? = nil,
         makeDelegate: @escaping @Sendable (BridgeElement) -> any BridgeDelegate
@@ -92,7 +131,7 @@ public enum ElementType {
         installCallbacksOnce
         // Inside a plugin's init the app plugin may not be loaded yet; its elements check again when
         // they are made.
-        if plugin == nil, let missing = missingAppFactories(for: description.kind).first {
+        if plugin == nil, let missing = missingAppFactories(for: description.kind, pulled: description.pulled).first {
             var error = ElementFactory.missing(missing)
             error.message = "the Swift element \"\(description.name)\" cannot be registered: \(error.message)"
             throw error
@@ -119,7 +158,7 @@ public enum ElementType {
                         typeName, description.longName, description.classification, description.description,
                         description.author, templateBuffer.baseAddress, guint(templateBuffer.count),
                         specBuffer.baseAddress, guint(specBuffer.count), classPointer,
-                        description.kind == .filter ? 1 : 0)
+                        description.hasOwnPads ? 1 : 0)
                 }
             }
             guard type != 0 else {
@@ -149,10 +188,11 @@ public enum ElementType {
         return gst_pad_template_new(name, direction, GST_PAD_ALWAYS, parsed)
     }
 
-    /// The app plugin's factories a Swift element of `kind` is built on that are not installed.
-    static func missingAppFactories(for kind: BridgeKind) -> [String] {
+    /// The app plugin's factories a Swift element of `kind` is built on that are not installed
+    /// (`pulled`: a source with a pad of its own, which needs none).
+    static func missingAppFactories(for kind: BridgeKind, pulled: Bool = false) -> [String] {
         var needed: [String] = []
-        if kind != .sink { needed.append("appsrc") }
+        if kind != .sink && !pulled { needed.append("appsrc") }
         if kind != .source { needed.append("appsink") }
         return needed.filter { !GStreamer.hasElement(named: $0) }
     }
@@ -164,7 +204,7 @@ public enum ElementType {
             let box = Unmanaged<ElementTypeBox>.fromOpaque(classPointer).takeUnretainedValue()
             // Without the app plugin the element stays an empty bin that fails NULL → READY, naming
             // the missing factory (see change_state), instead of trapping while it is made.
-            guard missingAppFactories(for: box.description.kind).isEmpty else { return }
+            guard missingAppFactories(for: box.description.kind, pulled: box.description.pulled).isEmpty else { return }
             let bridge = BridgeElement(element: element, type: box)
             CGStreamerShim_bin_set_swift_object(element, Unmanaged.passRetained(bridge).toOpaque())
         }
@@ -203,11 +243,16 @@ public enum ElementType {
     }()
 
     /// The names of the element types registered from Swift in this process, sorted.
+    ///
+    /// - Returns: The factory names, sorted.
     public static func registeredNames() -> [String] {
         registered.withLock { $0.keys.sorted() }
     }
 
     /// The long name of the Swift element type registered under `name`.
+    ///
+    /// - Parameter name: The factory name.
+    /// - Returns: The long name, or nil when no Swift element type has this name.
     public static func longName(of name: String) -> String? {
         registered.withLock { $0[name]?.longName }
     }

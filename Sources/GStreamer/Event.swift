@@ -65,6 +65,13 @@ public final class Event: @unchecked Sendable {
     /// `rate` (negative: backwards). For a rate change alone, `.instantRateChange` with both nil.
     ///
     /// The corresponding C function is `gst_event_new_seek` (GST_FORMAT_TIME, GST_SEEK_TYPE_SET).
+    ///
+    /// - Parameters:
+    ///   - rate: The playback rate: 1 for normal speed, 2 for double, -1 for backwards.
+    ///   - flags: How to seek; flushing to the nearest key unit by default.
+    ///   - start: Where to start, in nanoseconds, or nil to keep the current position.
+    ///   - stop: Where to stop, in nanoseconds, or nil for the end.
+    /// - Returns: A new seek event, to send with ``Element/send(_:)``.
     public static func seek(
         rate: Double = 1, flags: SeekFlags = [.flush, .keyUnit], start: ClockTime?, stop: ClockTime? = nil
     ) -> Event {
@@ -79,6 +86,14 @@ public final class Event: @unchecked Sendable {
     /// posting a step-done message; `flush` ends a step in progress first.
     ///
     /// The corresponding C function is `gst_event_new_step`.
+    ///
+    /// - Parameters:
+    ///   - amount: How far to step, in `unit`s.
+    ///   - unit: Buffers (frames) or nanoseconds.
+    ///   - rate: The rate to step at, positive.
+    ///   - flush: True to end a step in progress first, false to queue after it.
+    ///   - intermediate: True when more steps follow (no step-done message in between is needed).
+    /// - Returns: A new step event.
     public static func step(
         _ amount: UInt64, _ unit: StepUnit = .buffers, rate: Double = 1, flush: Bool = true, intermediate: Bool = false
     ) -> Event {
@@ -89,6 +104,14 @@ public final class Event: @unchecked Sendable {
     /// travelling `direction`. Throws when the fields do not parse.
     ///
     /// The corresponding C function is `gst_event_new_custom`.
+    ///
+    /// - Parameters:
+    ///   - direction: Which way the event travels, and whether it is serialized with the data.
+    ///   - name: The structure's name, which whoever handles it recognizes it by.
+    ///   - fields: Comma-separated `field=(type)value` pairs, or empty.
+    /// - Returns: A new custom event.
+    /// - Throws: ``GStreamerError`` (invalid argument) when `name` and `fields` do not parse as a structure, or
+    ///   GStreamer cannot be initialized.
     public static func custom(
         _ direction: CustomDirection, name: String, fields: String = ""
     ) throws(GStreamerError) -> Event {
@@ -110,6 +133,8 @@ public final class Event: @unchecked Sendable {
     public var isUpstream: Bool { pointer.pointee.type.rawValue & GST_EVENT_TYPE_UPSTREAM.rawValue != 0 }
 
     /// The name of the event's structure (a custom event's name), when it has one.
+    ///
+    /// The corresponding C function is `gst_event_get_structure`.
     public var name: String? { Structures.name(of: gst_event_get_structure(pointer)) }
 
     /// The event's structure in its string form, when it has one.
@@ -118,6 +143,11 @@ public final class Event: @unchecked Sendable {
     public var structure: String? { Structures.string(of: gst_event_get_structure(pointer)) }
 
     /// A field of the event's structure.
+    ///
+    /// The corresponding C function is `gst_event_get_structure`.
+    ///
+    /// - Parameter name: The field's name.
+    /// - Returns: The value, or nil when the event has no structure or no such field.
     public func field(_ name: String) -> PropertyValue? { Structures.field(name, of: gst_event_get_structure(pointer)) }
 
     /// A seek event's rate, flags, start and stop (nanoseconds, when set).
@@ -165,6 +195,9 @@ extension Element {
     /// event to its sources. True when it was handled.
     ///
     /// The corresponding C function is `gst_element_send_event`.
+    ///
+    /// - Parameter event: The event; the element takes a reference of its own, so it can be sent again.
+    /// - Returns: Whether an element handled it.
     @discardableResult
     public func send(_ event: Event) -> Bool {
         gst_element_send_event(pointer, gst_event_ref(event.pointer)) != 0
@@ -175,6 +208,13 @@ extension Element {
     /// `.instantRateChange`, ...). True when the seek was accepted.
     ///
     /// The corresponding C function is `gst_element_send_event` with `gst_event_new_seek`.
+    ///
+    /// - Parameters:
+    ///   - rate: The playback rate: 1 for normal speed, negative for backwards.
+    ///   - flags: How to seek; flushing to the nearest key unit by default.
+    ///   - start: Where to start, in nanoseconds, or nil to keep the current position.
+    ///   - stop: Where to stop, in nanoseconds, or nil for the end.
+    /// - Returns: Whether the seek was accepted.
     @discardableResult
     public func seek(
         rate: Double, flags: SeekFlags = [.flush, .keyUnit], start: ClockTime?, stop: ClockTime? = nil
@@ -188,6 +228,9 @@ extension Pad {
     /// an upstream one into a source pad). True when it was handled.
     ///
     /// The corresponding C function is `gst_pad_send_event`.
+    ///
+    /// - Parameter event: The event; the pad takes a reference of its own.
+    /// - Returns: Whether it was handled.
     @discardableResult
     public func send(_ event: Event) -> Bool {
         gst_pad_send_event(pointer, gst_event_ref(event.pointer)) != 0
@@ -197,6 +240,9 @@ extension Pad {
     /// pad. True when it was handled.
     ///
     /// The corresponding C function is `gst_pad_push_event`.
+    ///
+    /// - Parameter event: The event; the pad takes a reference of its own.
+    /// - Returns: Whether the peer handled it (false also when the pad is not linked).
     @discardableResult
     public func push(_ event: Event) -> Bool {
         gst_pad_push_event(pointer, gst_event_ref(event.pointer)) != 0

@@ -3,10 +3,16 @@ import CGStreamerShim
 
 /// A fraction, such as a frame rate of 30000/1001 (GST_TYPE_FRACTION).
 public struct Fraction: Sendable, Hashable, CustomStringConvertible {
+    /// The numerator (a frame rate's frames).
     public var numerator: Int
+    /// The denominator (a frame rate's seconds); 0 makes the fraction undefined.
     public var denominator: Int
 
     /// `numerator/denominator`, as given (not reduced).
+    ///
+    /// - Parameters:
+    ///   - numerator: The numerator.
+    ///   - denominator: The denominator, normally positive.
     public init(_ numerator: Int, _ denominator: Int) {
         self.numerator = numerator
         self.denominator = denominator
@@ -15,6 +21,7 @@ public struct Fraction: Sendable, Hashable, CustomStringConvertible {
     /// The fraction as a number (`nil` for a zero denominator).
     public var doubleValue: Double? { denominator == 0 ? nil : Double(numerator) / Double(denominator) }
 
+    /// `numerator/denominator`, as GStreamer writes a fraction.
     public var description: String { "\(numerator)/\(denominator)" }
 }
 
@@ -59,11 +66,11 @@ public enum FieldValue: Sendable, Equatable, CustomStringConvertible {
     ///
     /// The corresponding C function is `gst_value_serialize`.
     public var description: String {
+        // Already GStreamer's serialization; reading it back would fail for some types (GStreamer
+        // 1.22 cannot deserialize a GstIntRange, and warns "unimplemented").
+        if case .other(_, let serialized) = self { return serialized }
         var gvalue = GValue()
-        guard write(into: &gvalue) else {
-            if case .other(_, let serialized) = self { return serialized }
-            return ""
-        }
+        guard write(into: &gvalue) else { return "" }
         defer { g_value_unset(&gvalue) }
         guard let text = gst_value_serialize(&gvalue) else { return "" }
         defer { g_free(text) }
@@ -110,6 +117,8 @@ public enum FieldValue: Sendable, Equatable, CustomStringConvertible {
 
 /// Values that convert to a FieldValue, for `structure.set("width", 320)` and `tags.set(...)`.
 public protocol FieldValueConvertible: Sendable {
+    /// The value as a structure field or tag holds it, in the GType matching the Swift type (`Int` as
+    /// `gint`, `Int64` as `gint64`, `UInt64` as `guint64`, `Double` as `gdouble`, …).
     var fieldValue: FieldValue { get }
 }
 

@@ -15,11 +15,16 @@ public enum GStreamer {
     /// Initializes GStreamer once for the process; later calls return at once. Safe from any thread.
     ///
     /// The corresponding C function is `gst_init_check`.
+    ///
+    /// - Throws: ``GStreamerError`` (core) with GStreamer's message when `gst_init_check` fails (no display is
+    ///   not a failure; a broken registry or plugin path can be); every later call throws the same error.
     public static func initialize() throws(GStreamerError) {
         try initialization.get()
     }
 
     /// The version of the GStreamer library loaded at run time, such as "1.22.0".
+    ///
+    /// The corresponding C function is `gst_version`.
     public static var version: String {
         var major: guint = 0, minor: guint = 0, micro: guint = 0, nano: guint = 0
         gst_version(&major, &minor, &micro, &nano)
@@ -27,6 +32,11 @@ public enum GStreamer {
     }
 
     /// Whether an element factory of this name is known to the registry (plugins or Swift elements).
+    ///
+    /// The corresponding C function is `gst_element_factory_find`.
+    ///
+    /// - Parameter name: The factory's name, such as "x264enc".
+    /// - Returns: Whether the factory exists.
     public static func hasElement(named name: String) -> Bool {
         guard let factory = gst_element_factory_find(name) else { return false }
         gst_object_unref(UnsafeMutableRawPointer(factory))
@@ -37,6 +47,9 @@ public enum GStreamer {
     /// "Filter/Converter/Audio"; nil when there is no such factory.
     ///
     /// The corresponding C function is `gst_element_factory_get_metadata` with "klass".
+    ///
+    /// - Parameter name: The factory's name.
+    /// - Returns: The classification, or nil.
     public static func classification(ofElement name: String) -> String? {
         guard let factory = gst_element_factory_find(name) else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
@@ -44,6 +57,10 @@ public enum GStreamer {
     }
 
     /// The names of every element factory in the registry, sorted.
+    ///
+    /// The corresponding C function is `gst_registry_get_feature_list`.
+    ///
+    /// - Returns: The factory names, sorted.
     public static func elementNames() -> [String] {
         // Every element factory: gst_element_factory_list_get_elements would skip plain filters
         // (klass "Filter/Converter/Video" names no decoder, encoder, sink, ...).

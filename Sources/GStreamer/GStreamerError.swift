@@ -16,6 +16,7 @@ public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertibl
         case invalidArgument
     }
 
+    /// What went wrong, broadly: syntax, state change, runtime, core or invalid argument.
     public var kind: Kind
     /// GStreamer's own message, such as "no element \"nosuchelement\"".
     public var message: String
@@ -28,6 +29,15 @@ public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertibl
     /// The GError code within `domain`.
     public var code: Int
 
+    /// An error of `kind` saying `message`.
+    ///
+    /// - Parameters:
+    ///   - kind: What went wrong, broadly.
+    ///   - message: The message for the user.
+    ///   - debug: Debug details, or nil.
+    ///   - source: The name of the element that raised the error, or nil.
+    ///   - domain: The GError domain, or nil.
+    ///   - code: The GError code within `domain`; 0 when there is none.
     public init(
         kind: Kind, message: String, debug: String? = nil, source: String? = nil, domain: String? = nil,
         code: Int = 0
@@ -83,6 +93,7 @@ public struct GStreamerError: Error, Sendable, Equatable, CustomStringConvertibl
                 .contains { code == Int($0.rawValue) }
     }
 
+    /// The message, after the element's name when known: "filesrc0: Resource not found.".
     public var description: String {
         if let source { return "\(source): \(message)" }
         return message

@@ -16,9 +16,13 @@ public struct MappedVideoFrame: ~Copyable {
         self.info = VideoInfo(unsafeRaw: frame.pointee.info)
     }
 
+    /// The number of planes, as ``info`` gives it.
     public var planeCount: Int { info.planeCount }
 
     /// Bytes per row of `plane`, padding included.
+    ///
+    /// - Parameter plane: The plane's index, from 0 to ``planeCount`` - 1.
+    /// - Returns: The stride in bytes.
     public func stride(_ plane: Int) -> Int {
         Int(CGStreamerShim_video_frame_plane_stride(frame, guint(plane)))
     }
@@ -30,6 +34,12 @@ public struct MappedVideoFrame: ~Copyable {
     }
 
     /// Reads plane `plane`: its bytes (from the first row to the end of the last row's pixels) and stride.
+    ///
+    /// - Parameters:
+    ///   - plane: The plane's index, from 0 to ``planeCount`` - 1 (a precondition).
+    ///   - body: Reads the plane's bytes and gets its stride; the pointer is valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withPlane<R>(_ plane: Int, _ body: (UnsafeRawBufferPointer, _ stride: Int) throws -> R) rethrows -> R {
         precondition(plane >= 0 && plane < planeCount, "plane \(plane) out of range")
         let base = CGStreamerShim_video_frame_plane_data(frame, guint(plane))
@@ -37,6 +47,12 @@ public struct MappedVideoFrame: ~Copyable {
     }
 
     /// Writes plane `plane`. Only for frames mapped writable.
+    ///
+    /// - Parameters:
+    ///   - plane: The plane's index, from 0 to ``planeCount`` - 1 (a precondition).
+    ///   - body: Writes the plane's bytes and gets its stride; the pointer is valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withMutablePlane<R>(
         _ plane: Int, _ body: (UnsafeMutableRawBufferPointer, _ stride: Int) throws -> R
     ) rethrows -> R {
@@ -58,6 +74,15 @@ extension Buffer {
     /// unless `writable` (which requires a writable buffer: writing never copies behind your back).
     ///
     /// The corresponding C functions are `gst_video_frame_map` and `gst_video_frame_unmap`.
+    ///
+    /// - Parameters:
+    ///   - info: The frame's layout, from its caps (a GstVideoMeta on the buffer overrides strides and
+    ///     offsets).
+    ///   - writable: True to map for writing.
+    ///   - body: Reads (or writes) the frame; it must not keep it.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``GStreamerError`` (invalid argument) when `writable` and the buffer is shared, or the buffer
+    ///   cannot be mapped as `info` (too small, say); or what `body` throws.
     public func withVideoFrame<R>(
         _ info: VideoInfo, writable: Bool = false, _ body: (borrowing MappedVideoFrame) throws -> R
     ) throws -> R {

@@ -81,6 +81,8 @@ public enum Message: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The message for logs: its type, where it comes from and what it says, such as
+    /// "error from filesrc0: Resource not found.".
     public var description: String {
         let from = "\(typeName) from \(source ?? "?")"
         switch self {
@@ -127,6 +129,7 @@ public struct QualityOfService: Sendable, Equatable, CustomStringConvertible {
     /// The unit of `processed` and `dropped`: "buffers", "time", "default" (samples), ...
     public var processedFormat: String
 
+    /// The report for logs: jitter, proportion, quality, and the data processed and dropped.
     public var description: String {
         "jitter \(jitter) ns, proportion \(proportion), quality \(quality), "
             + "processed \(processed.map(String.init) ?? "?"), dropped \(dropped.map(String.init) ?? "?") "

@@ -17,6 +17,8 @@ public final class Pad: @unchecked Sendable {
     }
 
     /// The pad's name, such as "src".
+    ///
+    /// The corresponding C function is `gst_object_get_name`.
     public var name: String {
         guard let name = gst_object_get_name(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self))
         else { return "" }
@@ -34,6 +36,9 @@ public final class Pad: @unchecked Sendable {
     /// The caps the pad's peer accepts, within `filter`.
     ///
     /// The corresponding C function is `gst_pad_peer_query_caps`.
+    ///
+    /// - Parameter filter: Caps to intersect with, or nil for everything the peer accepts.
+    /// - Returns: The caps, in the peer's order of preference; ANY when the pad is not linked.
     public func peerCaps(filter: Caps? = nil) -> Caps {
         Caps(taking: gst_pad_peer_query_caps(pointer, filter?.pointer))
     }
@@ -44,6 +49,9 @@ extension Pad {
     /// last received; nil when the pad has no time segment or the timestamp is outside it.
     ///
     /// The corresponding C functions are `gst_pad_get_sticky_event` and `gst_segment_to_stream_time`.
+    ///
+    /// - Parameter timestamp: A buffer timestamp on this pad, in nanoseconds.
+    /// - Returns: The stream time in nanoseconds, or nil.
     public func streamTime(of timestamp: ClockTime) -> ClockTime? {
         guard let event = gst_pad_get_sticky_event(pointer, GST_EVENT_SEGMENT, 0) else { return nil }
         defer { gst_event_unref(event) }
@@ -57,6 +65,8 @@ extension Pad {
     /// Sends end of stream into the pad, as if its upstream had ended.
     ///
     /// The corresponding C function is `gst_pad_send_event` with `gst_event_new_eos`.
+    ///
+    /// - Returns: Whether the pad's element handled the event.
     @discardableResult
     public func sendEndOfStream() -> Bool {
         gst_pad_send_event(pointer, gst_event_new_eos()) != 0
@@ -68,7 +78,7 @@ extension Pad {
     /// GStreamer's default layout pads rows to 4 bytes, so a 294-pixel-wide I420 frame has 296-byte
     /// luma rows. y4menc in GStreamer 1.22 writes buffers as they come, so its files are unreadable
     /// for such widths unless the frames reach it packed.
-    public func packVideoBuffers() {
+    package func packVideoBuffers() {
         CGStreamerShim_pad_pack_video_buffers(pointer)
     }
 
@@ -98,7 +108,12 @@ extension Pad {
     }
 
     /// Counts the buffers that pass through the pad from now on, for as long as the pad exists.
-    public func countBuffers() -> BufferCounter {
+    /// The counting runs in a probe on the streaming thread; read the counter from any thread.
+    ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    ///
+    /// - Returns: The counter, updated as buffers pass (a buffer list counts as its buffers).
+    package func countBuffers() -> BufferCounter {
         let counter = BufferCounter()
         addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)) { _, info in
             guard let data = info.data else { return GST_PAD_PROBE_OK }
@@ -116,7 +131,11 @@ extension Pad {
     }
 
     /// Notes when end of stream reaches the pad from now on: all data before it has passed.
-    public func watchEndOfStream() -> EndOfStreamWatch {
+    ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    ///
+    /// - Returns: The watch, which notes the first end of stream event to pass.
+    package func watchEndOfStream() -> EndOfStreamWatch {
         let watch = EndOfStreamWatch()
         addProbe(GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) { _, info in
             if let event = info.data, event.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS {
@@ -129,7 +148,11 @@ extension Pad {
 
     /// Ends the stream at `timestamp`: the first buffer at or after it is dropped and end of stream
     /// goes downstream instead (for a source pad), so the stream stops where another one did.
-    public func endStream(atTimestamp timestamp: ClockTime) {
+    ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    ///
+    /// - Parameter timestamp: The presentation timestamp, in nanoseconds, at which the stream ends.
+    package func endStream(atTimestamp timestamp: ClockTime) {
         let ended = Atomic(false)
         addProbe(GST_PAD_PROBE_TYPE_BUFFER) { pad, info in
             guard let data = info.data else { return GST_PAD_PROBE_OK }

@@ -5,21 +5,34 @@ import CGStreamerShim
 ///
 /// The corresponding C type is `GstPadProbeType`.
 public struct PadProbeType: OptionSet, Sendable {
+    /// The `GstPadProbeType` bits.
     public let rawValue: UInt32
+    /// The flags of these `GstPadProbeType` bits.
+    ///
+    /// - Parameter rawValue: A `GstPadProbeType` combination.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Called once when the pad is idle (no data passing), then the probe may change the pipeline.
     public static let idle = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_IDLE.rawValue)
     /// Blocks the data flow while the probe is installed (the data waits in the probe).
     public static let block = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BLOCK.rawValue)
+    /// Buffers (`GST_PAD_PROBE_TYPE_BUFFER`).
     public static let buffer = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER.rawValue)
+    /// Buffer lists (`GST_PAD_PROBE_TYPE_BUFFER_LIST`).
     public static let bufferList = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)
+    /// Events going downstream: caps, segment, tags, end of stream (`GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM`).
     public static let eventDownstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM.rawValue)
+    /// Events going upstream: seeks, QoS (`GST_PAD_PROBE_TYPE_EVENT_UPSTREAM`).
     public static let eventUpstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue)
+    /// Flush events, which otherwise skip probes (`GST_PAD_PROBE_TYPE_EVENT_FLUSH`).
     public static let eventFlush = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_EVENT_FLUSH.rawValue)
+    /// Queries going downstream (`GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM`).
     public static let queryDownstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_QUERY_DOWNSTREAM.rawValue)
+    /// Queries going upstream (`GST_PAD_PROBE_TYPE_QUERY_UPSTREAM`).
     public static let queryUpstream = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_QUERY_UPSTREAM.rawValue)
+    /// Data pushed downstream, the usual mode (`GST_PAD_PROBE_TYPE_PUSH`).
     public static let push = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_PUSH.rawValue)
+    /// Data pulled from upstream (`GST_PAD_PROBE_TYPE_PULL`).
     public static let pull = PadProbeType(rawValue: GST_PAD_PROBE_TYPE_PULL.rawValue)
     /// Blocking as well as idle: `GST_PAD_PROBE_TYPE_BLOCKING`.
     public static let blocking: PadProbeType = [.idle, .block]
@@ -65,10 +78,13 @@ public struct PadProbeInfo: Sendable {
     /// What the probe is called for, this time (`.buffer`, `.eventDownstream`, `.idle`, with `.block`
     /// and `.push` or `.pull`).
     public let type: PadProbeType
+    /// The buffer passing, for `.buffer`; setting its timestamps sends the changed copy on.
     public let buffer: Buffer?
     /// For a buffer list, the number of buffers in it.
     public let bufferListLength: Int?
+    /// The event passing, for the event types.
     public let event: Event?
+    /// The query passing, for the query types; answer it and return `.handled`. Valid only during the call.
     public let query: Query?
 }
 
@@ -98,6 +114,13 @@ extension Pad {
     /// until the probe is removed. Returns nil when an idle probe ran at once and returned `.remove`.
     ///
     /// The corresponding C function is `gst_pad_add_probe`.
+    ///
+    /// - Parameters:
+    ///   - type: What to be called for: the data types and `.block` or `.idle`.
+    ///   - handler: Called on the thread passing the data (a streaming thread, or for `.idle` possibly the
+    ///     caller's thread, at once); it must not change the pad's element's state. Released when the probe is
+    ///     removed.
+    /// - Returns: The probe, to remove it; or nil.
     @discardableResult
     public func addProbe(
         _ type: PadProbeType, _ handler: @escaping @Sendable (PadProbeInfo) -> PadProbeReturn

@@ -4,6 +4,8 @@ import CGStreamer
 ///
 /// The corresponding C type is `GstPadDirection`.
 public enum PadDirection: Sendable, Equatable {
+    /// `source`: data leaves the element through it (`GST_PAD_SRC`); `sink`: data enters
+    /// (`GST_PAD_SINK`); `unknown`: not said (`GST_PAD_UNKNOWN`).
     case source, sink, unknown
 
     init(_ direction: GstPadDirection) {
@@ -20,6 +22,8 @@ public enum PadDirection: Sendable, Equatable {
 ///
 /// The corresponding C type is `GstPadPresence`.
 public enum PadPresence: Sendable, Equatable {
+    /// `always` (`GST_PAD_ALWAYS`), `sometimes` (`GST_PAD_SOMETIMES`: watch `pad-added`) or `request`
+    /// (`GST_PAD_REQUEST`: ask with `requestPad`).
     case always, sometimes, request
 
     init(_ presence: GstPadPresence) {
@@ -37,13 +41,27 @@ public enum PadPresence: Sendable, Equatable {
 public struct PadTemplate: Sendable {
     /// The name, or the pattern of names (`sink_%u`).
     public let name: String
+    /// Whether the pads are source or sink pads.
     public let direction: PadDirection
+    /// When the pads exist.
     public let presence: PadPresence
+    /// Every format such pads can carry, such as `audio/x-raw, format=(string){ S16LE, ... }`.
+    ///
+    /// The corresponding C functions are `gst_pad_template_get_caps` and `gst_static_pad_template_get_caps`.
+    public let caps: Caps
 
     init(_ template: UnsafeMutablePointer<GstPadTemplate>) {
         name = template.pointee.name_template.map { String(cString: $0) } ?? ""
         direction = PadDirection(template.pointee.direction)
         presence = PadPresence(template.pointee.presence)
+        caps = Caps(taking: gst_pad_template_get_caps(template))
+    }
+
+    init(_ template: UnsafeMutablePointer<GstStaticPadTemplate>) {
+        name = template.pointee.name_template.map { String(cString: $0) } ?? ""
+        direction = PadDirection(template.pointee.direction)
+        presence = PadPresence(template.pointee.presence)
+        caps = Caps(taking: gst_static_pad_template_get_caps(template))
     }
 }
 

@@ -7,6 +7,10 @@ public class Bin: Element, @unchecked Sendable {
     /// become the bin's own (ghost) pads.
     ///
     /// The corresponding C function is `gst_parse_bin_from_description`.
+    ///
+    /// - Parameter description: The elements and links, in gst-launch-1.0's syntax.
+    /// - Throws: ``GStreamerError`` (syntax) with GStreamer's message when the description does not parse or
+    ///   an element in it does not exist; also when GStreamer cannot be initialized.
     public convenience init(description: String) throws(GStreamerError) {
         try GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
@@ -22,6 +26,9 @@ public class Bin: Element, @unchecked Sendable {
     /// An empty bin to add elements to; give it ghost pads (`addGhostPad`) to link it as one element.
     ///
     /// The corresponding C function is `gst_bin_new`.
+    ///
+    /// - Parameter name: The bin's name, or nil for a numbered one ("bin0").
+    /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized.
     public convenience init(name: String? = nil) throws(GStreamerError) {
         try GStreamer.initialize()
         self.init(gst_bin_new(name)!, owned: true)
@@ -30,6 +37,9 @@ public class Bin: Element, @unchecked Sendable {
     /// The child (at any depth) of this name.
     ///
     /// The corresponding C function is `gst_bin_get_by_name`.
+    ///
+    /// - Parameter name: The element's name, as given by `name=` or numbered by GStreamer ("videotestsrc0").
+    /// - Returns: The element (a ``Bin`` when it is one), or nil when there is none of this name.
     public func element(named name: String) -> Element? {
         guard let child = gst_bin_get_by_name(binPointer, name) else { return nil }
         return Element.wrap(child)
@@ -43,6 +53,8 @@ public class Bin: Element, @unchecked Sendable {
     }
 
     /// Every element inside, at any depth, sources last (GStreamer's iteration order).
+    ///
+    /// The corresponding C function is `gst_bin_iterate_recurse`.
     public var allElements: [Element] {
         elements(gst_bin_iterate_recurse(binPointer))
     }
@@ -64,6 +76,12 @@ public class Bin: Element, @unchecked Sendable {
 
     /// Replaces `old`, a child of this bin or of a bin inside it with one sink pad, by `new` (linked to
     /// the same upstream pad, under the same name). For use before the pipeline runs.
+    ///
+    /// - Parameters:
+    ///   - old: The element to take out; the bin holding it releases it.
+    ///   - new: The element to put in; it must not be in a bin yet, and is renamed to `old`'s name.
+    /// - Throws: ``GStreamerError`` (invalid argument) when `old` is in no bin, or `new`'s sink pad cannot be
+    ///   linked to the upstream pad.
     public func replace(_ old: Element, with new: Element) throws(GStreamerError) {
         guard let parent = gst_object_get_parent(old.objectPointer) else {
             throw GStreamerError(kind: .invalidArgument, message: "\(old.name) is not in a bin", source: old.name)
@@ -91,6 +109,8 @@ public class Bin: Element, @unchecked Sendable {
     /// The bin drawn in Graphviz's dot language, as it is now: elements, pads and negotiated caps.
     ///
     /// The corresponding C function is `gst_debug_bin_to_dot_data`.
+    ///
+    /// - Returns: The graph's dot text (render it with `dot -Tsvg`); empty if GStreamer gives none.
     public func dotGraph() -> String {
         guard let text = gst_debug_bin_to_dot_data(binPointer, GST_DEBUG_GRAPH_SHOW_ALL) else { return "" }
         defer { g_free(text) }
@@ -118,6 +138,11 @@ public final class Pipeline: Bin, @unchecked Sendable {
     /// Throws GStreamer's own message when the description cannot be constructed.
     ///
     /// The corresponding C function is `gst_parse_launch_full` (with `GST_PARSE_FLAG_FATAL_ERRORS`).
+    ///
+    /// - Parameter description: The elements and links, in gst-launch-1.0's syntax; when it is not a
+    ///   pipeline already, the elements are put in one.
+    /// - Throws: ``GStreamerError`` (syntax) with GStreamer's message when the description does not parse, an
+    ///   element does not exist, or a property value is refused; also when GStreamer cannot be initialized.
     public init(launch description: String) throws(GStreamerError) {
         try GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
@@ -137,6 +162,10 @@ public final class Pipeline: Bin, @unchecked Sendable {
     /// are kept), joined the way gst-launch-1.0 joins its command line.
     ///
     /// The corresponding C function is `gst_parse_launchv_full` (with `GST_PARSE_FLAG_FATAL_ERRORS`).
+    ///
+    /// - Parameter arguments: gst-launch-1.0's arguments after the options, one token each.
+    /// - Throws: ``GStreamerError`` (syntax) with GStreamer's message when the arguments do not parse, an
+    ///   element does not exist, or a property value is refused; also when GStreamer cannot be initialized.
     public init(arguments: [String]) throws(GStreamerError) {
         try GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
@@ -180,6 +209,11 @@ public final class Pipeline: Bin, @unchecked Sendable {
     }
 
     /// An empty pipeline to add elements to.
+    ///
+    /// The corresponding C function is `gst_pipeline_new`.
+    ///
+    /// - Parameter name: The pipeline's name, or nil for a numbered one ("pipeline0").
+    /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized.
     public init(name: String? = nil) throws(GStreamerError) {
         try GStreamer.initialize()
         let pipeline = gst_pipeline_new(name)!
@@ -240,6 +274,10 @@ public final class Pipeline: Bin, @unchecked Sendable {
     public var messages: MessageStream { MessageStream(router: router, capacity: 4096) }
 
     /// `messages` with room for `capacity` unread messages per reader.
+    ///
+    /// - Parameter capacity: How many unread messages wait for this reader before the oldest are dropped
+    ///   (errors and end of stream are never dropped).
+    /// - Returns: A new subscription to the messages posted from now on.
     public func messages(capacity: Int) -> MessageStream { MessageStream(router: router, capacity: capacity) }
 
     /// Sets the function that sees every message on the thread that posts it, before any reader of
@@ -249,6 +287,10 @@ public final class Pipeline: Bin, @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_bus_set_sync_handler` (the pipeline keeps its own handler,
     /// which calls this one).
+    ///
+    /// - Parameter handler: Called on the posting thread (often a streaming thread) for every message;
+    ///   it returns ``BusSyncReply/pass`` to let readers see the message or ``BusSyncReply/drop`` to keep it
+    ///   from them. Nil removes the handler.
     public func setSyncHandler(_ handler: (@Sendable (PostedMessage) -> BusSyncReply)?) {
         router.setSyncHandler(handler)
     }
@@ -262,11 +304,21 @@ public final class Pipeline: Bin, @unchecked Sendable {
     }
 
     /// Sets the pipeline to PLAYING. Throws the first error message when the change fails.
+    ///
+    /// The corresponding C function is `gst_element_set_state` with `GST_STATE_PLAYING`; it does not wait for
+    /// an asynchronous change to complete.
+    ///
+    /// - Throws: ``GStreamerError``: the first error an element posted (with its message and name), or a
+    ///   state-change error when none did.
     public func play() throws(GStreamerError) {
         try changeStateReportingBusError(.playing)
     }
 
     /// Sets the pipeline to PAUSED.
+    ///
+    /// The corresponding C function is `gst_element_set_state` with `GST_STATE_PAUSED`.
+    ///
+    /// - Throws: ``GStreamerError``: the first error an element posted, or a state-change error when none did.
     public func pause() throws(GStreamerError) {
         try changeStateReportingBusError(.paused)
     }
@@ -289,6 +341,9 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     /// Plays the pipeline until end of stream, and brings it to NULL. Throws the first error message,
     /// or, when the messages end before end of stream (the task was cancelled), an error saying so.
+    ///
+    /// - Throws: ``GStreamerError``: the first error an element posts, a state-change error when playing
+    ///   fails, or a runtime error when the task is cancelled or the messages end before end of stream.
     public func run() async throws(GStreamerError) {
         defer { stop() }
         // Subscribed before playing: this run reads what follows, not what an earlier run left.

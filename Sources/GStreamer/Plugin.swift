@@ -21,6 +21,18 @@ public enum Plugin {
 
     /// The plugin's descriptor, made once; `register` runs when GStreamer loads the plugin, with the
     /// GstPlugin to register elements into (pass it as `plugin:` to the registration functions).
+    ///
+    /// - Parameters:
+    ///   - name: The plugin's name: the `NAME` of `libgstNAME.so` and of `gst_plugin_NAME_get_desc`.
+    ///   - description: One sentence on the plugin, shown by `gst-inspect-1.0`.
+    ///   - version: The plugin's version, such as "1.0".
+    ///   - license: The license GStreamer records (one of those GStreamer knows, such as "MIT/X11" or "LGPL").
+    ///   - package: The package name shown by `gst-inspect-1.0`.
+    ///   - origin: Where the plugin comes from, a URL.
+    ///   - register: Registers the elements into the GstPlugin it is given, on the thread loading the plugin.
+    /// - Returns: A pointer to the `GstPluginDesc`, which lives for the rest of the process.
+    /// - Throws: Nothing itself. When `register` throws, the error is printed and the plugin fails to load
+    ///   (GStreamer then leaves it out of the registry).
     public static func descriptor(
         name: String, description: String, version: String, license: String = "MIT/X11",
         package: String = "gstpipe", origin: String = "https://github.com/gstpipe/gstpipe",

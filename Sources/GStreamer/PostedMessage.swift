@@ -77,6 +77,10 @@ public final class PostedMessage: @unchecked Sendable {
 
     /// Calls `body` with the GstMessage, for C interop (to answer it with C API the wrapper lacks). The
     /// pointer must not be kept past `body` or the message changed.
+    ///
+    /// - Parameter body: Gets the message, on the thread the sync handler runs on.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withUnsafeGstMessage<Result>(_ body: (UnsafeMutablePointer<GstMessage>) throws -> Result) rethrows
         -> Result
     {
@@ -98,6 +102,9 @@ extension Element {
     /// (it is in no pipeline).
     ///
     /// The corresponding C functions are `gst_message_new_application` and `gst_element_post_message`.
+    ///
+    /// - Parameter structure: The message's content; it is copied.
+    /// - Returns: Whether the message was posted.
     @discardableResult
     public func postApplicationMessage(_ structure: Structure) -> Bool {
         let message = structure.withUnsafeGstStructure {
@@ -110,6 +117,9 @@ extension Element {
     /// `spectrum` post): readers get `.element(source:structure:)`.
     ///
     /// The corresponding C functions are `gst_message_new_element` and `gst_element_post_message`.
+    ///
+    /// - Parameter structure: The message's content; it is copied.
+    /// - Returns: Whether the message was posted (false when the element has no bus).
     @discardableResult
     public func postElementMessage(_ structure: Structure) -> Bool {
         let message = structure.withUnsafeGstStructure {

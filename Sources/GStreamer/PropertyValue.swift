@@ -3,9 +3,13 @@ import CGStreamerShim
 
 /// A GObject property value in Swift terms.
 public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
+    /// A `gboolean`.
     case bool(Bool)
+    /// Any integer property (`gint`, `guint`, `gint64`, `guint64`, …), converted on setting.
     case int(Int)
+    /// A `gdouble` or `gfloat`.
     case double(Double)
+    /// A string; nil for NULL.
     case string(String?)
     /// A fraction such as a frame rate (GST_TYPE_FRACTION).
     case fraction(Int, Int)
@@ -14,6 +18,7 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
     /// Caps in their string form.
     case caps(String?)
 
+    /// The value as `gst-inspect-1.0` would show it: `true`, `42`, `"text"`, `30/1`.
     public var description: String {
         switch self {
         case .bool(let value): return value ? "true" : "false"
@@ -64,6 +69,9 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
 
 /// Values that convert to a PropertyValue, for `element.set("name", 3)`.
 public protocol PropertyValueConvertible: Sendable {
+    /// The value as a property takes it: `Bool` as ``PropertyValue/bool(_:)``, `Int` as
+    /// ``PropertyValue/int(_:)``, `Double` as ``PropertyValue/double(_:)``, `String` as
+    /// ``PropertyValue/string(_:)``.
     var propertyValue: PropertyValue { get }
 }
 

@@ -42,27 +42,42 @@ public final class Query: @unchecked Sendable {
     /// Asks for the position in nanoseconds.
     ///
     /// The corresponding C function is `gst_query_new_position` (GST_FORMAT_TIME).
+    ///
+    /// - Returns: A new position query, in time format, to pass to ``Element/query(_:)``.
     public static func position() -> Query { Query(taking: gst_query_new_position(GST_FORMAT_TIME)) }
 
     /// Asks for the duration in nanoseconds.
     ///
     /// The corresponding C function is `gst_query_new_duration` (GST_FORMAT_TIME).
+    ///
+    /// - Returns: A new duration query, in time format.
     public static func duration() -> Query { Query(taking: gst_query_new_duration(GST_FORMAT_TIME)) }
 
     /// Asks whether seeking in time works, and over what range.
     ///
     /// The corresponding C function is `gst_query_new_seeking` (GST_FORMAT_TIME).
+    ///
+    /// - Returns: A new seeking query, in time format.
     public static func seeking() -> Query { Query(taking: gst_query_new_seeking(GST_FORMAT_TIME)) }
 
     /// Asks for the latency: whether the data is live, and the least and most delay a sink must allow.
     ///
     /// The corresponding C function is `gst_query_new_latency`.
+    ///
+    /// - Returns: A new latency query.
     public static func latency() -> Query { Query(taking: gst_query_new_latency()) }
 
     /// A custom query named `name` with `fields` in GstStructure syntax (`"count=(int)3"`); whoever
     /// answers it sets fields with `setField`.
     ///
     /// The corresponding C function is `gst_query_new_custom` (GST_QUERY_CUSTOM).
+    ///
+    /// - Parameters:
+    ///   - name: The structure's name, which whoever answers recognizes the query by.
+    ///   - fields: Comma-separated `field=(type)value` pairs, or empty.
+    /// - Returns: A new custom query.
+    /// - Throws: ``GStreamerError`` (invalid argument) when `name` and `fields` do not parse as a structure, or
+    ///   GStreamer cannot be initialized.
     public static func custom(_ name: String, fields: String = "") throws(GStreamerError) -> Query {
         try GStreamer.initialize()
         return Query(taking: gst_query_new_custom(GST_QUERY_CUSTOM, try Structures.make(name: name, fields: fields)))
@@ -76,6 +91,8 @@ public final class Query: @unchecked Sendable {
     }
 
     /// For a custom query, its name.
+    ///
+    /// The corresponding C function is `gst_query_get_structure`.
     public var name: String? {
         withPointer { Structures.name(of: gst_query_get_structure($0)) } ?? nil
     }
@@ -88,6 +105,9 @@ public final class Query: @unchecked Sendable {
     }
 
     /// A field of the query's structure (a custom query's answer).
+    ///
+    /// - Parameter name: The field's name.
+    /// - Returns: The value, or nil when there is no such field (or the query is no longer valid).
     public func field(_ name: String) -> PropertyValue? {
         withPointer { Structures.field(name, of: gst_query_get_structure($0)) } ?? nil
     }
@@ -96,6 +116,11 @@ public final class Query: @unchecked Sendable {
     /// writable here (asked elsewhere, or its probe has returned).
     ///
     /// The corresponding C function is `gst_query_writable_structure`.
+    ///
+    /// - Parameters:
+    ///   - name: The field's name.
+    ///   - value: The value: a Bool, an integer (stored as `gint64`), a Double, a fraction or a string.
+    /// - Returns: Whether the field was set.
     @discardableResult
     public func setField(_ name: String, _ value: some PropertyValueConvertible) -> Bool {
         withPointer { query -> Bool in
@@ -175,6 +200,8 @@ public final class Query: @unchecked Sendable {
     /// Answers a duration query (in a probe that returns `.handled`).
     ///
     /// The corresponding C function is `gst_query_set_duration`.
+    ///
+    /// - Parameter duration: The duration in nanoseconds.
     public func setDuration(_ duration: ClockTime) {
         _ = withPointer { query in
             if CGStreamerShim_query_is_writable(query) != 0 { gst_query_set_duration(query, GST_FORMAT_TIME, gint64(duration)) }
@@ -184,6 +211,8 @@ public final class Query: @unchecked Sendable {
     /// Answers a position query (in a probe that returns `.handled`).
     ///
     /// The corresponding C function is `gst_query_set_position`.
+    ///
+    /// - Parameter position: The position in nanoseconds.
     public func setPosition(_ position: ClockTime) {
         _ = withPointer { query in
             if CGStreamerShim_query_is_writable(query) != 0 { gst_query_set_position(query, GST_FORMAT_TIME, gint64(position)) }
@@ -195,6 +224,9 @@ extension Element {
     /// Asks the element `query`; true when it answered (read the answer from the query).
     ///
     /// The corresponding C function is `gst_element_query`.
+    ///
+    /// - Parameter query: The question; the answer is written into it.
+    /// - Returns: Whether the element answered.
     @discardableResult
     public func query(_ query: Query) -> Bool {
         query.withPointer { gst_element_query(pointer, $0) != 0 } ?? false
@@ -206,6 +238,9 @@ extension Pad {
     /// was answered.
     ///
     /// The corresponding C function is `gst_pad_query`.
+    ///
+    /// - Parameter query: The question; the answer is written into it.
+    /// - Returns: Whether it was answered.
     @discardableResult
     public func query(_ query: Query) -> Bool {
         query.withPointer { gst_pad_query(pointer, $0) != 0 } ?? false
@@ -214,6 +249,9 @@ extension Pad {
     /// Asks the pad's peer `query`; true when it was answered.
     ///
     /// The corresponding C function is `gst_pad_peer_query`.
+    ///
+    /// - Parameter query: The question; the answer is written into it.
+    /// - Returns: Whether it was answered (false also when the pad is not linked).
     @discardableResult
     public func peerQuery(_ query: Query) -> Bool {
         query.withPointer { gst_pad_peer_query(pointer, $0) != 0 } ?? false

@@ -4,7 +4,11 @@ import CGStreamer
 ///
 /// The corresponding C type is `GstSeekFlags`.
 public struct SeekFlags: OptionSet, Sendable {
+    /// The `GstSeekFlags` bits.
     public let rawValue: UInt32
+    /// The flags of these `GstSeekFlags` bits.
+    ///
+    /// - Parameter rawValue: A `GstSeekFlags` combination.
     public init(rawValue: UInt32) { self.rawValue = rawValue }
 
     /// Drop what is queued and start at once from the new position (almost always wanted).

@@ -8,6 +8,7 @@ import CGStreamerShim
 public enum SignalValue: Sendable, CustomStringConvertible {
     /// No value: what a handler of a signal without a return value returns.
     case void
+    /// A `gboolean`.
     case bool(Bool)
     /// Any signed integer (gchar, gint, glong, gint64).
     case int(Int)
@@ -15,13 +16,19 @@ public enum SignalValue: Sendable, CustomStringConvertible {
     case uint(UInt)
     /// A gfloat or gdouble.
     case double(Double)
+    /// A string, nil for a NULL `gchar*`.
     case string(String?)
     /// An enum or flags value by number and nick (a GstFlowReturn: `-2, "error"`).
     case enumeration(Int, nick: String)
+    /// A GstElement (a ``Bin`` when it is one), with a reference of its own.
     case element(Element)
+    /// A GstPad, with a reference of its own.
     case pad(Pad)
+    /// A GstCaps, with a reference of its own.
     case caps(Caps)
+    /// A GstBuffer, with a reference of its own.
     case buffer(Buffer)
+    /// A GstSample (appsink's `pull-sample`), with a reference of its own.
     case sample(Sample)
     /// A GParamSpec by property name (the argument of `notify::name`).
     case property(String)
@@ -31,6 +38,7 @@ public enum SignalValue: Sendable, CustomStringConvertible {
     /// (a GstTagList or GstStructure, say).
     case other(typeName: String, serialized: String?)
 
+    /// The value for logs: `true`, `42`, `"text"`, `element src0`, `buffer of 4096 bytes`, ….
     public var description: String {
         switch self {
         case .void: "void"
@@ -51,6 +59,7 @@ public enum SignalValue: Sendable, CustomStringConvertible {
         }
     }
 
+    /// The value as a Bool, when it is a boolean.
     public var bool: Bool? { if case .bool(let value) = self { value } else { nil } }
     /// The value as an Int: any integer, or an enum's number.
     public var int: Int? {
@@ -69,12 +78,19 @@ public enum SignalValue: Sendable, CustomStringConvertible {
         default: nil
         }
     }
+    /// The value as a Double, when it is a gfloat or gdouble.
     public var double: Double? { if case .double(let value) = self { value } else { nil } }
+    /// The value as a String, when it is a non-NULL string.
     public var string: String? { if case .string(let value) = self { value } else { nil } }
+    /// The element, when the value is one.
     public var element: Element? { if case .element(let value) = self { value } else { nil } }
+    /// The pad, when the value is one.
     public var pad: Pad? { if case .pad(let value) = self { value } else { nil } }
+    /// The caps, when the value is caps.
     public var caps: Caps? { if case .caps(let value) = self { value } else { nil } }
+    /// The buffer, when the value is one.
     public var buffer: Buffer? { if case .buffer(let value) = self { value } else { nil } }
+    /// The sample, when the value is one.
     public var sample: Sample? { if case .sample(let value) = self { value } else { nil } }
 
     // MARK: GValue conversion (internal)

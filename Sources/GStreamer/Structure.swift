@@ -29,6 +29,10 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// for its message), with `fields` in order.
     ///
     /// The corresponding C functions are `gst_structure_new_empty` and `gst_structure_set_value`.
+    ///
+    /// - Parameters:
+    ///   - name: The structure's name; GStreamer requires it to start with a letter.
+    ///   - fields: Field names and values, set in this order.
     public init(name: String, fields: KeyValuePairs<String, any FieldValueConvertible> = [:]) {
         try? GStreamer.initialize()
         storage = Storage(taking: gst_structure_new_empty(name))
@@ -38,6 +42,11 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// Parses a structure from its string form, such as `"application/x-mine, count=(int)3"`.
     ///
     /// The corresponding C function is `gst_structure_from_string`.
+    ///
+    /// - Parameter string: The structure in GStreamer's serialization: a name, then comma-separated
+    ///   `field=(type)value` pairs.
+    /// - Throws: ``GStreamerError`` (invalid argument) when `string` does not parse, or GStreamer cannot be
+    ///   initialized.
     public init(_ string: String) throws(GStreamerError) {
         try GStreamer.initialize()
         guard let pointer = gst_structure_from_string(string, nil) else {
@@ -56,6 +65,10 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     }
 
     /// Calls `body` with the GstStructure, for C interop; it must not be kept or changed.
+    ///
+    /// - Parameter body: Reads the GstStructure; the pointer is valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withUnsafeGstStructure<Result>(_ body: (UnsafePointer<GstStructure>) throws -> Result) rethrows
         -> Result
     {
@@ -73,6 +86,9 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// True when the structure is named `name`.
     ///
     /// The corresponding C function is `gst_structure_has_name`.
+    ///
+    /// - Parameter name: The name to compare with, such as "video/x-raw".
+    /// - Returns: Whether the names are equal.
     public func hasName(_ name: String) -> Bool { gst_structure_has_name(pointer, name) != 0 }
 
     /// The string form, which `init(_:)` parses back.
@@ -87,6 +103,11 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// Same name and the same fields with the same values, in any order.
     ///
     /// The corresponding C function is `gst_structure_is_equal`.
+    ///
+    /// - Parameters:
+    ///   - lhs: A structure.
+    ///   - rhs: Another structure.
+    /// - Returns: Whether the two have the same name and fields.
     public static func == (lhs: Structure, rhs: Structure) -> Bool {
         lhs.storage === rhs.storage || gst_structure_is_equal(lhs.pointer, rhs.pointer) != 0
     }
@@ -108,9 +129,15 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// True when the structure has a field of this name.
     ///
     /// The corresponding C function is `gst_structure_has_field`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: Whether the field is there, whatever its type.
     public func hasField(_ field: String) -> Bool { gst_structure_has_field(pointer, field) != 0 }
 
     /// The fields in order, as `(name, value)` pairs: `for (name, value) in structure { ... }`.
+    ///
+    /// - Returns: An iterator over a snapshot of the fields: changing the structure while iterating does not
+    ///   change what it gives.
     public func makeIterator() -> IndexingIterator<[(name: String, value: FieldValue)]> {
         fieldNames.map { ($0, self[$0]!) }.makeIterator()
     }
@@ -119,6 +146,9 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     ///
     /// The corresponding C functions are `gst_structure_get_value`, `gst_structure_set_value` and
     /// `gst_structure_remove_field`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when there is no such field.
     public subscript(field: String) -> FieldValue? {
         get { gst_structure_get_value(pointer, field).map { FieldValue(reading: $0) } }
         set {
@@ -134,6 +164,10 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// not parse as its type removes the field instead.
     ///
     /// The corresponding C function is `gst_structure_take_value`.
+    ///
+    /// - Parameters:
+    ///   - field: The field's name.
+    ///   - value: The value: a Swift number, string, ``Fraction``, ``Caps``, ``Structure`` or ``FieldValue``.
     public mutating func set(_ field: String, _ value: some FieldValueConvertible) {
         var gvalue = GValue()
         guard value.fieldValue.write(into: &gvalue) else {
@@ -146,6 +180,8 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// Removes a field (nothing happens when there is none).
     ///
     /// The corresponding C function is `gst_structure_remove_field`.
+    ///
+    /// - Parameter field: The field's name.
     public mutating func removeField(_ field: String) {
         guard hasField(field) else { return }
         gst_structure_remove_field(writablePointer(), field)
@@ -154,23 +190,41 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     // MARK: Typed access
 
     /// An integer field of any width (`gint`, `guint`, `gint64`, `guint64`) whose value fits `Int`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when there is no such field, it is not an integer or it does not fit.
     public func int(_ field: String) -> Int? { self[field]?.intValue }
 
     /// A non-negative integer field of any width.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when there is no such field, it is not an integer or it is negative.
     public func uint(_ field: String) -> UInt? { self[field]?.uintValue }
 
     /// An integer field of any width whose value fits `Int64`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when there is no such field, it is not an integer or it does not fit.
     public func int64(_ field: String) -> Int64? { self[field]?.intValue.map { Int64($0) } }
 
     /// A non-negative integer field of any width, as `UInt64`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when there is no such field, it is not an integer or it is negative.
     public func uint64(_ field: String) -> UInt64? { self[field]?.uintValue.map { UInt64($0) } }
 
     /// A `double` or `float` field.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when there is no such field or it is not a floating-point number.
     public func double(_ field: String) -> Double? { self[field]?.doubleValue }
 
     /// A boolean field.
     ///
     /// The corresponding C function is `gst_structure_get_boolean`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when there is no such field or it is not a boolean.
     public func bool(_ field: String) -> Bool? {
         var value: gboolean = 0
         guard gst_structure_get_boolean(pointer, field, &value) != 0 else { return nil }
@@ -180,6 +234,9 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// A string field.
     ///
     /// The corresponding C function is `gst_structure_get_string`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when there is no such field or it is not a string.
     public func string(_ field: String) -> String? {
         gst_structure_get_string(pointer, field).map { String(cString: $0) }
     }
@@ -187,6 +244,9 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// A fraction field, such as `framerate`.
     ///
     /// The corresponding C function is `gst_structure_get_fraction`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The value, or nil when there is no such field or it is not a fraction.
     public func fraction(_ field: String) -> Fraction? {
         var numerator: gint = 0
         var denominator: gint = 1
@@ -195,12 +255,18 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     }
 
     /// A nested structure field.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The nested structure, or nil when there is no such field or it is not a structure.
     public func structure(_ field: String) -> Structure? {
         if case .structure(let value)? = self[field] { return value }
         return nil
     }
 
     /// A caps field.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The caps, or nil when there is no such field or it does not hold caps.
     public func caps(_ field: String) -> Caps? {
         if case .caps(let value)? = self[field] { return value }
         return nil
@@ -209,6 +275,9 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// A clock-time field (a `guint64` of nanoseconds); nil when absent or GST_CLOCK_TIME_NONE.
     ///
     /// The corresponding C function is `gst_structure_get_clock_time`.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The time in nanoseconds, or nil.
     public func clockTime(_ field: String) -> ClockTime? {
         var value: GstClockTime = 0
         guard gst_structure_get_clock_time(pointer, field, &value) != 0, value != GstClockTime.max else { return nil }
@@ -216,6 +285,9 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     }
 
     /// An array or list field's items.
+    ///
+    /// - Parameter field: The field's name.
+    /// - Returns: The items in order, or nil when there is no such field or it is neither an array nor a list.
     public func values(_ field: String) -> [FieldValue]? {
         switch self[field] {
         case .list(let items)?, .array(let items)?: items

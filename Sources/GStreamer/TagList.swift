@@ -36,6 +36,10 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// Parses a tag list from its string form, such as `"taglist, title=(string)hello, bitrate=(uint)128000"`.
     ///
     /// The corresponding C function is `gst_tag_list_new_from_string`.
+    ///
+    /// - Parameter string: The list as GStreamer serializes it: `taglist`, then `tag=(type)value` pairs.
+    /// - Throws: ``GStreamerError`` (invalid argument) when `string` does not parse, or GStreamer cannot be
+    ///   initialized.
     public init(_ string: String) throws(GStreamerError) {
         try GStreamer.initialize()
         guard let pointer = gst_tag_list_new_from_string(string) else {
@@ -55,6 +59,10 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     }
 
     /// Calls `body` with the GstTagList, for C interop; it must not be kept or changed.
+    ///
+    /// - Parameter body: Reads the GstTagList; the pointer is valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withUnsafeGstTagList<Result>(_ body: (UnsafePointer<GstTagList>) throws -> Result) rethrows -> Result {
         try body(pointer)
     }
@@ -71,6 +79,11 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// The same tags with the same values.
     ///
     /// The corresponding C function is `gst_tag_list_is_equal`.
+    ///
+    /// - Parameters:
+    ///   - lhs: A tag list.
+    ///   - rhs: Another tag list.
+    /// - Returns: Whether both hold the same tags with the same values, whatever their scope.
     public static func == (lhs: TagList, rhs: TagList) -> Bool {
         lhs.storage === rhs.storage || gst_tag_list_is_equal(lhs.pointer, rhs.pointer) != 0
     }
@@ -88,12 +101,16 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     }
 
     /// Each tag with its values, in order: `for (tag, values) in tags { ... }`.
+    ///
+    /// - Returns: An iterator over a snapshot of the tags.
     public func makeIterator() -> IndexingIterator<[(tag: String, values: [FieldValue])]> {
         tags.map { ($0, values($0)) }.makeIterator()
     }
 
     /// Whether a tag describes the whole file (`.global`) or one stream.
     public enum Scope: Sendable {
+        /// `stream`: the tags describe one stream (`GST_TAG_SCOPE_STREAM`); `global`: the whole file or
+        /// program (`GST_TAG_SCOPE_GLOBAL`).
         case stream, global
     }
 
@@ -110,6 +127,9 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// Every value of a tag (most have one); empty when the tag is absent.
     ///
     /// The corresponding C function is `gst_tag_list_get_value_index`.
+    ///
+    /// - Parameter tag: The tag's name, such as "title" or "bitrate".
+    /// - Returns: The values in order.
     public func values(_ tag: String) -> [FieldValue] {
         (0..<gst_tag_list_get_tag_size(pointer, tag)).compactMap { index in
             gst_tag_list_get_value_index(pointer, tag, index).map { FieldValue(reading: $0) }
@@ -117,6 +137,11 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     }
 
     /// The first value of a tag, by its name ("title", "bitrate", ...).
+    ///
+    /// The corresponding C function is `gst_tag_list_get_value_index` (index 0).
+    ///
+    /// - Parameter tag: The tag's name.
+    /// - Returns: The first value, or nil when the tag is absent.
     public subscript(tag: String) -> FieldValue? {
         gst_tag_list_get_value_index(pointer, tag, 0).map { FieldValue(reading: $0) }
     }
@@ -153,6 +178,12 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// does not convert.
     ///
     /// The corresponding C functions are `gst_tag_get_type`, `g_value_transform` and `gst_tag_list_add_value`.
+    ///
+    /// - Parameters:
+    ///   - tag: The tag's name, registered with GStreamer (`GST_TAG_*`, such as "title").
+    ///   - value: The value, converted to the tag's type.
+    ///   - mode: How it combines with values already present; ``MergeMode/replace`` by default.
+    /// - Throws: ``GStreamerError`` (invalid argument) for an unknown tag, or a value that does not convert.
     public mutating func set(_ tag: String, _ value: some FieldValueConvertible, mode: MergeMode = .replace)
         throws(GStreamerError)
     {
@@ -178,6 +209,8 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// Removes a tag and all its values.
     ///
     /// The corresponding C function is `gst_tag_list_remove_tag`.
+    ///
+    /// - Parameter tag: The tag's name; nothing happens when it is absent.
     public mutating func remove(_ tag: String) {
         guard gst_tag_list_get_tag_size(pointer, tag) > 0 else { return }
         gst_tag_list_remove_tag(writablePointer(), tag)
@@ -186,6 +219,11 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// This list and `other` combined; `mode` says what happens to a tag both have.
     ///
     /// The corresponding C function is `gst_tag_list_merge`.
+    ///
+    /// - Parameters:
+    ///   - other: The tags to add.
+    ///   - mode: What happens to a tag both have; ``MergeMode/append`` by default.
+    /// - Returns: The combined list; this list is unchanged.
     public func merging(_ other: TagList, mode: MergeMode = .append) -> TagList {
         guard let merged = gst_tag_list_merge(pointer, other.pointer, mode.gstMode) else { return TagList() }
         return TagList(taking: merged)
@@ -194,6 +232,10 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// Adds `other`'s tags to this list; `mode` says what happens to a tag both have.
     ///
     /// The corresponding C function is `gst_tag_list_insert`.
+    ///
+    /// - Parameters:
+    ///   - other: The tags to add.
+    ///   - mode: What happens to a tag both have; ``MergeMode/append`` by default.
     public mutating func merge(_ other: TagList, mode: MergeMode = .append) {
         gst_tag_list_insert(writablePointer(), other.pointer, mode.gstMode)
     }

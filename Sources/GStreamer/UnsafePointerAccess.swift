@@ -8,6 +8,10 @@ import CGStreamer
 
 extension Element {
     /// Calls `body` with the underlying GstElement, for C interop.
+    ///
+    /// - Parameter body: Gets the pointer, valid only until it returns; no reference is added for it.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withUnsafePointer<Result, Failure: Error>(
         _ body: (UnsafeMutablePointer<GstElement>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -18,6 +22,10 @@ extension Element {
 
 extension Pad {
     /// Calls `body` with the underlying GstPad, for C interop.
+    ///
+    /// - Parameter body: Gets the pointer, valid only until it returns; no reference is added for it.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withUnsafePointer<Result, Failure: Error>(
         _ body: (UnsafeMutablePointer<GstPad>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -29,6 +37,10 @@ extension Pad {
 extension Buffer {
     /// Calls `body` with the underlying GstBuffer, for C interop. It may be shared: write to it only
     /// when `isWritable`.
+    ///
+    /// - Parameter body: Gets the pointer, valid only until it returns; no reference is added for it.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withUnsafePointer<Result, Failure: Error>(
         _ body: (UnsafeMutablePointer<GstBuffer>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -40,6 +52,10 @@ extension Buffer {
 extension Caps {
     /// Calls `body` with the underlying GstCaps, for C interop. Caps wrappers never write to their
     /// caps, and neither may `body`.
+    ///
+    /// - Parameter body: Gets the pointer, valid only until it returns; no reference is added for it.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withUnsafePointer<Result, Failure: Error>(
         _ body: (UnsafeMutablePointer<GstCaps>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
@@ -51,6 +67,10 @@ extension Caps {
 extension Event {
     /// Calls `body` with the underlying GstEvent, for C interop (read only: events are immutable once
     /// made).
+    ///
+    /// - Parameter body: Gets the pointer, valid only until it returns; no reference is added for it.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
     public func withUnsafePointer<Result, Failure: Error>(
         _ body: (UnsafeMutablePointer<GstEvent>) throws(Failure) -> Result
     ) throws(Failure) -> Result {

@@ -11,6 +11,9 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
     /// The layout GStreamer derives from raw-video caps. Throws when the caps are not fixed raw video.
     ///
     /// The corresponding C function is `gst_video_info_from_caps`.
+    ///
+    /// - Parameter caps: Fixed `video/x-raw` caps.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the caps are not fixed raw video.
     public init(caps: Caps) throws(GStreamerError) {
         raw = GstVideoInfo()
         guard gst_video_info_from_caps(&raw, caps.pointer) != 0 else {
@@ -22,6 +25,14 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
     /// such as "I420".
     ///
     /// The corresponding C function is `gst_video_info_set_format`.
+    ///
+    /// - Parameters:
+    ///   - format: GStreamer's name of the pixel format, such as "I420" or "BGRx".
+    ///   - width: Width in pixels.
+    ///   - height: Height in pixels.
+    ///   - framerate: Frames per second as numerator and denominator; (0, 1) for variable.
+    /// - Throws: ``GStreamerError`` (invalid argument) for an unknown format or a size GStreamer refuses;
+    ///   also when GStreamer cannot be initialized.
     public init(format: String, width: Int, height: Int, framerate: (Int, Int) = (0, 1)) throws(GStreamerError) {
         try GStreamer.initialize()
         raw = GstVideoInfo()
@@ -35,6 +46,14 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
         raw.fps_d = gint(framerate.1)
     }
 
+    /// Same format, size, rate and colorimetry, and the same strides and offsets.
+    ///
+    /// The corresponding C function is `gst_video_info_is_equal`.
+    ///
+    /// - Parameters:
+    ///   - lhs: A layout.
+    ///   - rhs: Another layout.
+    /// - Returns: Whether a frame of one is laid out exactly as a frame of the other.
     public static func == (lhs: VideoInfo, rhs: VideoInfo) -> Bool {
         var left = lhs.raw
         var right = rhs.raw
@@ -43,12 +62,17 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
     }
 
     /// GStreamer's name of the pixel format, such as "I420" or "BGRA".
+    ///
+    /// The corresponding C function is `gst_video_format_to_string`.
     public var formatName: String {
         String(cString: gst_video_format_to_string(raw.finfo.pointee.format))
     }
 
+    /// Width in pixels.
     public var width: Int { Int(raw.width) }
+    /// Height in pixels.
     public var height: Int { Int(raw.height) }
+    /// The number of planes: 1 for packed RGB and GRAY8, 2 for NV12, 3 for I420.
     public var planeCount: Int {
         var copy = raw
         return Int(CGStreamerShim_video_info_n_planes(&copy))
@@ -57,10 +81,12 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
     public var size: Int { Int(raw.size) }
     /// Frame rate as a fraction; 0/1 for variable.
     public var framerate: (numerator: Int, denominator: Int) { (Int(raw.fps_n), Int(raw.fps_d)) }
+    /// True for YUV formats (GStreamer's `GST_VIDEO_FORMAT_INFO_IS_YUV`).
     public var isYUV: Bool {
         var copy = raw
         return CGStreamerShim_video_info_is_yuv(&copy) != 0
     }
+    /// True for RGB formats (GStreamer's `GST_VIDEO_FORMAT_INFO_IS_RGB`).
     public var isRGB: Bool {
         var copy = raw
         return CGStreamerShim_video_info_is_rgb(&copy) != 0
@@ -103,12 +129,18 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
     }
 
     /// Rows in plane `plane` (half the height, rounded up, for subsampled chroma).
+    ///
+    /// - Parameter plane: The plane's index, from 0 to ``planeCount`` - 1.
+    /// - Returns: The plane's height in rows.
     public func planeHeight(_ plane: Int) -> Int {
         var copy = raw
         return Int(CGStreamerShim_video_info_plane_height(&copy, guint(plane)))
     }
 
     /// Bytes of pixels in one row of plane `plane`, without padding.
+    ///
+    /// - Parameter plane: The plane's index, from 0 to ``planeCount`` - 1.
+    /// - Returns: The bytes a row's pixels take; ``strides`` for the same plane is this or more.
     public func planeRowBytes(_ plane: Int) -> Int {
         var copy = raw
         return Int(CGStreamerShim_video_info_plane_row_bytes(&copy, guint(plane)))
@@ -123,6 +155,11 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
     }
 
     /// This layout with the plane layout of `buffer`'s GstVideoMeta, when it has one.
+    ///
+    /// - Parameter buffer: A buffer of this format, possibly with a GstVideoMeta (from a pool or an upstream
+    ///   element that pads rows its own way).
+    /// - Returns: This layout with the buffer's strides and offsets, or this layout itself when it has no
+    ///   meta.
     public func adjusted(for buffer: Buffer) -> VideoInfo {
         guard let layout = buffer.videoMetaLayout else { return self }
         var copy = self

@@ -5,7 +5,7 @@ import Synchronization
 /// [-amplitude, amplitude] and independent of every other, channels included, in whatever sample
 /// format, rate, channel count and layout downstream asks for.
 ///
-/// It runs in pull mode: GStreamer asks for each buffer on the appsrc's streaming thread.
+/// It runs in pull mode: the element asks for each buffer on its own streaming thread (no appsrc).
 public final class AudioNoise: AudioSource {
     /// The element's properties, declared in one place.
     public static let properties: [PropertySpec] = [
@@ -33,10 +33,17 @@ public final class AudioNoise: AudioSource {
     }
     private let state = Mutex(State())
 
+    /// A noise source reading its format, buffer size, `amplitude` and `seed` properties from `properties`.
+    ///
+    /// - Parameter properties: The element instance's properties, as ``properties`` declares them.
     public init(properties: ElementProperties) {
         self.properties = properties
     }
 
+    /// Keeps `consumer` and seeds the generator (from `seed`, or at random).
+    ///
+    /// - Parameter consumer: Where the samples go.
+    /// - Returns: True.
     public func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
         let seed = properties.int("seed")
         state.withLock { state in
@@ -46,10 +53,13 @@ public final class AudioNoise: AudioSource {
         return true
     }
 
+    /// Lets go of the consumer and the stream's state.
     public func shouldDispose() {
         state.withLock { $0 = State() }
     }
 
+    /// Negotiates the format on the first call, then makes one buffer of `samplesperbuffer` noise samples
+    /// and hands it on; ends the stream after `num-buffers` buffers.
     public func produceAudio() {
         let limit = properties.int("num-buffers")
         let samples = properties.int("samplesperbuffer")

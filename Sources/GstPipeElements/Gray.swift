@@ -25,17 +25,27 @@ public final class Gray: VideoFormatConverting {
     /// Every format gray accepts, and hands on in the same format.
     public static let formats: [VideoPixelFormat] = Noise.formats
 
+    /// I420, the format gray prefers when upstream offers several.
     public var pixelFormat: VideoPixelFormat { .i420 }
+    /// Every format in ``formats``.
     public var acceptedPixelFormats: [VideoPixelFormat] { Gray.formats }
+    /// GRAY8 with `gray8=true`, else nil: the input's own format.
     public var outputPixelFormat: VideoPixelFormat? { properties.bool("gray8") ? .gray8 : nil }
 
     private let properties: ElementProperties
     private let consumer = Mutex<(any VideoFrameConsumer)?>(nil)
 
+    /// A gray filter reading its `matrix` and `gray8` properties from `properties`.
+    ///
+    /// - Parameter properties: The element instance's properties, as ``properties`` declares them.
     public init(properties: ElementProperties) {
         self.properties = properties
     }
 
+    /// Checks the `matrix` property and keeps `consumer` for the gray frames.
+    ///
+    /// - Parameter consumer: Where the gray frames go.
+    /// - Returns: False, with an error on the bus, when `matrix` is not auto, bt601 or bt709.
     public func shouldInitialize(consumer: any VideoFrameConsumer) -> Bool {
         let matrix = properties.string("matrix") ?? "auto"
         guard matrix == "auto" || LumaWeights(name: matrix) != nil else {
@@ -46,10 +56,17 @@ public final class Gray: VideoFormatConverting {
         return true
     }
 
+    /// Lets go of the consumer.
     public func shouldDispose() {
         consumer.withLock { $0 = nil }
     }
 
+    /// Hands on the gray version of `frame`, on the streaming thread: GRAY8 as it is, YUV with its luma
+    /// shared where the layout allows, anything else converted into a buffer from the element's pool.
+    ///
+    /// - Parameter frame: The input frame, in one of ``formats``.
+    /// - Throws: `GStreamerError` when no output buffer can be had or a frame cannot be mapped; the
+    ///   pipeline then stops with the error.
     public func render(_ frame: VideoFrame) throws {
         guard let consumer = consumer.withLock({ $0 }) else { return }
         let input = frame.format.pixelFormat
@@ -192,8 +209,11 @@ public final class Gray: VideoFormatConverting {
 
 /// Luma weights in 1/256ths; each set sums to 256, so white stays 255 and every product fits 16 bits.
 public struct LumaWeights: Sendable, Equatable {
+    /// The weight of red, in 1/256ths.
     public var red: Int
+    /// The weight of green, in 1/256ths.
     public var green: Int
+    /// The weight of blue, in 1/256ths.
     public var blue: Int
 
     /// BT.601: 0.299 R + 0.587 G + 0.114 B.
@@ -208,6 +228,8 @@ public struct LumaWeights: Sendable, Equatable {
     }
 
     /// The weights called "bt601" or "bt709".
+    ///
+    /// - Parameter name: "bt601" or "bt709", in any case; anything else gives nil.
     public init?(name: String) {
         switch name.lowercased() {
         case "bt601": self = .bt601
@@ -217,6 +239,12 @@ public struct LumaWeights: Sendable, Equatable {
     }
 
     /// The luma of one RGB pixel, rounded.
+    ///
+    /// - Parameters:
+    ///   - r: The red component, 0–255.
+    ///   - g: The green component, 0–255.
+    ///   - b: The blue component, 0–255.
+    /// - Returns: The luma, 0–255.
     @inline(__always)
     public func luma(red r: UInt8, green g: UInt8, blue b: UInt8) -> UInt8 {
         UInt8(truncatingIfNeeded: (red * Int(r) + green * Int(g) + blue * Int(b) + 128) >> 8)

@@ -40,7 +40,9 @@ public final class GrayH264Encoder: BridgeDelegate {
 
     /// Formats whose first plane is the luma, one byte a sample: read in place.
     public static let formats = ["GRAY8", "I420", "YV12", "NV12", "NV21", "Y42B", "Y444"]
+    /// The sink pad's caps: raw video in any of ``formats``, any size and rate.
     public static let sinkCaps = "video/x-raw, format=(string){ \(formats.joined(separator: ", ")) }"
+    /// The source pad's caps: H.264, one access unit per buffer, as a byte stream or `avc`.
     public static let srcCaps = "video/x-h264, stream-format=(string){ byte-stream, avc }, alignment=(string)au"
 
     /// Added to every output timestamp, and to the segment, as GstVideoEncoder does for x264enc: B-frames
@@ -49,6 +51,11 @@ public final class GrayH264Encoder: BridgeDelegate {
     static let timestampOffset: ClockTime = 1000 * 3600 * 1_000_000_000
 
     /// Registers `x264grayenc` (once per process), or into `plugin` from a plugin's init function.
+    ///
+    /// - Parameter plugin: The `GstPlugin` pointer a plugin's init function was given; nil registers the
+    ///   element for this process only.
+    /// - Throws: `GStreamerError` when GStreamer cannot be initialized, the app plugin is missing, or the name
+    ///   is taken by an element of another plugin.
     public static func register(plugin: UnsafeMutableRawPointer? = nil) throws(GStreamerError) {
         let description = ElementTypeDescription(
             name: "x264grayenc", longName: "H.264 encoder for gray video (libx264, 4:0:0)",
@@ -59,8 +66,9 @@ public final class GrayH264Encoder: BridgeDelegate {
         try ElementType.register(description, plugin: plugin) { GrayH264Encoder(bridge: $0) }
     }
 
-    // The element's bridge owns this encoder: holding it strongly would keep both alive forever.
-    private unowned let bridge: BridgeElement
+    // The element's bridge owns this encoder: holding it strongly would keep both alive forever. Weak,
+    // not unowned: an encoder kept after its element is gone (`bridge.implementation`) does nothing.
+    private weak let bridge: BridgeElement?
     private let state = Mutex(State())
     /// The open encoder's delay, kept apart from `state`: a latency query may come while `render`
     /// holds `state`, waiting for downstream.
@@ -77,7 +85,13 @@ public final class GrayH264Encoder: BridgeDelegate {
         self.bridge = bridge
     }
 
+    /// Checks the `speed-preset` and `tune` properties against x264's lists, at NULL → READY; the encoder
+    /// itself opens with the first frame, once the caps are known.
+    ///
+    /// - Throws: `GStreamerError` (invalid argument) for an unknown preset or tuning; the state change then
+    ///   fails.
     public func initialize() throws {
+        guard let bridge else { throw GStreamerError(kind: .stateChange, message: "the x264grayenc element is gone") }
         var param = x264_param_t()
         let preset = bridge.properties.string("speed-preset") ?? "medium"
         guard x264_param_default_preset(&param, preset, nil) == 0 else {
@@ -95,11 +109,24 @@ public final class GrayH264Encoder: BridgeDelegate {
 
     /// Raw video on one side, H.264 on the other: any size and rate either way, the output's fields set
     /// from the input's once it comes.
+    ///
+    /// - Parameters:
+    ///   - caps: Caps on one side of the element.
+    ///   - towardsSink: True to get the sink side's caps from the source side's, false the other way.
+    /// - Returns: ``sinkCaps`` or ``srcCaps``, whatever `caps` holds.
     public func transformCaps(_ caps: Caps, towardsSink: Bool) -> Caps {
         (try? Caps(towardsSink ? Self.sinkCaps : Self.srcCaps)) ?? caps
     }
 
+    /// Encodes one frame's luma on the streaming thread and pushes what x264 hands back (nothing while it
+    /// fills its lookahead). New caps, or time going back, first drain the running stream and start a new
+    /// one.
+    ///
+    /// - Parameter sample: A raw video frame in one of ``formats``, with its caps and segment.
+    /// - Returns: How the push went; `FlowResult.error` after posting an error when the sample has
+    ///   no buffer or caps, or x264 fails.
     public func render(_ sample: Sample) -> FlowResult {
+        guard let bridge else { return .flushing }
         guard let buffer = sample.buffer, let caps = sample.caps else { return .error }
         return state.withLock { state in
             do {
@@ -134,7 +161,7 @@ public final class GrayH264Encoder: BridgeDelegate {
 
     /// True when downstream takes `avc` and no byte stream (a muxer).
     private func downstreamWantsAVC() -> Bool {
-        guard let byteStream = try? Caps("video/x-h264, stream-format=(string)byte-stream, alignment=(string)au")
+        guard let bridge, let byteStream = try? Caps("video/x-h264, stream-format=(string)byte-stream, alignment=(string)au")
         else { return false }
         let allowed = bridge.downstreamCaps(filter: (try? Caps(Self.srcCaps)) ?? byteStream)
         return !allowed.isEmpty && !allowed.canIntersect(byteStream)
@@ -158,6 +185,7 @@ public final class GrayH264Encoder: BridgeDelegate {
         closeSession()
     }
 
+    /// Closes the encoder, dropping what it still holds.
     public func dispose() {
         closeSession()
     }
@@ -174,6 +202,7 @@ public final class GrayH264Encoder: BridgeDelegate {
     private func deliver(
         from session: Session, segmentFrom sample: Sample, _ encoded: () throws -> [Buffer]
     ) -> FlowResult {
+        guard let bridge else { return .flushing }
         do {
             for output in try encoded() {
                 let flow = bridge.push(

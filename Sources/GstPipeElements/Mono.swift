@@ -13,21 +13,31 @@ public final class Mono: AudioChannelConverting {
             .string(default: nil))
     ]
 
+    /// One: every frame mono hands on has a single channel.
     public var outputChannels: Int { 1 }
+    /// Any sample format, rate, channel count and layout: mono mixes what it gets.
     public var audioFormat: AudioFormatRequest { AudioFormatRequest(layout: nil) }
 
     private let properties: ElementProperties
     private let consumer = Mutex<(any AudioFrameConsumer)?>(nil)
 
+    /// A mixer reading its `weights` property from `properties` (read again when it changes while running).
+    ///
+    /// - Parameter properties: The element instance's properties, as ``properties`` declares them.
     public init(properties: ElementProperties) {
         self.properties = properties
     }
 
+    /// Keeps `consumer` for the mixed frames.
+    ///
+    /// - Parameter consumer: Where the mono frames go.
+    /// - Returns: True.
     public func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
         self.consumer.withLock { $0 = consumer }
         return true
     }
 
+    /// Lets go of the consumer.
     public func shouldDispose() {
         consumer.withLock { $0 = nil }
     }
@@ -61,6 +71,12 @@ public final class Mono: AudioChannelConverting {
         return weights.map { $0! }
     }
 
+    /// Mixes `frame`'s channels into one and hands the result on, on the streaming thread; a mono frame
+    /// goes on as it is.
+    ///
+    /// - Parameter frame: The input samples, in any sample format and layout.
+    /// - Throws: `MediaIOError` when `weights` is not one number per channel; `GStreamerError`
+    ///   when the frames cannot be mapped or made. The pipeline then stops with the error.
     public func render(_ frame: AudioFrame) throws {
         guard let consumer = consumer.withLock({ $0 }) else { return }
         let info = frame.info

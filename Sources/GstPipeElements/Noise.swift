@@ -36,10 +36,17 @@ public final class Noise: VideoSource {
     }
     private let state = Mutex(State())
 
+    /// A noise source reading its size, rate, `num-buffers` and `seed` properties from `properties`.
+    ///
+    /// - Parameter properties: The element instance's properties, as ``properties`` declares them.
     public init(properties: ElementProperties) {
         self.properties = properties
     }
 
+    /// Keeps `consumer` and seeds the generator (from `seed`, or at random).
+    ///
+    /// - Parameter consumer: Where the frames go.
+    /// - Returns: True.
     public func shouldInitialize(consumer: any VideoFrameConsumer) -> Bool {
         let seed = properties.int("seed")
         state.withLock { state in
@@ -49,10 +56,13 @@ public final class Noise: VideoSource {
         return true
     }
 
+    /// Lets go of the consumer and the stream's state.
     public func shouldDispose() {
         state.withLock { $0 = State() }
     }
 
+    /// Negotiates the format on the first call, then makes one frame of noise from the pool and hands it on;
+    /// ends the stream after `num-buffers` frames.
     public func produceFrame() {
         let limit = properties.int("num-buffers")
         let rate = properties.fraction("framerate") ?? (30, 1)

@@ -4,6 +4,11 @@ import MediaIO
 public enum GstPipeElements {
     /// Registers `noise`, `gray`, `x264grayenc`, `audionoise` and `mono` with GStreamer (once per process; later calls do nothing), or
     /// into `plugin` when called from a plugin's init function.
+    ///
+    /// - Parameter plugin: The `GstPlugin` pointer a plugin's init function was given; nil registers the
+    ///   elements for this process only.
+    /// - Throws: `GStreamerError` when GStreamer cannot be initialized, the app plugin (appsrc, appsink) is
+    ///   missing, or a name is taken by an element of another plugin.
     public static func register(plugin: UnsafeMutableRawPointer? = nil) throws(GStreamerError) {
         try MediaIOElements.registerSource(
             name: "noise", longName: "White noise video source",
@@ -19,7 +24,7 @@ public enum GstPipeElements {
         try MediaIOElements.registerAudioSource(
             name: "audionoise", longName: "White noise audio source",
             description: "Uniform random samples in any raw audio format, rate and channel count (gstpipe, Swift)",
-            properties: AudioNoise.properties, plugin: plugin
+            properties: AudioNoise.properties, pulled: true, plugin: plugin
         ) { AudioNoise(properties: $0) }
         try MediaIOElements.registerAudioFilter(
             name: "mono", longName: "Mono mixer",

@@ -2,8 +2,12 @@ import Synchronization
 
 /// Errors of the MediaIO layer.
 public struct MediaIOError: Error, CustomStringConvertible, Sendable {
+    /// What went wrong, in words for the user.
     public var description: String
 
+    /// An error saying `description`.
+    ///
+    /// - Parameter description: What went wrong, in words for the user.
     public init(_ description: String) {
         self.description = description
     }
@@ -71,8 +75,9 @@ final class SourceAdapter<Source: VideoSource>: BridgeDelegate {
 /// Renders appsink samples on a VideoSink.
 final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
     let sink: Sink
-    // The element's bridge owns this adapter: holding it strongly would keep both alive forever.
-    unowned let bridge: BridgeElement
+    // The element's bridge owns this adapter: holding it strongly would keep both alive forever. Weak,
+    // not unowned: an adapter kept after its element is gone (`bridge.implementation`) does nothing.
+    weak let bridge: BridgeElement?
     let reader = FrameReader()
 
     init(sink: Sink, bridge: BridgeElement) {
@@ -81,7 +86,7 @@ final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
     }
 
     func initialize() throws {
-        bridge.accept(sink.acceptedPixelFormats)
+        bridge?.accept(sink.acceptedPixelFormats)
         guard sink.shouldInitialize() else {
             throw MediaIOError("\(Sink.self).shouldInitialize() returned false")
         }
@@ -96,7 +101,7 @@ final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
             try deliver(reader.frame(from: sample), to: sink)
             return .ok
         } catch {
-            bridge.postError("\(error)")
+            bridge?.postError("\(error)")
             return .error
         }
     }
@@ -105,8 +110,9 @@ final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
 /// Renders appsink samples on a filter and sends what it consumes out through the appsrc.
 final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
     let filter: Filter
-    // The element's bridge owns this adapter: holding it strongly would keep both alive forever.
-    unowned let bridge: BridgeElement
+    // The element's bridge owns this adapter: holding it strongly would keep both alive forever. Weak,
+    // not unowned: an adapter kept after its element is gone (`bridge.implementation`) does nothing.
+    weak let bridge: BridgeElement?
     let consumer: BridgeConsumer
     let reader = FrameReader()
 
@@ -117,7 +123,7 @@ final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
     }
 
     func initialize() throws {
-        bridge.accept(filter.acceptedPixelFormats)
+        bridge?.accept(filter.acceptedPixelFormats)
         guard filter.shouldInitialize(consumer: consumer) else {
             throw MediaIOError("\(Filter.self).shouldInitialize(consumer:) returned false")
         }
@@ -145,7 +151,7 @@ final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
                 try deliver(frame, to: filter)
             }
         } catch {
-            bridge.postError("\(error)")
+            bridge?.postError("\(error)")
             return .error
         }
     }

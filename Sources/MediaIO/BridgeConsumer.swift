@@ -2,8 +2,9 @@ import Synchronization
 
 /// The consumer a source is handed: frames go out through the element's appsrc.
 final class BridgeConsumer: VideoFrameConsumer {
-    // The element owns the adapter that owns this consumer, so the element outlives it.
-    private unowned let bridge: BridgeElement
+    // Weak: a source may keep its consumer on a thread of its own after the element is gone; frames it
+    // hands over then are dropped (`.flushing`), as in a stopped pipeline.
+    private weak let bridge: BridgeElement?
 
     private struct State {
         /// A filter's input sample while its `render` runs: the segment and caps of the output.
@@ -35,6 +36,8 @@ final class BridgeConsumer: VideoFrameConsumer {
     }
 
     func consume(_ frame: VideoFrame) -> FlowResult {
+        // The element is gone: drop the frame before any work, as a stopped pipeline would.
+        guard bridge != nil else { return .flushing }
         let (input, inputFormat) = state.withLock { ($0.input, $0.inputFormat) }
         let result: FlowResult
         do {
@@ -47,7 +50,7 @@ final class BridgeConsumer: VideoFrameConsumer {
             let buffer = outgoing.buffer!.withTimestamps(
                 pts: frame.hasTimestamp ? frame.timestamp : nil, duration: frame.duration)
             let caps = try outputCaps(for: outgoing.format, input: input, inputFormat: inputFormat)
-            result = bridge.push(buffer, caps: caps, segmentFrom: input)
+            result = bridge?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
         } catch {
             reportError("\(error)")
             result = .error
@@ -68,12 +71,12 @@ final class BridgeConsumer: VideoFrameConsumer {
     }
 
     func endOfStream() {
-        bridge.endOfStream()
+        bridge?.endOfStream()
     }
 
     func negotiate(_ request: VideoFormatRequest) -> VideoFrameFormat? {
         guard let filter = try? Caps(VideoPixelFormat.caps(for: request.pixelFormats)) else { return nil }
-        let allowed = bridge.downstreamCaps(filter: filter)
+        let allowed = bridge?.downstreamCaps(filter: filter) ?? filter
         guard !allowed.isEmpty else { return nil }
         let fixed = allowed.fixated(preferring: [
             "width": .int(request.width), "height": .int(request.height),
@@ -88,6 +91,7 @@ final class BridgeConsumer: VideoFrameConsumer {
 
     func makeFrame(format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?) throws -> VideoFrame {
         let info = try format.gstreamerInfo()
+        guard let bridge else { throw MediaIOError("the element is gone: it takes no more frames") }
         let buffer = try bridge.makeVideoBuffer(info)
         let layout = info.adjusted(for: buffer)
         var frameFormat = format
@@ -140,24 +144,13 @@ final class BridgeConsumer: VideoFrameConsumer {
     }
 
     func reportError(_ message: String) {
-        bridge.postError(message)
+        bridge?.postError(message)
     }
 
     /// A frame in memory of its own, copied row by row into a pooled GStreamer buffer.
     private func copyIntoPool(_ frame: VideoFrame) throws -> VideoFrame {
         let target = try makeFrame(format: frame.format, timestamp: frame.timestamp, duration: frame.duration)
-        try frame.withPlanes { sources in
-            try target.withMutablePlanes { destinations in
-                for (source, destination) in zip(sources, destinations) {
-                    let count = min(source.pixelBytesPerRow, destination.pixelBytesPerRow)
-                    for row in 0..<min(source.rows, destination.rows) {
-                        let from = source.bytes.baseAddress! + row * source.bytesPerRow
-                        let to = destination.bytes.baseAddress! + row * destination.bytesPerRow
-                        to.copyMemory(from: from, byteCount: count)
-                    }
-                }
-            }
-        }
+        try frame.copyPixels(into: target)
         return target
     }
 

@@ -8,14 +8,19 @@ public struct VideoPlane {
     public let bytesPerRow: Int
     /// Bytes of pixels in one row, without padding.
     public let pixelBytesPerRow: Int
+    /// Rows in the plane (half the frame's height, rounded up, for a vertically subsampled chroma plane).
     public let rows: Int
 }
 
 /// One writable plane of a frame, valid only inside `withMutablePlanes`.
 public struct MutableVideoPlane {
+    /// The plane's writable bytes, from the first row to the last pixel of the last row.
     public let bytes: UnsafeMutableRawBufferPointer
+    /// Bytes from one row to the next, padding included.
     public let bytesPerRow: Int
+    /// Bytes of pixels in one row, without padding.
     public let pixelBytesPerRow: Int
+    /// Rows in the plane (half the frame's height, rounded up, for a vertically subsampled chroma plane).
     public let rows: Int
 }
 
@@ -31,11 +36,13 @@ public final class VideoFrame: @unchecked Sendable {
         case memory(UnsafeMutableRawBufferPointer)
     }
 
+    /// Pixel format, size, frame rate and the bytes per row of each plane as this frame lays them out.
     public let format: VideoFrameFormat
     /// Presentation timestamp in nanoseconds.
     public let timestamp: ClockTime
     /// Duration in nanoseconds, when known.
     public let duration: ClockTime?
+    /// Clockwise rotation to apply for display (from the stream's orientation tag); the pixels are not rotated.
     public let rotation: VideoRotation
     /// The colour matrix the stream's caps name (`.unknown` for frames made in memory).
     public let colorMatrix: VideoColorMatrix
@@ -56,6 +63,14 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     /// A frame in memory of its own, tightly packed, zero-filled.
+    ///
+    /// - Parameters:
+    ///   - format: The pixel format.
+    ///   - width: Width in pixels.
+    ///   - height: Height in pixels.
+    ///   - timestamp: Presentation timestamp in nanoseconds.
+    ///   - duration: Duration in nanoseconds, or nil when unknown.
+    ///   - rotation: Clockwise rotation to apply for display.
     public init(format: VideoPixelFormat, width: Int, height: Int, timestamp: ClockTime, duration: ClockTime? = nil,
                 rotation: VideoRotation = .none) {
         let frameFormat = VideoFrameFormat(pixelFormat: format, width: width, height: height)
@@ -71,6 +86,14 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     /// A frame holding a copy of tightly packed `bytes` (as `consumeRawData` gets them).
+    ///
+    /// - Parameters:
+    ///   - bytes: The pixels, plane after plane, rows without padding. Extra bytes are ignored; missing ones
+    ///     stay zero.
+    ///   - format: The frame's shape; its `bytesPerRow` is ignored (the copy is tightly packed).
+    ///   - timestamp: Presentation timestamp in nanoseconds.
+    ///   - duration: Duration in nanoseconds, or nil when unknown.
+    ///   - rotation: Clockwise rotation to apply for display.
     public convenience init(copying bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime,
                             duration: ClockTime? = nil, rotation: VideoRotation = .none) {
         self.init(format: format.pixelFormat, width: format.width, height: format.height, timestamp: timestamp,
@@ -148,6 +171,12 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     /// Reads every plane, mapped once for the duration of `body`.
+    ///
+    /// - Parameter body: Called once with the planes in plane order; the pointers are valid only until it
+    ///   returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: `GStreamerError` when a GStreamer buffer cannot be mapped as the frame's format
+    ///   (`gst_video_frame_map` fails), or what `body` throws.
     public func withPlanes<R>(_ body: ([VideoPlane]) throws -> R) throws -> R {
         try withRawPlanes(writable: false) { planes in
             try body(planes.map {
@@ -159,6 +188,12 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     /// Writes every plane. Only for writable frames (see `isWritable`); never copies behind your back.
+    ///
+    /// - Parameter body: Called once with the writable planes in plane order; the pointers are valid only until
+    ///   it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: `GStreamerError` when the frame is not writable (its buffer is shared) or cannot be
+    ///   mapped, or what `body` throws.
     public func withMutablePlanes<R>(_ body: ([MutableVideoPlane]) throws -> R) throws -> R {
         try withRawPlanes(writable: true) { planes in
             try body(planes.map {
@@ -170,6 +205,9 @@ public final class VideoFrame: @unchecked Sendable {
     }
 
     /// The pixels tightly packed, plane after plane, without row padding (one copy).
+    ///
+    /// - Returns: `pixelBytesPerRow × rows` bytes for each plane, concatenated.
+    /// - Throws: `GStreamerError` when a GStreamer buffer cannot be mapped as the frame's format.
     public func packedBytes() throws -> [UInt8] {
         try withPlanes { planes in
             var result: [UInt8] = []

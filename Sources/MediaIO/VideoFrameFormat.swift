@@ -2,14 +2,24 @@ import GStreamer
 
 /// The shape of a video frame: pixel format, size, frame rate, and the bytes per row of each plane.
 public struct VideoFrameFormat: Sendable, Equatable, CustomStringConvertible {
+    /// The layout of the pixels (planar YUV, packed RGB…).
     public var pixelFormat: VideoPixelFormat
+    /// Width in pixels.
     public var width: Int
+    /// Height in pixels (rows of the first plane).
     public var height: Int
+    /// Frames per second, 0/1 when the rate is variable or unknown.
     public var frameRate: VideoFrameRate
     /// Bytes from one row to the next in each plane, padding included.
     public var bytesPerRow: [Int]
 
     /// A tightly packed format: rows without padding.
+    ///
+    /// - Parameters:
+    ///   - pixelFormat: The pixel layout.
+    ///   - width: Width in pixels.
+    ///   - height: Height in pixels.
+    ///   - frameRate: Frames per second; 0/1 (the default) for a variable rate.
     public init(pixelFormat: VideoPixelFormat, width: Int, height: Int, frameRate: VideoFrameRate = VideoFrameRate(0)) {
         self.pixelFormat = pixelFormat
         self.width = width
@@ -30,11 +40,18 @@ public struct VideoFrameFormat: Sendable, Equatable, CustomStringConvertible {
     public var planeCount: Int { bytesPerRow.count }
 
     /// Rows in plane `plane`.
+    ///
+    /// - Parameter plane: The plane's index, from 0 to ``planeCount`` - 1.
+    /// - Returns: The plane's height in rows: ``height``, or half of it rounded up for a vertically subsampled
+    ///   chroma plane.
     public func rows(inPlane plane: Int) -> Int {
         pixelFormat.planeShapes(width: width, height: height)[plane].rows
     }
 
     /// Bytes of pixels in one row of plane `plane`, without padding.
+    ///
+    /// - Parameter plane: The plane's index, from 0 to ``planeCount`` - 1.
+    /// - Returns: The bytes a row's pixels take; ``bytesPerRow`` for the same plane is this or more.
     public func pixelBytesPerRow(inPlane plane: Int) -> Int {
         pixelFormat.planeShapes(width: width, height: height)[plane].rowBytes
     }
@@ -44,7 +61,10 @@ public struct VideoFrameFormat: Sendable, Equatable, CustomStringConvertible {
         (0..<planeCount).reduce(0) { $0 + bytesPerRow[$1] * rows(inPlane: $1) }
     }
 
-    /// Same pixel format, size and rate, whatever the row padding.
+    /// Same pixel format and size, whatever the row padding and the frame rate.
+    ///
+    /// - Parameter other: The format to compare with.
+    /// - Returns: Whether a frame of one format can be copied row by row into a frame of the other.
     public func hasSameImageShape(as other: VideoFrameFormat) -> Bool {
         pixelFormat == other.pixelFormat && width == other.width && height == other.height
     }
@@ -56,6 +76,7 @@ public struct VideoFrameFormat: Sendable, Equatable, CustomStringConvertible {
             framerate: (frameRate.numerator, frameRate.denominator))
     }
 
+    /// The format for logs, such as `I420 640x480 @ 30/1 (bytes per row [640, 320, 320])`.
     public var description: String {
         "\(pixelFormat) \(width)x\(height) @ \(frameRate) (bytes per row \(bytesPerRow))"
     }

@@ -3,6 +3,11 @@ extension Pipeline {
     /// how an application reaches the very object a launch description made (to push frames into it,
     /// or read what it collected). Nil when there is no such element or it is of another type.
     /// Video and audio alike. Example: `Examples/PushMode`.
+    ///
+    /// - Parameters:
+    ///   - name: The element's name in the pipeline (`name=` in a launch description).
+    ///   - type: The source, sink or filter class `make` returned when the element type was registered.
+    /// - Returns: The object, or nil.
     public func mediaIOElement<T: AnyObject>(named name: String, as type: T.Type) -> T? {
         switch element(named: name)?.bridge?.implementation {
         case let adapter as any MediaIOAdapter: return adapter.wrapped as? T
@@ -14,6 +19,14 @@ extension Pipeline {
     /// `for try await frame in pipeline.frames(fromAppSink: "out") { ... }`. Frames are zero-copy
     /// (`.pixelBuffer`), with the strides of their buffers. The sequence ends at end of stream. An
     /// appsink without caps is limited to the formats of `VideoPixelFormat`. Example: `Examples/FrameStats`.
+    ///
+    /// - Parameters:
+    ///   - name: The appsink's name in the pipeline.
+    ///   - capacity: How many samples may wait unread in the appsink before the streaming thread waits for the
+    ///     reader (its `max-buffers`).
+    /// - Returns: The frames, in order; iterating throws `GStreamerError` when an element fails,
+    ///   or ``MediaIOError`` for a sample whose caps no ``VideoFrameFormat`` describes.
+    /// - Throws: `GStreamerError` when there is no appsink named `name`, or its caps cannot be set.
     public func frames(fromAppSink name: String, capacity: Int = 4) throws -> AsyncThrowingMapSequence<AppSinkSamples, VideoFrame> {
         // An appsink without caps would accept formats no VideoFrame can describe (ABGR64, ...).
         if let appsink = element(named: name), case .caps(nil)? = try? appsink.get("caps") {

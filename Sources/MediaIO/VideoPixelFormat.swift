@@ -16,7 +16,9 @@ public enum VideoPixelFormat: String, Sendable, CaseIterable, CustomStringConver
     case y444
     /// One 8-bit luma plane.
     case gray8
+    /// Packed 32-bit RGB with alpha; the name gives the byte order in memory (`bgra`: blue first, alpha last).
     case bgra, rgba, argb, abgr
+    /// Packed 32-bit RGB with an unused padding byte (`x`) where the alpha formats have alpha.
     case bgrx, rgbx, xrgb, xbgr
     /// Packed 24-bit RGB.
     case rgb
@@ -47,6 +49,9 @@ public enum VideoPixelFormat: String, Sendable, CaseIterable, CustomStringConver
     }
 
     /// The format of a GStreamer name, such as "NV12".
+    ///
+    /// - Parameter gstreamerName: The name as it appears in caps and in `GST_VIDEO_FORMAT_*`, case-sensitive
+    ///   (`"BGRx"`, not `"BGRX"`).
     public init?(gstreamerName: String) {
         guard let format = VideoPixelFormat.allCases.first(where: { $0.gstreamerName == gstreamerName }) else {
             return nil
@@ -54,6 +59,7 @@ public enum VideoPixelFormat: String, Sendable, CaseIterable, CustomStringConver
         self = format
     }
 
+    /// GStreamer's name for the format, as ``gstreamerName`` gives it.
     public var description: String { gstreamerName }
 
     /// True for the YUV formats (and GRAY8, which is luma only).
@@ -87,6 +93,12 @@ public enum VideoPixelFormat: String, Sendable, CaseIterable, CustomStringConver
     }
 
     /// Pixel bytes per row and rows of each plane at `width` x `height` (chroma rounded up).
+    ///
+    /// - Parameters:
+    ///   - width: The frame width in pixels.
+    ///   - height: The frame height in pixels.
+    /// - Returns: One entry per plane, in plane order: the bytes of pixels in a row (no padding) and the number
+    ///   of rows. Subsampled chroma planes round odd sizes up, as GStreamer does.
     public func planeShapes(width: Int, height: Int) -> [(rowBytes: Int, rows: Int)] {
         let halfWidth = (width + 1) / 2
         let halfHeight = (height + 1) / 2
@@ -102,6 +114,11 @@ public enum VideoPixelFormat: String, Sendable, CaseIterable, CustomStringConver
     }
 
     /// Raw-video caps listing `formats` in order, any size and rate.
+    ///
+    /// - Parameter formats: The pixel formats to accept, most preferred first; caps negotiation tries them in
+    ///   this order.
+    /// - Returns: A caps string such as `video/x-raw, format=(string){ I420, NV12 }, width=…`, for a pad template
+    ///   or `Caps.init(_:)`.
     public static func caps(for formats: [VideoPixelFormat]) -> String {
         "video/x-raw, format=(string){ \(formats.map(\.gstreamerName).joined(separator: ", ")) }, "
             + "width=(int)[ 1, 2147483647 ], height=(int)[ 1, 2147483647 ], framerate=(fraction)[ 0/1, 2147483647/1 ]"
@@ -118,22 +135,35 @@ public enum VideoBufferType: Sendable {
 
 /// The colour matrix relating a frame's YUV to RGB, as its caps' colorimetry names it.
 public enum VideoColorMatrix: String, Sendable {
+    /// A matrix: ITU-R BT.601 (SD), BT.709 (HD), BT.2020 (UHD), `rgb` for RGB frames (no matrix), or `unknown`
+    /// when the caps do not say.
     case bt601, bt709, bt2020, rgb, unknown
 }
 
 /// Clockwise rotation to apply to a frame for display.
 public enum VideoRotation: Int, Sendable {
+    /// No rotation.
     case none = 0
+    /// A quarter turn clockwise.
     case rotate90 = 90
+    /// Upside down.
     case rotate180 = 180
+    /// Three quarter turns clockwise (a quarter turn counterclockwise).
     case rotate270 = 270
 }
 
 /// A frame rate as a fraction of frames per second; 0/1 means variable.
 public struct VideoFrameRate: Sendable, Equatable, CustomStringConvertible {
+    /// Frames per ``denominator`` seconds; 0 for a variable rate.
     public var numerator: Int
+    /// The seconds that ``numerator`` frames take.
     public var denominator: Int
 
+    /// A rate of `numerator`/`denominator` frames per second, such as `VideoFrameRate(30_000, 1001)` for NTSC.
+    ///
+    /// - Parameters:
+    ///   - numerator: Frames per `denominator` seconds; 0 for a variable rate.
+    ///   - denominator: Seconds; 1 unless the rate is fractional.
     public init(_ numerator: Int, _ denominator: Int = 1) {
         self.numerator = numerator
         self.denominator = denominator
@@ -146,10 +176,14 @@ public struct VideoFrameRate: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Timestamp of frame `index` in nanoseconds (exact, without accumulating rounding).
+    ///
+    /// - Parameter index: The frame's index from the start of the stream, 0 for the first frame.
+    /// - Returns: The frame's presentation time in nanoseconds; 0 for every frame when the rate is variable.
     public func timestamp(ofFrame index: Int) -> ClockTime {
         guard numerator > 0, denominator > 0 else { return 0 }
         return ClockTime(UInt64(index) * 1_000_000_000 * UInt64(denominator) / UInt64(numerator))
     }
 
+    /// The rate as GStreamer writes it in caps, `numerator/denominator` (such as `30/1`).
     public var description: String { "\(numerator)/\(denominator)" }
 }

@@ -3,11 +3,22 @@
 /// What a source asks of downstream when choosing its format: acceptable pixel formats in order of
 /// preference, and the size and rate it would like (downstream caps filters win).
 public struct VideoFormatRequest: Sendable {
+    /// Acceptable pixel formats, most preferred first.
     public var pixelFormats: [VideoPixelFormat]
+    /// The width in pixels the source would like; a downstream caps filter may fix another.
     public var width: Int
+    /// The height in pixels the source would like; a downstream caps filter may fix another.
     public var height: Int
+    /// The frame rate the source would like; 0/1 for variable.
     public var frameRate: VideoFrameRate
 
+    /// A request for one of `pixelFormats`, preferably at `width` x `height` and `frameRate`.
+    ///
+    /// - Parameters:
+    ///   - pixelFormats: Acceptable pixel formats, most preferred first.
+    ///   - width: The preferred width in pixels.
+    ///   - height: The preferred height in pixels.
+    ///   - frameRate: The preferred frame rate; 0/1 for variable.
     public init(pixelFormats: [VideoPixelFormat], width: Int, height: Int, frameRate: VideoFrameRate) {
         self.pixelFormats = pixelFormats
         self.width = width
@@ -20,10 +31,25 @@ public struct VideoFormatRequest: Sendable {
 public protocol VideoFrameConsumer: AnyObject, Sendable {
     /// Hands a frame on without copying its pixels when they are in a GStreamer buffer (frames from
     /// `makeFrame`, or a filter's input frame passed through). Blocks while downstream is full.
+    ///
+    /// A frame in memory of its own (``VideoBufferType/rawData``) is copied once into a pooled buffer.
+    /// May be called from any thread; a filter calls it from `render`, on the streaming thread.
+    ///
+    /// - Parameter frame: The frame to hand on; its timestamp and duration (nanoseconds) become the buffer's.
+    /// - Returns: How the push went: `FlowResult.ok`, `FlowResult.flushing` while the
+    ///   element is stopping or seeking (drop the frame, it is not an error), or an error that has been
+    ///   reported on the bus.
     @discardableResult
     func consume(_ frame: VideoFrame) -> FlowResult
 
     /// Hands on tightly packed pixels of `format`, copying them once into a pooled buffer.
+    ///
+    /// - Parameters:
+    ///   - bytes: The pixels, plane after plane, rows without padding; copied before the call returns.
+    ///   - timestamp: Presentation timestamp in nanoseconds; the duration is one frame at `format`'s rate.
+    ///   - format: The pixels' shape (its `bytesPerRow` is ignored: the bytes are tightly packed).
+    ///   - rotation: Clockwise rotation to apply for display.
+    /// - Returns: How the push went, as for ``consume(_:)``.
     @discardableResult
     func consumeRawData(
         _ bytes: UnsafeRawBufferPointer, timestamp: ClockTime, format: VideoFrameFormat, rotation: VideoRotation
@@ -33,22 +59,50 @@ public protocol VideoFrameConsumer: AnyObject, Sendable {
     func endOfStream()
 
     /// The format downstream accepts that best fits `request`, or nil when it accepts none of them.
+    /// Call it in `shouldInitialize(consumer:)` or later, before making frames; the caps it settles on are
+    /// those the first frame is sent with.
+    ///
+    /// - Parameter request: The pixel formats the source can produce, and the size and rate it prefers.
+    /// - Returns: The fixed format, with GStreamer's bytes per row for each plane, or nil.
     func negotiate(_ request: VideoFormatRequest) -> VideoFrameFormat?
 
     /// A writable frame of `format` from the element's buffer pool, to fill and hand to `consume`.
+    ///
+    /// - Parameters:
+    ///   - format: The frame's shape; its `bytesPerRow` is replaced by the pool's strides.
+    ///   - timestamp: Presentation timestamp in nanoseconds.
+    ///   - duration: Duration in nanoseconds, or nil when unknown.
+    /// - Returns: A writable frame in a GStreamer buffer, zero-copy to ``consume(_:)``.
+    /// - Throws: `GStreamerError` when `format` has no GStreamer layout or the element's buffer pool
+    ///   cannot be set up for it.
     func makeFrame(format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?) throws -> VideoFrame
 
     /// Reports an error on the pipeline's bus, naming the element; the pipeline then stops.
+    ///
+    /// - Parameter message: What went wrong, in words for the user; GStreamer adds the element's name.
     func reportError(_ message: String)
 
     /// A frame whose first plane is `frame`'s own first plane, shared (not copied). In `frame`'s format,
     /// its other planes all hold `value`, from one block shared by every such frame; as `.gray8`, it is
     /// that plane alone. Nil when `frame`'s layout does not allow it (then make and fill a frame).
+    ///
+    /// - Parameters:
+    ///   - frame: The frame whose first (luma) plane is shared.
+    ///   - pixelFormat: The new frame's format: `frame`'s own, or ``VideoPixelFormat/gray8``.
+    ///   - value: The byte the other planes hold (128 makes YUV chroma neutral gray).
+    /// - Returns: The new frame, read-only, with `frame`'s timestamps and rotation, or nil.
     func makeFrame(sharingFirstPlaneOf frame: VideoFrame, as pixelFormat: VideoPixelFormat, otherPlanesFilledWith value: UInt8)
         -> VideoFrame?
 }
 
 extension VideoFrameConsumer {
+    /// The default: nil, the consumer cannot share planes (make and fill a frame instead).
+    ///
+    /// - Parameters:
+    ///   - frame: The frame whose first plane would be shared.
+    ///   - pixelFormat: The new frame's pixel format.
+    ///   - value: The byte the other planes would hold.
+    /// - Returns: nil.
     public func makeFrame(
         sharingFirstPlaneOf frame: VideoFrame, as pixelFormat: VideoPixelFormat, otherPlanesFilledWith value: UInt8
     ) -> VideoFrame? {
@@ -56,6 +110,11 @@ extension VideoFrameConsumer {
     }
 
     /// `makeFrame(sharingFirstPlaneOf:as:otherPlanesFilledWith:)` in `frame`'s own format.
+    ///
+    /// - Parameters:
+    ///   - frame: The frame whose first (luma) plane is shared.
+    ///   - value: The byte the other planes hold (128 makes YUV chroma neutral gray).
+    /// - Returns: The new frame, read-only, or nil when `frame`'s layout does not allow sharing.
     public func makeFrame(sharingFirstPlaneOf frame: VideoFrame, otherPlanesFilledWith value: UInt8) -> VideoFrame? {
         makeFrame(sharingFirstPlaneOf: frame, as: frame.format.pixelFormat, otherPlanesFilledWith: value)
     }
@@ -76,9 +135,13 @@ public protocol VideoLifecycle: AnyObject, Sendable {
 }
 
 extension VideoLifecycle {
+    /// The default: ``VideoBufferType/pixelBuffer``, zero-copy.
     public var bufferType: VideoBufferType { .pixelBuffer }
+    /// The default: does nothing.
     public func shouldStart() {}
+    /// The default: does nothing.
     public func shouldStop() {}
+    /// The default: does nothing.
     public func shouldDispose() {}
 }
 
@@ -90,6 +153,10 @@ extension VideoLifecycle {
 /// `Examples/PushMode` (an application pushing through a source).
 public protocol VideoSource: VideoLifecycle {
     /// NULL → READY. Keep `consumer` to hand frames to. Returning false fails the state change.
+    /// Called on the thread that changes the pipeline's state.
+    ///
+    /// - Parameter consumer: Where frames go; keep it for as long as the source produces frames.
+    /// - Returns: True when the source is ready; false fails the state change.
     func shouldInitialize(consumer: any VideoFrameConsumer) -> Bool
     /// Pull mode: the pipeline wants the next frame (on GStreamer's streaming thread). Hand one to the
     /// consumer, or end the stream. Push-mode sources leave this alone.
@@ -97,6 +164,7 @@ public protocol VideoSource: VideoLifecycle {
 }
 
 extension VideoSource {
+    /// The default, for push-mode sources: does nothing.
     public func produceFrame() {}
 }
 
@@ -110,11 +178,24 @@ public protocol VideoSink: VideoLifecycle {
     /// Every pixel format it accepts, preferred first; by default only `pixelFormat`.
     var acceptedPixelFormats: [VideoPixelFormat] { get }
     /// NULL → READY. Returning false fails the state change.
+    ///
+    /// - Returns: True when the sink is ready; false fails the state change.
     func shouldInitialize() -> Bool
     /// A frame to render (for `bufferType == .pixelBuffer`), on the streaming thread, synchronously.
     /// Throwing stops the pipeline with the error, naming the element.
+    ///
+    /// - Parameter frame: The frame, read-only, valid for as long as it is kept (it holds its buffer).
+    /// - Throws: Anything; the pipeline then stops with an error naming the element and carrying the error's
+    ///   description.
     func render(_ frame: VideoFrame) throws
     /// Tightly packed pixels to render (for `bufferType == .rawData`).
+    ///
+    /// - Parameters:
+    ///   - bytes: The pixels, plane after plane, rows without padding; valid only during the call.
+    ///   - format: The pixels' shape.
+    ///   - timestamp: Presentation timestamp in nanoseconds.
+    ///   - rotation: Clockwise rotation to apply for display.
+    /// - Throws: Anything; the pipeline then stops with an error naming the element.
     func renderRawData(
         _ bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime, rotation: VideoRotation
     ) throws
@@ -123,18 +204,36 @@ public protocol VideoSink: VideoLifecycle {
 }
 
 extension VideoSink {
+    /// The default: ``pixelFormat`` alone.
     public var acceptedPixelFormats: [VideoPixelFormat] { [pixelFormat] }
+    /// The default: the sink is ready.
+    ///
+    /// - Returns: True.
     public func shouldInitialize() -> Bool { true }
+    /// The default: ignores the frame (a `.rawData` sink implements ``renderRawData(_:format:timestamp:rotation:)``).
+    ///
+    /// - Parameter frame: The frame, ignored.
+    /// - Throws: Never.
     public func render(_ frame: VideoFrame) throws {}
+    /// The default: ignores the bytes (a `.pixelBuffer` sink implements ``render(_:)``).
+    ///
+    /// - Parameters:
+    ///   - bytes: The pixels, ignored.
+    ///   - format: Their shape.
+    ///   - timestamp: Their presentation timestamp in nanoseconds.
+    ///   - rotation: Their rotation.
+    /// - Throws: Never.
     public func renderRawData(
         _ bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime, rotation: VideoRotation
     ) throws {}
+    /// The default: does nothing.
     public func endOfStream() {}
 }
 
 /// A filter whose output format differs from its input's: `outputPixelFormat` (read during caps
 /// negotiation) is what it hands on whatever it receives; nil means "the input's format".
 public protocol VideoFormatConverting: VideoFilter {
+    /// The pixel format of every frame the filter hands on, or nil for the input's own format.
     var outputPixelFormat: VideoPixelFormat? { get }
 }
 

@@ -27,6 +27,9 @@ struct FileJob {
         let index: Int
         /// The element written just before the output, such as "gray".
         let feeder: String?
+        /// What reaches the output: what its own chain works on (`noise ! gray ! a.mp4 audiotestsrc !
+        /// b.wav` writes video to a.mp4 and audio to b.wav), else what the description does.
+        var media: MediaKind = .video
         /// The audio encoder the input's audio goes through beside the video, or nil for video
         /// only (and for an audio description, whose output chain is audio itself).
         var audioEncoder: String?
@@ -170,17 +173,28 @@ struct FileJob {
         }.map { tokens[$0] }
         let found = MediaKind.found(in: described, klass: klass)
         media = Self.media(found: found, outputs: replacements.map(\.output))
-        for replacement in replacements {
-            try Self.check(replacement.output, holds: media, shownBy: found[media])
+        for index in replacements.indices {
+            // The output's own chain, from where it starts (the description's start, or an element
+            // no `!` leads to) up to the output, says what reaches it when it says anything.
+            let end = replacements[index].range.lowerBound
+            let start = Self.chainStart(before: end, in: tokens)
+            let chain = (start..<end).filter { !(input != nil && $0 == 0) }.map { tokens[$0] }
+            let own = MediaKind.found(in: chain, klass: klass)
+            let kind: MediaKind = own[.video] != nil ? .video : own[.audio] != nil ? .audio : media
+            replacements[index].output.media = kind
+            try Self.check(replacements[index].output, holds: kind, shownBy: own[kind] ?? found[kind])
         }
         // An RTSP server sends a file's audio too: both in MPEG-TS (RTP MP2T), one stream to serve.
         for index in replacements.indices where replacements[index].output.stream?.kind == .rtsp {
-            if input != nil && media == .video { replacements[index].output.format = .rtspWithAudio }
+            if input != nil && replacements[index].output.media == .video {
+                replacements[index].output.format = .rtspWithAudio
+            }
         }
-        // The audio goes to one output: the last in the description that can hold it (uridecodebin
-        // has one pad per stream, so a second audio branch would wait forever).
+        // The input's audio goes to one output: the last in the description that can hold it and is
+        // written video (uridecodebin has one pad per stream, so a second audio branch would wait
+        // forever).
         let audioTarget = replacements.sorted { $0.range.lowerBound > $1.range.lowerBound }
-            .first { $0.output.format.audioEncoders != nil }?.output.index
+            .first { $0.output.format.audioEncoders != nil && $0.output.media == .video }?.output.index
         let crashSafe = alwaysCrashSafe || !(input?.uri.hasPrefix("file:") ?? false)
         for replacement in replacements {
             var output = replacement.output
@@ -189,10 +203,10 @@ struct FileJob {
             if let stream = output.stream, stream.kind != .rtsp { notes.append(stream.startNote(hlsWindow: hlsWindow)) }
             if output.fromFilesink, let feeder = output.feeder {
                 notes.append(
-                    "filesink location=\(output.path) gets raw \(media) from \(feeder): encoding it as "
-                        + "\(output.format.name(for: media)) (put your own encoder before filesink to choose another)")
+                    "filesink location=\(output.path) gets raw \(output.media) from \(feeder): encoding it as "
+                        + "\(output.format.name(for: output.media)) (put your own encoder before filesink to choose another)")
             }
-            if media == .video {
+            if output.media == .video {
                 if output.index == audioTarget || output.format.audioEncoders == nil {
                     output.audioEncoder = audioEncoder(for: output)
                 } else if input != nil {
@@ -208,7 +222,7 @@ struct FileJob {
             let output = outputs.first { $0.index == replacement.output.index }!
             tokens.replaceSubrange(
                 replacement.range,
-                with: try Self.outputChain(output, media: media, upright: uprightOutputs, hlsWindow: hlsWindow))
+                with: try Self.outputChain(output, media: output.media, upright: uprightOutputs, hlsWindow: hlsWindow))
         }
         if let input {
             let decoded =
@@ -233,6 +247,19 @@ struct FileJob {
                 ]
             }
         }
+    }
+
+    /// Where the chain that ends at `end` begins: the description's first token, or an element that
+    /// no `!` leads to (`audiotestsrc` in `noise ! a.mp4 audiotestsrc ! b.wav`, `t.` in
+    /// `tee name=t ! a.mp4 t. ! b.mkv`). Properties (`num-buffers=3`) belong to the element before them.
+    static func chainStart(before end: Int, in tokens: [String]) -> Int {
+        var start = end - 1
+        while start > 0 {
+            let token = tokens[start]
+            if token != "!" && tokens[start - 1] != "!" && !token.contains("=") { break }
+            start -= 1
+        }
+        return max(start, 0)
     }
 
     /// What the description carries: video when any of its elements or caps is video (its audio

@@ -361,7 +361,7 @@ struct FileJobRun {
     /// What reached an output, for messages: "the 39 frames written", or for audio (whose buffers
     /// are no unit a user knows) "the audio written (0:00:01.5)".
     private func contents(of output: Output, _ how: String) -> String {
-        guard job.media == .audio else { return "the \(output.written?.count ?? 0) frames \(how)" }
+        guard output.file.media == .audio else { return "the \(output.written?.count ?? 0) frames \(how)" }
         return "the audio \(how) (\(ProgressLine.time(output.written?.lastEnd ?? 0)))"
     }
 

@@ -32,6 +32,20 @@ struct CorrectnessTests {
         #expect(buffer.identity == before)
     }
 
+    @Test("Marking a shared buffer discontinuous changes this wrapper's copy, not the holder's")
+    func sharedBufferDiscontinuity() throws {
+        let buffer = try Buffer(size: 16)
+        let sample = Sample(buffer: buffer, caps: nil)
+        #expect(!buffer.isWritable)
+        buffer.setDiscontinuity(true)
+        let held = try #require(sample.buffer)
+        #expect(!held.isDiscontinuity, "the sample's buffer is not written through a shared wrapper")
+        #expect(buffer.isDiscontinuity)
+        #expect(buffer.memoryRoots == held.memoryRoots)
+        buffer.setDiscontinuity(false)
+        #expect(!buffer.isDiscontinuity)
+    }
+
     @Test("A fresh buffer is written in place")
     func freshBufferInPlace() throws {
         let buffer = try Buffer(size: 4)

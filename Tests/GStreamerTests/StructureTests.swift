@@ -1,4 +1,6 @@
+import CGStreamer
 import GStreamer
+import Synchronization
 import Testing
 
 @Suite("Structure, Caps by structure, TagList")
@@ -171,5 +173,27 @@ struct StructureTests {
         #expect(tags.languageCode == "fr")
         #expect(tags.imageOrientation == "rotate-180")
         #expect(tags["title"] == .string("hello"))
+    }
+}
+
+@Suite("Field values GStreamer serializes itself")
+struct OtherFieldValueTests {
+    static let unimplemented = Atomic(0)
+
+    @Test("A template's ranges and lists print as GStreamer writes them, without reading them back (no 'unimplemented' warning)")
+    func rangeDescription() throws {
+        let id = g_log_set_handler(
+            "GStreamer", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue),
+            { _, _, message, _ in
+                if let message, String(cString: message) == "unimplemented" {
+                    OtherFieldValueTests.unimplemented.add(1, ordering: .relaxed)
+                }
+            }, nil)
+        defer { g_log_remove_handler("GStreamer", id) }
+        let caps = try Caps("audio/x-raw, rate=(int)[ 1, 48000 ], channels=(int){ 1, 2 }")
+        let structure = try #require(caps.structure(at: 0))
+        #expect(structure["rate"]?.description == "[ 1, 48000 ]")
+        #expect(structure["channels"]?.description == "{ (int)1, (int)2 }")
+        #expect(OtherFieldValueTests.unimplemented.load(ordering: .relaxed) == 0)
     }
 }

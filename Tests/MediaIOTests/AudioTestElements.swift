@@ -214,22 +214,28 @@ final class AudioRecordingSink: AudioSink {
 }
 
 enum AudioTestElements {
+    private static let patternProperties: [PropertySpec] = [
+        PropertySpec("tag", blurb: "Record under this name", .string(default: nil)),
+        PropertySpec("format", blurb: "Sample format", .string(default: "S16LE")),
+        PropertySpec("rate", blurb: "Rate", .int(range: 1...192_000, default: 48000)),
+        PropertySpec("channels", blurb: "Channels", .int(range: 1...64, default: 2)),
+        PropertySpec("planar", blurb: "Non-interleaved", .bool(default: false)),
+        PropertySpec("samples", blurb: "Samples per channel in all", .int(range: 0...Int(Int32.max), default: 4800)),
+        PropertySpec("push", blurb: "Samples per push", .int(range: 1...1_000_000, default: 480)),
+        PropertySpec("per-buffer", blurb: "Samples per buffer (0: as pushed)", .int(range: 0...1_000_000, default: 0)),
+        PropertySpec("frames", blurb: "Push frames made by makeFrame", .bool(default: false)),
+        PropertySpec("silent", blurb: "Push zeros instead of the pattern (cheap)", .bool(default: false)),
+    ]
+
     private static let registered: Void = {
         let tag = PropertySpec("tag", blurb: "Record under this name", .string(default: nil))
-        try! MediaIOElements.registerAudioSource(
-            name: "audiopattern", longName: "Audio pattern", description: "Test source",
-            properties: [
-                tag, PropertySpec("format", blurb: "Sample format", .string(default: "S16LE")),
-                PropertySpec("rate", blurb: "Rate", .int(range: 1...192_000, default: 48000)),
-                PropertySpec("channels", blurb: "Channels", .int(range: 1...64, default: 2)),
-                PropertySpec("planar", blurb: "Non-interleaved", .bool(default: false)),
-                PropertySpec("samples", blurb: "Samples per channel in all", .int(range: 0...Int(Int32.max), default: 4800)),
-                PropertySpec("push", blurb: "Samples per push", .int(range: 1...1_000_000, default: 480)),
-                PropertySpec("per-buffer", blurb: "Samples per buffer (0: as pushed)", .int(range: 0...1_000_000, default: 0)),
-                PropertySpec("frames", blurb: "Push frames made by makeFrame", .bool(default: false)),
-                PropertySpec("silent", blurb: "Push zeros instead of the pattern (cheap)", .bool(default: false)),
-            ]
-        ) { AudioPatternSource(properties: $0) }
+        // The same source twice: through an appsrc, and pulled on a task of its own (no appsrc).
+        for (name, pulled) in [("audiopattern", false), ("audiopulled", true)] {
+            try! MediaIOElements.registerAudioSource(
+                name: name, longName: "Audio pattern", description: "Test source", properties: patternProperties,
+                pulled: pulled
+            ) { AudioPatternSource(properties: $0) }
+        }
         try! MediaIOElements.registerAudioFilter(
             name: "audiopass", longName: "Audio pass", description: "Test filter",
             properties: [tag, PropertySpec("copy", blurb: "Copy each frame", .bool(default: false))]

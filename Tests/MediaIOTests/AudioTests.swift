@@ -4,7 +4,7 @@ import Synchronization
 import Testing
 
 /// Runs `description` to its end and gives what `audiorecord tag=TAG` recorded.
-private func record(_ description: String, tag: String) async throws -> [AudioRecordingSink.Record] {
+func record(_ description: String, tag: String) async throws -> [AudioRecordingSink.Record] {
     AudioTestElements.register()
     AudioRecordingSink.records.withLock { $0[tag] = [] }
     try await Pipeline(launch: description).run()
@@ -16,20 +16,21 @@ struct AudioTests {
     static let layouts = [false, true]
 
     @Test(
-        "Every sample format and layout round-trips source → filter → sink exactly",
+        "Every sample format and layout round-trips source → filter → sink exactly (through an appsrc, and pulled)",
         arguments: AudioSampleFormat.allCases, layouts)
     func roundTrip(format: AudioSampleFormat, planar: Bool) async throws {
-        let tag = "round-\(format.gstreamerName)-\(planar)"
-        let records = try await record(
-            "audiopattern format=\(format.gstreamerName) planar=\(planar) channels=3 rate=32000 samples=1000 push=333 "
-                + "! audiopass ! audiorecord tag=\(tag) format=\(format.gstreamerName) sync=false",
-            tag: tag)
-        let info = try #require(records.first?.info)
-        #expect(info.format == format && info.channels == 3 && info.rate == 32000)
-        #expect(info.layout == (planar ? .nonInterleaved : .interleaved))
-        let samples = records.flatMap(\.samples)
         let expected = (0..<1000).flatMap { n in (0..<3).map { AudioPattern.stored(AudioPattern.value(sample: n, channel: $0), format) } }
-        #expect(samples == expected)
+        for source in ["audiopattern", "audiopulled"] {
+            let tag = "round-\(source)-\(format.gstreamerName)-\(planar)"
+            let records = try await record(
+                "\(source) format=\(format.gstreamerName) planar=\(planar) channels=3 rate=32000 samples=1000 push=333 "
+                    + "! audiopass ! audiorecord tag=\(tag) format=\(format.gstreamerName) sync=false",
+                tag: tag)
+            let info = try #require(records.first?.info)
+            #expect(info.format == format && info.channels == 3 && info.rate == 32000, "\(source)")
+            #expect(info.layout == (planar ? .nonInterleaved : .interleaved), "\(source)")
+            #expect(records.flatMap(\.samples) == expected, "\(source)")
+        }
     }
 
     @Test("Pushes of any size are cut into the buffers asked for: 1-sample pushes, 441-sample (10 ms) buffers at 44.1 kHz")
@@ -192,30 +193,33 @@ struct AudioTests {
         }
     }
 
-    @Test("Frames a source makes go out as they are: the very memory it filled reaches the sink")
-    func zeroCopy() async throws {
+    @Test("Frames a source makes go out as they are: the very memory it filled reaches the sink",
+          arguments: ["audiopattern", "audiopulled"])
+    func zeroCopy(source: String) async throws {
         AudioTestElements.register()
-        AudioPatternSource.pushedMemory.withLock { $0["zero"] = [] }
-        let pipeline = try Pipeline(launch: "audiopattern tag=zero frames=true samples=4800 ! audiopass ! appsink name=out sync=false")
+        let tag = "zero-\(source)"
+        AudioPatternSource.pushedMemory.withLock { $0[tag] = [] }
+        let pipeline = try Pipeline(launch: "\(source) tag=\(tag) frames=true samples=4800 ! audiopass ! appsink name=out sync=false")
         let frames = try pipeline.audioFrames(fromAppSink: "out")
         try pipeline.play()
         var received: [UInt] = []
         for try await frame in frames { received += frame.buffer.memoryRoots }
         pipeline.stop()
         #expect(received.count == 10)
-        #expect(received == AudioPatternSource.pushedMemory.withLock { $0["zero"] ?? [] })
+        #expect(received == AudioPatternSource.pushedMemory.withLock { $0[tag] ?? [] })
     }
 
-    @Test("Eight audio pipelines at once each get all their samples")
-    func concurrent() async throws {
+    /// `audiopulled` is the same source without an appsrc (see PulledSourceTests).
+    @Test("Eight audio pipelines at once each get all their samples", arguments: ["audiopattern", "audiopulled"])
+    func concurrent(source: String) async throws {
         AudioTestElements.register()
         let counts = try await withThrowingTaskGroup(of: Int.self) { group in
             for index in 0..<8 {
                 group.addTask {
-                    let tag = "parallel-\(index)"
+                    let tag = "parallel-\(source)-\(index)"
                     AudioRecordingSink.records.withLock { $0[tag] = [] }
                     try await Pipeline(
-                        launch: "audiopattern samples=48000 push=777 per-buffer=480 ! audiopass copy=true ! audiorecord tag=\(tag) sync=false"
+                        launch: "\(source) samples=48000 push=777 per-buffer=480 ! audiopass copy=true ! audiorecord tag=\(tag) sync=false"
                     ).run()
                     return AudioRecordingSink.records.withLock { $0[tag] ?? [] }.reduce(0) { $0 + $1.samples.count / 2 }
                 }

@@ -144,6 +144,27 @@ struct AudioFileTests {
         #expect(!FileManager.default.fileExists(atPath: String(description.split(separator: " ").last!)))
     }
 
+    @Test("Each output is written as what its own chain makes: video to .mp4 and audio to .wav in one run")
+    func outputKindPerChain() throws {
+        let video = Media.temporary("chain-video", "mp4")
+        let audio = Media.temporary("chain-audio", "wav")
+        defer { [video, audio].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let result = try CLI.run([
+            "noise", "num-buffers=30", "!", "gray", "!", video.path,
+            "audiotestsrc", "num-buffers=25", "samplesperbuffer=1600", "!", audio.path,
+        ])
+        #expect(result.status == 0, "\(result.stderr)")
+        let pictures = try FFProbe(video)
+        #expect(pictures.video.map(\.codec) == ["h264"])
+        #expect(pictures.audio.isEmpty, "noise ! gray makes no sound, and audiotestsrc's goes to the .wav")
+        let sound = try FFProbe(audio)
+        #expect(sound.video.isEmpty)
+        #expect(sound.audio.count == 1 && sound.audio[0].codec.hasPrefix("pcm_"), "\(sound.audio)")
+        // 25 buffers of 1600 samples at audiotestsrc's 44.1 kHz.
+        let duration = try #require(sound.duration)
+        #expect(abs(duration - 40000.0 / 44100) < 0.01, "\(duration) s")
+    }
+
     @Test("An error mid-stream: exit 1 naming the element, and the output finalized with the audio before it")
     func errorMidStream() async throws {
         let input = try await Media.sineFLAC()

@@ -47,6 +47,28 @@ struct MediaKindTests {
         #expect(mapped.tokens.contains("flacenc"))
     }
 
+    @Test("Each output's chain says what reaches it; a chain that says nothing follows the description")
+    func kindPerChain() throws {
+        try GStreamer.initialize()
+        // noise stands in for the registry's Swift source; x264grayenc is not needed without gray.
+        let klass: (String) -> String? = { $0 == "noise" ? "Source/Video" : GStreamer.classification(ofElement: $0) }
+        let job = try FileJob(
+            tokens: ["noise", "!", "videoflip", "!", "a.mp4", "audiotestsrc", "num-buffers=3", "!", "b.wav"],
+            swiftElements: ["noise"], klass: klass)
+        #expect(job.media == .video)
+        #expect(Dictionary(uniqueKeysWithValues: job.outputs.map { ($0.path, $0.media) }) == ["a.mp4": .video, "b.wav": .audio])
+        #expect(job.tokens.contains("wavenc"))
+        #expect(job.outputs.allSatisfy { $0.audioEncoder == nil || $0.path == "a.mp4" })
+
+        #expect(FileJob.chainStart(before: 8, in: ["noise", "!", "gray", "!", "a.mp4", "audiotestsrc", "num-buffers=3", "!", "b.wav"]) == 5)
+        // A tee's branch names no kind of its own: it carries what the tee does.
+        #expect(throws: FileJob.Failure.self) {
+            try FileJob(
+                tokens: ["noise", "!", "tee", "name=t", "!", "queue", "!", "a.mp4", "t.", "!", "queue", "!", "b.wav"],
+                swiftElements: ["noise"], klass: klass)
+        }
+    }
+
     @Test("A file input goes down an audio description as its audio: audioconvert after the decoder, no audio branch")
     func audioInput() async throws {
         try GStreamer.initialize()

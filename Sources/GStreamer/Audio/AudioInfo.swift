@@ -3,15 +3,25 @@ import CGStreamer
 /// The shape of raw audio: sample format, rate, channels with their positions, and layout.
 /// Built from caps (GstAudioInfo) and turned back into caps.
 public struct AudioInfo: Sendable, Hashable, CustomStringConvertible {
+    /// How each sample is stored.
     public var format: AudioSampleFormat
     /// Samples per second per channel, such as 48000.
     public var rate: Int
+    /// The number of channels, such as 2 for stereo.
     public var channels: Int
+    /// Whether the channels are interleaved or in planes of their own.
     public var layout: AudioLayout
     /// One position per channel.
     public var positions: [AudioChannelPosition]
 
     /// Audio of this shape; positions default to GStreamer's usual ones for the channel count.
+    ///
+    /// - Parameters:
+    ///   - format: How each sample is stored.
+    ///   - rate: Samples per second per channel, such as 48000.
+    ///   - channels: The channel count.
+    ///   - layout: Interleaved (the default) or non-interleaved.
+    ///   - positions: One position per channel, or nil for GStreamer's usual ones.
     public init(
         format: AudioSampleFormat, rate: Int, channels: Int, layout: AudioLayout = .interleaved,
         positions: [AudioChannelPosition]? = nil
@@ -27,6 +37,10 @@ public struct AudioInfo: Sendable, Hashable, CustomStringConvertible {
     /// sample format MediaIO does not handle (named in the message).
     ///
     /// The corresponding C function is `gst_audio_info_from_caps`.
+    ///
+    /// - Parameter caps: Fixed `audio/x-raw` caps.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the caps are not fixed raw audio, or the sample
+    ///   format is not one of ``AudioSampleFormat``'s.
     public init(caps: Caps) throws(GStreamerError) {
         var info = GstAudioInfo()
         guard gst_audio_info_from_caps(&info, caps.pointer) != 0 else {
@@ -73,11 +87,19 @@ public struct AudioInfo: Sendable, Hashable, CustomStringConvertible {
     public var bytesPerFrame: Int { format.bytesPerSample * channels }
 
     /// The time `samples` samples (per channel) last, in nanoseconds, rounded down.
+    ///
+    /// The corresponding C function is `gst_util_uint64_scale_int`.
+    ///
+    /// - Parameter samples: Samples per channel.
+    /// - Returns: The duration in nanoseconds.
     public func duration(ofSamples samples: Int) -> ClockTime {
         ClockTime(gst_util_uint64_scale_int(guint64(samples), 1_000_000_000, gint(rate)))
     }
 
     /// The sample count (per channel) at `time` nanoseconds from the start, rounded down.
+    ///
+    /// - Parameter time: A time in nanoseconds.
+    /// - Returns: Samples per channel.
     public func samples(in time: ClockTime) -> Int {
         Int(gst_util_uint64_scale_int(guint64(time), gint(rate), 1_000_000_000))
     }

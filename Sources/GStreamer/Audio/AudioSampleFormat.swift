@@ -20,10 +20,13 @@ public enum AudioSampleFormat: String, CaseIterable, Sendable {
     public var gstreamerName: String { rawValue }
 
     /// The format of GStreamer's name, or nil for one MediaIO does not handle (S24, big-endian, ...).
+    ///
+    /// - Parameter gstreamerName: The name as in caps, such as "F32LE".
     public init?(gstreamerName: String) {
         self.init(rawValue: gstreamerName)
     }
 
+    /// Bytes of one sample of one channel: 1 for U8, 2 for S16LE, 4 for S32LE and F32LE, 8 for F64LE.
     public var bytesPerSample: Int {
         switch self {
         case .u8: 1
@@ -39,7 +42,9 @@ public enum AudioSampleFormat: String, CaseIterable, Sendable {
 /// Where a frame's channels lie: one after another for each sample instant (L R L R ...), or each
 /// channel in a plane of its own.
 public enum AudioLayout: String, Sendable {
+    /// The channels' samples alternate: L R L R … for stereo, in one plane.
     case interleaved
+    /// Each channel's samples in a plane of their own, described by the buffer's GstAudioMeta.
     case nonInterleaved = "non-interleaved"
 
     var gstLayout: GstAudioLayout {
@@ -51,7 +56,11 @@ public enum AudioLayout: String, Sendable {
 ///
 /// The corresponding C type is `GstAudioChannelPosition`.
 public struct AudioChannelPosition: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The `GstAudioChannelPosition` value.
     public let rawValue: Int32
+    /// The position whose `GstAudioChannelPosition` value is `rawValue`.
+    ///
+    /// - Parameter rawValue: A `GstAudioChannelPosition` value.
     public init(rawValue: Int32) { self.rawValue = rawValue }
 
     init(_ position: GstAudioChannelPosition) { rawValue = position.rawValue }
@@ -61,13 +70,21 @@ public struct AudioChannelPosition: RawRepresentable, Hashable, Sendable, Custom
     public static let none = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_NONE)
     /// The one channel of mono audio.
     public static let mono = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_MONO)
+    /// Front left (`GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT`): stereo's left.
     public static let frontLeft = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_FRONT_LEFT)
+    /// Front right (`GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT`): stereo's right.
     public static let frontRight = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_FRONT_RIGHT)
+    /// Front center (`GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER`), the center speaker of 5.1.
     public static let frontCenter = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_FRONT_CENTER)
+    /// Low-frequency effects (`GST_AUDIO_CHANNEL_POSITION_LFE1`), the subwoofer: the ".1" of 5.1.
     public static let lowFrequency = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_LFE1)
+    /// Rear left (`GST_AUDIO_CHANNEL_POSITION_REAR_LEFT`).
     public static let rearLeft = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_REAR_LEFT)
+    /// Rear right (`GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT`).
     public static let rearRight = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_REAR_RIGHT)
+    /// Side left (`GST_AUDIO_CHANNEL_POSITION_SIDE_LEFT`), in 7.1.
     public static let sideLeft = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_SIDE_LEFT)
+    /// Side right (`GST_AUDIO_CHANNEL_POSITION_SIDE_RIGHT`), in 7.1.
     public static let sideRight = AudioChannelPosition(GST_AUDIO_CHANNEL_POSITION_SIDE_RIGHT)
 
     /// A name such as "front-left".
@@ -91,6 +108,10 @@ public struct AudioChannelPosition: RawRepresentable, Hashable, Sendable, Custom
     /// layouts; none for counts it has no layout for.
     ///
     /// The corresponding C function is `gst_audio_channel_get_fallback_mask`.
+    ///
+    /// - Parameter channels: The channel count, 1 or more.
+    /// - Returns: One position per channel, in channel order; all ``none`` when GStreamer has no layout for
+    ///   the count.
     public static func defaults(forChannels channels: Int) -> [AudioChannelPosition] {
         if channels == 1 { return [.mono] }
         let mask = gst_audio_channel_get_fallback_mask(gint(channels))

@@ -5,6 +5,13 @@ extension Buffer {
     /// per channel otherwise (where a GstAudioMeta puts them), and the samples per channel.
     ///
     /// The corresponding C functions are `gst_audio_buffer_map` and `gst_audio_buffer_unmap`.
+    ///
+    /// - Parameters:
+    ///   - info: The audio's shape.
+    ///   - body: Reads the planes and gets the samples per channel; the pointers are valid only until it
+    ///     returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``GStreamerError`` (core) when the buffer cannot be mapped as `info`, or what `body` throws.
     public func withAudioPlanes<R>(
         _ info: AudioInfo, _ body: (_ planes: [UnsafeRawBufferPointer], _ samples: Int) throws -> R
     ) throws -> R {
@@ -14,6 +21,17 @@ extension Buffer {
     }
 
     /// Writes the buffer's audio planes, as `withAudioPlanes` reads them. The buffer must be writable.
+    ///
+    /// The corresponding C functions are `gst_audio_buffer_map` (with `GST_MAP_WRITE`) and
+    /// `gst_audio_buffer_unmap`.
+    ///
+    /// - Parameters:
+    ///   - info: The audio's shape.
+    ///   - body: Writes the planes and gets the samples per channel; the pointers are valid only until it
+    ///     returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the buffer is shared, (core) when it cannot be
+    ///   mapped as `info`, or what `body` throws.
     public func withMutableAudioPlanes<R>(
         _ info: AudioInfo, _ body: (_ planes: [UnsafeMutableRawBufferPointer], _ samples: Int) throws -> R
     ) throws -> R {
@@ -53,19 +71,30 @@ extension Buffer {
     /// Says where the planes of non-interleaved audio lie: one after another, `samples` each.
     ///
     /// The corresponding C function is `gst_buffer_add_audio_meta`.
+    ///
+    /// - Parameters:
+    ///   - info: The audio's shape (non-interleaved).
+    ///   - samples: Samples per channel in the buffer.
     public func addAudioMeta(_ info: AudioInfo, samples: Int) {
         var gstInfo = info.gstInfo
         _ = gst_buffer_add_audio_meta(pointer, &gstInfo, gsize(samples), nil)
     }
 
-    /// Marks the buffer as the first after a gap or a jump in time (or clears the mark).
+    /// Marks the buffer as the first after a gap or a jump in time (or clears the mark). Like the
+    /// timestamp setters, it changes a buffer others hold in a copy (same memory, new metadata) that
+    /// this wrapper holds from then on.
     ///
-    /// The corresponding C macro is `GST_BUFFER_FLAG_SET` with `GST_BUFFER_FLAG_DISCONT`.
+    /// The corresponding C macros are `gst_buffer_make_writable` and `GST_BUFFER_FLAG_SET` with
+    /// `GST_BUFFER_FLAG_DISCONT`.
+    ///
+    /// - Parameter discontinuous: True to set the mark, false to clear it.
     public func setDiscontinuity(_ discontinuous: Bool) {
-        if discontinuous {
-            pointer.pointee.mini_object.flags |= GST_BUFFER_FLAG_DISCONT.rawValue
-        } else {
-            pointer.pointee.mini_object.flags &= ~GST_BUFFER_FLAG_DISCONT.rawValue
+        modifyFlags { flags in
+            if discontinuous {
+                flags |= GST_BUFFER_FLAG_DISCONT.rawValue
+            } else {
+                flags &= ~GST_BUFFER_FLAG_DISCONT.rawValue
+            }
         }
     }
 }

@@ -47,8 +47,9 @@ final class AudioSourceAdapter<Source: AudioSource>: BridgeDelegate {
 /// Renders appsink samples on an AudioSink.
 final class AudioSinkAdapter<Sink: AudioSink>: BridgeDelegate {
     let sink: Sink
-    // The element's bridge owns this adapter: holding it strongly would keep both alive forever.
-    unowned let bridge: BridgeElement
+    // The element's bridge owns this adapter: holding it strongly would keep both alive forever. Weak,
+    // not unowned: an adapter kept after its element is gone (`bridge.implementation`) does nothing.
+    weak let bridge: BridgeElement?
     let reader = AudioFrameReader()
 
     init(sink: Sink, bridge: BridgeElement) {
@@ -57,7 +58,7 @@ final class AudioSinkAdapter<Sink: AudioSink>: BridgeDelegate {
     }
 
     func initialize() throws {
-        try bridge.acceptAudio(sink.audioFormat)
+        try bridge?.acceptAudio(sink.audioFormat)
         guard sink.shouldInitialize() else {
             throw MediaIOError("\(Sink.self).shouldInitialize() returned false")
         }
@@ -73,7 +74,7 @@ final class AudioSinkAdapter<Sink: AudioSink>: BridgeDelegate {
             try sink.render(reader.frame(from: sample))
             return .ok
         } catch {
-            bridge.postError("\(error)")
+            bridge?.postError("\(error)")
             return .error
         }
     }
@@ -82,8 +83,9 @@ final class AudioSinkAdapter<Sink: AudioSink>: BridgeDelegate {
 /// Renders appsink samples on an audio filter and sends what it consumes out through the appsrc.
 final class AudioFilterAdapter<Filter: AudioFilter>: BridgeDelegate {
     let filter: Filter
-    // The element's bridge owns this adapter: holding it strongly would keep both alive forever.
-    unowned let bridge: BridgeElement
+    // The element's bridge owns this adapter: holding it strongly would keep both alive forever. Weak,
+    // not unowned: an adapter kept after its element is gone (`bridge.implementation`) does nothing.
+    weak let bridge: BridgeElement?
     let consumer: AudioBridgeConsumer
     let reader = AudioFrameReader()
 
@@ -95,7 +97,7 @@ final class AudioFilterAdapter<Filter: AudioFilter>: BridgeDelegate {
 
     func initialize() throws {
         consumer.reset()
-        try bridge.acceptAudio(filter.audioFormat)
+        try bridge?.acceptAudio(filter.audioFormat)
         guard filter.shouldInitialize(consumer: consumer) else {
             throw MediaIOError("\(Filter.self).shouldInitialize(consumer:) returned false")
         }
@@ -124,7 +126,7 @@ final class AudioFilterAdapter<Filter: AudioFilter>: BridgeDelegate {
             let frame = try reader.frame(from: sample)
             return try consumer.rendering(sample) { try filter.render(frame) }
         } catch {
-            bridge.postError("\(error)")
+            bridge?.postError("\(error)")
             return .error
         }
     }

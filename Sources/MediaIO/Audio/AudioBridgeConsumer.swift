@@ -3,8 +3,9 @@ import Synchronization
 /// The consumer an audio source or filter is handed: samples go out through the element's appsrc,
 /// cut into buffers of the requested size and timed by a sample count.
 final class AudioBridgeConsumer: AudioFrameConsumer {
-    // The element owns the adapter that owns this consumer, so the element outlives it.
-    private unowned let bridge: BridgeElement
+    // Weak: a source may keep its consumer on a thread of its own after the element is gone; what it
+    // hands over then is dropped (`.flushing`), as in a stopped pipeline.
+    private weak let bridge: BridgeElement?
 
     private struct State {
         var info: AudioInfo?
@@ -57,7 +58,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
 
     func negotiate(_ request: AudioFormatRequest) -> AudioInfo? {
         guard let wanted = try? Caps(request.capsString) else { return nil }
-        let allowed = bridge.downstreamCaps(filter: wanted)
+        let allowed = bridge?.downstreamCaps(filter: wanted) ?? wanted
         guard !allowed.isEmpty else { return nil }
         var preferences: [String: PropertyValue] = [:]
         if let rate = request.rate ?? request.preferredRate { preferences["rate"] = .int(rate) }
@@ -95,6 +96,8 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
     }
 
     func consumeRawData(_ bytes: UnsafeRawBufferPointer, format: AudioInfo, timestamp: ClockTime?) -> FlowResult {
+        // The element is gone: drop the samples before any work, as a stopped pipeline would.
+        guard bridge != nil else { return .flushing }
         guard format.layout == .interleaved || format.channels == 1 else {
             reportError("raw audio is pushed interleaved: give an interleaved format (or push AudioFrames)")
             return .notNegotiated
@@ -178,7 +181,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
 
     private func changeFormat(to format: AudioInfo) -> Bool {
         let caps = format.caps
-        if state.withLock({ $0.info }) != nil, bridge.downstreamCaps(filter: caps).isEmpty {
+        if state.withLock({ $0.info }) != nil, (bridge?.downstreamCaps(filter: caps).isEmpty ?? false) {
             reportError("downstream takes no \(format): put audioconvert ! audioresample after the element")
             return false
         }
@@ -225,6 +228,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
     }
 
     func consume(_ frame: AudioFrame) -> FlowResult {
+        guard bridge != nil else { return .flushing }
         let (input, caps) = state.withLock { state -> (Sample?, Caps) in
             if state.info != frame.info {
                 state.info = frame.info
@@ -242,18 +246,20 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
             return (state.input, state.caps!)
         }
         let buffer = frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration)
-        if frame.isDiscontinuity != buffer.isDiscontinuity, buffer.isWritable { buffer.setDiscontinuity(frame.isDiscontinuity) }
-        let result = input == nil ? push(buffer, caps: caps) : bridge.push(buffer, caps: caps, segmentFrom: input)
-        state.withLock {
-            $0.lastFlow = result
-            $0.taken += 1
+        if frame.isDiscontinuity != buffer.isDiscontinuity { buffer.setDiscontinuity(frame.isDiscontinuity) }
+        let result = bridge?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
+        state.withLock { state in
+            state.lastFlow = result
+            state.taken += 1
+            // A source's own frame is a buffer out for `produceRound`; a filter's output is not counted.
+            if input == nil { state.pushed += 1 }
         }
         return result
     }
 
     private func push(_ buffer: Buffer, caps: Caps) -> FlowResult {
         let input = state.withLock { $0.input }
-        let result = bridge.push(buffer, caps: caps, segmentFrom: input)
+        let result = bridge?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
         state.withLock {
             $0.lastFlow = result
             $0.pushed += 1
@@ -277,7 +283,8 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
         guard let info = format ?? self.format else {
             throw MediaIOError("no format yet: negotiate one before making frames")
         }
-        let buffer = try Buffer(size: sampleCount * info.bytesPerFrame)
+        guard let bridge else { throw MediaIOError("the element is gone: no frames can be made for it") }
+        let buffer = try bridge.makeBuffer(size: sampleCount * info.bytesPerFrame)
         if info.layout == .nonInterleaved && info.channels > 1 { buffer.addAudioMeta(info, samples: sampleCount) }
         let start = timestamp ?? state.withLock { state in
             state.base + (state.info == info ? info.duration(ofSamples: state.sent) : 0)
@@ -289,10 +296,10 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
     func endOfStream() {
         _ = flushPending()
         state.withLock { $0.ended = true }
-        bridge.endOfStream()
+        bridge?.endOfStream()
     }
 
     func reportError(_ message: String) {
-        bridge.postError(message)
+        bridge?.postError(message)
     }
 }

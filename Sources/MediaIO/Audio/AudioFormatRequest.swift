@@ -4,18 +4,30 @@
 public struct AudioFormatRequest: Sendable, Hashable {
     /// Acceptable sample formats, preferred first.
     public var formats: [AudioSampleFormat]
+    /// The sample rate in Hz (samples per channel per second) required; nil takes the other side's.
     public var rate: Int?
+    /// The channel count required; nil takes the other side's.
     public var channels: Int?
     /// Nil: either (interleaved preferred).
     public var layout: AudioLayout?
     /// Sources: the rate and channel count to choose when downstream leaves them open (`rate` and
     /// `channels` require theirs).
     public var preferredRate: Int?
+    /// Sources: the channel count to choose when downstream leaves it open.
     public var preferredChannels: Int?
     /// Sources: the samples (per channel) in each buffer sent downstream, such as 480 for 10 ms at
     /// 48 kHz; pushes of any size are cut to it. Nil: each push is one buffer.
     public var samplesPerBuffer: Int?
 
+    /// A request for any of `formats`, fixing the rate, channel count and layout where they are given.
+    ///
+    /// - Parameters:
+    ///   - formats: Acceptable sample formats, preferred first; by default every format MediaIO reads.
+    ///   - rate: The sample rate in Hz to require, or nil for any.
+    ///   - channels: The channel count to require, or nil for any.
+    ///   - layout: Interleaved (the default) or non-interleaved, or nil for either.
+    ///   - samplesPerBuffer: Sources: samples per channel in each buffer sent downstream, or nil for one buffer
+    ///     per push.
     public init(
         formats: [AudioSampleFormat] = AudioSampleFormat.allCases, rate: Int? = nil, channels: Int? = nil,
         layout: AudioLayout? = .interleaved, samplesPerBuffer: Int? = nil
@@ -28,6 +40,11 @@ public struct AudioFormatRequest: Sendable, Hashable {
     }
 
     /// Exactly `info`, in buffers of `samplesPerBuffer` (10 ms when nil is not asked for: pass it).
+    ///
+    /// - Parameters:
+    ///   - info: The exact format, rate, channel count and layout to ask for.
+    ///   - samplesPerBuffer: Sources: samples per channel in each buffer sent downstream, or nil for one buffer
+    ///     per push.
     public init(_ info: AudioInfo, samplesPerBuffer: Int? = nil) {
         self.init(
             formats: [info.format], rate: info.rate, channels: info.channels, layout: info.layout,
@@ -35,6 +52,11 @@ public struct AudioFormatRequest: Sendable, Hashable {
     }
 
     /// The samples (per channel) of `milliseconds` at `rate`: 480 for 10 ms at 48 kHz, 441 at 44.1 kHz.
+    ///
+    /// - Parameters:
+    ///   - milliseconds: A duration in milliseconds.
+    ///   - rate: The sample rate in Hz.
+    /// - Returns: Samples per channel, rounded down.
     public static func samples(milliseconds: Int, rate: Int) -> Int { rate * milliseconds / 1000 }
 
     /// These wishes as raw-audio caps.

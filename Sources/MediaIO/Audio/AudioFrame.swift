@@ -6,6 +6,7 @@
 public struct AudioFrame: Sendable {
     /// The buffer holding the samples.
     public let buffer: Buffer
+    /// The samples' shape: sample format, rate, channel count and layout.
     public let info: AudioInfo
     /// Samples per channel.
     public let sampleCount: Int
@@ -17,6 +18,13 @@ public struct AudioFrame: Sendable {
     public var isDiscontinuity: Bool
 
     /// A frame over `buffer`, whose samples are of shape `info`.
+    /// The sample count comes from the buffer's GstAudioMeta when it has one, else from its size.
+    ///
+    /// - Parameters:
+    ///   - buffer: The buffer holding the samples; the frame keeps a reference, no copy is made.
+    ///   - info: The samples' shape.
+    ///   - timestamp: Presentation time in nanoseconds; nil takes the buffer's PTS (0 when it has none).
+    ///   - duration: Duration in nanoseconds; nil takes the buffer's, or computes it from the sample count.
     public init(buffer: Buffer, info: AudioInfo, timestamp: ClockTime? = nil, duration: ClockTime? = nil) {
         self.buffer = buffer
         self.info = info
@@ -27,6 +35,13 @@ public struct AudioFrame: Sendable {
     }
 
     /// A frame holding a copy of `samples`, interleaved, of shape `info` (whose format must be `T`'s).
+    ///
+    /// - Parameters:
+    ///   - samples: Interleaved samples, a whole number of instants (`info.channels` samples each).
+    ///   - info: The shape; it must be interleaved, with `T`'s sample format.
+    ///   - timestamp: Presentation time in nanoseconds; the duration follows from the sample count and rate.
+    /// - Throws: ``MediaIOError`` when `T` is not `info`'s format, `info` is not interleaved or the count is not a
+    ///   multiple of the channel count; `GStreamerError` when no buffer can be allocated.
     public init<T: AudioSample>(copying samples: UnsafeBufferPointer<T>, info: AudioInfo, timestamp: ClockTime) throws {
         guard T.sampleFormat == info.format else { throw AudioFrame.wrongType(T.self, info) }
         guard info.layout == .interleaved else {
@@ -41,18 +56,40 @@ public struct AudioFrame: Sendable {
     }
 
     /// Reads interleaved samples as `T` (L R L R ... for stereo).
+    ///
+    /// - Parameters:
+    ///   - type: The Swift type of the frame's sample format (`AudioSampleFormat.swiftTypeName`).
+    ///   - body: Reads `sampleCount × channels` samples, in place; the pointer is valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is non-interleaved (and not
+    ///   mono); `GStreamerError` when the buffer cannot be mapped; or what `body` throws.
     public func withSamples<T: AudioSample, R>(as type: T.Type, _ body: (UnsafeBufferPointer<T>) throws -> R) throws -> R {
         try check(T.self, interleaved: true)
         return try buffer.withAudioPlanes(info) { planes, _ in try body(planes[0].bindMemory(to: T.self)) }
     }
 
     /// Reads non-interleaved samples as `T`, one buffer per channel. Mono audio works either way.
+    ///
+    /// - Parameters:
+    ///   - type: The Swift type of the frame's sample format (`AudioSampleFormat.swiftTypeName`).
+    ///   - body: Reads one buffer of `sampleCount` samples per channel, in place; the pointers are valid only
+    ///     until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is interleaved (and not mono);
+    ///   `GStreamerError` when the buffer cannot be mapped; or what `body` throws.
     public func withChannels<T: AudioSample, R>(as type: T.Type, _ body: ([UnsafeBufferPointer<T>]) throws -> R) throws -> R {
         try check(T.self, interleaved: false)
         return try buffer.withAudioPlanes(info) { planes, _ in try body(planes.map { $0.bindMemory(to: T.self) }) }
     }
 
     /// Writes interleaved samples (a frame from `makeFrame`, or one no one else holds).
+    ///
+    /// - Parameters:
+    ///   - type: The Swift type of the frame's sample format.
+    ///   - body: Writes `sampleCount × channels` samples, in place; the pointer is valid only until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is non-interleaved (and not
+    ///   mono); `GStreamerError` when the buffer is shared or cannot be mapped; or what `body` throws.
     public func withMutableSamples<T: AudioSample, R>(
         as type: T.Type, _ body: (UnsafeMutableBufferPointer<T>) throws -> R
     ) throws -> R {
@@ -61,6 +98,14 @@ public struct AudioFrame: Sendable {
     }
 
     /// Writes non-interleaved samples, one buffer per channel.
+    ///
+    /// - Parameters:
+    ///   - type: The Swift type of the frame's sample format.
+    ///   - body: Writes one buffer of `sampleCount` samples per channel, in place; the pointers are valid only
+    ///     until it returns.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is interleaved (and not mono);
+    ///   `GStreamerError` when the buffer is shared or cannot be mapped; or what `body` throws.
     public func withMutableChannels<T: AudioSample, R>(
         as type: T.Type, _ body: ([UnsafeMutableBufferPointer<T>]) throws -> R
     ) throws -> R {
@@ -69,6 +114,11 @@ public struct AudioFrame: Sendable {
     }
 
     /// The samples as `T` in interleaved order, whatever the layout (a copy: for checks and small frames).
+    ///
+    /// - Parameter type: The Swift type of the frame's sample format.
+    /// - Returns: `sampleCount × channels` samples: L R L R … for stereo.
+    /// - Throws: ``MediaIOError`` when `T` is not the frame's format; `GStreamerError` when the buffer
+    ///   cannot be mapped.
     public func interleavedSamples<T: AudioSample>(as type: T.Type) throws -> [T] {
         guard T.sampleFormat == info.format else { throw AudioFrame.wrongType(T.self, info) }
         return try buffer.withAudioPlanes(info) { planes, samples in

@@ -32,10 +32,16 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
     public let info: AudioInfo
     /// The most samples (per channel) queued before the streaming thread waits.
     public let capacity: Int
+    /// Exactly ``info``: the element converts any input to it.
     public var audioFormat: AudioFormatRequest { AudioFormatRequest(info) }
 
     /// A sink giving `format` (interleaved; converted from any input), queueing up to
     /// `capacityMilliseconds` of it.
+    ///
+    /// - Parameters:
+    ///   - format: The sample format, rate and channel count `pull` gives; its layout is made interleaved.
+    ///   - capacityMilliseconds: How much audio, in milliseconds, may be queued before the streaming thread
+    ///     waits for pulls.
     public init(format: AudioInfo, capacityMilliseconds: Int = 200) {
         var interleaved = format
         interleaved.layout = .interleaved
@@ -67,6 +73,11 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
 
     /// Fills `samples` (interleaved, whole instants) with the next queued samples, and silence where
     /// there are none; returns how many samples per channel were silence. Never waits.
+    /// Call it from the device's thread; `T` must be the Swift type of ``info``'s sample format (a
+    /// precondition).
+    ///
+    /// - Parameter samples: Where the samples go: `n × channels` of them for `n` instants.
+    /// - Returns: Samples per channel filled with silence for want of queued audio: 0 when all were there.
     public func pull<T: AudioSample>(into samples: UnsafeMutableBufferPointer<T>) -> Int {
         precondition(T.sampleFormat == info.format, "pull \(info.format.swiftTypeName) samples from this sink, not \(T.self)")
         let wanted = samples.count / info.channels
@@ -94,18 +105,26 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
     }
 
     /// `count` samples per channel, interleaved, and how many of them were silence.
+    /// Never waits.
+    ///
+    /// - Parameters:
+    ///   - count: Samples per channel to pull.
+    ///   - type: The Swift type of ``info``'s sample format.
+    /// - Returns: `count × channels` interleaved samples, and how many per channel at the end were silence.
     public func pull<T: AudioSample>(_ count: Int, as type: T.Type) -> (samples: [T], missing: Int) {
         var samples = [T](repeating: T.silence, count: count * info.channels)
         let missing = samples.withUnsafeMutableBufferPointer { pull(into: $0) }
         return (samples, missing)
     }
 
+    /// Lets `render` wait for room in the queue again after a stop.
     public func shouldStart() {
         condition.lock()
         stopped = false
         condition.unlock()
     }
 
+    /// Releases a `render` waiting for room, so the element can stop.
     public func shouldStop() {
         condition.lock()
         stopped = true
@@ -113,6 +132,11 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Queues `frame`'s samples, first waiting for room while the queue is full, on the streaming thread.
+    /// A stop or a flush ends the wait; a frame from before a flush is dropped.
+    ///
+    /// - Parameter frame: Samples in ``info``'s shape.
+    /// - Throws: `GStreamerError` when the frame's buffer cannot be mapped.
     public func render(_ frame: AudioFrame) throws {
         try frame.buffer.withBytes { bytes in
             condition.lock()
@@ -143,6 +167,7 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Empties the queue and marks the stream finished: later pulls give silence.
     public func shouldDispose() {
         condition.lock()
         ended = true
@@ -153,6 +178,7 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Marks the stream ended: ``isFinished`` turns true once the queue is pulled empty.
     public func endOfStream() {
         condition.lock()
         ended = true

@@ -9,26 +9,36 @@ public protocol AudioSample: BitwiseCopyable, Sendable, Equatable {
 }
 
 extension Int16: AudioSample {
+    /// S16LE.
     public static var sampleFormat: AudioSampleFormat { .s16 }
+    /// Zero.
     public static var silence: Int16 { 0 }
 }
 
 extension Int32: AudioSample {
+    /// S32LE.
     public static var sampleFormat: AudioSampleFormat { .s32 }
+    /// Zero.
     public static var silence: Int32 { 0 }
 }
 
 extension Float: AudioSample {
+    /// F32LE.
     public static var sampleFormat: AudioSampleFormat { .f32 }
+    /// Zero.
     public static var silence: Float { 0 }
 }
 
 extension Double: AudioSample {
+    /// F64LE.
     public static var sampleFormat: AudioSampleFormat { .f64 }
+    /// Zero.
     public static var silence: Double { 0 }
 }
 
 extension UInt8: AudioSample {
+    /// U8.
     public static var sampleFormat: AudioSampleFormat { .u8 }
+    /// 128, the middle of the unsigned range.
     public static var silence: UInt8 { 128 }
 }

@@ -7,6 +7,11 @@
 public protocol AudioFrameConsumer: AnyObject, Sendable {
     /// The shape downstream accepts that best fits `request`, which the stream then has; nil when
     /// downstream accepts none of it.
+    /// Call it in `shouldInitialize(consumer:)`, before the first push.
+    ///
+    /// - Parameter request: The sample formats the source can produce, and the rate and channels it needs or
+    ///   prefers.
+    /// - Returns: The fixed shape (sample format, rate, channels, layout), or nil.
     func negotiate(_ request: AudioFormatRequest) -> AudioInfo?
 
     /// The stream's shape once negotiated (or set by a push).
@@ -15,36 +20,76 @@ public protocol AudioFrameConsumer: AnyObject, Sendable {
     /// Hands on interleaved samples of the negotiated format, any count (whole instants: a multiple
     /// of the channel count), copying them once. `timestamp` nil continues the count; a timestamp
     /// more than a millisecond away from it starts the count there and flags a discontinuity.
+    ///
+    /// May be called from any thread; blocks while downstream is full.
+    ///
+    /// - Parameters:
+    ///   - samples: Interleaved samples of the negotiated format (`T` must be its Swift type).
+    ///   - timestamp: Presentation time in nanoseconds of the first sample, or nil to follow on from the last push.
+    /// - Returns: How the push went: `FlowResult.ok`, `FlowResult.flushing` while the
+    ///   element is stopping or seeking (not an error), or an error that has been reported on the bus.
     @discardableResult
     func consumeSamples<T: AudioSample>(_ samples: UnsafeBufferPointer<T>, timestamp: ClockTime?) -> FlowResult
 
     /// Hands on interleaved samples of shape `format` as bytes (the SDKs' raw-data push), copying them.
+    ///
+    /// - Parameters:
+    ///   - bytes: Interleaved samples, whole instants (`format.bytesPerFrame` bytes each).
+    ///   - format: The samples' shape; when it differs from the stream's, a new format starts downstream.
+    ///   - timestamp: Presentation time in nanoseconds of the first sample, or nil to follow on from the last push.
+    /// - Returns: How the push went, as for `consumeSamples(_:timestamp:)`.
     @discardableResult
     func consumeRawData(_ bytes: UnsafeRawBufferPointer, format: AudioInfo, timestamp: ClockTime?) -> FlowResult
 
     /// Hands on a frame without copying its samples (from `makeFrame`, or a filter's input frame
     /// passed through). Not cut: it goes out as it is.
+    ///
+    /// - Parameter frame: The frame to hand on, with its own timestamp and duration (nanoseconds).
+    /// - Returns: How the push went: `FlowResult.ok`, `FlowResult.flushing` while the
+    ///   element is stopping or seeking (not an error), or an error that has been reported on the bus.
     @discardableResult
     func consume(_ frame: AudioFrame) -> FlowResult
 
     /// A writable frame of `sampleCount` samples per channel in the negotiated format (or `format`),
     /// timed at `timestamp`, or at the count's next sample when nil.
+    ///
+    /// - Parameters:
+    ///   - sampleCount: Samples per channel.
+    ///   - format: The frame's shape, or nil for the negotiated one.
+    ///   - timestamp: Presentation time in nanoseconds, or nil for the next sample of the count.
+    /// - Returns: A writable frame whose samples are uninitialized: write every one before ``consume(_:)``.
+    /// - Throws: ``MediaIOError`` when no format was negotiated and none is given; `GStreamerError`
+    ///   when no buffer can be allocated.
     func makeFrame(sampleCount: Int, format: AudioInfo?, timestamp: ClockTime?) throws -> AudioFrame
 
     /// Ends the stream: what is pending goes out, then no samples follow.
     func endOfStream()
 
     /// Reports an error on the pipeline's bus, naming the element; the pipeline then stops.
+    ///
+    /// - Parameter message: What went wrong, in words for the user; GStreamer adds the element's name.
     func reportError(_ message: String)
 }
 
 extension AudioFrameConsumer {
     /// Interleaved samples from an array or any contiguous collection.
+    ///
+    /// - Parameters:
+    ///   - samples: Interleaved samples of the negotiated format, whole instants.
+    ///   - timestamp: Presentation time in nanoseconds of the first sample, or nil to follow on from the last push.
+    /// - Returns: How the push went, as for the buffer-pointer variant.
     @discardableResult
     public func consumeSamples<T: AudioSample>(_ samples: [T], timestamp: ClockTime? = nil) -> FlowResult {
         samples.withUnsafeBufferPointer { consumeSamples($0, timestamp: timestamp) }
     }
 
+    /// A writable frame of `sampleCount` samples per channel in the negotiated format, timed at the count's
+    /// next sample.
+    ///
+    /// - Parameter sampleCount: Samples per channel.
+    /// - Returns: A writable frame to fill and hand to ``AudioFrameConsumer/consume(_:)``.
+    /// - Throws: ``MediaIOError`` when no format was negotiated yet; `GStreamerError` when no buffer
+    ///   can be allocated.
     public func makeFrame(sampleCount: Int) throws -> AudioFrame {
         try makeFrame(sampleCount: sampleCount, format: nil, timestamp: nil)
     }
@@ -62,8 +107,11 @@ public protocol AudioLifecycle: AnyObject, Sendable {
 }
 
 extension AudioLifecycle {
+    /// The default: does nothing.
     public func shouldStart() {}
+    /// The default: does nothing.
     public func shouldStop() {}
+    /// The default: does nothing.
     public func shouldDispose() {}
 }
 
@@ -72,6 +120,10 @@ extension AudioLifecycle {
 /// (pull mode). Examples: `Examples/CustomAudioSource`, the `audionoise` element.
 public protocol AudioSource: AudioLifecycle {
     /// NULL → READY. Keep `consumer`, and negotiate the format. Returning false fails the state change.
+    /// Called on the thread that changes the pipeline's state.
+    ///
+    /// - Parameter consumer: Where samples go; keep it for as long as the source produces audio.
+    /// - Returns: True when the source is ready; false fails the state change.
     func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool
     /// Pull mode: the pipeline wants more (on GStreamer's streaming thread). Hand samples to the
     /// consumer, or end the stream. Push-mode sources leave this alone.
@@ -79,6 +131,7 @@ public protocol AudioSource: AudioLifecycle {
 }
 
 extension AudioSource {
+    /// The default, for push-mode sources: does nothing.
     public func produceAudio() {}
 }
 
@@ -89,9 +142,14 @@ public protocol AudioSink: AudioLifecycle {
     /// The shape it wants; nil fields take the input's.
     var audioFormat: AudioFormatRequest { get }
     /// NULL → READY. Returning false fails the state change.
+    ///
+    /// - Returns: True when the sink is ready; false fails the state change.
     func shouldInitialize() -> Bool
     /// Samples to render, on the streaming thread, synchronously. Throwing stops the pipeline with
     /// the error, naming the element.
+    ///
+    /// - Parameter frame: The samples, in exactly the shape ``audioFormat`` asked for.
+    /// - Throws: Anything; the pipeline then stops with an error naming the element.
     func render(_ frame: AudioFrame) throws
     /// Upstream ended: no samples follow.
     func endOfStream()
@@ -101,9 +159,15 @@ public protocol AudioSink: AudioLifecycle {
 }
 
 extension AudioSink {
+    /// The default: any sample format MediaIO reads, interleaved, at the input's rate and channel count.
     public var audioFormat: AudioFormatRequest { AudioFormatRequest() }
+    /// The default: the sink is ready.
+    ///
+    /// - Returns: True.
     public func shouldInitialize() -> Bool { true }
+    /// The default: does nothing.
     public func endOfStream() {}
+    /// The default: does nothing (a sink that holds nothing has nothing to drop).
     public func flush() {}
 }
 
@@ -114,5 +178,6 @@ public typealias AudioFilter = AudioSink & AudioSource
 /// A filter whose output has another channel count than its input (the `mono` mixer): read during
 /// caps negotiation. Rate and sample format stay the input's.
 public protocol AudioChannelConverting: AudioFilter {
+    /// The channel count of every frame the filter hands on.
     var outputChannels: Int { get }
 }

@@ -15,11 +15,32 @@ extension Pipeline {
     /// only on the way to NULL): they come first, before the new run's.
     ///
     /// The corresponding C functions are `gst_app_sink_set_callbacks` and `gst_app_sink_try_pull_sample`.
+    ///
+    /// - Parameters:
+    ///   - name: The appsink's name in the pipeline.
+    ///   - capacity: How many samples may wait unread (at least 1).
+    /// - Returns: The sequence of samples.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no appsink named `name`.
     public func samples(fromAppSink name: String, capacity: Int = 4) throws(GStreamerError) -> AppSinkSamples {
-        guard let element = element(named: name), element.factoryName == "appsink" else {
+        guard let element = element(named: name), element.isA(gst_app_sink_get_type()) else {
             throw GStreamerError(kind: .invalidArgument, message: "no appsink named \"\(name)\" in the pipeline")
         }
-        let samples = AppSinkSamples(appsink: element, capacity: capacity)
+        return samples(from: AppSink(element.pointer, owned: false), capacity: capacity)
+    }
+
+    /// The samples reaching `appSink`, an appsink in this pipeline (made in code, say), as an
+    /// AsyncSequence: see ``samples(fromAppSink:capacity:)``. The sequence sets the appsink's callbacks,
+    /// `max-buffers` and `drop`: pull no samples from it any other way meanwhile.
+    ///
+    /// The corresponding C functions are `gst_app_sink_set_callbacks` and `gst_app_sink_try_pull_sample`.
+    ///
+    /// - Parameters:
+    ///   - appSink: An appsink inside this pipeline.
+    ///   - capacity: The most samples waiting unread in the appsink (at least 1).
+    /// - Returns: The samples, in order, ending at end of stream, on an error (thrown) or when the
+    ///   pipeline stops.
+    public func samples(from appSink: AppSink, capacity: Int = 4) -> AppSinkSamples {
+        let samples = AppSinkSamples(appsink: appSink, capacity: capacity)
         if let error = router.firstError {
             samples.box.end(error)
         } else {
@@ -34,7 +55,9 @@ typealias ElementHandle = Element
 
 /// Samples from an appsink, in order; see `Pipeline.samples(fromAppSink:capacity:)`.
 public struct AppSinkSamples: AsyncSequence, Sendable {
+    /// Each element of the sequence is a sample: a buffer with its caps and segment.
     public typealias Element = Sample
+    /// Iterating throws the error an element posted.
     public typealias Failure = GStreamerError
     /// One element per sample appsink has queued; finished at end of stream or at the end of the run.
     private let arrivals: AsyncStream<Void>
@@ -78,15 +101,27 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
         }
     }
 
+    /// Pulls the appsink's samples in order; one iterator per sequence.
     public struct AsyncIterator: AsyncIteratorProtocol {
         var arrivals: AsyncStream<Void>.AsyncIterator
         let appsink: ElementHandle
         let box: ContinuationBox
 
+        /// The next sample, waiting for one without blocking a thread.
+        ///
+        /// The corresponding C function is `gst_app_sink_try_pull_sample`.
+        ///
+        /// - Returns: The sample, or nil at end of stream or once the run has ended.
+        /// - Throws: ``GStreamerError``: the error an element posted, once the queued samples are read.
         public mutating func next() async throws(GStreamerError) -> Sample? {
             try await next(isolation: nil)
         }
 
+        /// The next sample, as ``next()`` gives it, on the caller's actor.
+        ///
+        /// - Parameter actor: The actor to stay isolated to while waiting.
+        /// - Returns: The sample, or nil at end of stream or once the run has ended.
+        /// - Throws: ``GStreamerError``: the error an element posted, once the queued samples are read.
         public mutating func next(isolation actor: isolated (any Actor)?) async throws(GStreamerError) -> Sample? {
             // Samples may wait unannounced (an earlier run's): take those first.
             if let sample = pull() { return sample }
@@ -104,6 +139,9 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
         }
     }
 
+    /// The iterator over the appsink's samples.
+    ///
+    /// - Returns: An iterator; make one per sequence (they pull from the same appsink).
     public func makeAsyncIterator() -> AsyncIterator {
         AsyncIterator(arrivals: arrivals.makeAsyncIterator(), appsink: appsink, box: box)
     }

@@ -1,0 +1,79 @@
+#!/usr/bin/env bash
+# Builds the DocC documentation of the library modules (Sources/*/Documentation.docc, the doc
+# comments, the snippets in Snippets/) and fails on any DocC warning and on any public symbol whose
+# comment leaves out a parameter, a return value or an error (scripts/check-doc-coverage.py).
+#
+#   scripts/docs.sh                  check only
+#   scripts/docs.sh --site DIR       also write a static site to DIR (open DIR/documentation/mediaio
+#                                    through any web server: python3 -m http.server -d DIR)
+#   scripts/docs.sh --check-site     write the site to .build/docs-site, serve it on 127.0.0.1 and load
+#                                    the MediaIO landing page in headless Chromium (installed when
+#                                    missing): fails unless the page shows its articles; leaves a
+#                                    screenshot at .build/docs-site.png
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+modules=(GStreamer MediaIO GstPipeElements)
+targets=()
+for module in "${modules[@]}"; do targets+=(--target "$module"); done
+
+site=""
+check_site=false
+case "${1:-}" in
+    --site) site="${2:?--site needs a folder}" ;;
+    --check-site) site=.build/docs-site; check_site=true ;;
+    "") ;;
+    *) echo "usage: scripts/docs.sh [--site DIR | --check-site]" >&2; exit 2 ;;
+esac
+
+echo "== documentation: DocC, warnings as errors"
+swift package --disable-sandbox generate-documentation "${targets[@]}" \
+    --enable-experimental-combined-documentation --warnings-as-errors
+echo "== documentation: every public symbol, parameter, return value and error"
+python3 scripts/check-doc-coverage.py .build "${modules[@]}"
+
+echo "== documentation: the README's tour is Snippets/GettingStarted.swift, which CI builds and runs"
+python3 - <<'TOUR'
+snippet = open("Snippets/GettingStarted.swift").read().split("\n", 1)[1]
+if snippet not in open("README.md").read():
+    raise SystemExit("docs: README.md's library tour differs from Snippets/GettingStarted.swift: copy the file in")
+TOUR
+
+[ -n "$site" ] || exit 0
+echo "== documentation: static site in $site"
+rm -rf "$site"
+swift package --disable-sandbox generate-documentation "${targets[@]}" \
+    --enable-experimental-combined-documentation --warnings-as-errors \
+    --transform-for-static-hosting --output-path "$site"
+$check_site || exit 0
+
+if ! command -v chromium >/dev/null; then
+    echo "docs: installing chromium for the site check"
+    sudo=""
+    [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
+fi
+port=$((20000 + RANDOM % 20000))
+python3 -m http.server --bind 127.0.0.1 --directory "$site" "$port" >/dev/null 2>&1 &
+server=$!
+trap 'kill $server 2>/dev/null' EXIT
+python3 - "$port" <<'WAIT'
+import socket, sys, time
+for _ in range(100):
+    try:
+        socket.create_connection(("127.0.0.1", int(sys.argv[1])), timeout=1).close()
+        break
+    except OSError:
+        time.sleep(0.1)
+WAIT
+page="http://127.0.0.1:$port/documentation/mediaio/"
+browser=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=15000)
+dom=$(timeout 120 "${browser[@]}" --dump-dom "$page" 2>/dev/null)
+timeout 120 "${browser[@]}" --window-size=1280,1000 --screenshot=.build/docs-site.png "$page" >/dev/null 2>&1
+for expected in "MediaIO" "Getting started" "Porting a custom capturer" "Audio sources and sinks" "VideoSource"; do
+    if ! grep -q "$expected" <<<"$dom"; then
+        echo "docs: $page in headless Chromium does not show \"$expected\"" >&2
+        exit 1
+    fi
+done
+echo "docs: $page renders in headless Chromium (screenshot: .build/docs-site.png)"
