@@ -80,8 +80,10 @@ struct FailureTests {
     func stopWaitingForStreamingThread() async throws {
         TestElements.register()
         let pipeline = try Pipeline(
-            launch: "patternsrc tag=src-wait frames=1000000 ! passthrough tag=filter-wait stop-waits=true "
-                + "! queue max-size-buffers=0 max-size-bytes=0 max-size-time=0 ! fakesink sync=false")
+            // A live source, 100 small frames a second: the pipeline leaves the CPU to the tests
+            // beside it, and keeps producing while the filter's stop waits (the source stops last).
+            launch: "videotestsrc is-live=true ! video/x-raw,format=GRAY8,width=64,height=48,framerate=100/1 "
+                + "! passthrough tag=filter-wait stop-waits=true ! queue ! fakesink sync=false")
         try pipeline.play()
         // In PLAYING (a loaded machine may take a while), so the pause is the stop, with data flowing.
         #expect(pipeline.state(timeout: 10_000_000_000).current == .playing)
