@@ -1,67 +1,49 @@
 // Your own element shipped as a GStreamer plugin: the element, and the one function GStreamer looks
-// for in libgstbinarize.so. In a package this file is the whole of a `.dynamic` library product named
-// `gstbinarize`; here it is a snippet, so the descriptor is compiled and the element tried in-process.
+// for in libgstframecounter.so. In a package this file is the whole of a `.dynamic` library product
+// named `gstframecounter`; here it is a snippet, so the descriptor is compiled and the element tried
+// in-process.
 
 // snippet.element
 import MediaIO
 import Synchronization
 
-/// Black below `level`, white from it.
-final class Binarize: VideoFilter {
+/// Counts the frames that reach it, and says how many at the end of the stream.
+final class FrameCounter: VideoSink {
     static let properties = [
-        PropertySpec("level", blurb: "Luma from which a pixel turns white", .int(range: 0...255, default: 128))
+        PropertySpec("label", blurb: "What the count is printed after", .string(default: "frames"))
     ]
     private let properties: ElementProperties
-    private let consumer = Mutex<(any VideoFrameConsumer)?>(nil)
+    private let count = Mutex(0)
 
     init(properties: ElementProperties) { self.properties = properties }
-    var pixelFormat: VideoPixelFormat { .gray8 }
+    // Any raw format: the counter never reads a pixel.
+    var pixelFormat: VideoPixelFormat { .i420 }
+    var acceptedPixelFormats: [VideoPixelFormat] { VideoPixelFormat.allCases }
 
-    func shouldInitialize(consumer: any VideoFrameConsumer) -> Bool {
-        self.consumer.withLock { $0 = consumer }
-        return true
-    }
-
-    func render(_ frame: VideoFrame) throws {
-        guard let consumer = consumer.withLock({ $0 }) else { return }
-        let level = UInt8(properties.int("level"))
-        let output = try consumer.makeFrame(format: frame.format, timestamp: frame.timestamp, duration: frame.duration)
-        try frame.withPlanes { input in
-            try output.withMutablePlanes { output in
-                for row in 0..<input[0].rows {
-                    for column in 0..<input[0].pixelBytesPerRow {
-                        let luma = input[0].bytes[row * input[0].bytesPerRow + column]
-                        output[0].bytes[row * output[0].bytesPerRow + column] = luma >= level ? 255 : 0
-                    }
-                }
-            }
-        }
-        consumer.consume(output)
-    }
+    func render(_ frame: VideoFrame) throws { count.withLock { $0 += 1 } }
+    func endOfStream() { print("\(properties.string("label") ?? "frames"): \(count.withLock { $0 })") }
 }
 // snippet.end
 
 // snippet.descriptor
-/// GStreamer calls this when it loads libgstbinarize.so from GST_PLUGIN_PATH.
-@_cdecl("gst_plugin_binarize_get_desc")
-public func binarizePluginDescriptor() -> UnsafeRawPointer {
-    Plugin.descriptor(name: "binarize", description: "Black and white by a luma threshold", version: "1.0") {
-        plugin in
-        try registerBinarize(plugin: plugin)
+/// GStreamer calls this when it loads libgstframecounter.so from GST_PLUGIN_PATH.
+@_cdecl("gst_plugin_framecounter_get_desc")
+public func frameCounterPluginDescriptor() -> UnsafeRawPointer {
+    Plugin.descriptor(name: "framecounter", description: "Counts video frames", version: "1.0") { plugin in
+        try registerFrameCounter(plugin: plugin)
     }
 }
 
 /// One registration for both uses: into the plugin GStreamer loads, or into this process (nil).
-func registerBinarize(plugin: UnsafeMutableRawPointer?) throws {
-    try MediaIOElements.registerFilter(
-        name: "binarize", longName: "Binarize", description: "Black below a luma level, white from it",
-        sinkFormats: [.gray8], srcFormats: [.gray8], properties: Binarize.properties, plugin: plugin
-    ) { Binarize(properties: $0) }
+func registerFrameCounter(plugin: UnsafeMutableRawPointer?) throws {
+    try MediaIOElements.registerSink(
+        name: "framecounter", longName: "Frame counter", description: "Counts the frames that reach it",
+        properties: FrameCounter.properties, plugin: plugin
+    ) { FrameCounter(properties: $0) }
 }
 // snippet.end
 
 // snippet.hide
-try registerBinarize(plugin: nil)
-let pipeline = try Pipeline(launch: "videotestsrc num-buffers=3 ! binarize level=100 ! fakesink")
+try registerFrameCounter(plugin: nil)
+let pipeline = try Pipeline(launch: "videotestsrc num-buffers=3 ! framecounter label=counted")
 try await pipeline.run()
-print("binarize ran in-process")
