@@ -119,6 +119,18 @@ public final class Event: @unchecked Sendable {
         return Event(taking: gst_event_new_custom(direction.type, try Structures.make(name: name, fields: fields)))
     }
 
+    /// A request to an encoder downstream to make its next frame a key frame (an H.264 IDR), with
+    /// its stream headers again when `allHeaders`: what a streaming server sends when a viewer joins.
+    ///
+    /// The corresponding C function is `gst_video_event_new_downstream_force_key_unit`.
+    ///
+    /// - Parameter allHeaders: True to have the encoder send its headers (SPS and PPS) again with it.
+    /// - Returns: A new downstream event, to send into the encoder's sink pad with ``Pad/send(_:)``.
+    public static func forceKeyUnit(allHeaders: Bool = true) -> Event {
+        let none = GstClockTime(UInt64.max)
+        return Event(taking: gst_video_event_new_downstream_force_key_unit(none, none, none, allHeaders ? 1 : 0, 0))
+    }
+
     /// End of stream.
     ///
     /// The corresponding C function is `gst_event_new_eos`.

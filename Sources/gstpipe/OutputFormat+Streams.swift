@@ -36,10 +36,11 @@ extension OutputFormat {
 
     /// H.264 for a network: x264 with no lookahead and no B-frames (tune=zerolatency: a frame
     /// leaves the encoder as it comes in), the veryfast preset (a live source must be encoded in real
-    /// time on modest machines), and a key frame at least every 30 frames: every second at 30 frames a
-    /// second, every two at 15, so a viewer who joins late starts soon. (x264enc takes `key-int-max`
-    /// only before it starts, when the frame rate is not known yet.) An RTSP viewer also gets one as
-    /// it starts. 4:2:0, which every decoder takes (gray's 4:0:0 is for files).
+    /// time on modest machines), and a key frame every 30 frames at most; `StreamRun` also asks for
+    /// one every two seconds of stream time, whatever the frame rate (x264enc takes `key-int-max` only
+    /// before it starts, when the frame rate is not known yet), so a viewer who joins late starts
+    /// soon. An RTSP viewer also gets one as it starts. 4:2:0, which every decoder takes (gray's 4:0:0
+    /// is for files).
     static let streamingH264 = [
         "x264enc", "tune=zerolatency", "speed-preset=veryfast", "key-int-max=30", "bitrate=2048",
     ]

@@ -1,5 +1,6 @@
 import Foundation
 import MediaIO
+import Synchronization
 
 /// The stream outputs of a run while it runs: RTSP servers listening before the pipeline starts,
 /// the session description of `rtp://` outputs said (or written to `--sdp FILE`), and, at end of
@@ -14,6 +15,7 @@ struct StreamRun {
         var servers: [RTSPServer] = []
         for output in job.outputs {
             guard let stream = output.stream else { continue }
+            Self.keyFrames(every: Self.keyFrameInterval, into: pipeline.element(named: output.videoEncoderName))
             switch stream.kind {
             case .rtsp:
                 guard let appsink = pipeline.element(named: output.sinkName) else { continue }
@@ -32,6 +34,35 @@ struct StreamRun {
         }
         self.servers = servers
         srt = job.outputs.compactMap(\.stream).filter { $0.kind == .srt }
+    }
+
+    /// The longest a viewer who joins late waits for a key frame.
+    static let keyFrameInterval: ClockTime = 2_000_000_000
+
+    /// Asks `encoder` for a key frame whenever `interval` of stream time has passed since the last one
+    /// asked for. x264enc's own `key-int-max` counts frames and is fixed before the frame rate is known:
+    /// 30 frames are a second at 30 frames a second but six at 5, so time is kept here.
+    private static func keyFrames(every interval: ClockTime, into encoder: Element?) {
+        guard let pad = encoder?.pad(named: "sink") else { return }
+        let next = Mutex<ClockTime?>(nil)
+        // The probe holds the pad wrapper (a wrapper made here, so a weak one would be gone at once):
+        // the encoder's pad then lives as long as the process, one per stream output of the command.
+        pad.addProbe(.buffer) { info in
+            guard let pts = info.buffer?.pts else { return .ok }
+            let due = next.withLock { next -> Bool in
+                // The first frame is a key frame anyway; a jump back in time (a new segment) starts over.
+                guard let deadline = next, pts + interval >= deadline else {
+                    next = pts + interval
+                    return false
+                }
+                guard pts >= deadline else { return false }
+                next = pts + interval
+                return true
+            }
+            // Sent on this streaming thread, ahead of this buffer: the encoder makes it a key frame.
+            if due { pad.send(.forceKeyUnit()) }
+            return .ok
+        }
     }
 
     /// Writes the session description to `sdpFile`, or prints it on standard output.

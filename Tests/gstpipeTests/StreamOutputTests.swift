@@ -153,6 +153,32 @@ struct StreamOutputTests {
         #expect(probed.first == "320,240,150", "\(probed)")
     }
 
+    @Test("A key frame every 2 s of stream time at any frame rate: at 10 fps, not x264's every 30 frames (3 s)")
+    func keyFramesByTime() throws {
+        let port = StreamPorts.take()
+        let received = Media.temporary("keyframes", "ts")
+        defer { try? FileManager.default.removeItem(at: received) }
+        let receiver = try Spawned.ffmpeg([
+            "-i", "udp://127.0.0.1:\(port)", "-frames:v", "40", "-c", "copy", "-f", "mpegts", "-y", received.path,
+        ])
+        // Up to 10 s of live video at 10 frames a second; the receiver keeps 4 s of it from its first key frame.
+        let sender = try Spawned.gstpipe([
+            "videotestsrc", "is-live=true", "num-buffers=100", "!", "video/x-raw,width=320,height=240,framerate=10/1",
+            "!", "udp://127.0.0.1:\(port)",
+        ])
+        #expect(receiver.finish(timeout: 30).status == 0)
+        sender.signal(SIGINT)
+        _ = sender.finish(timeout: 10)
+        let frames = try Spawned("/usr/bin/ffprobe", [
+            "-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,pts_time", "-of", "csv=p=0",
+            received.path,
+        ]).finish(timeout: 30).stdout.split(separator: "\n")
+        let keys = frames.filter { $0.hasPrefix("1,") }.compactMap { Double($0.split(separator: ",")[1]) }
+        let gaps = zip(keys.dropFirst(), keys).map { $0 - $1 }
+        #expect(frames.count >= 35, "\(frames.count) frames")
+        #expect(keys.count >= 2 && gaps.allSatisfy { abs($0 - 2) < 0.05 }, "key frames at \(keys)")
+    }
+
     @Test("A file's audio goes into the HLS segments beside its video, as AAC")
     func hlsKeepsAudio() async throws {
         let clip = try await Media.clipWithAudio()
