@@ -51,6 +51,7 @@ if ! command -v chromium >/dev/null; then
     echo "docs: installing chromium for the site check"
     sudo=""
     [ "$(id -u)" -eq 0 ] || sudo="sudo"
+    $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq chromium >/dev/null
 fi
 port=$((20000 + RANDOM % 20000))
