@@ -184,10 +184,17 @@ struct FileJob {
             replacements[index].output.media = kind
             try Self.check(replacements[index].output, holds: kind, shownBy: own[kind] ?? found[kind])
         }
-        // An RTSP server sends a file's audio too: both in MPEG-TS (RTP MP2T), one stream to serve.
-        for index in replacements.indices where replacements[index].output.stream?.kind == .rtsp {
-            if input != nil && replacements[index].output.media == .video {
+        // An RTSP server and an rtp:// output send a file's audio too: both in MPEG-TS (RTP MP2T), one
+        // stream to serve or send.
+        for index in replacements.indices where input != nil && replacements[index].output.media == .video {
+            switch replacements[index].output.stream?.kind {
+            case .rtsp:
                 replacements[index].output.format = .rtspWithAudio
+            case .rtp:
+                replacements[index].output.format = .rtpWithAudio
+                replacements[index].output.stream?.carriesTransportStream = true
+            default:
+                break
             }
         }
         // The input's audio goes to one output: the last in the description that can hold it and is

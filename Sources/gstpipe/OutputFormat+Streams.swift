@@ -34,6 +34,12 @@ extension OutputFormat {
         extensions: [], name: "H.264 and AAC in MPEG-TS over RTSP", videoChain: streamingH264, muxer: "mpegtsmux",
         audioEncoders: aac, audioName: "AAC in MPEG-TS over RTSP", isImage: false, encoderInput: h264Input)
 
+    /// `rtp://` from a file input, whose audio goes with the video: H.264 and AAC in MPEG-TS, sent as
+    /// one RTP stream (rtpmp2tpay, payload type 33), which the session description says.
+    static let rtpWithAudio = OutputFormat(
+        extensions: [], name: "H.264 and AAC in MPEG-TS over RTP", videoChain: streamingH264, muxer: "mpegtsmux",
+        audioEncoders: aac, audioName: "AAC in MPEG-TS over RTP", isImage: false, encoderInput: h264Input)
+
     /// H.264 for a network: x264 with no lookahead and no B-frames (tune=zerolatency: a frame
     /// leaves the encoder as it comes in), the veryfast preset (a live source must be encoded in real
     /// time on modest machines), and a key frame every 30 frames at most; `StreamRun` also asks for

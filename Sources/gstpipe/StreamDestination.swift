@@ -20,6 +20,8 @@ struct StreamDestination: Sendable, Equatable {
     let path: String
     /// The query's options, in order (`latency=200`).
     let options: [(name: String, value: String)]
+    /// `rtp://` only: the stream is MPEG-TS (H.264 and a file's AAC) in RTP (MP2T), not RTP H.264.
+    var carriesTransportStream = false
 
     static func == (lhs: StreamDestination, rhs: StreamDestination) -> Bool { lhs.uri == rhs.uri }
 
@@ -111,7 +113,8 @@ struct StreamDestination: Sendable, Equatable {
             return ["srtsink", "name=\(name)", TokenReader.property("uri", uri), "async=false"]
                 + (isListener ? ["wait-for-connection=false"] : [])
         case .udp, .rtp:
-            return ["udpsink", "name=\(name)", "host=\(host)", "port=\(port)", "async=false"]
+            let payloader = kind == .rtp && carriesTransportStream ? ["rtpmp2tpay", "pt=33", "!"] : []
+            return payloader + ["udpsink", "name=\(name)", "host=\(host)", "port=\(port)", "async=false"]
                 + options.map { "\($0.name)=\($0.value)" }
         case .hls:
             return []
@@ -137,6 +140,7 @@ struct StreamDestination: Sendable, Equatable {
             return "waiting for SRT receivers on port \(port): srt://THIS-HOST:\(port) (MPEG-TS; nothing is sent before one calls)"
         case .srt: return "sending MPEG-TS to \(uri) (SRT caller)"
         case .udp: return "sending MPEG-TS to \(uri)"
+        case .rtp where carriesTransportStream: return "sending RTP MPEG-TS (H.264 and the file's audio as AAC) to \(uri)"
         case .rtp: return "sending RTP H.264 to \(uri)"
         case .hls:
             let window = hlsWindow == 0 ? "every segment kept" : "a live window of \(hlsWindow) segments"
@@ -163,7 +167,8 @@ struct StreamDestination: Sendable, Equatable {
 
     /// The session description a receiver of an `rtp://` output needs (ffmpeg -protocol_whitelist
     /// file,udp,rtp -i stream.sdp; gst-launch-1.0 filesrc location=stream.sdp ! sdpdemux). The
-    /// payloader repeats SPS and PPS before each key frame, so none are in it.
+    /// payloader repeats SPS and PPS before each key frame, so none are in it; MPEG-TS repeats its
+    /// tables, so a receiver may start at any time.
     var sessionDescription: String {
         let family = host.contains(":") ? "IP6" : "IP4"
         return """
@@ -172,12 +177,17 @@ struct StreamDestination: Sendable, Equatable {
             s=gstpipe
             c=IN \(family) \(host)\(isMulticast ? "/\(option("ttl-mc") ?? "1")" : "")
             t=0 0
-            m=video \(port) RTP/AVP 96
-            a=rtpmap:96 H264/90000
-            a=fmtp:96 packetization-mode=1
+            \(carriesTransportStream ? transportStreamMedia : h264Media)
 
             """
     }
+
+    private var h264Media: String {
+        "m=video \(port) RTP/AVP 96\na=rtpmap:96 H264/90000\na=fmtp:96 packetization-mode=1"
+    }
+
+    /// MPEG-TS in RTP (RFC 2250, static payload type 33): video and audio in one stream.
+    private var transportStreamMedia: String { "m=video \(port) RTP/AVP 33\na=rtpmap:33 MP2T/90000" }
 
     /// 224.0.0.0/4 or ff00::/8.
     var isMulticast: Bool {
