@@ -19,6 +19,16 @@ enum Media {
                 + "avenc_aac ! m.")
     }
 
+    /// 250 frames (10 s) of 320x240 colour bars and 10 s of a tone, H.264 and AAC in MP4: long enough
+    /// for a network receiver that joins late.
+    static func longClipWithAudio() async throws -> URL {
+        try await made.file(
+            "long-clip.mp4",
+            "videotestsrc num-buffers=250 ! video/x-raw,width=320,height=240,framerate=25/1 ! x264enc "
+                + "speed-preset=ultrafast ! mp4mux name=m ! filesink location=%@ audiotestsrc num-buffers=470 ! "
+                + "audio/x-raw,rate=48000 ! avenc_aac ! m.")
+    }
+
     /// 250 frames (10 s) of 320x240 colour bars, H.264 in Matroska, no audio.
     static func clipWithoutAudio() async throws -> URL {
         try await made.file(
