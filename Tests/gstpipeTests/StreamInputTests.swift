@@ -4,7 +4,7 @@ import Testing
 /// Network inputs served by senders no one here wrote: ffmpeg (SRT, UDP) and GStreamer's own RTSP
 /// server (gst-rtsp-server through its Python binding: neither ffmpeg nor gst-launch-1.0 can serve
 /// RTSP). gstpipe writes what it reads to a file, which ffprobe counts.
-@Suite("Stream inputs: rtsp://, srt://, udp:// read from real senders", .enabled(if: FFProbe.isInstalled))
+@Suite("Stream inputs: rtsp://, srt://, udp:// read from real senders", .serialized, .enabled(if: FFProbe.isInstalled))
 struct StreamInputTests {
     /// ffmpeg sending 4 s of a 320x240 test pattern at its own pace, as MPEG-TS, to `url`.
     static func ffmpegSending(to url: String) throws -> Spawned {
@@ -16,8 +16,8 @@ struct StreamInputTests {
     }
 
     /// Frames and size of the video in `file`, as ffprobe counts them.
-    static func probe(_ file: URL) throws -> String {
-        try probeStreams(file.path, entries: "width,height,nb_read_frames", videoOnly: true).first ?? ""
+    static func probe(_ file: URL) async throws -> String {
+        try await probeStreams(file.path, entries: "width,height,nb_read_frames", videoOnly: true).first ?? ""
     }
 
     /// "320,240,N" with N frames or more.
@@ -27,40 +27,40 @@ struct StreamInputTests {
     }
 
     @Test("udp:// (MPEG-TS from ffmpeg) is decoded; the run ends when the sender stops")
-    func udp() throws {
+    func udp() async throws {
         let port = StreamPorts.take()
         let output = Media.temporary("udp-in", "mkv")
         defer { try? FileManager.default.removeItem(at: output) }
         let reader = try Spawned.gstpipe(["udp://127.0.0.1:\(port)", "!", "gray", "!", output.path, "--timeout", "2"])
-        Thread.sleep(forTimeInterval: 1)
+        try await Task.sleep(for: .seconds(1))
         let sender = try Self.ffmpegSending(to: "udp://127.0.0.1:\(port)?pkt_size=1316")
-        #expect(sender.finish(timeout: 30).status == 0)
-        let result = reader.finish(timeout: 20)
+        #expect(await sender.finish(timeout: 30).status == 0)
+        let result = await reader.finish(timeout: 20)
         #expect(result.status == 0 && result.stderr.contains("sent nothing for 2 s: the sender stopped"), "\(result.stderr)")
-        let probed = try Self.probe(output)
+        let probed = try await Self.probe(output)
         #expect(Self.check(probed, atLeast: 60), "\(probed)")
     }
 
     @Test("srt:// calls ffmpeg's SRT listener and decodes what it sends")
-    func srt() throws {
+    func srt() async throws {
         let port = StreamPorts.take()
         let output = Media.temporary("srt-in", "mkv")
         defer { try? FileManager.default.removeItem(at: output) }
         let sender = try Self.ffmpegSending(to: "srt://:\(port)?mode=listener")
-        Thread.sleep(forTimeInterval: 1)
+        try await Task.sleep(for: .seconds(1))
         // srtsrc calls again until the listener answers; the run ends 2 s after the sender stops.
         let result = try CLI.run(["srt://127.0.0.1:\(port)", "!", "gray", "!", output.path, "--timeout", "2"], timeout: 40)
         #expect(result.status == 0, "\(result.stderr)")
-        _ = sender.finish(timeout: 10)
-        let probed = try Self.probe(output)
+        _ = await sender.finish(timeout: 10)
+        let probed = try await Self.probe(output)
         #expect(Self.check(probed, atLeast: 30), "\(probed)")
     }
 
     @Test("rtsp:// from gst-rtsp-server, over UDP and with --rtsp-tcp", arguments: [false, true])
-    func rtsp(tcp: Bool) throws {
+    func rtsp(tcp: Bool) async throws {
         let port = StreamPorts.take()
         let server = try Spawned("/usr/bin/python3", ["-c", Self.rtspServer, String(port)])
-        #expect(StreamPorts.waitForListener(port))
+        #expect(await StreamPorts.waitForListener(port))
         let output = Media.temporary("rtsp-in", "mkv")
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try CLI.run(
@@ -68,12 +68,12 @@ struct StreamInputTests {
                 + (tcp ? ["--rtsp-tcp"] : []), timeout: 40)
         server.signal(SIGKILL)
         #expect(result.status == 0, "\(result.stderr)")
-        let probed = try Self.probe(output)
+        let probed = try await Self.probe(output)
         #expect(Self.check(probed, atLeast: 59), "\(probed)")
     }
 
     @Test("An input that sends nothing fails after --timeout, saying what to check")
-    func timeout() throws {
+    func timeout() async throws {
         let started = Date()
         let result = try CLI.run(["udp://127.0.0.1:\(StreamPorts.take())", "!", "gray", "!", "fakesink", "--timeout", "1.5"])
         #expect(result.status == 1, "\(result.stderr)")
@@ -82,7 +82,7 @@ struct StreamInputTests {
     }
 
     @Test("An RTSP server that is not there is an error at once")
-    func rtspRefused() throws {
+    func rtspRefused() async throws {
         let result = try CLI.run(["rtsp://127.0.0.1:\(StreamPorts.take())/none", "!", "gray", "!", "fakesink"])
         #expect(result.status == 1 && result.stderr.contains("cannot read rtsp://127.0.0.1:"), "\(result.stderr)")
     }

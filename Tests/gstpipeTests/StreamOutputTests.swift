@@ -3,43 +3,43 @@ import Testing
 
 /// Stream outputs read by a client no one here wrote (FFmpeg), all on 127.0.0.1: each gets the
 /// frames at the size sent.
-@Suite("Stream outputs: RTSP, SRT, UDP, RTP and HLS read by ffmpeg", .enabled(if: FFProbe.isInstalled))
+@Suite("Stream outputs: RTSP, SRT, UDP, RTP and HLS read by ffmpeg", .serialized, .enabled(if: FFProbe.isInstalled))
 struct StreamOutputTests {
     @Test("rtsp:// serves ffmpeg 50 frames of 320x240; Ctrl-C ends the server with 130 and the client sees the end")
-    func rtsp() throws {
+    func rtsp() async throws {
         let port = StreamPorts.take()
         let server = try Spawned.gstpipe(liveGray(frames: 900) + ["!", "rtsp://127.0.0.1:\(port)/gray"])
-        #expect(StreamPorts.waitForListener(port))
+        #expect(await StreamPorts.waitForListener(port))
         // One reader takes 50 frames; another reads to the end of the stream, which Ctrl-C makes.
         let counted = try Spawned.ffmpeg([
             "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/gray", "-frames:v", "50", "-f", "null", "-",
         ])
         let toTheEnd = try Spawned.ffmpeg(["-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/gray", "-f", "null", "-"])
-        let read = FFmpegRead(counted.finish(timeout: 30))
+        let read = await FFmpegRead(counted.finish(timeout: 30))
         #expect(read.result.status == 0 && read.frames == 50 && read.width == 320 && read.height == 240, "\(read)")
         server.signal(SIGINT)
-        let ended = FFmpegRead(toTheEnd.finish(timeout: 15))
-        let serverResult = server.finish(timeout: 15)
+        let ended = await FFmpegRead(toTheEnd.finish(timeout: 15))
+        let serverResult = await server.finish(timeout: 15)
         #expect(serverResult.status == 130, "\(serverResult.stderr)")
         #expect(serverResult.stderr.contains("serving rtsp://127.0.0.1:\(port)/gray"))
         #expect(ended.result.status == 0 && ended.frames > 0, "the client saw no end of stream: \(ended)")
     }
 
     @Test("8 RTSP clients at once each receive frames while one leaves mid-stream; all see the end of stream")
-    func rtspClients() throws {
+    func rtspClients() async throws {
         let port = StreamPorts.take()
         // 8 s of video; the clients join at once and read to its end.
         let server = try Spawned.gstpipe(liveGray(frames: 240) + ["!", "rtsp://127.0.0.1:\(port)/gray"])
-        #expect(StreamPorts.waitForListener(port))
+        #expect(await StreamPorts.waitForListener(port))
         let clients = try (0..<8).map { _ in
             try Spawned.ffmpeg(["-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/gray", "-f", "null", "-"])
         }
-        Thread.sleep(forTimeInterval: 3)
+        try await Task.sleep(for: .seconds(3))
         clients[0].signal(SIGKILL)  // leaves without a TEARDOWN
-        let serverResult = server.finish(timeout: 30)
+        let serverResult = await server.finish(timeout: 30)
         #expect(serverResult.status == 0, "\(serverResult.stderr)")
         for (index, client) in clients.enumerated().dropFirst() {
-            let read = FFmpegRead(client.finish(timeout: 10))
+            let read = await FFmpegRead(client.finish(timeout: 10))
             // Joined within a second or two of the start, so most of the 240 frames.
             #expect(
                 read.result.status == 0 && read.frames > 120 && read.width == 320,
@@ -52,73 +52,73 @@ struct StreamOutputTests {
         let clip = try await Media.clipWithAudio()
         let port = StreamPorts.take()
         let server = try Spawned.gstpipe([clip.path, "!", "gray", "!", "rtsp://127.0.0.1:\(port)/clip"])
-        #expect(StreamPorts.waitForListener(port))
+        #expect(await StreamPorts.waitForListener(port))
         let read = FFmpegRead(
-            try Spawned.ffmpeg([
+            try await Spawned.ffmpeg([
                 "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/clip", "-frames:v", "30", "-f", "null", "-",
             ]).finish(timeout: 30))
         #expect(read.result.status == 0 && read.frames == 30 && read.width == 640 && read.height == 360, "\(read)")
         #expect(read.result.stderr.contains("Audio: aac"), "\(read.result.stderr)")
-        #expect(server.finish(timeout: 20).status == 0)
+        #expect(await server.finish(timeout: 20).status == 0)
     }
 
     @Test("srt://:PORT listens: ffmpeg calls and reads 50 frames of 320x240")
-    func srtListener() throws {
+    func srtListener() async throws {
         let port = StreamPorts.take()
         let server = try Spawned.gstpipe(liveGray(frames: 300) + ["!", "srt://:\(port)?latency=120"])
         // SRT runs over UDP: nothing to poll for the listener but calling it (a few tries while it starts).
         var read: FFmpegRead
         var tries = 0
         repeat {
-            Thread.sleep(forTimeInterval: 1)
+            try await Task.sleep(for: .seconds(1))
             tries += 1
             read = FFmpegRead(
-                try Spawned.ffmpeg(["-i", "srt://127.0.0.1:\(port)?mode=caller", "-frames:v", "50", "-f", "null", "-"])
+                try await Spawned.ffmpeg(["-i", "srt://127.0.0.1:\(port)?mode=caller", "-frames:v", "50", "-f", "null", "-"])
                     .finish(timeout: 30))
         } while read.result.status != 0 && read.result.stderr.contains("Connection") && tries < 5
         #expect(read.result.status == 0 && read.frames == 50 && read.width == 320 && read.height == 240, "\(read)")
         server.signal(SIGTERM)
-        let serverResult = server.finish(timeout: 15)
+        let serverResult = await server.finish(timeout: 15)
         #expect(serverResult.status == 143, "\(serverResult.stderr)")
     }
 
     @Test("srt://HOST:PORT calls ffmpeg's listener, which gets every frame")
-    func srtCaller() throws {
+    func srtCaller() async throws {
         let port = StreamPorts.take()
         let receiver = try Spawned.ffmpeg(["-i", "srt://:\(port)?mode=listener", "-f", "null", "-"])
-        Thread.sleep(forTimeInterval: 1)
+        try await Task.sleep(for: .seconds(1))
         let sender = try CLI.run(liveGray(frames: 90) + ["!", "srt://127.0.0.1:\(port)"], timeout: 30)
         #expect(sender.status == 0, "\(sender.stderr)")
-        let read = FFmpegRead(receiver.finish(timeout: 10))
+        let read = await FFmpegRead(receiver.finish(timeout: 10))
         #expect(read.frames == 90 && read.width == 320 && read.height == 240, "\(read)")
     }
 
     @Test("udp://HOST:PORT sends MPEG-TS that ffmpeg reads")
-    func udp() throws {
+    func udp() async throws {
         let port = StreamPorts.take()
         let receiver = try Spawned.ffmpeg(["-i", "udp://127.0.0.1:\(port)", "-frames:v", "50", "-f", "null", "-"])
         // Up to 30 s of video: UDP has no end of stream, the receiver stops at 50 frames.
         let sender = try Spawned.gstpipe(liveGray(frames: 900) + ["!", "udp://127.0.0.1:\(port)"])
-        let read = FFmpegRead(receiver.finish(timeout: 30))
+        let read = await FFmpegRead(receiver.finish(timeout: 30))
         #expect(read.result.status == 0 && read.frames == 50 && read.width == 320 && read.height == 240, "\(read)")
         sender.signal(SIGINT)
-        #expect(sender.finish(timeout: 10).status == 130)
+        #expect(await sender.finish(timeout: 10).status == 130)
     }
 
     @Test("rtp://HOST:PORT sends RTP H.264; ffmpeg reads it with the session description written by --sdp")
-    func rtp() throws {
+    func rtp() async throws {
         let port = StreamPorts.take()
         let sdp = Media.temporary("stream", "sdp")
         defer { try? FileManager.default.removeItem(at: sdp) }
         let sender = try Spawned.gstpipe(liveGray(frames: 240) + ["!", "rtp://127.0.0.1:\(port)", "--sdp", sdp.path])
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: sdp.path) && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while !FileManager.default.fileExists(atPath: sdp.path) && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
         let read = FFmpegRead(
-            try Spawned.ffmpeg([
+            try await Spawned.ffmpeg([
                 "-protocol_whitelist", "file,udp,rtp", "-i", sdp.path, "-frames:v", "50", "-f", "null", "-",
             ]).finish(timeout: 30))
         #expect(read.result.status == 0 && read.frames == 50 && read.width == 320 && read.height == 240, "\(read)")
-        #expect(sender.finish(timeout: 15).status == 0)
+        #expect(await sender.finish(timeout: 15).status == 0)
         let text = try String(contentsOf: sdp, encoding: .utf8)
         #expect(text.contains("m=video \(port) RTP/AVP 96") && text.contains("a=rtpmap:96 H264/90000"))
     }
@@ -136,16 +136,18 @@ struct StreamOutputTests {
         #expect(text.contains("m=video \(port) RTP/AVP 33\na=rtpmap:33 MP2T/90000"), "\(text)")
         // The receiver joins a 10 s stream: it reads from the first key frame it gets (one every 2 s).
         let read = FFmpegRead(
-            try Spawned.ffmpeg([
-                "-protocol_whitelist", "file,udp,rtp", "-i", sdp.path, "-frames:v", "30", "-f", "null", "-",
+            try await Spawned.ffmpeg([
+                // A long probe: on a loaded machine the first packets may be lost before it finds both streams.
+                "-protocol_whitelist", "file,udp,rtp", "-analyzeduration", "8000000", "-i", sdp.path,
+                "-frames:v", "30", "-f", "null", "-",
             ]).finish(timeout: 30))
         #expect(read.result.status == 0 && read.frames == 30 && read.width == 320 && read.height == 240, "\(read)")
         #expect(read.result.stderr.contains("Audio: aac"), "\(read.result.stderr)")
-        #expect(sender.finish(timeout: 20).status == 0)
+        #expect(await sender.finish(timeout: 20).status == 0)
     }
 
     @Test("rtp:// with no --sdp prints the session description on standard output")
-    func rtpPrintsSDP() throws {
+    func rtpPrintsSDP() async throws {
         let result = try CLI.run(["videotestsrc", "num-buffers=5", "!", "rtp://127.0.0.1:\(StreamPorts.take())"])
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.hasPrefix("v=0\n") && result.stdout.contains("a=fmtp:96 packetization-mode=1"))
@@ -159,7 +161,7 @@ struct StreamOutputTests {
     }
 
     @Test("NAME.m3u8 writes an HLS playlist ffprobe reads whole (--hls-window 0), with 2 s segments")
-    func hlsFull() throws {
+    func hlsFull() async throws {
         let folder = try Self.hlsFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let playlist = folder.appendingPathComponent("live.m3u8")
@@ -170,12 +172,12 @@ struct StreamOutputTests {
         let text = try String(contentsOf: playlist, encoding: .utf8)
         #expect(text.contains("#EXT-X-ENDLIST") && text.contains("live00002.ts"), "\(text)")
         // A program's stream, then the stream: one line each.
-        let probed = try probeStreams(playlist.path, entries: "width,height,nb_read_frames")
+        let probed = try await probeStreams(playlist.path, entries: "width,height,nb_read_frames")
         #expect(probed.first == "320,240,150", "\(probed)")
     }
 
     @Test("A key frame every 2 s of stream time at any frame rate: at 10 fps, not x264's every 30 frames (3 s)")
-    func keyFramesByTime() throws {
+    func keyFramesByTime() async throws {
         let port = StreamPorts.take()
         let received = Media.temporary("keyframes", "ts")
         defer { try? FileManager.default.removeItem(at: received) }
@@ -187,10 +189,10 @@ struct StreamOutputTests {
             "videotestsrc", "is-live=true", "num-buffers=100", "!", "video/x-raw,width=320,height=240,framerate=10/1",
             "!", "udp://127.0.0.1:\(port)",
         ])
-        #expect(receiver.finish(timeout: 30).status == 0)
+        #expect(await receiver.finish(timeout: 30).status == 0)
         sender.signal(SIGINT)
-        _ = sender.finish(timeout: 10)
-        let frames = try Spawned("/usr/bin/ffprobe", [
+        _ = await sender.finish(timeout: 10)
+        let frames = try await Spawned("/usr/bin/ffprobe", [
             "-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,pts_time", "-of", "csv=p=0",
             received.path,
         ]).finish(timeout: 30).stdout.split(separator: "\n")
@@ -208,12 +210,12 @@ struct StreamOutputTests {
         let playlist = folder.appendingPathComponent("clip.m3u8")
         let result = try CLI.run([clip.path, "!", "gray", "!", playlist.path, "--hls-window", "0"])
         #expect(result.status == 0, "\(result.stderr)")
-        let lines = Set(try probeStreams(playlist.path, entries: "codec_name,width,height,nb_read_frames"))
+        let lines = await Set(try probeStreams(playlist.path, entries: "codec_name,width,height,nb_read_frames"))
         #expect(lines.contains("h264,640,360,100") && lines.contains { $0.hasPrefix("aac,") }, "\(lines)")
     }
 
     @Test("An HLS live window lists the last segments and deletes older ones")
-    func hlsWindow() throws {
+    func hlsWindow() async throws {
         let folder = try Self.hlsFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let playlist = folder.appendingPathComponent("live.m3u8")
@@ -238,26 +240,26 @@ struct StreamOutputTests {
             ("udp://:5000", "has no host"),
             ("srt://127.0.0.1:9000?latency", "the option latency has no value"),
         ])
-    func badAddress(address: String, message: String) throws {
+    func badAddress(address: String, message: String) async throws {
         let result = try CLI.run(["videotestsrc", "num-buffers=5", "!", address])
         #expect(result.status == 2 && result.stderr.contains(message), "\(result.stderr)")
     }
 
     @Test("An SRT caller with nobody listening fails at once, naming the listener to start")
-    func srtNobodyListening() throws {
+    func srtNobodyListening() async throws {
         let port = StreamPorts.take()
         let result = try CLI.run(["videotestsrc", "num-buffers=50", "!", "srt://127.0.0.1:\(port)"], timeout: 30)
         #expect(result.status == 1 && result.stderr.contains("start the receiver first"), "\(result.stderr)")
     }
 
     @Test("An RTSP port in use is an error that says to choose another")
-    func rtspPortInUse() throws {
+    func rtspPortInUse() async throws {
         let port = StreamPorts.take()
         let first = try Spawned.gstpipe(liveGray(frames: 300) + ["!", "rtsp://127.0.0.1:\(port)/a"])
-        #expect(StreamPorts.waitForListener(port))
+        #expect(await StreamPorts.waitForListener(port))
         let second = try CLI.run(["videotestsrc", "num-buffers=5", "!", "rtsp://127.0.0.1:\(port)/b"])
         #expect(second.status == 1 && second.stderr.contains("Address already in use (choose another port"), "\(second.stderr)")
         first.signal(SIGINT)
-        #expect(first.finish(timeout: 10).status == 130)
+        #expect(await first.finish(timeout: 10).status == 130)
     }
 }

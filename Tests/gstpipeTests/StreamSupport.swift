@@ -35,10 +35,12 @@ final class Spawned: @unchecked Sendable {
 
     func signal(_ number: Int32) { kill(process.processIdentifier, number) }
 
-    /// Waits for the end (SIGKILL after `timeout` seconds: status -1).
-    func finish(timeout: TimeInterval) -> CLIResult {
+    /// Waits for the end (SIGKILL after `timeout` seconds: status -1). It waits by sleeping as a task,
+    /// not by blocking its thread: a stream test waits tens of seconds, and blocked threads would
+    /// starve the other tests' tasks on the two cores' cooperative pool.
+    func finish(timeout: TimeInterval) async -> CLIResult {
         let deadline = Date().addingTimeInterval(timeout)
-        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.05) }
+        while process.isRunning && Date() < deadline { try? await Task.sleep(for: .milliseconds(50)) }
         var timedOut = false
         if process.isRunning {
             timedOut = true
@@ -77,8 +79,8 @@ struct FFmpegRead: CustomStringConvertible {
 
 /// ffprobe's count of each stream's frames, one line of `entries` (comma-separated, as
 /// `codec_name,width,height,nb_read_frames`) per stream, for a file or a playlist.
-func probeStreams(_ path: String, entries: String, videoOnly: Bool = false) throws -> [String] {
-    let result = try Spawned("/usr/bin/ffprobe", [
+func probeStreams(_ path: String, entries: String, videoOnly: Bool = false) async throws -> [String] {
+    let result = try await Spawned("/usr/bin/ffprobe", [
         "-v", "error", "-count_frames", "-show_entries", "stream=\(entries)", "-of", "csv=p=0", path,
     ] + (videoOnly ? ["-select_streams", "v:0"] : [])).finish(timeout: 30)
     return result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
@@ -99,7 +101,7 @@ enum StreamPorts {
     }
 
     /// Waits until something accepts TCP connections on 127.0.0.1:`port`.
-    static func waitForListener(_ port: Int, timeout: TimeInterval = 15) -> Bool {
+    static func waitForListener(_ port: Int, timeout: TimeInterval = 15) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -114,7 +116,7 @@ enum StreamPorts {
             }
             close(fd)
             if connected == 0 { return true }
-            Thread.sleep(forTimeInterval: 0.1)
+            try? await Task.sleep(for: .milliseconds(100))
         }
         return false
     }
