@@ -30,15 +30,19 @@ extension OutputFormat {
     /// RTSP from a file input, whose audio goes with the video: H.264 and AAC in MPEG-TS, which the
     /// RTSP server sends as one RTP stream (rtpmp2tpay). Without a file input RTSP sends H.264 alone,
     /// with a frame less of latency (no demuxer waiting for the next frame).
-    static let rtspWithAudio = OutputFormat(
-        extensions: [], name: "H.264 and AAC in MPEG-TS over RTSP", videoChain: streamingH264, muxer: "mpegtsmux",
-        audioEncoders: aac, audioName: "AAC in MPEG-TS over RTSP", isImage: false, encoderInput: h264Input)
+    static let rtspWithAudio = transportStream(over: "RTSP")
 
     /// `rtp://` from a file input, whose audio goes with the video: H.264 and AAC in MPEG-TS, sent as
     /// one RTP stream (rtpmp2tpay, payload type 33), which the session description says.
-    static let rtpWithAudio = OutputFormat(
-        extensions: [], name: "H.264 and AAC in MPEG-TS over RTP", videoChain: streamingH264, muxer: "mpegtsmux",
-        audioEncoders: aac, audioName: "AAC in MPEG-TS over RTP", isImage: false, encoderInput: h264Input)
+    static let rtpWithAudio = transportStream(over: "RTP")
+
+    /// H.264 and AAC in MPEG-TS, carried `over` RTP one way or another.
+    private static func transportStream(over carrier: String) -> OutputFormat {
+        OutputFormat(
+            extensions: [], name: "H.264 and AAC in MPEG-TS over \(carrier)", videoChain: streamingH264,
+            muxer: "mpegtsmux", audioEncoders: aac, audioName: "AAC in MPEG-TS over \(carrier)", isImage: false,
+            encoderInput: h264Input)
+    }
 
     /// H.264 for a network: x264 with no lookahead and no B-frames (tune=zerolatency: a frame
     /// leaves the encoder as it comes in), the veryfast preset (a live source must be encoded in real
