@@ -295,7 +295,16 @@ struct FileJob {
     /// Checks that the input exists and can be read. What it holds is learnt as the pipeline starts
     /// (`FileJobRun`): probing it first would cost a second start of demuxer and decoders.
     private static func readInput(_ token: String) throws(Failure) -> Input {
-        if TokenReader.isURI(token) { return Input(name: token, uri: token) }
+        if TokenReader.isURI(token) {
+            if token.lowercased().hasPrefix("srt://"), let query = token.split(separator: "?", maxSplits: 1).dropFirst().first {
+                let options = query.split(separator: "&").map { item in
+                    let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+                    return (name: parts[0], value: parts.count == 2 ? parts[1] : "")
+                }
+                try StreamDestination.checkSRTOptions(options, in: token)
+            }
+            return Input(name: token, uri: token)
+        }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: token, isDirectory: &isFolder) else {
             throw .runtime("input file \(token) does not exist: check the path")

@@ -74,7 +74,46 @@ struct StreamDestination: Sendable, Equatable {
             }
             options.append((parts[0], parts[1]))
         }
+        if kind == .srt { try checkSRTOptions(options, in: token) }
         return StreamDestination(kind: kind, uri: token, host: host, port: port, path: path, options: options)
+    }
+
+    /// The options an `srt://` URI takes (GStreamer's srt elements read these from the query, and
+    /// libsrt's socket options by their names); any other is ignored by GStreamer without a word, so
+    /// a misspelt `latnecy=80` would run with the default latency.
+    static let srtOptions: Set<String> = [
+        "mode", "localaddress", "localport", "poll-timeout", "latency", "rcvlatency", "peerlatency", "passphrase",
+        "pbkeylen", "streamid", "mss", "fc", "sndbuf", "rcvbuf", "maxbw", "inputbw", "oheadbw", "ipttl", "iptos",
+        "tlpktdrop", "snddropdelay", "nakreport", "conntimeo", "drifttracer", "lossmaxttl", "minversion", "congestion",
+        "messageapi", "payloadsize", "transtype", "kmrefreshrate", "kmpreannounce", "enforcedencryption", "ipv6only",
+        "peeridletimeo", "bindtodevice", "packetfilter", "retransmitalgo", "tsbpdmode",
+    ]
+
+    /// Refuses an option of an `srt://` URI (an output, or an input) that SRT would ignore or
+    /// misread: an unknown name, a mode other than caller, listener or rendezvous, a passphrase
+    /// libsrt refuses, a key length other than 16, 24 or 32 bytes.
+    static func checkSRTOptions(_ options: [(name: String, value: String)], in token: String) throws(FileJob.Failure) {
+        for (name, value) in options {
+            guard srtOptions.contains(name) else {
+                throw .usage(
+                    "\(token): SRT has no option \(name) (GStreamer would ignore it): the usual ones are latency, "
+                        + "passphrase, pbkeylen, streamid and mode (libsrt's socket options by name are taken too)")
+            }
+            switch name {
+            case "mode" where !["caller", "listener", "rendezvous"].contains(value):
+                throw .usage("\(token): mode=\(value) is not an SRT mode: write caller, listener or rendezvous")
+            case "passphrase" where !(10...79 ~= value.count):
+                throw .usage("\(token): an SRT passphrase has 10 to 79 characters, this one has \(value.count)")
+            case "pbkeylen" where !["16", "24", "32"].contains(value):
+                throw .usage("\(token): pbkeylen=\(value) is not an SRT key length: write 16, 24 or 32 (bytes)")
+            default:
+                break
+            }
+            let whole = ["latency", "rcvlatency", "peerlatency", "localport"]
+            if whole.contains(name), (Int(value) ?? -1) < 0 {
+                throw .usage("\(token): \(name)=\(value) is not \(name == "localport" ? "a port" : "a number of milliseconds")")
+            }
+        }
     }
 
     private static func example(_ kind: Kind) -> String {

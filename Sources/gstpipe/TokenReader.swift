@@ -37,8 +37,9 @@ struct TokenReader {
     /// element, a caps string or a `name.pad` reference. A file named like an element (`./gray`)
     /// needs a path.
     func isFileName(_ token: String, position: Position) -> Bool {
-        if token == "!" || token.contains("=") || token.hasSuffix(".") { return false }
+        // A URI first: its query may hold `=` (srt://host:9000?latency=200).
         if TokenReader.isURI(token) { return position == .first && TokenReader.isMediaFileURI(token) }
+        if token == "!" || token.contains("=") || token.hasSuffix(".") { return false }
         if token.contains("/") {
             // Caps (video/x-raw, ...) are not files, unless a file of that name exists.
             let capsPrefix = ["video/", "audio/", "image/", "application/", "text/", "subpicture/", "closedcaption/"]

@@ -56,6 +56,28 @@ struct StreamInputTests {
         #expect(Self.check(probed, atLeast: 30), "\(probed)")
     }
 
+    @Test("srt:// with options (latency, passphrase) is an input too: they reach srtsrc, which decrypts what ffmpeg sends")
+    func srtWithOptions() async throws {
+        let port = StreamPorts.take()
+        let output = Media.temporary("srt-options-in", "mkv")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let secret = "passphrase=gstpipe-secret-2&pbkeylen=16"
+        let sender = try Self.ffmpegSending(to: "srt://:\(port)?mode=listener&\(secret)")
+        try await Task.sleep(for: .seconds(1))
+        let result = try CLI.run(
+            ["srt://127.0.0.1:\(port)?latency=80&\(secret)", "!", "gray", "!", output.path, "--timeout", "2"], timeout: 40)
+        #expect(result.status == 0, "\(result.stderr)")
+        _ = await sender.finish(timeout: 10)
+        let probed = try await Self.probe(output)
+        #expect(Self.check(probed, atLeast: 30), "\(probed)")
+    }
+
+    @Test("An srt:// input with an option SRT does not have is a usage error, not ignored")
+    func srtUnknownOption() throws {
+        let result = try CLI.run(["srt://127.0.0.1:9?latnecy=80", "!", "fakesink"], timeout: 20)
+        #expect(result.status == 2 && result.stderr.contains("SRT has no option latnecy"), "\(result.stderr)")
+    }
+
     @Test("rtsp:// from gst-rtsp-server, over UDP and with --rtsp-tcp", arguments: [false, true])
     func rtsp(tcp: Bool) async throws {
         let port = StreamPorts.take()

@@ -93,6 +93,46 @@ struct StreamOutputTests {
         #expect(read.frames == 90 && read.width == 320 && read.height == 240, "\(read)")
     }
 
+    @Test("srt:// options are passed on: a listener with a passphrase is read with it, and refuses a caller without it")
+    func srtPassphrase() async throws {
+        let port = StreamPorts.take()
+        let secret = "passphrase=gstpipe-secret-1&pbkeylen=16"
+        let server = try Spawned.gstpipe(liveGray(frames: 600) + ["!", "srt://:\(port)?latency=80&\(secret)"])
+        var read: FFmpegRead
+        var tries = 0
+        repeat {
+            try await Task.sleep(for: .seconds(1))
+            tries += 1
+            read = FFmpegRead(
+                try await Spawned.ffmpeg(["-i", "srt://127.0.0.1:\(port)?mode=caller&\(secret)", "-frames:v", "30", "-f", "null", "-"])
+                    .finish(timeout: 30))
+        } while read.result.status != 0 && tries < 5
+        #expect(read.result.status == 0 && read.frames == 30 && read.width == 320 && read.height == 240, "\(read)")
+        // Without the passphrase the listener turns the caller away: no frame is decoded.
+        let refused = FFmpegRead(
+            try await Spawned.ffmpeg(["-i", "srt://127.0.0.1:\(port)?mode=caller", "-frames:v", "30", "-f", "null", "-"])
+                .finish(timeout: 30))
+        #expect(refused.result.status != 0 && refused.frames == 0, "\(refused)")
+        server.signal(SIGTERM)
+        #expect(await server.finish(timeout: 15).status == 143)
+    }
+
+    @Test(
+        "udp:// to a multicast group: ffmpeg joins the group and reads the stream",
+        .enabled(if: StreamPorts.canSendMulticast, "no route for multicast on this machine"))
+    func udpMulticast() async throws {
+        let port = StreamPorts.take()
+        let group = "239.255.\(port % 200 + 1).\(port % 250 + 1)"
+        let receiver = try Spawned.ffmpeg(["-i", "udp://\(group):\(port)", "-frames:v", "50", "-f", "null", "-"])
+        // ttl-mc: udpsink's property, passed on; 0 keeps the packets on this machine.
+        let sender = try Spawned.gstpipe(liveGray(frames: 900) + ["!", "udp://\(group):\(port)?ttl-mc=0"])
+        let read = await FFmpegRead(receiver.finish(timeout: 30))
+        #expect(read.result.status == 0 && read.frames == 50 && read.width == 320 && read.height == 240, "\(read)")
+        sender.signal(SIGINT)
+        let sent = await sender.finish(timeout: 10)
+        #expect(sent.status == 130 && sent.stderr.contains("sending MPEG-TS to udp://\(group)"), "\(sent.stderr)")
+    }
+
     @Test("udp://HOST:PORT sends MPEG-TS that ffmpeg reads")
     func udp() async throws {
         let port = StreamPorts.take()
@@ -239,6 +279,10 @@ struct StreamOutputTests {
             ("srt://127.0.0.1:70000", "the port must be between 1 and 65535"),
             ("udp://:5000", "has no host"),
             ("srt://127.0.0.1:9000?latency", "the option latency has no value"),
+            ("srt://:9000?latnecy=80", "SRT has no option latnecy (GStreamer would ignore it)"),
+            ("srt://:9000?pbkeylen=8", "pbkeylen=8 is not an SRT key length: write 16, 24 or 32"),
+            ("srt://:9000?mode=server", "mode=server is not an SRT mode"),
+            ("srt://:9000?passphrase=short", "an SRT passphrase has 10 to 79 characters"),
         ])
     func badAddress(address: String, message: String) async throws {
         let result = try CLI.run(["videotestsrc", "num-buffers=5", "!", address])

@@ -87,6 +87,23 @@ func probeStreams(_ path: String, entries: String, videoOnly: Bool = false) asyn
 }
 
 enum StreamPorts {
+    /// True when this machine has a route for a multicast group (a default route, or one for
+    /// 224.0.0.0/4): connecting a UDP socket looks the route up and sends nothing.
+    static let canSendMulticast: Bool = {
+        let socket = Glibc.socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        guard socket >= 0 else { return false }
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(9).bigEndian
+        address.sin_addr.s_addr = inet_addr("239.255.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }()
+
     private static let counter = NSLock()
     // Below Linux's ephemeral range (32768 and up), where the RTSP server's and the clients' own UDP ports go.
     nonisolated(unsafe) private static var next = 20000 + Int(getpid() % 300) * 40
