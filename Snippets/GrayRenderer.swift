@@ -16,10 +16,9 @@ final class GrayRenderer: VideoSink {
         let rgb = try frame.withPlanes { planes in
             let luma = planes[0]
             var rgb = [UInt8](repeating: 0, count: width * height * 3)
-            // Rows may be padded: walk them by bytesPerRow, read pixelBytesPerRow of each.
+            // Rows may be padded: row(_:) gives each row's pixels, padding left out.
             for row in 0..<height {
-                for column in 0..<width {
-                    let y = luma.bytes[row * luma.bytesPerRow + column]
+                for (column, y) in luma.row(row).enumerated() {
                     let index = (row * width + column) * 3
                     (rgb[index], rgb[index + 1], rgb[index + 2]) = (y, y, y)
                 }

@@ -30,10 +30,10 @@ final class Invert: VideoFilter {
             try output.withMutablePlanes { output in
                 let (source, target) = (input[0], output[0])
                 for row in 0..<source.rows {
-                    for column in 0..<source.pixelBytesPerRow {
-                        let value = Int(source.bytes[row * source.bytesPerRow + column])
-                        let inverted = value + (255 - 2 * value) * strength / 255
-                        target.bytes[row * target.bytesPerRow + column] = UInt8(inverted)
+                    let (from, to) = (source.row(row), target.row(row))
+                    for column in from.indices {
+                        let value = Int(from[column])
+                        to[column] = UInt8(value + (255 - 2 * value) * strength / 255)
                     }
                 }
             }

@@ -46,7 +46,7 @@ func meanLuma(_ frame: VideoFrame) throws -> Double {
         let luma = planes[0]
         var sum = 0
         for row in 0..<luma.rows {
-            for column in 0..<luma.pixelBytesPerRow { sum += Int(luma.bytes[row * luma.bytesPerRow + column]) }
+            for value in luma.row(row) { sum &+= Int(value) }
         }
         return Double(sum) / Double(luma.rows * luma.pixelBytesPerRow)
     }
