@@ -792,17 +792,22 @@ public final class BridgeElement: @unchecked Sendable {
         return result
     }
 
+    /// Answers a caps query on `pad` with what it can take or give, within the query's filter.
+    private func answerCapsQuery(_ query: UnsafeMutablePointer<GstQuery>, for pad: UnsafeMutablePointer<GstPad>) -> gboolean {
+        var filter: UnsafeMutablePointer<GstCaps>?
+        gst_query_parse_caps(query, &filter)
+        let result = filterCaps(for: pad, filter: filter)
+        withExtendedLifetime(result) { gst_query_set_caps_result(query, result.pointer) }
+        return 1
+    }
+
     func sinkQuery(
         _ pad: UnsafeMutablePointer<GstPad>, _ parent: UnsafeMutablePointer<GstObject>?,
         _ query: UnsafeMutablePointer<GstQuery>
     ) -> gboolean {
         switch query.pointee.type {
         case GST_QUERY_CAPS:
-            var filter: UnsafeMutablePointer<GstCaps>?
-            gst_query_parse_caps(query, &filter)
-            let result = filterCaps(for: pad, filter: filter)
-            withExtendedLifetime(result) { gst_query_set_caps_result(query, result.pointer) }
-            return 1
+            return answerCapsQuery(query, for: pad)
         case GST_QUERY_ACCEPT_CAPS:
             var caps: UnsafeMutablePointer<GstCaps>?
             gst_query_parse_accept_caps(query, &caps)
@@ -822,11 +827,7 @@ public final class BridgeElement: @unchecked Sendable {
     ) -> gboolean {
         switch query.pointee.type {
         case GST_QUERY_CAPS:
-            var filter: UnsafeMutablePointer<GstCaps>?
-            gst_query_parse_caps(query, &filter)
-            let result = filterCaps(for: pad, filter: filter)
-            withExtendedLifetime(result) { gst_query_set_caps_result(query, result.pointer) }
-            return 1
+            return answerCapsQuery(query, for: pad)
         case GST_QUERY_LATENCY:
             guard gst_pad_peer_query(sinkPad, query) != 0 else { return 0 }
             let added = GstClockTime(delegate.latency)

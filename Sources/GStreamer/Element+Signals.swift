@@ -21,10 +21,7 @@ extension Element {
     public func connect(
         _ signal: String, after: Bool = false, _ handler: @escaping @Sendable ([SignalValue]) -> Void
     ) throws(GStreamerError) -> SignalConnection {
-        try Signals.connect(UnsafeMutableRawPointer(pointer), owner: name, signal, after: after) { arguments in
-            handler(arguments)
-            return .void
-        }
+        try Signals.connect(UnsafeMutableRawPointer(pointer), owner: name, signal, after: after, returningNothing: handler)
     }
 
     /// Connects `handler` to a signal that returns a value (`"autoplug-continue"` returns `.bool`):
@@ -165,10 +162,7 @@ extension Pad {
     public func connect(
         _ signal: String, after: Bool = false, _ handler: @escaping @Sendable ([SignalValue]) -> Void
     ) throws(GStreamerError) -> SignalConnection {
-        try Signals.connect(UnsafeMutableRawPointer(pointer), owner: name, signal, after: after) { arguments in
-            handler(arguments)
-            return .void
-        }
+        try Signals.connect(UnsafeMutableRawPointer(pointer), owner: name, signal, after: after, returningNothing: handler)
     }
 
     /// Emits the pad's signal `signal` with `arguments`.

@@ -41,6 +41,17 @@ enum Signals {
         return SignalConnection(instance: instance, id: UInt(id), signal: signal)
     }
 
+    /// `connect` for a handler whose signal returns nothing (pad-added, need-data, notify).
+    static func connect(
+        _ instance: UnsafeMutableRawPointer, owner: String, _ signal: String, after: Bool,
+        returningNothing handler: @escaping @Sendable ([SignalValue]) -> Void
+    ) throws(GStreamerError) -> SignalConnection {
+        try connect(instance, owner: owner, signal, after: after) { arguments in
+            handler(arguments)
+            return .void
+        }
+    }
+
     static func emit(
         _ instance: UnsafeMutableRawPointer, owner: String, _ signal: String, _ arguments: [SignalValue]
     ) throws(GStreamerError) -> SignalValue {
