@@ -1,7 +1,9 @@
 import Foundation
 import MediaIO
 
-/// The files a description names directly, and the description GStreamer runs for them:
+/// The files a description names directly, what is made for them, and the user's description with
+/// each of them replaced by a junction element (`tokens`), which is all that gst_parse reads; the
+/// elements for the files are made in code around the junctions (`FileJobElements`):
 ///
 /// - a first token that is an existing file or a URI becomes a decoding source;
 /// - a last token that is a file name with a known extension becomes encoder, muxer and file sink,
@@ -48,7 +50,7 @@ struct FileJob {
             return (format.encoderInput.map { [$0, "!"] } ?? []) + format.videoChain
         }
 
-        /// The element that stands in the description where the output was named (`junction(for:)`):
+        /// The element that stands in the description where the output was named (`junction(named:)`):
         /// `FileJobElements` builds the output's chain after it.
         var junction: String { "gstpipe-output-junction\(index)" }
     }
