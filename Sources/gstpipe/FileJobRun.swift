@@ -130,18 +130,30 @@ struct FileJobRun {
         }
     }
 
-    /// Links an audio branch that got the input's audio to its muxer (a pad the muxer makes on
-    /// request: the muxer has not started, no data has flowed yet).
+    /// Links an audio branch that got the input's audio to a pad its muxer makes on request (the
+    /// muxer has not started, no data has flowed yet).
     private static func connectAudioBranch(
         _ branch: FileJobElements.AudioBranch, of output: FileJobElements.Output, note: @Sendable (String) -> Void
     ) {
-        guard let muxer = output.muxer else { return }
-        do {
-            // hlssink2's templates take any caps: linking by caps would ask for its "video" pad again.
-            if output.file.format.muxer == "hlssink2", let encoded = branch.encoder.pad(named: "src") {
-                try encoded.link(to: muxer.requestPad("audio"))
-            } else {
-                try branch.encoder.link(to: muxer)
+        guard let muxer = output.muxer, let encoded = branch.encoder.pad(named: "src") else { return }
+        // The muxer's template for audio: one named so (mp4mux's "audio_%u"; hlssink2's "audio", whose
+        // templates take any caps, so that caps alone would choose its "video"), else the first that
+        // takes the encoder's caps (mpegtsmux's "sink_%d").
+        let templates = muxer.padTemplates.filter { $0.direction == .sink && $0.presence == .request }
+        let offered = encoded.queryCaps()
+        do throws(GStreamerError) {
+            guard
+                let template = templates.first(where: { $0.name.hasPrefix("audio") })
+                    ?? templates.first(where: { $0.caps.canIntersect(offered) })
+            else {
+                throw GStreamerError(kind: .invalidArgument, message: "\(muxer.name) takes no audio", source: muxer.name)
+            }
+            let input = try muxer.requestPad(template.name)
+            do {
+                try encoded.link(to: input)
+            } catch {
+                muxer.releaseRequestPad(input)
+                throw error
             }
         } catch {
             note("\(output.file.path) gets video only: \(error.message)")

@@ -15,7 +15,7 @@ struct StreamRun {
         var servers: [RTSPServer] = []
         for output in outputs {
             guard let stream = output.file.stream else { continue }
-            Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder)
+            if output.file.media == .video { Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder) }
             switch stream.kind {
             case .rtsp:
                 guard let appsink = output.sink else { continue }
