@@ -80,7 +80,8 @@ struct FileJobElements {
     ) throws(GStreamerError) -> Input {
         let junction = try element(named: FileJob.inputJunction, in: pipeline)
         let bin = try parentBin(of: junction)
-        let source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))]).make(named: "gstpipe-input", in: bin)
+        let source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))])
+            .make(named: "gstpipe-input", in: bin)
         var chain: [Element]
         if job.media == .audio {
             chain = [try ElementSpec("audioconvert").make(named: "gstpipe-decoded", in: bin)]
@@ -136,16 +137,18 @@ struct FileJobElements {
         var muxer: Element?
         if let factory = format.muxer {
             var spec = ElementSpec(factory)
-            if file.crashSafe, let properties = format.crashSafeMuxing { spec.properties += ElementSpec.properties(properties) }
+            if file.crashSafe, let properties = format.crashSafeMuxing {
+                spec.properties += ElementSpec.properties(properties)
+            }
             spec.properties += file.stream?.muxerProperties(hlsWindow: job.hlsWindow) ?? []
             muxer = try spec.make(named: "gstpipe-mux\(index)", in: bin)
             chain.append(muxer!)
         }
         // async=false: the file need not preroll, so a branch beside it (tee ! queue ! autovideosink)
         // cannot fill its queue and stall while the encoder gathers its lookahead.
-        let sinks =
-            file.stream?.sinkChain
-            ?? [ElementSpec(sequence ? "multifilesink" : "filesink", [("location", .string(file.path)), ("async", .text("false"))])]
+        let fileSink = ElementSpec(
+            sequence ? "multifilesink" : "filesink", [("location", .string(file.path)), ("async", .text("false"))])
+        let sinks = file.stream?.sinkChain ?? [fileSink]
         var sink: Element?
         for (position, spec) in sinks.enumerated() {
             let made = try spec.make(named: position == sinks.count - 1 ? "gstpipe-output\(index)" : nil, in: bin)
@@ -169,7 +172,9 @@ struct FileJobElements {
     /// neither end yet: `DecodedPads` links its input, `FileJobRun` its encoder once the input shows
     /// it has audio (a muxer pad that never gets data stalls the muxer, and mp4mux keeps an empty
     /// track for a pad given back).
-    private static func buildAudioBranch(index: Int, encoder: String, in bin: Bin) throws(GStreamerError) -> AudioBranch {
+    private static func buildAudioBranch(
+        index: Int, encoder: String, in bin: Bin
+    ) throws(GStreamerError) -> AudioBranch {
         let branch = AudioBranch(
             converter: try ElementSpec("audioconvert").make(named: "gstpipe-audio\(index)", in: bin),
             // Sized in time only, far above any encoder's latency: x264 holds seconds of frames while
@@ -177,7 +182,10 @@ struct FileJobElements {
             // (a hang at 0% CPU).
             queue: try ElementSpec(
                 "queue",
-                [("max-size-buffers", .text("0")), ("max-size-bytes", .text("0")), ("max-size-time", .text("30000000000"))]
+                [
+                    ("max-size-buffers", .text("0")), ("max-size-bytes", .text("0")),
+                    ("max-size-time", .text("30000000000")),
+                ]
             ).make(named: "gstpipe-audioqueue\(index)", in: bin),
             resampler: try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin),
             encoder: try ElementSpec(encoder).make(named: "gstpipe-audioencoder\(index)", in: bin))

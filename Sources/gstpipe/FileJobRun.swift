@@ -64,7 +64,8 @@ struct FileJobRun {
         decodedInput = elements.input?.decoded.pad(named: "sink")
         decoded = decodedInput?.countBuffers()
         audioBranches = elements.outputs.compactMap { output in
-            guard let input = output.audio?.converter.pad(named: "sink"), let encoded = output.audio?.encoder.pad(named: "src")
+            guard let branch = output.audio, let input = branch.converter.pad(named: "sink"),
+                let encoded = branch.encoder.pad(named: "src")
             else { return nil }
             return (input, encoded)
         }
@@ -146,7 +147,8 @@ struct FileJobRun {
                 let template = templates.first(where: { $0.name.hasPrefix("audio") })
                     ?? templates.first(where: { $0.caps.canIntersect(offered) })
             else {
-                throw GStreamerError(kind: .invalidArgument, message: "\(muxer.name) takes no audio", source: muxer.name)
+                throw GStreamerError(
+                    kind: .invalidArgument, message: "\(muxer.name) takes no audio", source: muxer.name)
             }
             let input = try muxer.requestPad(template.name)
             do {

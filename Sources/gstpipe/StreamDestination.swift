@@ -103,7 +103,8 @@ struct StreamDestination: Sendable, Equatable {
             // The RTSP server takes the access units from here (`RTSPServer`). sync: a file input is
             // sent at its own pace, not as fast as it decodes.
             return [
-                ElementSpec("appsink", [("sync", .text("true")), ("async", .text("false")), ("max-buffers", .text("60"))])
+                ElementSpec(
+                    "appsink", [("sync", .text("true")), ("async", .text("false")), ("max-buffers", .text("60"))])
             ]
         case .srt:
             var uri = "srt://\(host):\(port)"
@@ -119,7 +120,8 @@ struct StreamDestination: Sendable, Equatable {
                         + (isListener ? [("wait-for-connection", .text("false"))] : []))
             ]
         case .udp, .rtp:
-            let payloader = kind == .rtp && carriesTransportStream ? [ElementSpec("rtpmp2tpay", [("pt", .text("33"))])] : []
+            let payloader =
+                kind == .rtp && carriesTransportStream ? [ElementSpec("rtpmp2tpay", [("pt", .text("33"))])] : []
             return payloader + [
                 ElementSpec(
                     "udpsink",

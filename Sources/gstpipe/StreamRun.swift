@@ -11,7 +11,9 @@ struct StreamRun {
     let srt: [StreamDestination]
 
     /// Starts what the job's stream outputs need before the pipeline plays.
-    init(job: FileJob, outputs: [FileJobElements.Output], sdpFile: String?, note: (String) -> Void) throws(FileJob.Failure) {
+    init(
+        job: FileJob, outputs: [FileJobElements.Output], sdpFile: String?, note: (String) -> Void
+    ) throws(FileJob.Failure) {
         var servers: [RTSPServer] = []
         for output in outputs {
             guard let stream = output.file.stream else { continue }

@@ -38,7 +38,8 @@ struct FileJobElementsTests {
         let input = try await Media.clipWithAudio()
         let job = try FileJob(tokens: [input.path, "!", "gray", "!", "/tmp/out.mp4"], swiftElements: ["gray"])
         #expect(job.tokens == [
-            "identity", "name=\(FileJob.inputJunction)", "!", "gray", "!", "identity", "name=\(job.outputs[0].junction)",
+            "identity", "name=\(FileJob.inputJunction)", "!", "gray", "!", "identity",
+            "name=\(job.outputs[0].junction)",
         ])
         let (pipeline, built) = try Self.build(job)
         let decoder = try #require(built.input)
@@ -58,7 +59,8 @@ struct FileJobElementsTests {
         #expect(try output.muxer?.get("fragment-duration").intValue == 0, "a local file is written plainly")
         // The audio branch waits at both ends: the decoder's audio pad, the muxer's request pad.
         let audio = try #require(output.audio)
-        #expect(Self.chain(from: audio.converter) == ["audioconvert", "queue", "audioresample", audio.encoder.factoryName])
+        #expect(
+            Self.chain(from: audio.converter) == ["audioconvert", "queue", "audioresample", audio.encoder.factoryName])
         #expect(audio.converter.pad(named: "sink")?.isLinked == false)
         #expect(audio.encoder.pad(named: "src")?.isLinked == false)
         #expect(output.muxer?.pads.filter { $0.direction == .sink }.count == 1, "the video's pad alone")
@@ -71,7 +73,10 @@ struct FileJobElementsTests {
         try GstPipeElements.register()
         let input = try await Media.clipWithAudio()
         let job = try FileJob(
-            tokens: [input.path, "!", "tee", "name=t", "!", "queue", "!", "/tmp/a.mp4", "t.", "!", "queue", "!", "/tmp/b.mkv"],
+            tokens: [
+                input.path, "!", "tee", "name=t", "!", "queue", "!", "/tmp/a.mp4", "t.", "!", "queue", "!",
+                "/tmp/b.mkv",
+            ],
             swiftElements: [])
         let (pipeline, built) = try Self.build(job)
         defer { withExtendedLifetime(pipeline) {} }
@@ -79,7 +84,8 @@ struct FileJobElementsTests {
         let first = try #require(byPath["/tmp/a.mp4"])
         let second = try #require(byPath["/tmp/b.mkv"])
         #expect(Self.chain(from: first.converter) == ["videoconvert", "capsfilter", "x264enc", "mp4mux", "filesink"])
-        #expect(Self.chain(from: second.converter) == ["videoconvert", "capsfilter", "x264enc", "matroskamux", "filesink"])
+        #expect(
+            Self.chain(from: second.converter) == ["videoconvert", "capsfilter", "x264enc", "matroskamux", "filesink"])
         #expect(first.audio == nil)
         #expect(second.audio?.encoder.factoryName == "vorbisenc")
         // Each chain hangs off the junction its file was named at: after a queue of the tee.
@@ -98,7 +104,9 @@ struct FileJobElementsTests {
         defer { withExtendedLifetime(pipeline) {} }
         #expect(built.input == nil)
         let output = try #require(built.outputs.first)
-        #expect(Self.chain(from: output.converter) == ["videoconvert", "videoflip", "capsfilter", "x264enc", "mp4mux", "filesink"])
+        #expect(
+            Self.chain(from: output.converter)
+                == ["videoconvert", "videoflip", "capsfilter", "x264enc", "mp4mux", "filesink"])
         #expect(try output.muxer?.get("fragment-duration").intValue == 1000)
         #expect(output.audio == nil)
     }
@@ -107,12 +115,15 @@ struct FileJobElementsTests {
     func streams() throws {
         try GstPipeElements.register()
         let job = try FileJob(
-            tokens: ["videotestsrc", "!", "tee", "name=t", "!", "queue", "!", "rtsp://127.0.0.1:8554/x", "t.", "!", "queue",
-                     "!", "udp://127.0.0.1:5000", "t.", "!", "queue", "!", "/tmp/live.m3u8"],
+            tokens: [
+                "videotestsrc", "!", "tee", "name=t", "!", "queue", "!", "rtsp://127.0.0.1:8554/x", "t.", "!", "queue",
+                "!", "udp://127.0.0.1:5000", "t.", "!", "queue", "!", "/tmp/live.m3u8",
+            ],
             swiftElements: [])
         let (pipeline, built) = try Self.build(job)
         defer { withExtendedLifetime(pipeline) {} }
-        let byKind = Dictionary(uniqueKeysWithValues: built.outputs.compactMap { output in output.file.stream.map { ($0.kind, output) } })
+        let byKind = Dictionary(
+            uniqueKeysWithValues: built.outputs.compactMap { output in output.file.stream.map { ($0.kind, output) } })
         #expect(try #require(byKind[.rtsp]).sink?.factoryName == "appsink")
         let udp = try #require(byKind[.udp])
         #expect(udp.muxer?.factoryName == "mpegtsmux")

@@ -82,7 +82,11 @@ struct MediaKindTests {
         let input = try await Media.sineFLAC()
         let job = try FileJob(tokens: [input.path, "!", "volume", "!", "out.ogg"], swiftElements: [])
         #expect(job.media == .audio)
-        #expect(job.tokens == ["identity", "name=\(FileJob.inputJunction)", "!", "volume", "!", "identity", "name=\(job.outputs[0].junction)"])
+        #expect(
+            job.tokens == [
+                "identity", "name=\(FileJob.inputJunction)", "!", "volume", "!", "identity",
+                "name=\(job.outputs[0].junction)",
+            ])
         let (pipeline, built) = try FileJobElementsTests.build(job)
         defer { withExtendedLifetime(pipeline) {} }
         let decoder = try #require(built.input)
