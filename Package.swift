@@ -80,7 +80,7 @@ let package = Package(
         .target(name: "CHeapUsage", path: "Tests/CHeapUsage"),
         .testTarget(
             name: "GstPipeElementsTests", dependencies: ["GstPipeElements", "MediaIO", "GStreamer", "CHeapUsage"]),
-        .testTarget(name: "gstpipeTests", dependencies: ["gstpipe", "MediaIO", "GStreamer"]),
+        .testTarget(name: "gstpipeTests", dependencies: ["gstpipe", "MediaIO", "GStreamer", "GstPipeElements"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,7 +2,7 @@ import CGStreamer
 import CGStreamerShim
 
 // What an application needs around elements whose pads come and go (uridecodebin and friends):
-// the signals they emit, their source pads, and taking a branch out before data flows.
+// the signals they emit and their source pads.
 
 extension Element {
     /// Calls `handler` when the element has made all the source pads it will make for now
@@ -72,42 +72,6 @@ extension Element {
     public func postError(_ text: String, debug: String? = nil) {
         CGStreamerShim_element_post_error(pointer, 0, text, debug)
     }
-}
-
-extension Bin {
-    /// Takes elements out of the bin: each is stopped (NULL) and removed. For a branch that never
-    /// got data and is linked to nothing that stays.
-    ///
-    /// The elements stay alive as long as `keeper` does: gst-launch syntax's delayed links
-    /// (`decoder. ! audioconvert`) name their target without holding it, and try it again on every
-    /// pad the decoder adds later. Kept alive, outside the bin, it refuses such a link.
-    ///
-    /// The corresponding C functions are `gst_element_set_state` and `gst_bin_remove`.
-    ///
-    /// - Parameters:
-    ///   - elements: The elements to stop and take out of the bin.
-    ///   - keeper: The element whose lifetime keeps them alive: the element whose delayed links name them.
-    package func remove(_ elements: [Element], keptAliveBy keeper: Element) {
-        guard !elements.isEmpty else { return }
-        let key = "gstpipe-removed-\(elements.map(\.name).joined(separator: ","))"
-        g_object_set_data_full(
-            UnsafeMutableRawPointer(keeper.pointer).assumingMemoryBound(to: GObject.self), key,
-            Unmanaged.passRetained(ElementList(elements)).toOpaque(),
-            { data in
-                guard let data else { return }
-                Unmanaged<ElementList>.fromOpaque(data).release()
-            })
-        for element in elements {
-            gst_element_set_state(element.pointer, GST_STATE_NULL)
-            gst_bin_remove(binPointer, element.pointer)
-        }
-    }
-}
-
-/// Element wrappers held as one object (each holds a reference to its element).
-private final class ElementList: @unchecked Sendable {
-    let elements: [Element]
-    init(_ elements: [Element]) { self.elements = elements }
 }
 
 extension Pad {

@@ -1,7 +1,9 @@
 import Foundation
 import MediaIO
 
-/// The files a description names directly, and the description GStreamer runs for them:
+/// The files a description names directly, what is made for them, and the user's description with
+/// each of them replaced by a junction element (`tokens`), which is all that gst_parse reads; the
+/// elements for the files are made in code around the junctions (`FileJobElements`):
 ///
 /// - a first token that is an existing file or a URI becomes a decoding source;
 /// - a last token that is a file name with a known extension becomes encoder, muxer and file sink,
@@ -23,7 +25,8 @@ struct FileJob {
     struct Output {
         let path: String
         var format: OutputFormat
-        /// The index in element names: gstpipe-mux0, gstpipe-output0, ...
+        /// Its place among the outputs, counted from the description's end; the labels of its elements
+        /// (gstpipe-mux0, gstpipe-output0, ...) carry it, for messages.
         let index: Int
         /// The element written just before the output, such as "gray".
         let feeder: String?
@@ -47,24 +50,9 @@ struct FileJob {
             return (format.encoderInput.map { [$0, "!"] } ?? []) + format.videoChain
         }
 
-        /// The converter where the output's chain begins (videoconvert, or audioconvert for an
-        /// audio description): buffers are counted and end of stream is sent there.
-        var encoderName: String { "gstpipe-encode\(index)" }
-        var muxerName: String { "gstpipe-mux\(index)" }
-        var sinkName: String { "gstpipe-output\(index)" }
-        var audioName: String { "gstpipe-audio\(index)" }
-        var audioQueueName: String { "gstpipe-audioqueue\(index)" }
-        var audioResampleName: String { "gstpipe-audioresample\(index)" }
-        var videoEncoderName: String { "gstpipe-videoencoder\(index)" }
-        var audioEncoderName: String { "gstpipe-audioencoder\(index)" }
-
-        /// The audio branch from the input to (not including) the muxer, in order.
-        var audioElementNames: [String] { [audioName, audioQueueName, audioResampleName, audioEncoderName] }
-
-        /// The elements that write this output: an error from one of them means the file is broken.
-        var elementNames: Set<String> {
-            Set([encoderName, videoEncoderName, muxerName, sinkName] + audioElementNames)
-        }
+        /// The element that stands in the description where the output was named (`junction(named:)`):
+        /// `FileJobElements` builds the output's chain after it.
+        var junction: String { "gstpipe-output-junction\(index)" }
     }
 
     /// A description that cannot be run as written (exit 2), or a file that cannot be read or
@@ -74,22 +62,31 @@ struct FileJob {
         case runtime(String)
     }
 
-    static let inputName = "gstpipe-input"
-    /// The converter after the decoding source (videoconvert, or audioconvert for an audio
-    /// description), where decoded buffers are counted.
-    static let decodedName = "gstpipe-decoded"
+    /// The element that stands in the description where the input was named: the decoded video (or
+    /// audio) enters the description through it (`FileJobElements`).
+    static let inputJunction = "gstpipe-input-junction"
+
+    /// What stands in the description for a file or URI token: a named `identity`, the one element
+    /// of a file job that gst_parse makes, so that the user's own elements have something to link to
+    /// (`in.mp4 ! gray`, `tee name=t ! queue ! a.mp4 t. ! ...`) and `FileJobElements` finds where
+    /// each chain it builds begins or ends. identity, not queue: it passes buffers, events and queries
+    /// through on the same thread (no thread, no copy, no buffering that would change a run's timing).
+    static func junction(named name: String) -> [String] { ["identity", "name=\(name)"] }
+
     /// Turns pictures as their `image-orientation` tag says (from an MP4 or QuickTime display
     /// matrix, an EXIF orientation or a `taginject`), as ffmpeg applies a display matrix by default.
     /// It follows the tag as it comes, after caps too: the caps after it change and are negotiated
     /// again. Without the tag, it passes buffers through untouched. A converter goes before it: it
     /// takes fewer formats than decoders give (not GBR, Y42B or P010).
-    static let upright = ["videoflip", "video-direction=auto"]
+    static let upright = ElementSpec("videoflip", [("video-direction", .text("auto"))])
 
     var input: Input?
     var outputs: [Output] = []
     /// What goes down the description: pictures, or sound when its elements work on sound alone.
     var media: MediaKind = .video
-    /// The description to run, each element one token as gst-launch-1.0's arguments.
+    /// The user's description to parse, each element one token as gst-launch-1.0's arguments, with
+    /// each file or URI token replaced by a junction (`junction(named:)`); the rest of the job is built
+    /// in code around it (`FileJobElements`).
     var tokens: [String]
     /// True when pictures are turned upright as their orientation tag says (`upright`): after the
     /// decoding source, or before each video output when there is no input file. With
@@ -222,39 +219,20 @@ struct FileJob {
             }
             outputs.append(output)
         }
-        // Pictures are turned upright once: as they are decoded, so that the description works on
-        // them upright as ffmpeg's filters do, or before each output when no file is decoded.
-        let uprightOutputs = autorotate && input == nil
         for replacement in replacements.sorted(by: { $0.range.lowerBound > $1.range.lowerBound }) {
             let output = outputs.first { $0.index == replacement.output.index }!
-            tokens.replaceSubrange(
-                replacement.range,
-                with: try Self.outputChain(output, media: output.media, upright: uprightOutputs, hlsWindow: hlsWindow))
+            try Self.checkInstalled(output)
+            tokens.replaceSubrange(replacement.range, with: Self.junction(named: output.junction))
         }
-        if let input {
-            let decoded =
-                media == .audio
-                ? ["audioconvert", "name=\(Self.decodedName)"]
-                : ["videoconvert", "name=\(Self.decodedName)"] + (autorotate ? ["!"] + Self.upright + ["!", "videoconvert"] : [])
-            tokens.replaceSubrange(
-                0..<1, with: ["uridecodebin", "uri=\(input.uri)", "name=\(Self.inputName)", "!"] + decoded)
-            for output in outputs {
-                guard let encoder = output.audioEncoder else { continue }
-                tokens += [
-                    "\(Self.inputName).", "!", "audioconvert", "name=\(output.audioName)", "!", "queue",
-                    "name=\(output.audioQueueName)",
-                    // Sized in time only, far above any encoder's latency: x264 holds seconds of
-                    // frames while the muxer waits for them, and a one-second audio queue would fill
-                    // and block the demuxer (a hang at 0% CPU).
-                    "max-size-buffers=0", "max-size-bytes=0", "max-size-time=30000000000", "!", "audioresample",
-                    "name=\(output.audioResampleName)", "!", encoder, "name=\(output.audioEncoderName)",
-                    // Linked to the muxer once the input shows it has audio (FileJobRun): a muxer
-                    // pad that never gets data stalls the muxer, and mp4mux keeps an empty track
-                    // for a pad given back.
-                ]
-            }
+        if input != nil {
+            tokens.replaceSubrange(0..<1, with: Self.junction(named: Self.inputJunction))
         }
     }
+
+    /// True when pictures are turned upright before each video output: with autorotate and no input
+    /// file (one is turned upright as it is decoded, so that the description works on it upright as
+    /// ffmpeg's filters do).
+    var uprightOutputs: Bool { autorotate && input == nil }
 
     /// Where the chain that ends at `end` begins: the description's first token, or an element that
     /// no `!` leads to (`audiotestsrc` in `noise ! a.mp4 audiotestsrc ! b.wav`, `t.` in
@@ -375,58 +353,24 @@ struct FileJob {
         return encoder
     }
 
-    /// Raw video (or audio, for an audio description) in, the file written: converter, encoder,
-    /// muxer, sink.
-    private static func outputChain(
-        _ output: Output, media: MediaKind, upright: Bool, hlsWindow: Int
-    ) throws(Failure) -> [String] {
+    /// Throws when an element the output's chain needs (encoder, muxer) is not installed, naming the
+    /// package that provides it.
+    private static func checkInstalled(_ output: Output) throws(Failure) {
         let format = output.format
-        var chain = media == .video ? try videoChain(output, upright: upright) : try audioChain(output)
+        if output.media == .video {
+            let elements = output.videoChain.filter { $0 != "!" && !$0.contains("=") && !$0.contains("/") }
+            for element in elements where !GStreamer.hasElement(named: element) {
+                throw .runtime(notInstalled(element, for: output))
+            }
+        } else {
+            let encoders = format.audioEncoders ?? []
+            guard encoders.contains(where: { GStreamer.hasElement(named: $0) }) else {
+                throw .runtime(notInstalled(encoders.first ?? "", alternatives: encoders.dropFirst(), for: output))
+            }
+        }
         if let muxer = format.muxer, !GStreamer.hasElement(named: muxer) {
             throw .runtime(notInstalled(muxer, for: output))
         }
-        let sequence = format.isImage && OutputFormat.isSequence(output.path)
-        if format.isImage && !sequence { chain.append("snapshot=true") }
-        if let muxer = format.muxer {
-            chain += ["!", muxer, "name=\(output.muxerName)"]
-            if output.crashSafe, let properties = format.crashSafeMuxing { chain += properties }
-            chain += output.stream?.muxerProperties(hlsWindow: hlsWindow) ?? []
-        }
-        if let stream = output.stream {
-            let sink = stream.sink(named: output.sinkName)
-            return sink.isEmpty ? chain : chain + ["!"] + sink
-        }
-        chain += ["!", sequence ? "multifilesink" : "filesink", TokenReader.property("location", output.path)]
-        // async=false: the file need not preroll, so a branch beside it (tee ! queue ! autovideosink)
-        // cannot fill its queue and stall while the encoder gathers its lookahead.
-        chain += ["name=\(output.sinkName)", "async=false"]
-        return chain
-    }
-
-    /// videoconvert, `upright` when asked, and the format's video chain, its encoder named.
-    private static func videoChain(_ output: Output, upright: Bool) throws(Failure) -> [String] {
-        let videoChain = output.videoChain
-        for element in videoChain.filter({ $0 != "!" && !$0.contains("=") }) where !GStreamer.hasElement(named: element) {
-            throw .runtime(notInstalled(element, for: output))
-        }
-        var chain = ["videoconvert", "name=\(output.encoderName)", "!"] + (upright ? Self.upright + ["!"] : [])
-        let encoder = chain.count + (videoChain.firstIndex { $0 != "!" && !$0.contains("/") } ?? 0)
-        chain += videoChain
-        chain.insert("name=\(output.videoEncoderName)", at: encoder + 1)
-        return chain
-    }
-
-    /// audioconvert and audioresample, so that any raw audio meets the encoder (Opus takes 48 kHz,
-    /// FLAC integers, AAC at most 96 kHz), then the format's first installed audio encoder.
-    private static func audioChain(_ output: Output) throws(Failure) -> [String] {
-        let encoders = output.format.audioEncoders ?? []
-        guard let encoder = encoders.first(where: { GStreamer.hasElement(named: $0) }) else {
-            throw .runtime(notInstalled(encoders.first ?? "", alternatives: encoders.dropFirst(), for: output))
-        }
-        return [
-            "audioconvert", "name=\(output.encoderName)", "!", "audioresample", "name=\(output.audioResampleName)", "!",
-            encoder, "name=\(output.audioEncoderName)",
-        ]
     }
 
     /// "cannot write out.mp3: the lamemp3enc element is not installed (sudo apt-get install ...)".

@@ -7,13 +7,16 @@ import Synchronization
 /// what was written when an error stops the run.
 struct FileJobRun {
     struct Output {
-        let file: FileJob.Output
+        /// The output's elements, which write `file`.
+        let elements: FileJobElements.Output
         /// Frames (or audio buffers) that reached the encoder.
         let written: BufferCounter?
         /// End of stream at the file sink: the muxer has finished the file.
         let finished: EndOfStreamWatch?
         /// Where end of stream goes in to finish the file's video (its audio: `endInputStreams`).
         let encoderInput: Pad?
+
+        var file: FileJob.Output { elements.file }
     }
 
     let job: FileJob
@@ -46,7 +49,7 @@ struct FileJobRun {
         func addUndecodable(_ caps: Caps) { state.withLock { $0.undecodable.append(caps) } }
         func setStreamMissing() { state.withLock { $0.streamMissing = true } }
         /// True the first time only: the branches are decided once, for the streams the input starts
-        /// with; streams a chained file adds later are left to gst-launch syntax's delayed links.
+        /// with; streams a chained file adds later are not linked (`DecodedPads`).
         func firstStreams() -> Bool { state.withLock { state in defer { state.streamsSeen = true }; return !state.streamsSeen } }
     }
 
@@ -54,33 +57,35 @@ struct FileJobRun {
     private let inputElement: Element?
     private weak var pipeline: Pipeline?
 
-    init(job: FileJob, pipeline: Pipeline, note: @escaping @Sendable (String) -> Void) {
+    init(job: FileJob, elements: FileJobElements, pipeline: Pipeline, note: @escaping @Sendable (String) -> Void) {
         self.job = job
         self.pipeline = pipeline
-        inputElement = job.input == nil ? nil : pipeline.element(named: FileJob.inputName)
-        let decodedElement = job.input == nil ? nil : pipeline.element(named: FileJob.decodedName)
-        decodedInput = decodedElement?.pad(named: "sink")
+        inputElement = elements.input?.source
+        decodedInput = elements.input?.decoded.pad(named: "sink")
         decoded = decodedInput?.countBuffers()
-        audioBranches = job.outputs.compactMap { output in
-            guard let input = pipeline.element(named: output.audioName)?.pad(named: "sink"),
-                let encoded = pipeline.element(named: output.audioEncoderName)?.pad(named: "src")
+        audioBranches = elements.outputs.compactMap { output in
+            guard let branch = output.audio, let input = branch.converter.pad(named: "sink"),
+                let encoded = branch.encoder.pad(named: "src")
             else { return nil }
             return (input, encoded)
         }
-        if let input = job.input, let source = inputElement, let decodedInput {
-            Self.watchStreams(of: source, input: input, job: job, pipeline: pipeline, decodedInput: decodedInput,
-                              streams: streams, note: note)
+        if let input = job.input, let inputElements = elements.input, let decodedInput {
+            Self.watchStreams(
+                of: inputElements, input: input, job: job, outputs: elements.outputs, pipeline: pipeline,
+                decodedInput: decodedInput, streams: streams, note: note)
         }
-        for file in job.outputs where file.format.needsPackedFrames {
-            pipeline.element(named: file.videoEncoderName)?.pad(named: "sink")?.packVideoBuffers()
-        }
-        outputs = job.outputs.map { file in
-            let encoderInput = pipeline.element(named: file.encoderName)?.pad(named: "sink")
+        outputs = elements.outputs.map { output in
+            let encoderInput = output.converter.pad(named: "sink")
             return Output(
-                file: file, written: encoderInput?.countBuffers(),
-                finished: pipeline.element(named: file.sinkName)?.pad(named: "sink")?.watchEndOfStream(),
-                encoderInput: encoderInput)
+                elements: output, written: encoderInput?.countBuffers(),
+                finished: output.sink?.pad(named: "sink")?.watchEndOfStream(), encoderInput: encoderInput)
         }
+    }
+
+    /// True for a message from the decoding source itself (not the elements inside it).
+    func isFromInput(_ source: String?) -> Bool {
+        guard let source, let inputElement else { return false }
+        return source == inputElement.name
     }
 
     /// Once the decoding source has exposed its streams, and before data flows: without video (or
@@ -88,69 +93,83 @@ struct FileJobRun {
     /// its muxer, one the input cannot feed (no audio, or no decoder for it) is taken out, so the
     /// muxer never waits for it.
     private static func watchStreams(
-        of source: Element, input: FileJob.Input, job: FileJob, pipeline: Pipeline, decodedInput: Pad,
-        streams: InputStreams, note: @escaping @Sendable (String) -> Void
+        of input: FileJobElements.Input, input file: FileJob.Input, job: FileJob, outputs: [FileJobElements.Output],
+        pipeline: Pipeline, decodedInput: Pad, streams: InputStreams, note: @escaping @Sendable (String) -> Void
     ) {
-        source.onUnknownType { caps in streams.addUndecodable(caps) }
-        // The handlers live as long as the source, which the pipeline holds: they hold the pipeline
-        // weakly, or neither would ever be freed.
-        source.onNoMorePads { [weak pipeline] in
-            guard let pipeline, let source = pipeline.element(named: FileJob.inputName), streams.firstStreams()
-            else { return }
+        input.source.onUnknownType { caps in streams.addUndecodable(caps) }
+        let pads = input.pads
+        // The handlers live as long as the source, which the pipeline holds: they hold the source and
+        // the pipeline weakly, or neither would ever be freed (the run holds the source meanwhile).
+        input.source.onNoMorePads { [weak pipeline, weak source = input.source] in
+            guard let pipeline, let source, streams.firstStreams() else { return }
+            defer { pads.closeAudio() }
             let unknown = streams.undecodable
             guard decodedInput.isLinked else {
                 streams.setStreamMissing()
                 source.postError("no \(job.media) stream could be decoded")
                 return
             }
-            if job.media == .video, let alpha = AlphaVideo.note(inside: source, of: pipeline, name: input.name) {
+            if job.media == .video, let alpha = AlphaVideo.note(inside: source, of: pipeline, name: file.name) {
                 note(alpha)
             }
             let hasAudio = source.sourcePads.contains { $0.currentCaps?.mediaType?.hasPrefix("audio/") == true }
             let undecodableAudio = unknown.first { $0.mediaType?.hasPrefix("audio/") == true }
             if hasAudio || undecodableAudio != nil { job.notesIfAudio.forEach(note) }
-            for output in job.outputs where output.audioEncoder != nil {
-                guard let branchInput = pipeline.element(named: output.audioName)?.pad(named: "sink") else { continue }
+            for output in outputs {
+                guard let branch = output.audio, let branchInput = branch.converter.pad(named: "sink") else { continue }
                 if branchInput.isLinked {
-                    connectAudioBranch(of: output, in: pipeline, note: note)
+                    connectAudioBranch(branch, of: output, note: note)
                     continue
                 }
-                removeAudioBranch(of: output, from: pipeline)
+                removeAudioBranch(branch)
                 if let undecodableAudio {
                     note(
-                        "the audio of \(input.name) cannot be decoded (no \(undecodableAudio.decoderDescription) "
+                        "the audio of \(file.name) cannot be decoded (no \(undecodableAudio.decoderDescription) "
                             + "installed): writing video only")
                 }
             }
         }
     }
 
-    /// Links an audio branch that got the input's audio to its muxer (a pad the muxer makes on
-    /// request: the muxer has not started, no data has flowed yet).
+    /// Links an audio branch that got the input's audio to a pad its muxer makes on request (the
+    /// muxer has not started, no data has flowed yet).
     private static func connectAudioBranch(
-        of output: FileJob.Output, in pipeline: Pipeline, note: @Sendable (String) -> Void
+        _ branch: FileJobElements.AudioBranch, of output: FileJobElements.Output, note: @Sendable (String) -> Void
     ) {
-        guard let encoder = pipeline.element(named: output.audioEncoderName),
-            let muxer = pipeline.element(named: output.muxerName)
-        else { return }
-        do {
-            // hlssink2's templates take any caps: linking by caps would ask for its "video" pad again.
-            if output.format.muxer == "hlssink2", let encoded = encoder.pad(named: "src") {
-                try encoded.link(to: muxer.requestPad("audio"))
-            } else {
-                try encoder.link(to: muxer)
+        guard let muxer = output.muxer, let encoded = branch.encoder.pad(named: "src") else { return }
+        // The muxer's template for audio: one named so (mp4mux's "audio_%u"; hlssink2's "audio", whose
+        // templates take any caps, so that caps alone would choose its "video"), else the first that
+        // takes the encoder's caps (mpegtsmux's "sink_%d").
+        let templates = muxer.padTemplates.filter { $0.direction == .sink && $0.presence == .request }
+        let offered = encoded.queryCaps()
+        do throws(GStreamerError) {
+            guard
+                let template = templates.first(where: { $0.name.hasPrefix("audio") })
+                    ?? templates.first(where: { $0.caps.canIntersect(offered) })
+            else {
+                throw GStreamerError(
+                    kind: .invalidArgument, message: "\(muxer.name) takes no audio", source: muxer.name)
+            }
+            let input = try muxer.requestPad(template.name)
+            do {
+                try encoded.link(to: input)
+            } catch {
+                muxer.releaseRequestPad(input)
+                throw error
             }
         } catch {
-            note("\(output.path) gets video only: \(error.message)")
-            removeAudioBranch(of: output, from: pipeline)
+            note("\(output.file.path) gets video only: \(error.message)")
+            removeAudioBranch(branch)
         }
     }
 
-    /// Takes an audio branch out before any data flows. Its elements live on with the decoding
-    /// source, whose delayed link to the branch (gst-launch syntax) would otherwise name a freed one.
-    private static func removeAudioBranch(of output: FileJob.Output, from pipeline: Pipeline) {
-        guard let source = pipeline.element(named: FileJob.inputName) else { return }
-        pipeline.remove(output.audioElementNames.compactMap { pipeline.element(named: $0) }, keptAliveBy: source)
+    /// Takes an audio branch out before any data flows: stopped, and out of its bin. `DecodedPads`
+    /// holds its elements on, and links no more audio once the branches are decided.
+    private static func removeAudioBranch(_ branch: FileJobElements.AudioBranch) {
+        for element in branch.elements {
+            _ = try? element.setState(.null)
+            if let bin = element.parent as? Bin { try? bin.remove(element) }
+        }
     }
 
     /// For a network input: RTP over the RTSP connection (`--rtsp-tcp`), set on rtspsrc as
@@ -326,7 +345,7 @@ struct FileJobRun {
     /// whose own elements failed is said to be incomplete.
     func finishAfterError(_ error: GStreamerError, note: (String) -> Void) async {
         guard !outputs.isEmpty else { return }
-        let failed = outputs.filter { output in error.source.map(output.file.elementNames.contains) ?? false }
+        let failed = outputs.filter { output in error.source.map(output.elements.elementNames.contains) ?? false }
         let toFinish = outputs.filter { output in
             !failed.contains { $0.file.path == output.file.path } && (output.written?.count ?? 0) > 0
         }

@@ -70,11 +70,13 @@ struct PipelineRunner {
             return error.report()
         }
         job.notes.forEach(note)
+        let elements: FileJobElements
         do {
             switch description {
             case .arguments: pipeline = try Pipeline(arguments: job.tokens)
             case .text(let text): pipeline = try job.isPlainDescription ? Pipeline(launch: text) : Pipeline(arguments: job.tokens)
             }
+            elements = try FileJobElements.build(job, in: pipeline)
         } catch {
             if error.isMissingElement, let name = UnknownElement.name(in: error.message) {
                 printError(UnknownElement(name: name).message)
@@ -83,6 +85,8 @@ struct PipelineRunner {
             }
             return ExitStatus.usage
         }
+        // Before the check for unfed pads: the decoding source's pads are linked as they appear.
+        let files = FileJobRun(job: job, elements: elements, pipeline: pipeline, note: { [self] text in note(text) })
         if let unfed = UnfedPads.message(for: pipeline) {
             printError(unfed)
             return ExitStatus.usage
@@ -94,11 +98,10 @@ struct PipelineRunner {
         } catch {
             return error.report()
         }
-        let files = FileJobRun(job: job, pipeline: pipeline, note: { [self] text in note(text) })
         if options.rtspTCP { files.receiveRTSPOverTCP() }
         let streams: StreamRun
         do {
-            streams = try StreamRun(job: job, pipeline: pipeline, sdpFile: options.sdpFile, note: note)
+            streams = try StreamRun(job: job, outputs: elements.outputs, sdpFile: options.sdpFile, note: note)
         } catch {
             return error.report()
         }
@@ -150,7 +153,7 @@ struct PipelineRunner {
         do {
             try pipeline.play()
         } catch {
-            report(error, job: files.job)
+            report(error, files: files)
             await files.finishAfterError(error, note: note)
             return ExitStatus.runtimeError
         }
@@ -182,7 +185,7 @@ struct PipelineRunner {
                     return ExitStatus.runtimeError
                 }
                 heldWarnings.forEach(printWarning)
-                report(error, job: files.job)
+                report(error, files: files)
                 await files.finishAfterError(error, note: note)
                 drawGraph(of: pipeline)
                 printStatistics(of: pipeline, since: started)
@@ -191,7 +194,7 @@ struct PipelineRunner {
                 // Each warning once; streams the file shorthand already spoke about (or cannot use,
                 // such as metadata, or audio for an input without it) only with -v.
                 guard warningsShown.insert(warning.message).inserted else { continue }
-                if warning.source == FileJob.inputName && (warning.isMissingPlugin || warning.isDelayedLinkFailure)
+                if files.isFromInput(warning.source) && (warning.isMissingPlugin || warning.isDelayedLinkFailure)
                     && !options.verbose
                 {
                     continue
@@ -255,9 +258,11 @@ struct PipelineRunner {
         printError("warning from element \(warning.source ?? "?"): \(warning.message)", prefix: "WARNING")
     }
 
-    private func report(_ error: GStreamerError, job: FileJob? = nil) {
+    private func report(_ error: GStreamerError, files: FileJobRun) {
         var text = "from element \(error.source ?? "pipeline"): \(error.message)"
-        let stream = job?.outputs.first { output in error.source.map(output.elementNames.contains) ?? false }?.stream
+        let stream = files.outputs.first { output in
+            error.source.map(output.elements.elementNames.contains) ?? false
+        }?.file.stream
         if let advice = stream.map(\.failureAdvice) ?? FileJobRun.advice(for: error) { text += "\n  \(advice)" }
         if options.verbose, let debug = error.debug { text += "\nAdditional debug info:\n\(debug)" }
         printError(text)

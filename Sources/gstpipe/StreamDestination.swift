@@ -134,14 +134,17 @@ struct StreamDestination: Sendable, Equatable {
     /// How it is written: container and codecs, by kind.
     var format: OutputFormat { OutputFormat.streaming(kind) }
 
-    /// The elements that end the output after its muxer (or its video chain, for RTSP and RTP), as
-    /// launch tokens, the sink named `name`; empty for HLS, whose muxer (hlssink2) writes the files.
-    func sink(named name: String) -> [String] {
+    /// The elements that end the output after its muxer (or its video chain, for RTSP and RTP), the
+    /// sink last; empty for HLS, whose muxer (hlssink2) writes the files.
+    var sinkChain: [ElementSpec] {
         switch kind {
         case .rtsp:
             // The RTSP server takes the access units from here (`RTSPServer`). sync: a file input is
             // sent at its own pace, not as fast as it decodes.
-            return ["appsink", "name=\(name)", "sync=true", "async=false", "max-buffers=60"]
+            return [
+                ElementSpec(
+                    "appsink", [("sync", .text("true")), ("async", .text("false")), ("max-buffers", .text("60"))])
+            ]
         case .srt:
             var uri = "srt://\(host):\(port)"
             var query = options.map { "\($0.name)=\($0.value)" }
@@ -149,25 +152,35 @@ struct StreamDestination: Sendable, Equatable {
             if !query.isEmpty { uri += "?" + query.joined(separator: "&") }
             // A listener does not hold the pipeline until a receiver calls: what comes before is
             // dropped, as a camera keeps running with nobody watching.
-            return ["srtsink", "name=\(name)", TokenReader.property("uri", uri), "async=false"]
-                + (isListener ? ["wait-for-connection=false"] : [])
+            return [
+                ElementSpec(
+                    "srtsink",
+                    [("uri", .string(uri)), ("async", .text("false"))]
+                        + (isListener ? [("wait-for-connection", .text("false"))] : []))
+            ]
         case .udp, .rtp:
-            let payloader = kind == .rtp && carriesTransportStream ? ["rtpmp2tpay", "pt=33", "!"] : []
-            return payloader + ["udpsink", "name=\(name)", "host=\(host)", "port=\(port)", "async=false"]
-                + options.map { "\($0.name)=\($0.value)" }
+            let payloader =
+                kind == .rtp && carriesTransportStream ? [ElementSpec("rtpmp2tpay", [("pt", .text("33"))])] : []
+            return payloader + [
+                ElementSpec(
+                    "udpsink",
+                    [("host", .string(host)), ("port", .text(String(port))), ("async", .text("false"))]
+                        + options.map { ($0.name, .text($0.value)) })
+            ]
         case .hls:
             return []
         }
     }
 
     /// Properties of the muxer (hlssink2: where segments and playlist go, and how many it keeps).
-    func muxerProperties(hlsWindow: Int) -> [String] {
-        guard kind == .hls else { return ["alignment=7"] }
+    func muxerProperties(hlsWindow: Int) -> [(name: String, value: ElementSpec.Value)] {
+        guard kind == .hls else { return [("alignment", .text("7"))] }
         let playlist = URL(fileURLWithPath: path)
         let segments = playlist.deletingPathExtension().path + "%05d.ts"
         return [
-            TokenReader.property("location", segments), TokenReader.property("playlist-location", playlist.path),
-            "target-duration=2", "playlist-length=\(hlsWindow)", "max-files=\(hlsWindow == 0 ? 0 : hlsWindow + 2)",
+            ("location", .string(segments)), ("playlist-location", .string(playlist.path)),
+            ("target-duration", .text("2")), ("playlist-length", .text(String(hlsWindow))),
+            ("max-files", .text(String(hlsWindow == 0 ? 0 : hlsWindow + 2))),
         ]
     }
 

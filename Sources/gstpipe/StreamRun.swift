@@ -11,16 +11,18 @@ struct StreamRun {
     let srt: [StreamDestination]
 
     /// Starts what the job's stream outputs need before the pipeline plays.
-    init(job: FileJob, pipeline: Pipeline, sdpFile: String?, note: (String) -> Void) throws(FileJob.Failure) {
+    init(
+        job: FileJob, outputs: [FileJobElements.Output], sdpFile: String?, note: (String) -> Void
+    ) throws(FileJob.Failure) {
         var servers: [RTSPServer] = []
-        for output in job.outputs {
-            guard let stream = output.stream else { continue }
-            Self.keyFrames(every: Self.keyFrameInterval, into: pipeline.element(named: output.videoEncoderName))
+        for output in outputs {
+            guard let stream = output.file.stream else { continue }
+            if output.file.media == .video { Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder) }
             switch stream.kind {
             case .rtsp:
-                guard let appsink = pipeline.element(named: output.sinkName) else { continue }
+                guard let appsink = output.sink else { continue }
                 let server = try RTSPServer(
-                    destination: stream, appsink: appsink, mpegTS: output.format.muxer == "mpegtsmux")
+                    destination: stream, appsink: appsink, mpegTS: output.file.format.muxer == "mpegtsmux")
                 servers.append(server)
                 note("serving \(server.url) (open it with ffplay, VLC or gst-play-1.0; any number of viewers)")
             case .rtp:
@@ -42,8 +44,8 @@ struct StreamRun {
     /// Asks `encoder` for a key frame whenever `interval` of stream time has passed since the last one
     /// asked for. x264enc's own `key-int-max` counts frames and is fixed before the frame rate is known:
     /// 30 frames are a second at 30 frames a second but six at 5, so time is kept here.
-    private static func keyFrames(every interval: ClockTime, into encoder: Element?) {
-        guard let pad = encoder?.pad(named: "sink") else { return }
+    private static func keyFrames(every interval: ClockTime, into encoder: Element) {
+        guard let pad = encoder.pad(named: "sink") else { return }
         let next = Mutex<ClockTime?>(nil)
         // The probe holds the pad wrapper (a wrapper made here, so a weak one would be gone at once):
         // the encoder's pad then lives as long as the process, one per stream output of the command.

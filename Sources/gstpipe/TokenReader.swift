@@ -85,13 +85,6 @@ struct TokenReader {
         return token == "!" || token.contains("=") || token.contains("/") ? nil : token
     }
 
-    /// `name=value`, quoted when the value holds spaces or quotes (gst-launch strips the quotes).
-    static func property(_ name: String, _ value: String) -> String {
-        guard value.contains(where: { $0.isWhitespace || $0 == "\"" || $0 == "!" }) else { return "\(name)=\(value)" }
-        let escaped = value.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-        return "\(name)=\"\(escaped)\""
-    }
-
     static func unquoted(_ value: String) -> String {
         guard value.count >= 2, value.hasPrefix("\""), value.hasSuffix("\"") else { return value }
         return String(value.dropFirst().dropLast())

@@ -118,8 +118,9 @@ struct FileJobTests {
                 + "oggmux name=m ! filesink location=\(second.path) audiotestsrc num-buffers=40 ! vorbisenc ! m."
         ).run()
         try (Data(contentsOf: first) + Data(contentsOf: second)).write(to: chained)
-        // The audio branch, taken out at the first streams, is named by a delayed link that the
-        // second link tries again: freed, that was a use after free (GStreamer-CRITICAL, then a crash).
+        // The audio branch is taken out at the first streams, and the second link brings audio: it
+        // must not be linked to the branch then (a gst-launch delayed link once did that to a freed
+        // branch: GStreamer-CRITICAL, then a crash).
         let result = try CLI.run(
             [chained.path, "!", "gray", "!", output.path],
             environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "G_DEBUG": "fatal-criticals"], timeout: 60)

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeElements
 import MediaIO
 import Testing
 
@@ -23,18 +24,19 @@ struct MediaKindTests {
         #expect(GStreamer.classification(ofElement: "nosuchelement") == nil)
     }
 
-    /// `mono` and `audionoise` (Swift audio elements, registered with the klasses below) are not on
-    /// this branch yet: a klass lookup standing in for the registry shows they need no change here.
+    /// `mono` and `audionoise` (Swift audio elements) counted as audio by a klass lookup standing in
+    /// for the registry: it shows they need no change here.
     @Test("Swift audio elements count as audio by their klass alone: a file job of them is written as audio")
     func swiftAudioElements() throws {
-        try GStreamer.initialize()
+        try GstPipeElements.register()
         let klasses = ["audionoise": "Source/Audio", "mono": "Filter/Converter/Audio"]
         let klass: (String) -> String? = { klasses[$0] ?? GStreamer.classification(ofElement: $0) }
         let job = try FileJob(
             tokens: ["audionoise", "!", "mono", "!", "out.wav"], swiftElements: ["audionoise", "mono"], klass: klass)
         #expect(job.media == .audio)
-        #expect(job.tokens.contains("wavenc"))
-        #expect(!job.tokens.contains("videoconvert"))
+        let (pipeline, built) = try FileJobElementsTests.build(job)
+        #expect(built.outputs.map { $0.encoder.factoryName } == ["wavenc"])
+        #expect(!pipeline.allElements.contains { $0.factoryName == "videoconvert" })
 
         let mapped = try FileJob(
             tokens: ["audionoise", "!", "mono", "!", "filesink", "location=out.flac"], swiftElements: ["audionoise", "mono"],
@@ -44,12 +46,14 @@ struct MediaKindTests {
                 "filesink location=out.flac gets raw audio from mono: encoding it as FLAC "
                     + "(put your own encoder before filesink to choose another)"
             ])
-        #expect(mapped.tokens.contains("flacenc"))
+        let (mappedPipeline, mappedBuilt) = try FileJobElementsTests.build(mapped)
+        #expect(mappedBuilt.outputs.map { $0.encoder.factoryName } == ["flacenc"])
+        withExtendedLifetime((pipeline, mappedPipeline)) {}
     }
 
     @Test("Each output's chain says what reaches it; a chain that says nothing follows the description")
     func kindPerChain() throws {
-        try GStreamer.initialize()
+        try GstPipeElements.register()
         // noise stands in for the registry's Swift source; x264grayenc is not needed without gray.
         let klass: (String) -> String? = { $0 == "noise" ? "Source/Video" : GStreamer.classification(ofElement: $0) }
         let job = try FileJob(
@@ -57,7 +61,10 @@ struct MediaKindTests {
             swiftElements: ["noise"], klass: klass)
         #expect(job.media == .video)
         #expect(Dictionary(uniqueKeysWithValues: job.outputs.map { ($0.path, $0.media) }) == ["a.mp4": .video, "b.wav": .audio])
-        #expect(job.tokens.contains("wavenc"))
+        let (pipeline, built) = try FileJobElementsTests.build(job)
+        defer { withExtendedLifetime(pipeline) {} }
+        let encoders = built.outputs.map { ($0.file.path, $0.encoder.factoryName) }
+        #expect(Dictionary(uniqueKeysWithValues: encoders) == ["a.mp4": "x264enc", "b.wav": "wavenc"])
         #expect(job.outputs.allSatisfy { $0.audioEncoder == nil || $0.path == "a.mp4" })
 
         #expect(FileJob.chainStart(before: 8, in: ["noise", "!", "gray", "!", "a.mp4", "audiotestsrc", "num-buffers=3", "!", "b.wav"]) == 5)
@@ -75,10 +82,19 @@ struct MediaKindTests {
         let input = try await Media.sineFLAC()
         let job = try FileJob(tokens: [input.path, "!", "volume", "!", "out.ogg"], swiftElements: [])
         #expect(job.media == .audio)
-        #expect(Array(job.tokens.prefix(6)) == [
-            "uridecodebin", "uri=\(input.absoluteString)", "name=gstpipe-input", "!", "audioconvert", "name=gstpipe-decoded",
-        ])
+        #expect(
+            job.tokens == [
+                "identity", "name=\(FileJob.inputJunction)", "!", "volume", "!", "identity",
+                "name=\(job.outputs[0].junction)",
+            ])
+        let (pipeline, built) = try FileJobElementsTests.build(job)
+        defer { withExtendedLifetime(pipeline) {} }
+        let decoder = try #require(built.input)
+        #expect(decoder.source.factoryName == "uridecodebin")
+        #expect(try decoder.source.get("uri").stringValue == input.absoluteString)
+        #expect(decoder.decoded.factoryName == "audioconvert")
+        #expect(FileJobElementsTests.downstream(of: decoder.decoded)?.name == FileJob.inputJunction)
         #expect(job.outputs.map(\.audioEncoder) == [nil], "the audio is the description itself, not a branch beside it")
-        #expect(!job.tokens.contains("gstpipe-input."))
+        #expect(built.outputs.allSatisfy { $0.audio == nil })
     }
 }

@@ -1,0 +1,289 @@
+import Foundation
+import MediaIO
+import Synchronization
+
+/// The elements a `FileJob` adds to the pipeline parsed from the user's description, made and linked
+/// in code and held here by reference:
+///
+/// - for an input, `uridecodebin`, whose pads are linked as they appear (`DecodedPads`) to a
+///   converter, `FileJob.upright` and a converter again, into the input's junction;
+/// - for each output, from its junction on: a converter, the encoder (and caps before it), the
+///   muxer, the sink; and for the output that gets the input's audio beside its video, an audio
+///   branch (converter, queue, resampler, encoder), which `FileJobRun` links to the muxer once the
+///   input shows it has audio.
+///
+/// Elements get labels (gstpipe-mux0, gstpipe-output0, ...) for the user's messages ("from element
+/// gstpipe-output0: ..."), `-m` and `--graph`; nothing looks them up by name.
+struct FileJobElements {
+    /// The decoding source and where its stream enters the rest of the pipeline.
+    struct Input {
+        /// uridecodebin: it makes a pad for each stream it finds in the input.
+        let source: Element
+        /// The converter the decoded video (or audio, for an audio description) enters.
+        let decoded: Element
+        /// Links the source's pads to `decoded` and to the audio branches as they appear.
+        let pads: DecodedPads
+    }
+
+    /// The input's audio on its way to an output's muxer, beside the video.
+    struct AudioBranch: Sendable {
+        let converter: Element
+        let queue: Element
+        let resampler: Element
+        let encoder: Element
+
+        var elements: [Element] { [converter, queue, resampler, encoder] }
+    }
+
+    /// One output's chain, from its junction to the sink.
+    struct Output {
+        let file: FileJob.Output
+        /// The converter where the chain begins (videoconvert, or audioconvert for an audio chain):
+        /// buffers are counted and end of stream is sent there.
+        let converter: Element
+        /// The video encoder (or the audio encoder, for an audio chain).
+        let encoder: Element
+        /// The muxer, nil when the encoder writes the file alone (y4m, images, WAV) or for RTSP and RTP
+        /// without audio.
+        let muxer: Element?
+        /// The element the chain ends in (filesink, appsink, udpsink, ...); nil for HLS, whose muxer
+        /// writes the files.
+        let sink: Element?
+        /// The input's audio beside the video, nil when the output gets none.
+        let audio: AudioBranch?
+        /// Every element of the chain and the audio branch: an error from one of them means the output
+        /// is broken.
+        let elements: [Element]
+
+        /// The names of `elements`, to match an error's source (a bus message names its element).
+        var elementNames: Set<String> { Set(elements.map(\.name)) }
+    }
+
+    let input: Input?
+    let outputs: [Output]
+
+    /// Builds the job's elements around the junctions of `job.tokens`, parsed into `pipeline`. Throws
+    /// when an element cannot be made or linked (what the description feeds an output cannot be
+    /// converted for it: "could not link audioconvert0 to gstpipe-encode0", as gst_parse would say).
+    static func build(_ job: FileJob, in pipeline: Pipeline) throws(GStreamerError) -> FileJobElements {
+        var outputs: [Output] = []
+        for file in job.outputs {
+            outputs.append(try buildOutput(file, of: job, in: pipeline))
+        }
+        guard let input = job.input else { return FileJobElements(input: nil, outputs: outputs) }
+        return FileJobElements(input: try buildInput(input, of: job, outputs: outputs, in: pipeline), outputs: outputs)
+    }
+
+    /// uridecodebin, converters and `upright` into the input's junction; the audio branches beside it.
+    private static func buildInput(
+        _ input: FileJob.Input, of job: FileJob, outputs: [Output], in pipeline: Pipeline
+    ) throws(GStreamerError) -> Input {
+        let junction = try element(named: FileJob.inputJunction, in: pipeline)
+        let bin = try parentBin(of: junction)
+        let source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))])
+            .make(named: "gstpipe-input", in: bin)
+        var chain: [Element]
+        if job.media == .audio {
+            chain = [try ElementSpec("audioconvert").make(named: "gstpipe-decoded", in: bin)]
+        } else {
+            chain = [try ElementSpec("videoconvert").make(named: "gstpipe-decoded", in: bin)]
+            if job.autorotate {
+                chain += [try FileJob.upright.make(in: bin), try ElementSpec("videoconvert").make(in: bin)]
+            }
+        }
+        try link(chain + [junction])
+        try checkCaps(from: chain.last!, through: junction)
+        let decodedInput = try pad("sink", of: chain[0])
+        let pads = DecodedPads(decodedInput: decodedInput, media: job.media, branches: outputs.compactMap(\.audio))
+        // The handler holds the pads and branches, not the source: the source holds the handler.
+        source.onPadAdded { pad in pads.link(pad) }
+        return Input(source: source, decoded: chain[0], pads: pads)
+    }
+
+    /// The chain of `file` after its junction: converter, encoder, muxer, sink, and its audio branch.
+    private static func buildOutput(
+        _ file: FileJob.Output, of job: FileJob, in pipeline: Pipeline
+    ) throws(GStreamerError) -> Output {
+        let junction = try element(named: file.junction, in: pipeline)
+        let bin = try parentBin(of: junction)
+        let index = file.index
+        let format = file.format
+        let sequence = format.isImage && OutputFormat.isSequence(file.path)
+        var chain: [Element]
+        let encoder: Element
+        if file.media == .video {
+            chain = [try ElementSpec("videoconvert").make(named: "gstpipe-encode\(index)", in: bin)]
+            if job.uprightOutputs { chain.append(try FileJob.upright.make(in: bin)) }
+            var specs = ElementSpec.chain(file.videoChain)
+            // One image: the encoder ends the stream after the first frame.
+            if format.isImage && !sequence { specs[specs.count - 1].properties.append(("snapshot", .text("true"))) }
+            let encoderAt = specs.firstIndex { $0.factory != "capsfilter" } ?? 0
+            var made: [Element] = []
+            for (position, spec) in specs.enumerated() {
+                made.append(try spec.make(named: position == encoderAt ? "gstpipe-videoencoder\(index)" : nil, in: bin))
+            }
+            encoder = made[encoderAt]
+            chain += made
+        } else {
+            // audioconvert and audioresample, so that any raw audio meets the encoder (Opus takes 48 kHz,
+            // FLAC integers, AAC at most 96 kHz); the first installed encoder (`FileJob` checked there is one).
+            let name = (format.audioEncoders ?? []).first { GStreamer.hasElement(named: $0) } ?? ""
+            encoder = try ElementSpec(name).make(named: "gstpipe-audioencoder\(index)", in: bin)
+            chain = [
+                try ElementSpec("audioconvert").make(named: "gstpipe-encode\(index)", in: bin),
+                try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin), encoder,
+            ]
+        }
+        var muxer: Element?
+        if let factory = format.muxer {
+            var spec = ElementSpec(factory)
+            if file.crashSafe, let properties = format.crashSafeMuxing {
+                spec.properties += ElementSpec.properties(properties)
+            }
+            spec.properties += file.stream?.muxerProperties(hlsWindow: job.hlsWindow) ?? []
+            muxer = try spec.make(named: "gstpipe-mux\(index)", in: bin)
+            chain.append(muxer!)
+        }
+        // async=false: the file need not preroll, so a branch beside it (tee ! queue ! autovideosink)
+        // cannot fill its queue and stall while the encoder gathers its lookahead.
+        let fileSink = ElementSpec(
+            sequence ? "multifilesink" : "filesink", [("location", .string(file.path)), ("async", .text("false"))])
+        let sinks = file.stream?.sinkChain ?? [fileSink]
+        var sink: Element?
+        for (position, spec) in sinks.enumerated() {
+            let made = try spec.make(named: position == sinks.count - 1 ? "gstpipe-output\(index)" : nil, in: bin)
+            chain.append(made)
+            sink = made
+        }
+        try link([junction] + chain)
+        try checkCaps(through: junction, to: chain[0])
+        if format.needsPackedFrames { try pad("sink", of: encoder).packVideoBuffers() }
+        var audio: AudioBranch?
+        if job.input != nil, let audioEncoder = file.audioEncoder {
+            // In the pipeline itself, beside the decoding source whose pad it links to.
+            audio = try buildAudioBranch(index: index, encoder: audioEncoder, in: pipeline)
+        }
+        return Output(
+            file: file, converter: chain[0], encoder: encoder, muxer: muxer, sink: sink, audio: audio,
+            elements: chain + (audio?.elements ?? []))
+    }
+
+    /// The branch that takes the input's audio to an output's muxer, beside its video; linked at
+    /// neither end yet: `DecodedPads` links its input, `FileJobRun` its encoder once the input shows
+    /// it has audio (a muxer pad that never gets data stalls the muxer, and mp4mux keeps an empty
+    /// track for a pad given back).
+    private static func buildAudioBranch(
+        index: Int, encoder: String, in bin: Bin
+    ) throws(GStreamerError) -> AudioBranch {
+        let branch = AudioBranch(
+            converter: try ElementSpec("audioconvert").make(named: "gstpipe-audio\(index)", in: bin),
+            // Sized in time only, far above any encoder's latency: x264 holds seconds of frames while
+            // the muxer waits for them, and a one-second audio queue would fill and block the demuxer
+            // (a hang at 0% CPU).
+            queue: try ElementSpec(
+                "queue",
+                [
+                    ("max-size-buffers", .text("0")), ("max-size-bytes", .text("0")),
+                    ("max-size-time", .text("30000000000")),
+                ]
+            ).make(named: "gstpipe-audioqueue\(index)", in: bin),
+            resampler: try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin),
+            encoder: try ElementSpec(encoder).make(named: "gstpipe-audioencoder\(index)", in: bin))
+        try link(branch.elements)
+        return branch
+    }
+
+    private static func link(_ chain: [Element]) throws(GStreamerError) {
+        for (upstream, downstream) in zip(chain, chain.dropFirst()) {
+            try upstream.link(to: downstream)
+        }
+    }
+
+    /// The junction (an identity) links to anything: throws, as gst_parse would have, when what
+    /// reaches it from the description cannot go into `converter` (`noise ! audioconvert ! out.mp4`).
+    private static func checkCaps(through junction: Element, to converter: Element) throws(GStreamerError) {
+        let input = try pad("sink", of: converter)
+        // The junction answers the caps query with its peer's answer: what the description gives.
+        guard input.peerCaps().canIntersect(input.queryCaps()) else {
+            let upstream = try pad("sink", of: junction).peer?.parentElement?.name ?? junction.name
+            throw GStreamerError(kind: .syntax, message: "could not link \(upstream) to \(converter.name)")
+        }
+    }
+
+    /// As `checkCaps(through:to:)`, for the decoded stream going into the description's first element.
+    private static func checkCaps(from converter: Element, through junction: Element) throws(GStreamerError) {
+        let output = try pad("src", of: converter)
+        guard output.peerCaps().canIntersect(output.queryCaps()) else {
+            let downstream = try pad("src", of: junction).peer?.parentElement?.name ?? junction.name
+            throw GStreamerError(kind: .syntax, message: "could not link \(converter.name) to \(downstream)")
+        }
+    }
+
+    private static func element(named name: String, in pipeline: Pipeline) throws(GStreamerError) -> Element {
+        guard let element = pipeline.element(named: name) else {
+            throw GStreamerError(kind: .core, message: "the description has no element \(name)")
+        }
+        return element
+    }
+
+    /// The bin the junction is in: the pipeline, or a `( ... )` bin of the description.
+    private static func parentBin(of element: Element) throws(GStreamerError) -> Bin {
+        guard let bin = element.parent as? Bin else {
+            throw GStreamerError(kind: .core, message: "\(element.name) is in no bin", source: element.name)
+        }
+        return bin
+    }
+
+    private static func pad(_ name: String, of element: Element) throws(GStreamerError) -> Pad {
+        guard let pad = element.pad(named: name) else {
+            throw GStreamerError(kind: .core, message: "\(element.name) has no \(name) pad", source: element.name)
+        }
+        return pad
+    }
+}
+
+/// Links the decoding source's pads as they appear (uridecodebin's pad-added, on a streaming
+/// thread): the first stream of the description's kind to the decoded converter, and the input's
+/// audio to each audio branch still waiting for it until the branches are decided (`closeAudio`,
+/// at the first no-more-pads). Each is linked once: a chained file's later streams are not linked
+/// again (their caps may differ from what the encoders started with).
+final class DecodedPads: Sendable {
+    private struct State {
+        var decodedLinked = false
+        var audioClosed = false
+    }
+
+    private let state = Mutex(State())
+    private let decodedInput: Pad
+    private let media: MediaKind
+    /// Held as long as the source holds its handler: the branches outlive their removal from the bin.
+    let branches: [FileJobElements.AudioBranch]
+
+    init(decodedInput: Pad, media: MediaKind, branches: [FileJobElements.AudioBranch]) {
+        self.decodedInput = decodedInput
+        self.media = media
+        self.branches = branches
+    }
+
+    /// Links `pad` where its stream goes, if anywhere; a stream that cannot link (no decoder: caps
+    /// that are not raw) stays unlinked, as do streams of other kinds (subtitles).
+    func link(_ pad: Pad) {
+        guard let type = pad.currentCaps?.mediaType ?? pad.queryCaps().mediaType else { return }
+        state.withLock { state in
+            if type.hasPrefix("\(media)/") {
+                guard !state.decodedLinked else { return }
+                state.decodedLinked = (try? pad.link(to: decodedInput)) != nil
+            } else if media == .video && type.hasPrefix("audio/") && !state.audioClosed {
+                for branch in branches {
+                    guard let input = branch.converter.pad(named: "sink"), !input.isLinked else { continue }
+                    if (try? pad.link(to: input)) != nil { return }
+                }
+            }
+        }
+    }
+
+    /// No audio branch is linked from now on: each has got the input's audio or been taken out.
+    func closeAudio() {
+        state.withLock { $0.audioClosed = true }
+    }
+}
