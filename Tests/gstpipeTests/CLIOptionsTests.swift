@@ -139,8 +139,8 @@ struct CLIOptionsTests {
             of viewers), srt://HOST:PORT (caller) or srt://:PORT (listener),
             udp://HOST:PORT (MPEG-TS), rtp://HOST:PORT (the SDP printed, or written by
             --sdp) or DIR/NAME.m3u8 (HLS), video encoded for streaming (x264 zerolatency, a
-            key frame every second at 30 fps). A first token rtsp://, srt:// or udp:// is a
-            live input, which fails after --timeout seconds with nothing.
+            key frame every 2 s at any frame rate). A first token rtsp://, srt:// or udp://
+            is a live input, which fails after --timeout seconds with nothing.
 
             Examples:
               gstpipe noise ! gray ! autovideosink
