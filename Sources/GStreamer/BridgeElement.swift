@@ -327,7 +327,7 @@ public final class BridgeElement: @unchecked Sendable {
     private func pushWhileAlive(
         _ buffer: Buffer, caps: Caps, segmentFrom input: Sample?, segmentOffset: ClockTime
     ) -> FlowResult {
-        let started = UInt64(gst_util_get_timestamp())
+        let started = counters.now
         let result: FlowResult
         if kind == .filter {
             result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
@@ -694,7 +694,7 @@ public final class BridgeElement: @unchecked Sendable {
             callbacks.need_data = { appsrc, _, userData in
                 let bridge = BridgeElement.from(userData)
                 bridge.ensureStarted()
-                let started = UInt64(gst_util_get_timestamp())
+                let started = bridge.counters.now
                 // need-data runs on the appsrc's own streaming thread, the one that empties its queue:
                 // a pull-mode source pushing more than the queue holds (an audio source cutting one
                 // produce call into several buffers) would wait there for itself. While it produces,
@@ -718,7 +718,7 @@ public final class BridgeElement: @unchecked Sendable {
                 let bridge = BridgeElement.from(userData)
                 guard let pulled = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
                 bridge.ensureStarted()
-                let started = UInt64(gst_util_get_timestamp())
+                let started = bridge.counters.now
                 let result = bridge.delegate.render(Sample(taking: pulled))
                 bridge.counters.called(frameIn: true, since: started)
                 return result.gstFlow

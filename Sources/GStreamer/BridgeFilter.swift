@@ -89,7 +89,7 @@ extension BridgeElement {
         }
         gst_buffer_unref(buffer)
         ensureStarted()
-        let started = UInt64(gst_util_get_timestamp())
+        let started = counters.now
         let result = implementation.render(sample)
         counters.called(frameIn: true, since: started)
         return result.gstFlow

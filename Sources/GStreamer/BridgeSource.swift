@@ -74,7 +74,7 @@ extension BridgeElement {
             return
         }
         ensureStarted()
-        let started = UInt64(gst_util_get_timestamp())
+        let started = counters.now
         let before = sourceRound.withLock { $0.pushes }
         implementation.needData()
         counters.called(frameIn: false, since: started)

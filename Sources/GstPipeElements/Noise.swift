@@ -134,18 +134,29 @@ struct NoiseGenerator {
         return x
     }
 
+    /// Two of the streams at once, in the lanes of one vector register.
+    @inline(__always)
+    private static func step(_ x: inout SIMD2<UInt64>) -> SIMD2<UInt64> {
+        x ^= x &<< 13
+        x ^= x &>> 7
+        x ^= x &<< 17
+        return x
+    }
+
     /// Fills `bytes` with random bytes, 32 at a time.
     mutating func fill(_ bytes: UnsafeMutableRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
-        var (a, b, c, d) = state
+        // Streams a and b, then c and d, as two-lane vectors: the bytes are those of four scalar
+        // streams stored in turn, two shifts and xors an instruction.
+        var ab = SIMD2(state.0, state.1), cd = SIMD2(state.2, state.3)
         let blocks = bytes.count / 32
-        for index in 0..<blocks {
-            let offset = index * 32
-            base.storeBytes(of: NoiseGenerator.step(&a), toByteOffset: offset, as: UInt64.self)
-            base.storeBytes(of: NoiseGenerator.step(&b), toByteOffset: offset + 8, as: UInt64.self)
-            base.storeBytes(of: NoiseGenerator.step(&c), toByteOffset: offset + 16, as: UInt64.self)
-            base.storeBytes(of: NoiseGenerator.step(&d), toByteOffset: offset + 24, as: UInt64.self)
+        var block = base
+        for _ in 0..<blocks {
+            block.storeBytes(of: NoiseGenerator.step(&ab), as: SIMD2<UInt64>.self)
+            block.storeBytes(of: NoiseGenerator.step(&cd), toByteOffset: 16, as: SIMD2<UInt64>.self)
+            block += 32
         }
+        var a = ab[0]
         var tail = NoiseGenerator.step(&a)
         var spare = 0
         for index in (blocks * 32)..<bytes.count {
@@ -157,6 +168,6 @@ struct NoiseGenerator {
             tail >>= 8
             spare += 1
         }
-        state = (a, b, c, d)
+        state = (a, ab[1], cd[0], cd[1])
     }
 }
