@@ -182,6 +182,25 @@ public final class BridgeElement: @unchecked Sendable {
         /// What the pool makes: video frames of `poolInfo`, or plain buffers of `poolSize` bytes.
         var poolInfo: VideoInfo?
         var poolSize: Int?
+        /// `poolInfo != nil`, read by every buffer without copying a GstVideoInfo (hundreds of bytes).
+        var isVideoPool = false
+        /// The last plain buffer of the pool pushed downstream, with a reference of ours: made again
+        /// when downstream is done with it (`recycle`).
+        var spare: UnsafeMutablePointer<GstBuffer>?
+
+        /// Lets go of the pool and the spare buffer.
+        mutating func dropPool() {
+            if let spare { gst_buffer_unref(spare) }
+            spare = nil
+            if let pool {
+                gst_buffer_pool_set_active(pool, 0)
+                gst_object_unref(UnsafeMutableRawPointer(pool))
+            }
+            pool = nil
+            poolInfo = nil
+            poolSize = nil
+            isVideoPool = false
+        }
     }
     private let output = Mutex(Output())
     let counters = BridgeCounters()
@@ -191,6 +210,8 @@ public final class BridgeElement: @unchecked Sendable {
     /// How the last push of a pulled source went, and how many went out: its task reads both after
     /// each `needData`.
     let sourceRound = Mutex<(flow: FlowResult, pushes: Int)>((.ok, 0))
+    /// The pulled source's task thread (its GThread's address) while it is in `needData`, else 0.
+    let sourceTaskThread = Atomic<UInt>(0)
     /// The appsrc's source pad (sources), which the appsrc owns for as long as it exists.
     private let appsrcPad: UnsafeMutablePointer<GstPad>?
 
@@ -321,7 +342,12 @@ public final class BridgeElement: @unchecked Sendable {
     public func push(
         _ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil, segmentOffset: ClockTime = 0
     ) -> FlowResult {
-        whileAlive { pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset) } ?? .flushing
+        // On a pulled source's own task the element is alive for sure (the task is stopped before it
+        // goes): no weak reference to take, which locks GLib's table of them, for every buffer.
+        if pulled && sourceTaskThread.load(ordering: .relaxed) == UInt(bitPattern: g_thread_self()) {
+            return pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset)
+        }
+        return whileAlive { pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset) } ?? .flushing
     }
 
     private func pushWhileAlive(
@@ -331,8 +357,10 @@ public final class BridgeElement: @unchecked Sendable {
         let result: FlowResult
         if kind == .filter {
             result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+            keepSpare(buffer)
         } else if pulled {
             result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+            keepSpare(buffer)
             sourceRound.withLock { $0 = (result, $0.pushes + 1) }
         } else {
             guard let appsrc else { return .error }
@@ -441,15 +469,17 @@ public final class BridgeElement: @unchecked Sendable {
         let buffer = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> in
             // Sizes first: comparing the (large) video layouts only when they may match.
             if let pool = output.pool, output.poolSize == size,
-                video == nil ? output.poolInfo == nil : output.poolInfo == video
+                video == nil ? !output.isVideoPool : output.poolInfo == video
             {
+                // The spare buffer, when downstream let go of it: no trip through the pool's queue
+                // and reset (a sixth of a small audio buffer's cost).
+                if let spare = output.spare, CGStreamerShim_buffer_recycle(spare, gsize(size)) != 0 {
+                    output.spare = nil
+                    return spare
+                }
                 return try acquire(from: pool)
             }
-            if let old = output.pool {
-                gst_buffer_pool_set_active(old, 0)
-                gst_object_unref(UnsafeMutableRawPointer(old))
-                output.pool = nil
-            }
+            output.dropPool()
             let pool: UnsafeMutablePointer<GstBufferPool>
             let config: UnsafeMutablePointer<GstStructure>
             let description: String
@@ -473,9 +503,26 @@ public final class BridgeElement: @unchecked Sendable {
             output.pool = pool
             output.poolInfo = video
             output.poolSize = size
+            output.isVideoPool = video != nil
             return try acquire(from: pool)
         }
         return Buffer(taking: buffer)
+    }
+
+    /// Keeps `buffer`, just pushed, as the spare when it is one of the pool's plain buffers, for
+    /// `makeBuffer` to use again once downstream is done with it (in a pipeline that drops each buffer
+    /// before the next is made, the same buffer goes round).
+    private func keepSpare(_ buffer: Buffer) {
+        guard let pool = buffer.pointer.pointee.pool else { return }
+        // Addresses, not pointers, go into the lock's closure (pointers are not Sendable).
+        let (poolAddress, bufferAddress) = (UInt(bitPattern: pool), UInt(bitPattern: buffer.pointer))
+        output.withLock { output in
+            guard let spare = UnsafeMutablePointer<GstBuffer>(bitPattern: bufferAddress),
+                output.pool.map({ UInt(bitPattern: $0) }) == poolAddress, !output.isVideoPool, output.spare != spare
+            else { return }
+            if let old = output.spare { gst_buffer_unref(old) }
+            output.spare = gst_buffer_ref(spare)
+        }
     }
 
     private func acquire(from pool: UnsafeMutablePointer<GstBufferPool>) throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> {
@@ -641,13 +688,7 @@ public final class BridgeElement: @unchecked Sendable {
             stopIfStarted()
             output.withLock { output in
                 output.caps = nil
-                if let pool = output.pool {
-                    gst_buffer_pool_set_active(pool, 0)
-                    gst_object_unref(UnsafeMutableRawPointer(pool))
-                }
-                output.pool = nil
-                output.poolInfo = nil
-                output.poolSize = nil
+                output.dropPool()
             }
         case (ready, null):
             transitions.withLock { _ in
@@ -664,10 +705,7 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     deinit {
-        if let pool = output.withLock({ $0.pool }) {
-            gst_buffer_pool_set_active(pool, 0)
-            gst_object_unref(UnsafeMutableRawPointer(pool))
-        }
+        output.withLock { $0.dropPool() }
         let held: [UnsafeMutableRawPointer?] = [
             srcPad.map { UnsafeMutableRawPointer($0) }, sinkPad.map { UnsafeMutableRawPointer($0) },
             appsrcPad.map { UnsafeMutableRawPointer($0) }, appsrc.map { UnsafeMutableRawPointer($0) },

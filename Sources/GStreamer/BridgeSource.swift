@@ -76,7 +76,9 @@ extension BridgeElement {
         ensureStarted()
         let started = counters.now
         let before = sourceRound.withLock { $0.pushes }
+        sourceTaskThread.store(UInt(bitPattern: g_thread_self()), ordering: .relaxed)
         implementation.needData()
+        sourceTaskThread.store(0, ordering: .relaxed)
         counters.called(frameIn: false, since: started)
         let (flow, pushes) = sourceRound.withLock { ($0.flow, $0.pushes) }
         switch flow {

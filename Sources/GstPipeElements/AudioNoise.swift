@@ -25,11 +25,20 @@ public final class AudioNoise: AudioSource {
 
     private let properties: ElementProperties
 
+    /// The properties a buffer reads, read again only when one was set (`changeCount`).
+    private struct Settings {
+        var changeCount: Int
+        var limit: Int
+        var samples: Int
+        var amplitude: Double
+    }
+
     private struct State {
         var consumer: (any AudioFrameConsumer)?
         var info: AudioInfo?
         var buffers = 0
         var random = NoiseGenerator(seed: 0)
+        var settings: Settings?
     }
     private let state = Mutex(State())
 
@@ -61,13 +70,17 @@ public final class AudioNoise: AudioSource {
     /// Negotiates the format on the first call, then makes one buffer of `samplesperbuffer` noise samples
     /// and hands it on; ends the stream after `num-buffers` buffers.
     public func produceAudio() {
-        let limit = properties.int("num-buffers")
-        let samples = properties.int("samplesperbuffer")
-        let amplitude = properties.double("amplitude")
+        let changeCount = properties.changeCount
         // The buffer is made and filled under the lock, so the generator's sequence (and so what a
         // seed gives) follows the buffers' order.
         let outcome: (consumer: any AudioFrameConsumer, frame: AudioFrame?)? = state.withLock { state in
             guard let consumer = state.consumer else { return nil }
+            if state.settings?.changeCount != changeCount {
+                state.settings = Settings(
+                    changeCount: changeCount, limit: properties.int("num-buffers"),
+                    samples: properties.int("samplesperbuffer"), amplitude: properties.double("amplitude"))
+            }
+            let (limit, samples, amplitude) = (state.settings!.limit, state.settings!.samples, state.settings!.amplitude)
             if limit >= 0 && state.buffers >= limit { return (consumer, nil) }
             if state.info == nil {
                 var request = AudioFormatRequest(layout: nil)
@@ -113,11 +126,12 @@ extension NoiseGenerator {
             // (x * scale) >> 15 for a signed x is ((x + 32768) * 2 * scale) >> 16 - scale with x + 32768
             // unsigned: the same value through an unsigned multiply-high on 16-bit lanes (pmulhuw, 8
             // samples an instruction), where the 32-bit multiply took a shuffle of pmuludq for every 4.
-            let twice = UInt32(2 * scale), offset = UInt16(scale)
+            // Both factors 16-bit wide (a UInt32 factor of unknown range kept the 32-bit multiply).
+            let twice = UInt16(2 * scale), offset = UInt16(scale)
             let pointer = samples.baseAddress!
             for index in 0..<samples.count {
-                let biased = UInt32(pointer[index] ^ 0x8000)
-                pointer[index] = UInt16(truncatingIfNeeded: (biased &* twice) &>> 16) &- offset
+                let product = UInt32(pointer[index] ^ 0x8000) &* UInt32(twice)
+                pointer[index] = UInt16(truncatingIfNeeded: product &>> 16) &- offset
             }
         case .s32:
             let samples = bytes.bindMemory(to: Int32.self)
