@@ -184,14 +184,16 @@ public final class BridgeElement: @unchecked Sendable {
         var poolSize: Int?
         /// `poolInfo != nil`, read by every buffer without copying a GstVideoInfo (hundreds of bytes).
         var isVideoPool = false
-        /// The last plain buffer of the pool pushed downstream, with a reference of ours: made again
-        /// when downstream is done with it (`recycle`).
-        var spare: UnsafeMutablePointer<GstBuffer>?
+        /// The last plain buffers of the pool pushed downstream, oldest first, with a reference of ours
+        /// each: made again once downstream is done with them. More than one, since a sink keeps the
+        /// last buffer it rendered until the next arrives (basesink's last-sample).
+        var spares: [UnsafeMutablePointer<GstBuffer>] = []
+        static let maximumSpares = 3
 
-        /// Lets go of the pool and the spare buffer.
+        /// Lets go of the pool and the spare buffers.
         mutating func dropPool() {
-            if let spare { gst_buffer_unref(spare) }
-            spare = nil
+            spares.forEach { gst_buffer_unref($0) }
+            spares.removeAll()
             if let pool {
                 gst_buffer_pool_set_active(pool, 0)
                 gst_object_unref(UnsafeMutableRawPointer(pool))
@@ -471,11 +473,10 @@ public final class BridgeElement: @unchecked Sendable {
             if let pool = output.pool, output.poolSize == size,
                 video == nil ? !output.isVideoPool : output.poolInfo == video
             {
-                // The spare buffer, when downstream let go of it: no trip through the pool's queue
-                // and reset (a sixth of a small audio buffer's cost).
-                if let spare = output.spare, CGStreamerShim_buffer_recycle(spare, gsize(size)) != 0 {
-                    output.spare = nil
-                    return spare
+                // A spare buffer downstream let go of: no trip through the pool's queue and reset
+                // (a sixth of a small audio buffer's cost).
+                if let index = output.spares.firstIndex(where: { CGStreamerShim_buffer_recycle($0, gsize(size)) != 0 }) {
+                    return output.spares.remove(at: index)
                 }
                 return try acquire(from: pool)
             }
@@ -509,19 +510,19 @@ public final class BridgeElement: @unchecked Sendable {
         return Buffer(taking: buffer)
     }
 
-    /// Keeps `buffer`, just pushed, as the spare when it is one of the pool's plain buffers, for
+    /// Keeps `buffer`, just pushed, as a spare when it is one of the pool's plain buffers, for
     /// `makeBuffer` to use again once downstream is done with it (in a pipeline that drops each buffer
-    /// before the next is made, the same buffer goes round).
+    /// soon, the same few buffers go round).
     private func keepSpare(_ buffer: Buffer) {
         guard let pool = buffer.pointer.pointee.pool else { return }
         // Addresses, not pointers, go into the lock's closure (pointers are not Sendable).
         let (poolAddress, bufferAddress) = (UInt(bitPattern: pool), UInt(bitPattern: buffer.pointer))
         output.withLock { output in
             guard let spare = UnsafeMutablePointer<GstBuffer>(bitPattern: bufferAddress),
-                output.pool.map({ UInt(bitPattern: $0) }) == poolAddress, !output.isVideoPool, output.spare != spare
+                output.pool.map({ UInt(bitPattern: $0) }) == poolAddress, !output.isVideoPool, !output.spares.contains(spare)
             else { return }
-            if let old = output.spare { gst_buffer_unref(old) }
-            output.spare = gst_buffer_ref(spare)
+            if output.spares.count == Output.maximumSpares { gst_buffer_unref(output.spares.removeFirst()) }
+            output.spares.append(gst_buffer_ref(spare))
         }
     }
 

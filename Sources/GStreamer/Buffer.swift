@@ -205,8 +205,18 @@ public final class Buffer: @unchecked Sendable {
     ///   - duration: The duration in nanoseconds, or nil for none.
     /// - Returns: A buffer with these timestamps and this buffer's memory.
     public func withTimestamps(pts: ClockTime?, duration: ClockTime?) -> Buffer {
-        if self.pts == pts && self.duration == duration { return self }
-        let target = isWritable ? self : Buffer(taking: gst_buffer_copy(pointer))
+        // One lock and one writability check for both, in place: a source's every buffer comes here.
+        let (rawPTS, rawDuration) = (clockTimeValue(pts), clockTimeValue(duration))
+        let inPlace = replaced.withLock { _ in
+            let buffer = pointer
+            if buffer.pointee.pts == rawPTS && buffer.pointee.duration == rawDuration { return true }
+            guard CGStreamerShim_buffer_is_writable(buffer) != 0 else { return false }
+            buffer.pointee.pts = rawPTS
+            buffer.pointee.duration = rawDuration
+            return true
+        }
+        if inPlace { return self }
+        let target = Buffer(taking: gst_buffer_copy(pointer))
         target.pts = pts
         target.duration = duration
         return target

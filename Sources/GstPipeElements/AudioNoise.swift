@@ -73,43 +73,49 @@ public final class AudioNoise: AudioSource {
         let changeCount = properties.changeCount
         // The buffer is made and filled under the lock, so the generator's sequence (and so what a
         // seed gives) follows the buffers' order.
-        let outcome: (consumer: any AudioFrameConsumer, frame: AudioFrame?)? = state.withLock { state in
-            guard let consumer = state.consumer else { return nil }
+        let outcome = state.withLock { state -> Outcome in
+            guard let consumer = state.consumer else { return .idle }
             if state.settings?.changeCount != changeCount {
                 state.settings = Settings(
                     changeCount: changeCount, limit: properties.int("num-buffers"),
                     samples: properties.int("samplesperbuffer"), amplitude: properties.double("amplitude"))
             }
             let (limit, samples, amplitude) = (state.settings!.limit, state.settings!.samples, state.settings!.amplitude)
-            if limit >= 0 && state.buffers >= limit { return (consumer, nil) }
+            if limit >= 0 && state.buffers >= limit { return .end(consumer) }
             if state.info == nil {
                 var request = AudioFormatRequest(layout: nil)
                 request.preferredRate = properties.int("rate")
                 request.preferredChannels = properties.int("channels")
                 state.info = consumer.negotiate(request)
             }
-            guard let info = state.info else {
+            guard let format = state.info?.format else {
                 consumer.reportError("downstream accepts no raw audio audionoise can make (S16LE, S32LE, F32LE, F64LE, U8)")
-                return (consumer, nil)
+                return .end(consumer)
             }
             do {
                 let frame = try consumer.makeFrame(sampleCount: samples)
                 try frame.buffer.withMutableBytes { bytes in
-                    state.random.fillAudio(bytes, format: info.format, amplitude: amplitude)
+                    state.random.fillAudio(bytes, format: format, amplitude: amplitude)
                 }
                 state.buffers += 1
-                return (consumer, frame)
+                return .frame(frame, consumer)
             } catch {
                 consumer.reportError("audionoise could not make a buffer: \(error)")
-                return (consumer, nil)
+                return .end(consumer)
             }
         }
-        guard let outcome else { return }
-        guard let frame = outcome.frame else {
-            outcome.consumer.endOfStream()
-            return
+        switch outcome {
+        case .idle: break
+        case .end(let consumer): consumer.endOfStream()
+        case .frame(let frame, let consumer): consumer.consume(frame)
         }
-        outcome.consumer.consume(frame)
+    }
+
+    /// What a call to `produceAudio` hands on, once out of the lock (a push may wait for downstream).
+    private enum Outcome {
+        case idle
+        case end(any AudioFrameConsumer)
+        case frame(AudioFrame, any AudioFrameConsumer)
     }
 }
 
