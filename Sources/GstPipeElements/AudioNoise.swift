@@ -121,7 +121,7 @@ public final class AudioNoise: AudioSource {
 
 extension NoiseGenerator {
     /// Fills `bytes` with samples of `format`, uniform in [-amplitude, amplitude] of full scale.
-    /// Random bytes first (fast, 32 at a time), then each sample scaled in place.
+    /// Random bytes first (fast, 64 at a time), then each sample scaled in place.
     mutating func fillAudio(_ bytes: UnsafeMutableRawBufferPointer, format: AudioSampleFormat, amplitude: Double) {
         fill(bytes)
         switch format {
