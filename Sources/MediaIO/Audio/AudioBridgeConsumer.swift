@@ -245,8 +245,8 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
             }
             return (state.input, state.caps!)
         }
-        let buffer = frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration)
-        if frame.isDiscontinuity != buffer.isDiscontinuity { buffer.setDiscontinuity(frame.isDiscontinuity) }
+        let buffer = frame.buffer.withTimestamps(
+            pts: frame.timestamp, duration: frame.duration, discontinuity: frame.isDiscontinuity)
         let result = bridge.push(buffer, caps: caps, segmentFrom: input)
         state.withLock { state in
             state.lastFlow = result
