@@ -211,7 +211,7 @@ public final class BridgeElement: @unchecked Sendable {
     let producing = Mutex<(active: Bool, raised: Bool, pushes: Int)>((false, false, 0))
     /// How the last push of a pulled source went, and how many went out: its task reads both after
     /// each `needData`.
-    let sourceRound = Mutex<(flow: FlowResult, pushes: Int)>((.ok, 0))
+    let sourceRound = SourceRound()
     /// The pulled source's task thread (its GThread's address) while it is in `needData`, else 0.
     let sourceTaskThread = Atomic<UInt>(0)
     /// The appsrc's source pad (sources), which the appsrc owns for as long as it exists.
@@ -363,7 +363,7 @@ public final class BridgeElement: @unchecked Sendable {
         } else if pulled {
             result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
             keepSpare(buffer)
-            sourceRound.withLock { $0 = (result, $0.pushes + 1) }
+            sourceRound.pushed(result)
         } else {
             guard let appsrc else { return .error }
             // appsrc queues and returns OK even once downstream has said end of stream (an encoder
