@@ -101,7 +101,9 @@ gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane) 
 gboolean CGStreamerShim_buffer_is_writable(GstBuffer *buffer) { return gst_buffer_is_writable(buffer); }
 
 gboolean CGStreamerShim_buffer_recycle(GstBuffer *buffer, gsize size) {
-    if (!gst_buffer_is_writable(buffer) || GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_TAG_MEMORY)) return FALSE;
+    // The reference count first: a buffer downstream still holds is the usual "no", without a call.
+    if (GST_MINI_OBJECT_REFCOUNT_VALUE(buffer) != 1 || !gst_buffer_is_writable(buffer)) return FALSE;
+    if (GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_TAG_MEMORY)) return FALSE;
     if (gst_buffer_n_memory(buffer) != 1) return FALSE;
     GstMemory *memory = gst_buffer_peek_memory(buffer, 0);
     if (memory->size != size || !gst_memory_is_writable(memory)) return FALSE;

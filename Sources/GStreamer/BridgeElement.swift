@@ -212,7 +212,7 @@ public final class BridgeElement: @unchecked Sendable {
     /// How the last push of a pulled source went, and how many went out: its task reads both after
     /// each `needData`.
     let sourceRound = SourceRound()
-    /// The pulled source's task thread (its GThread's address) while it is in `needData`, else 0.
+    /// The pulled source's task thread (`currentThreadID`) while it is in `needData`, else 0.
     let sourceTaskThread = Atomic<UInt>(0)
     /// The appsrc's source pad (sources), which the appsrc owns for as long as it exists.
     private let appsrcPad: UnsafeMutablePointer<GstPad>?
@@ -346,7 +346,7 @@ public final class BridgeElement: @unchecked Sendable {
     ) -> FlowResult {
         // On a pulled source's own task the element is alive for sure (the task is stopped before it
         // goes): no weak reference to take, which locks GLib's table of them, for every buffer.
-        if pulled && sourceTaskThread.load(ordering: .relaxed) == UInt(bitPattern: g_thread_self()) {
+        if pulled && sourceTaskThread.load(ordering: .relaxed) == currentThreadID {
             return pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset)
         }
         return whileAlive { pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset) } ?? .flushing

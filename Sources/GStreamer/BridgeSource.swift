@@ -3,6 +3,8 @@ import CGStreamerShim
 import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 // A source made on request (pull mode) is one element with a source pad of its own and no appsrc:
@@ -15,6 +17,16 @@ import Glibc
 //
 // Like an appsrc in stream mode (what sources had before), such a source is not live and not
 // seekable: it refuses seeks, and answers a latency query with no latency of its own.
+
+/// The calling thread, cheaply: pthread_self reads a register, where g_thread_self looks GLib's
+/// thread data up (a cost seen on every buffer of a pulled source).
+var currentThreadID: UInt {
+    #if canImport(Glibc)
+    UInt(pthread_self())
+    #else
+    UInt(bitPattern: pthread_self())
+    #endif
+}
 
 /// How the last push of a pulled source went, and how many went out, in one atomic word (the count
 /// above the low byte, the GstFlowReturn in it): its task reads both after each `needData`, and a
@@ -104,7 +116,7 @@ extension BridgeElement {
         ensureStarted()
         let started = counters.now
         let before = sourceRound.state.pushes
-        sourceTaskThread.store(UInt(bitPattern: g_thread_self()), ordering: .relaxed)
+        sourceTaskThread.store(currentThreadID, ordering: .relaxed)
         implementation.needData()
         sourceTaskThread.store(0, ordering: .relaxed)
         counters.called(frameIn: false, since: started)
