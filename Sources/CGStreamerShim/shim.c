@@ -100,6 +100,24 @@ gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane) 
 
 gboolean CGStreamerShim_buffer_is_writable(GstBuffer *buffer) { return gst_buffer_is_writable(buffer); }
 
+gboolean CGStreamerShim_buffer_recycle(GstBuffer *buffer, gsize size) {
+    // The reference count first: a buffer downstream still holds is the usual "no", without a call.
+    if (GST_MINI_OBJECT_REFCOUNT_VALUE(buffer) != 1 || !gst_buffer_is_writable(buffer)) return FALSE;
+    if (GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_TAG_MEMORY)) return FALSE;
+    if (gst_buffer_n_memory(buffer) != 1) return FALSE;
+    GstMemory *memory = gst_buffer_peek_memory(buffer, 0);
+    if (memory->size != size || !gst_memory_is_writable(memory)) return FALSE;
+    gpointer state = NULL;
+    if (gst_buffer_iterate_meta(buffer, &state) != NULL) return FALSE;
+    GST_BUFFER_FLAGS(buffer) = 0;
+    GST_BUFFER_PTS(buffer) = GST_CLOCK_TIME_NONE;
+    GST_BUFFER_DTS(buffer) = GST_CLOCK_TIME_NONE;
+    GST_BUFFER_DURATION(buffer) = GST_CLOCK_TIME_NONE;
+    GST_BUFFER_OFFSET(buffer) = GST_BUFFER_OFFSET_NONE;
+    GST_BUFFER_OFFSET_END(buffer) = GST_BUFFER_OFFSET_NONE;
+    return TRUE;
+}
+
 /// A packed copy of `buffer` laid out as `info` says, or NULL when it is packed already (or unreadable).
 static GstBuffer *packed_video_buffer(GstBuffer *buffer, GstVideoInfo *info) {
     guint planes = GST_VIDEO_INFO_N_PLANES(info);

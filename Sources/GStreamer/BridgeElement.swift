@@ -182,6 +182,27 @@ public final class BridgeElement: @unchecked Sendable {
         /// What the pool makes: video frames of `poolInfo`, or plain buffers of `poolSize` bytes.
         var poolInfo: VideoInfo?
         var poolSize: Int?
+        /// `poolInfo != nil`, read by every buffer without copying a GstVideoInfo (hundreds of bytes).
+        var isVideoPool = false
+        /// The last plain buffers of the pool pushed downstream, oldest first, with a reference of ours
+        /// each: made again once downstream is done with them. More than one, since a sink keeps the
+        /// last buffer it rendered until the next arrives (basesink's last-sample).
+        var spares: [UnsafeMutablePointer<GstBuffer>] = []
+        static let maximumSpares = 3
+
+        /// Lets go of the pool and the spare buffers.
+        mutating func dropPool() {
+            spares.forEach { gst_buffer_unref($0) }
+            spares.removeAll()
+            if let pool {
+                gst_buffer_pool_set_active(pool, 0)
+                gst_object_unref(UnsafeMutableRawPointer(pool))
+            }
+            pool = nil
+            poolInfo = nil
+            poolSize = nil
+            isVideoPool = false
+        }
     }
     private let output = Mutex(Output())
     let counters = BridgeCounters()
@@ -190,7 +211,9 @@ public final class BridgeElement: @unchecked Sendable {
     let producing = Mutex<(active: Bool, raised: Bool, pushes: Int)>((false, false, 0))
     /// How the last push of a pulled source went, and how many went out: its task reads both after
     /// each `needData`.
-    let sourceRound = Mutex<(flow: FlowResult, pushes: Int)>((.ok, 0))
+    let sourceRound = SourceRound()
+    /// The pulled source's task thread (`currentThreadID`) while it is in `needData`, else 0.
+    let sourceTaskThread = Atomic<UInt>(0)
     /// The appsrc's source pad (sources), which the appsrc owns for as long as it exists.
     private let appsrcPad: UnsafeMutablePointer<GstPad>?
 
@@ -321,19 +344,26 @@ public final class BridgeElement: @unchecked Sendable {
     public func push(
         _ buffer: Buffer, caps: Caps, segmentFrom input: Sample? = nil, segmentOffset: ClockTime = 0
     ) -> FlowResult {
-        whileAlive { pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset) } ?? .flushing
+        // On a pulled source's own task the element is alive for sure (the task is stopped before it
+        // goes): no weak reference to take, which locks GLib's table of them, for every buffer.
+        if pulled && sourceTaskThread.load(ordering: .relaxed) == currentThreadID {
+            return pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset)
+        }
+        return whileAlive { pushWhileAlive(buffer, caps: caps, segmentFrom: input, segmentOffset: segmentOffset) } ?? .flushing
     }
 
     private func pushWhileAlive(
         _ buffer: Buffer, caps: Caps, segmentFrom input: Sample?, segmentOffset: ClockTime
     ) -> FlowResult {
-        let started = UInt64(gst_util_get_timestamp())
+        let started = counters.now
         let result: FlowResult
         if kind == .filter {
             result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
+            keepSpare(buffer)
         } else if pulled {
             result = pushDownstream(buffer, caps: caps, segmentFrom: input, offset: segmentOffset)
-            sourceRound.withLock { $0 = (result, $0.pushes + 1) }
+            keepSpare(buffer)
+            sourceRound.pushed(result)
         } else {
             guard let appsrc else { return .error }
             // appsrc queues and returns OK even once downstream has said end of stream (an encoder
@@ -441,15 +471,16 @@ public final class BridgeElement: @unchecked Sendable {
         let buffer = try output.withLock { output throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> in
             // Sizes first: comparing the (large) video layouts only when they may match.
             if let pool = output.pool, output.poolSize == size,
-                video == nil ? output.poolInfo == nil : output.poolInfo == video
+                video == nil ? !output.isVideoPool : output.poolInfo == video
             {
+                // A spare buffer downstream let go of: no trip through the pool's queue and reset
+                // (a sixth of a small audio buffer's cost).
+                if let index = output.spares.firstIndex(where: { CGStreamerShim_buffer_recycle($0, gsize(size)) != 0 }) {
+                    return output.spares.remove(at: index)
+                }
                 return try acquire(from: pool)
             }
-            if let old = output.pool {
-                gst_buffer_pool_set_active(old, 0)
-                gst_object_unref(UnsafeMutableRawPointer(old))
-                output.pool = nil
-            }
+            output.dropPool()
             let pool: UnsafeMutablePointer<GstBufferPool>
             let config: UnsafeMutablePointer<GstStructure>
             let description: String
@@ -473,9 +504,26 @@ public final class BridgeElement: @unchecked Sendable {
             output.pool = pool
             output.poolInfo = video
             output.poolSize = size
+            output.isVideoPool = video != nil
             return try acquire(from: pool)
         }
         return Buffer(taking: buffer)
+    }
+
+    /// Keeps `buffer`, just pushed, as a spare when it is one of the pool's plain buffers, for
+    /// `makeBuffer` to use again once downstream is done with it (in a pipeline that drops each buffer
+    /// soon, the same few buffers go round).
+    private func keepSpare(_ buffer: Buffer) {
+        guard let pool = buffer.pointer.pointee.pool else { return }
+        // Addresses, not pointers, go into the lock's closure (pointers are not Sendable).
+        let (poolAddress, bufferAddress) = (UInt(bitPattern: pool), UInt(bitPattern: buffer.pointer))
+        output.withLock { output in
+            guard let spare = UnsafeMutablePointer<GstBuffer>(bitPattern: bufferAddress),
+                output.pool.map({ UInt(bitPattern: $0) }) == poolAddress, !output.isVideoPool, !output.spares.contains(spare)
+            else { return }
+            if output.spares.count == Output.maximumSpares { gst_buffer_unref(output.spares.removeFirst()) }
+            output.spares.append(gst_buffer_ref(spare))
+        }
     }
 
     private func acquire(from pool: UnsafeMutablePointer<GstBufferPool>) throws(GStreamerError) -> UnsafeMutablePointer<GstBuffer> {
@@ -641,13 +689,7 @@ public final class BridgeElement: @unchecked Sendable {
             stopIfStarted()
             output.withLock { output in
                 output.caps = nil
-                if let pool = output.pool {
-                    gst_buffer_pool_set_active(pool, 0)
-                    gst_object_unref(UnsafeMutableRawPointer(pool))
-                }
-                output.pool = nil
-                output.poolInfo = nil
-                output.poolSize = nil
+                output.dropPool()
             }
         case (ready, null):
             transitions.withLock { _ in
@@ -664,10 +706,7 @@ public final class BridgeElement: @unchecked Sendable {
     }
 
     deinit {
-        if let pool = output.withLock({ $0.pool }) {
-            gst_buffer_pool_set_active(pool, 0)
-            gst_object_unref(UnsafeMutableRawPointer(pool))
-        }
+        output.withLock { $0.dropPool() }
         let held: [UnsafeMutableRawPointer?] = [
             srcPad.map { UnsafeMutableRawPointer($0) }, sinkPad.map { UnsafeMutableRawPointer($0) },
             appsrcPad.map { UnsafeMutableRawPointer($0) }, appsrc.map { UnsafeMutableRawPointer($0) },
@@ -694,7 +733,7 @@ public final class BridgeElement: @unchecked Sendable {
             callbacks.need_data = { appsrc, _, userData in
                 let bridge = BridgeElement.from(userData)
                 bridge.ensureStarted()
-                let started = UInt64(gst_util_get_timestamp())
+                let started = bridge.counters.now
                 // need-data runs on the appsrc's own streaming thread, the one that empties its queue:
                 // a pull-mode source pushing more than the queue holds (an audio source cutting one
                 // produce call into several buffers) would wait there for itself. While it produces,
@@ -718,7 +757,7 @@ public final class BridgeElement: @unchecked Sendable {
                 let bridge = BridgeElement.from(userData)
                 guard let pulled = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
                 bridge.ensureStarted()
-                let started = UInt64(gst_util_get_timestamp())
+                let started = bridge.counters.now
                 let result = bridge.delegate.render(Sample(taking: pulled))
                 bridge.counters.called(frameIn: true, since: started)
                 return result.gstFlow

@@ -89,7 +89,7 @@ extension BridgeElement {
         }
         gst_buffer_unref(buffer)
         ensureStarted()
-        let started = UInt64(gst_util_get_timestamp())
+        let started = counters.now
         let result = implementation.render(sample)
         counters.called(frameIn: true, since: started)
         return result.gstFlow
@@ -167,9 +167,10 @@ extension BridgeElement {
     func pushDownstream(_ buffer: Buffer, caps: Caps, segmentFrom input: Sample?, offset: ClockTime) -> FlowResult {
         guard let srcPad else { return .error }
         var segment: GstSegment
+        // A pulled source has no sink pad, so no input segment: no lock taken for it on every buffer.
         if let inputSegment = input.flatMap({ gst_sample_get_segment($0.pointer) }) {
             segment = inputSegment.pointee
-        } else if let current = filterInput.withLock({ $0.segment }) {
+        } else if !pulled, let current = filterInput.withLock({ $0.segment }) {
             segment = current
         } else {
             segment = GstSegment()

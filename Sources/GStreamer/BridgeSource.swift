@@ -1,7 +1,10 @@
 import CGStreamer
 import CGStreamerShim
+import Synchronization
 #if canImport(Glibc)
 import Glibc
+#elseif canImport(Darwin)
+import Darwin
 #endif
 
 // A source made on request (pull mode) is one element with a source pad of its own and no appsrc:
@@ -14,6 +17,43 @@ import Glibc
 //
 // Like an appsrc in stream mode (what sources had before), such a source is not live and not
 // seekable: it refuses seeks, and answers a latency query with no latency of its own.
+
+/// The calling thread, cheaply: pthread_self reads a register, where g_thread_self looks GLib's
+/// thread data up (a cost seen on every buffer of a pulled source).
+var currentThreadID: UInt {
+    #if canImport(Glibc)
+    UInt(pthread_self())
+    #else
+    UInt(bitPattern: pthread_self())
+    #endif
+}
+
+/// How the last push of a pulled source went, and how many went out, in one atomic word (the count
+/// above the low byte, the GstFlowReturn in it): its task reads both after each `needData`, and a
+/// push updates both, with no lock taken for every buffer.
+final class SourceRound: Sendable {
+    private let word = Atomic<Int>(0)
+
+    var state: (flow: FlowResult, pushes: Int) {
+        let value = word.load(ordering: .acquiring)
+        return (FlowResult(GstFlowReturn(rawValue: Int32(Int8(truncatingIfNeeded: value)))), value >> 8)
+    }
+
+    /// No push yet, flow OK (a new run).
+    func reset() { word.store(0, ordering: .releasing) }
+
+    /// One more push, which returned `flow`.
+    func pushed(_ flow: FlowResult) {
+        let code = Int(UInt8(truncatingIfNeeded: flow.gstFlow.rawValue))
+        var value = word.load(ordering: .relaxed)
+        while true {
+            let next = ((value >> 8) + 1) << 8 | code
+            let (exchanged, original) = word.compareExchange(expected: value, desired: next, ordering: .acquiringAndReleasing)
+            if exchanged { return }
+            value = original
+        }
+    }
+}
 
 extension BridgeElement {
     /// The pulled source's pad functions. The pad holds the bridge in `element_private`, without a
@@ -58,7 +98,7 @@ extension BridgeElement {
     /// the pad is flushing by then, so a push waiting downstream has returned).
     private func activateSource(_ pad: UnsafeMutablePointer<GstPad>, active: Bool) -> Bool {
         guard active else { return gst_pad_stop_task(pad) != 0 }
-        sourceRound.withLock { $0 = (.ok, 0) }
+        sourceRound.reset()
         return gst_pad_start_task(
             pad, { userData in
                 let pad = userData!.assumingMemoryBound(to: GstPad.self)
@@ -74,11 +114,13 @@ extension BridgeElement {
             return
         }
         ensureStarted()
-        let started = UInt64(gst_util_get_timestamp())
-        let before = sourceRound.withLock { $0.pushes }
+        let started = counters.now
+        let before = sourceRound.state.pushes
+        sourceTaskThread.store(currentThreadID, ordering: .relaxed)
         implementation.needData()
+        sourceTaskThread.store(0, ordering: .relaxed)
         counters.called(frameIn: false, since: started)
-        let (flow, pushes) = sourceRound.withLock { ($0.flow, $0.pushes) }
+        let (flow, pushes) = sourceRound.state
         switch flow {
         case .ok:
             // A call that pushed nothing (a source that pushes from a thread of its own, or has

@@ -8,14 +8,26 @@ package struct BridgeStatistics: Sendable {
     /// Frames pushed downstream and accepted (sources and filters).
     package var framesOut: Int
     /// Time spent in the element's own Swift code, rendering or producing when asked for data; the
-    /// time waiting for downstream to take a frame is not counted.
+    /// time waiting for downstream to take a frame is not counted. Zero unless `isTimingEnabled`.
     package var timeInSwift: Duration
-    /// From the first call into Swift code to the end of the last one.
+    /// From the first call into Swift code to the end of the last one. Zero unless `isTimingEnabled`.
     package var activeTime: Duration
+}
+
+extension BridgeStatistics {
+    /// Whether Swift elements time their calls (`timeInSwift`, `activeTime`); off, both stay zero and
+    /// only frames are counted. Timing reads the clock four times a buffer, which is a tenth of what a
+    /// small audio buffer costs in all, so it is on only for those who read the times (`--stats`).
+    package static var isTimingEnabled: Bool {
+        get { BridgeCounters.timing.load(ordering: .relaxed) }
+        set { BridgeCounters.timing.store(newValue, ordering: .relaxed) }
+    }
 }
 
 /// The counters behind `BridgeStatistics`, updated on streaming threads without locks.
 final class BridgeCounters: Sendable {
+    static let timing = Atomic<Bool>(false)
+
     private let framesIn = Atomic<Int>(0)
     private let framesOut = Atomic<Int>(0)
     private let callNanoseconds = Atomic<UInt64>(0)
@@ -23,21 +35,25 @@ final class BridgeCounters: Sendable {
     private let firstCall = Atomic<UInt64>(.max)
     private let lastCall = Atomic<UInt64>(0)
 
-    /// A call into Swift code (render or needData) that began at `started` (gst_util_get_timestamp).
-    func called(frameIn: Bool, since started: UInt64) {
-        let now = UInt64(gst_util_get_timestamp())
+    /// Now (gst_util_get_timestamp) when calls are timed, else nil: what `called` and `pushed` take.
+    var now: UInt64? { Self.timing.load(ordering: .relaxed) ? UInt64(gst_util_get_timestamp()) : nil }
+
+    /// A call into Swift code (render or needData) that began at `started` (`now`).
+    func called(frameIn: Bool, since started: UInt64?) {
         if frameIn { framesIn.add(1, ordering: .relaxed) }
+        guard let started else { return }
+        let now = UInt64(gst_util_get_timestamp())
         callNanoseconds.add(now &- started, ordering: .relaxed)
         _ = firstCall.compareExchange(expected: .max, desired: started, ordering: .relaxed)
         lastCall.store(now, ordering: .relaxed)
     }
 
-    /// A push downstream that began at `started`; its wait is not Swift's time.
-    func pushed(_ accepted: Bool, since started: UInt64) {
+    /// A push downstream that began at `started` (`now`); its wait is not Swift's time.
+    func pushed(_ accepted: Bool, since started: UInt64?) {
         if accepted { framesOut.add(1, ordering: .relaxed) }
+        guard let started else { return }
         pushNanoseconds.add(UInt64(gst_util_get_timestamp()) &- started, ordering: .relaxed)
     }
-
     var statistics: BridgeStatistics {
         let calls = callNanoseconds.load(ordering: .relaxed)
         let pushes = pushNanoseconds.load(ordering: .relaxed)

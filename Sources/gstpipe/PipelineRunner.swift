@@ -56,6 +56,8 @@ struct PipelineRunner {
         let job: FileJob
         let pipeline: Pipeline
         AlphaVideo.decodeWithoutAlpha()
+        // Swift elements time their calls only for the report that shows the times.
+        if options.stats { BridgeStatistics.isTimingEnabled = true }
         do {
             try GstPipeElements.register()
         } catch {

@@ -68,6 +68,10 @@ gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane);
 void CGStreamerShim_pad_pack_video_buffers(GstPad *pad);
 /// `gst_buffer_is_writable` (a macro).
 gboolean CGStreamerShim_buffer_is_writable(GstBuffer *buffer);
+/// Makes `buffer` as new again (no timestamps, offsets or flags) when nobody else holds it or its one
+/// block of `size` bytes and it carries no metadata, as a buffer pool resets a buffer coming back;
+/// FALSE, the buffer untouched, otherwise.
+gboolean CGStreamerShim_buffer_recycle(GstBuffer *buffer, gsize size);
 
 // MARK: Elements implemented in Swift
 

@@ -228,7 +228,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
     }
 
     func consume(_ frame: AudioFrame) -> FlowResult {
-        guard bridge != nil else { return .flushing }
+        guard let bridge else { return .flushing }
         let (input, caps) = state.withLock { state -> (Sample?, Caps) in
             if state.info != frame.info {
                 state.info = frame.info
@@ -245,9 +245,9 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
             }
             return (state.input, state.caps!)
         }
-        let buffer = frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration)
-        if frame.isDiscontinuity != buffer.isDiscontinuity { buffer.setDiscontinuity(frame.isDiscontinuity) }
-        let result = bridge?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
+        let buffer = frame.buffer.withTimestamps(
+            pts: frame.timestamp, duration: frame.duration, discontinuity: frame.isDiscontinuity)
+        let result = bridge.push(buffer, caps: caps, segmentFrom: input)
         state.withLock { state in
             state.lastFlow = result
             state.taken += 1
@@ -280,17 +280,20 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
     }
 
     func makeFrame(sampleCount: Int, format: AudioInfo?, timestamp: ClockTime?) throws -> AudioFrame {
-        guard let info = format ?? self.format else {
+        // The format and the count's time in one lock (a source makes a frame for every buffer).
+        let (current, countTime) = state.withLock { state -> (AudioInfo?, ClockTime) in
+            guard let info = format ?? state.info else { return (nil, 0) }
+            return (info, state.base + (format == nil || state.info == info ? info.duration(ofSamples: state.sent) : 0))
+        }
+        guard let info = current else {
             throw MediaIOError("no format yet: negotiate one before making frames")
         }
         guard let bridge else { throw MediaIOError("the element is gone: no frames can be made for it") }
         let buffer = try bridge.makeBuffer(size: sampleCount * info.bytesPerFrame)
         if info.layout == .nonInterleaved && info.channels > 1 { buffer.addAudioMeta(info, samples: sampleCount) }
-        let start = timestamp ?? state.withLock { state in
-            state.base + (state.info == info ? info.duration(ofSamples: state.sent) : 0)
-        }
+        let start = timestamp ?? countTime
         let end = start + info.duration(ofSamples: sampleCount)
-        return AudioFrame(buffer: buffer, info: info, timestamp: start, duration: end - start)
+        return AudioFrame(newBuffer: buffer, info: info, sampleCount: sampleCount, timestamp: start, duration: end - start)
     }
 
     func endOfStream() {

@@ -34,6 +34,17 @@ public struct AudioFrame: Sendable {
         isDiscontinuity = buffer.isDiscontinuity
     }
 
+    /// A frame over a new buffer of `sampleCount` samples a channel, known to the caller: none of the
+    /// buffer's metadata is read (a source makes one of these for every buffer).
+    init(newBuffer buffer: Buffer, info: AudioInfo, sampleCount: Int, timestamp: ClockTime, duration: ClockTime) {
+        self.buffer = buffer
+        self.info = info
+        self.sampleCount = sampleCount
+        self.timestamp = timestamp
+        self.duration = duration
+        isDiscontinuity = false
+    }
+
     /// A frame holding a copy of `samples`, interleaved, of shape `info` (whose format must be `T`'s).
     ///
     /// - Parameters:
