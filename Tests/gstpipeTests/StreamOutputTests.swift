@@ -28,8 +28,10 @@ struct StreamOutputTests {
     @Test("8 RTSP clients at once each receive frames while one leaves mid-stream; all see the end of stream")
     func rtspClients() async throws {
         let port = StreamPorts.take()
-        // 8 s of video; the clients join at once and read to its end.
-        let server = try Spawned.gstpipe(liveGray(frames: 240) + ["!", "rtsp://127.0.0.1:\(port)/gray"])
+        // 12 s of video; the clients join at once and read to its end. Eight ffmpeg processes starting
+        // on two cores right after another test can take seconds to get going: once, with 8 s of
+        // video, every client joined so late that the stream ended before a key frame reached it.
+        let server = try Spawned.gstpipe(liveGray(frames: 360) + ["!", "rtsp://127.0.0.1:\(port)/gray"])
         #expect(await StreamPorts.waitForListener(port))
         let clients = try (0..<8).map { _ in
             try Spawned.ffmpeg(["-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/gray", "-f", "null", "-"])
@@ -40,7 +42,7 @@ struct StreamOutputTests {
         #expect(serverResult.status == 0, "\(serverResult.stderr)")
         for (index, client) in clients.enumerated().dropFirst() {
             let read = await FFmpegRead(client.finish(timeout: 10))
-            // Joined within a second or two of the start, so most of the 240 frames.
+            // Joined within a few seconds of the start: more than a third of the 360 frames.
             #expect(
                 read.result.status == 0 && read.frames > 120 && read.width == 320,
                 "client \(index): \(read); server: \(serverResult.stderr)")
