@@ -29,10 +29,8 @@ final class Invert: VideoFilter {
                 for (plane, (source, target)) in zip(input, output).enumerated() {
                     let invert = plane == 0  // luma; chroma stays as it is
                     for row in 0..<source.rows {
-                        for column in 0..<source.pixelBytesPerRow {
-                            let value = source.bytes[row * source.bytesPerRow + column]
-                            target.bytes[row * target.bytesPerRow + column] = invert ? 255 - value : value
-                        }
+                        let (from, to) = (source.row(row), target.row(row))
+                        for column in from.indices { to[column] = invert ? 255 - from[column] : from[column] }
                     }
                 }
             }

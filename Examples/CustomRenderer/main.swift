@@ -22,13 +22,12 @@ final class GrayRenderer: VideoSink {
     var written: [String] { state.withLock { $0.written } }
 
     func render(_ frame: VideoFrame) throws {
-        // The Y plane, row by row (rows are padded: walk them by bytesPerRow).
+        // The Y plane, row by row (rows may be padded: row(_:) leaves the padding out).
         let rgb = try frame.withPlanes { planes -> [UInt8] in
             let luma = planes[0]
             var rgb = [UInt8](repeating: 0, count: frame.format.width * frame.format.height * 3)
             for row in 0..<frame.format.height {
-                for column in 0..<frame.format.width {
-                    let y = luma.bytes[row * luma.bytesPerRow + column]
+                for (column, y) in luma.row(row).enumerated() {
                     let index = (row * frame.format.width + column) * 3
                     (rgb[index], rgb[index + 1], rgb[index + 2]) = (y, y, y)
                 }

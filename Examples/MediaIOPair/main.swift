@@ -34,7 +34,8 @@ final class RampSource: VideoSource {
         else { return }
         try? frame.withMutablePlanes { planes in
             for row in 0..<planes[0].rows {
-                for x in 0..<256 { planes[0].bytes[row * planes[0].bytesPerRow + x] = UInt8((x + index) & 0xFF) }
+                let pixels = planes[0].row(row)
+                for x in 0..<256 { pixels[x] = UInt8((x + index) & 0xFF) }
             }
         }
         consumer.consume(frame)

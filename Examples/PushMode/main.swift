@@ -51,10 +51,10 @@ for index in 0..<frames {
     try frame.withMutablePlanes { planes in
         let plane = planes[0]
         for y in 0..<120 {
+            let row = plane.row(y)
             for x in 0..<160 {
                 let inSquare = (x - index * 2) % 160 >= 0 && (x - index * 2) % 160 < 30 && y >= 45 && y < 75
-                let pixel = y * plane.bytesPerRow + x * 3
-                (plane.bytes[pixel], plane.bytes[pixel + 1], plane.bytes[pixel + 2]) = inSquare ? (230, 20, 20) : (20, 40, 200)
+                (row[x * 3], row[x * 3 + 1], row[x * 3 + 2]) = inSquare ? (230, 20, 20) : (20, 40, 200)
             }
         }
     }

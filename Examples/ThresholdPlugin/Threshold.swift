@@ -32,10 +32,8 @@ final class Threshold: VideoFilter {
         try frame.withPlanes { input in
             try output.withMutablePlanes { output in
                 for row in 0..<input[0].rows {
-                    for column in 0..<input[0].pixelBytesPerRow {
-                        let luma = input[0].bytes[row * input[0].bytesPerRow + column]
-                        output[0].bytes[row * output[0].bytesPerRow + column] = luma >= level ? 255 : 0
-                    }
+                    let (from, to) = (input[0].row(row), output[0].row(row))
+                    for column in from.indices { to[column] = from[column] >= level ? 255 : 0 }
                 }
                 for plane in output.dropFirst() { plane.bytes.initializeMemory(as: UInt8.self, repeating: 128) }
             }
