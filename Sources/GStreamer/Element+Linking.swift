@@ -183,6 +183,25 @@ extension Pad {
         }
     }
 
+    /// Links this source pad to the sink pad `other` when they are in different bins (an element in a
+    /// `( ... )` bin of a description and one beside it): ghost pads are added on the bins between
+    /// them as needed. Pads in the same bin are linked as by ``link(to:)``.
+    ///
+    /// The corresponding C function is `gst_pad_link_maybe_ghosting`.
+    ///
+    /// - Parameter other: A sink pad, in this pad's bin or in another one of the same pipeline.
+    /// - Throws: ``GStreamerError`` (invalid argument) when they cannot be linked, even through ghost
+    ///   pads: no common format, already linked, or not in one pipeline.
+    public func linkAcrossBins(to other: Pad) throws(GStreamerError) {
+        guard gst_pad_link_maybe_ghosting(pointer, other.pointer) == 0 else { return }
+        let owner = parentElement?.name
+        throw GStreamerError(
+            kind: .invalidArgument,
+            message: "could not link \(owner.map { "\($0):" } ?? "")\(name) to "
+                + "\(other.parentElement.map { "\($0.name):" } ?? "")\(other.name), even through ghost pads",
+            source: owner)
+    }
+
     /// Unlinks this source pad from `other`; false when they were not linked.
     ///
     /// The corresponding C function is `gst_pad_unlink`.

@@ -276,7 +276,8 @@ final class DecodedPads: Sendable {
             } else if media == .video && type.hasPrefix("audio/") && !state.audioClosed {
                 for branch in branches {
                     guard let input = branch.converter.pad(named: "sink"), !input.isLinked else { continue }
-                    if (try? pad.link(to: input)) != nil { return }
+                    // The branch is in the pipeline; the source may be in a `( ... )` bin.
+                    if (try? pad.linkAcrossBins(to: input)) != nil { return }
                 }
             }
         }

@@ -152,7 +152,8 @@ struct FileJobRun {
             }
             let input = try muxer.requestPad(template.name)
             do {
-                try encoded.link(to: input)
+                // The muxer may be in a `( ... )` bin of the description, the branch in the pipeline.
+                try encoded.linkAcrossBins(to: input)
             } catch {
                 muxer.releaseRequestPad(input)
                 throw error

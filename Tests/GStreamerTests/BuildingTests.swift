@@ -95,6 +95,31 @@ struct BuildingTests {
         #expect(counter.count == 4)
     }
 
+    @Test("Pads in different bins do not link directly; across bins they do, through ghost pads: 3 buffers pass")
+    func linkAcrossBins() async throws {
+        let pipeline = try Pipeline()
+        let source = try ElementFactory.make("videotestsrc", name: "outer-source")
+        try source.set("num-buffers", 3)
+        let bin = try Bin(name: "inner-bin")
+        let sink = try ElementFactory.make("fakesink", name: "inner-sink")
+        try bin.add(sink)
+        try pipeline.add(source, bin)
+        let output = try #require(source.pad(named: "src"))
+        let input = try #require(sink.pad(named: "sink"))
+        #expect(throws: GStreamerError.self) { try output.link(to: input) }
+        try output.linkAcrossBins(to: input)
+        // The link goes through a ghost pad on the bin.
+        let ghost = try #require(output.peer)
+        #expect(ghost.parentElement?.name == "inner-bin" && ghost.ghostTarget?.parentElement?.name == "inner-sink")
+        let counter = input.countBuffers()
+        try await pipeline.run()
+        #expect(counter.count == 3)
+        // Linked already: an error that says so, not a second link.
+        let other = try ElementFactory.make("fakesink")
+        try bin.add(other)
+        #expect(throws: GStreamerError.self) { try output.linkAcrossBins(to: try #require(other.pad(named: "sink"))) }
+    }
+
     @Test("Adding twice, a clashing name, removing: errors say which")
     func addAndRemove() throws {
         let pipeline = try Pipeline(name: "p")

@@ -47,6 +47,26 @@ struct FileJobTests {
         }
     }
 
+    @Test(
+        "An output inside a ( ... ) bin still gets the input's audio, through ghost pads across the bins",
+        arguments: [
+            (["(", "gray", "!", "OUT", ")"], "mp4"), (["(", "gray", "!", "OUT", ")"], "mkv"),
+            (["gray", "!", "(", "queue", "!", "OUT", ")"], "mov"),
+        ])
+    func outputInBin(description: [String], fileExtension: String) async throws {
+        let input = try await Media.clipWithAudio()
+        let output = Media.temporary("in-bin", fileExtension)
+        defer { try? FileManager.default.removeItem(at: output) }
+        let tokens = description.map { $0 == "OUT" ? output.path : $0 }
+        let result = try CLI.run([input.path, "!"] + tokens, timeout: 60)
+        #expect(result.status == 0 && result.stderr.isEmpty, "\(result.stderr)")
+        let info = try Media.info(output)
+        #expect(info.videoStreams == 1 && info.audioStreams == 1, "\(info)")
+        let duration = try #require(info.duration)
+        #expect(duration > 3_900_000_000 && duration < 4_200_000_000)
+        #expect(try await Media.frames(of: output).count == 100)
+    }
+
     /// ffmpeg writes `-vf format=gray` as monochrome H.264, with no chroma planes to encode: so does
     /// gstpipe for gray's output (x264grayenc). Other video, or gray made 4:2:0 on purpose (for players
     /// that take no 4:0:0), goes through x264enc.
