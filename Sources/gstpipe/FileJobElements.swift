@@ -91,8 +91,8 @@ struct FileJobElements {
                 chain += [try FileJob.upright.make(in: bin), try ElementSpec("videoconvert").make(in: bin)]
             }
         }
-        try link(chain + [junction])
         try checkCaps(from: chain.last!, through: junction)
+        try link(chain + [junction])
         let decodedInput = try pad("sink", of: chain[0])
         let pads = DecodedPads(decodedInput: decodedInput, media: job.media, branches: outputs.compactMap(\.audio))
         // The handler holds the pads and branches, not the source: the source holds the handler.
@@ -155,8 +155,8 @@ struct FileJobElements {
             chain.append(made)
             sink = made
         }
-        try link([junction] + chain)
         try checkCaps(through: junction, to: chain[0])
+        try link([junction] + chain)
         if format.needsPackedFrames { try pad("sink", of: encoder).packVideoBuffers() }
         var audio: AudioBranch?
         if job.input != nil, let audioEncoder = file.audioEncoder {
@@ -200,21 +200,23 @@ struct FileJobElements {
     }
 
     /// The junction (an identity) links to anything: throws, as gst_parse would have, when what
-    /// reaches it from the description cannot go into `converter` (`noise ! audioconvert ! out.mp4`).
+    /// reaches it from the description cannot go into `converter` (`noise ! audioconvert ! out.mp4`),
+    /// naming the user's element. Checked before the junction is linked on, whose own link error
+    /// would name the junction.
     private static func checkCaps(through junction: Element, to converter: Element) throws(GStreamerError) {
-        let input = try pad("sink", of: converter)
-        // The junction answers the caps query with its peer's answer: what the description gives.
-        guard input.peerCaps().canIntersect(input.queryCaps()) else {
-            let upstream = try pad("sink", of: junction).peer?.parentElement?.name ?? junction.name
+        let junctionInput = try pad("sink", of: junction)
+        // What the description's element before the junction gives, against what the converter takes.
+        guard junctionInput.peerCaps().canIntersect(try pad("sink", of: converter).queryCaps()) else {
+            let upstream = junctionInput.peer?.parentElement?.name ?? junction.name
             throw GStreamerError(kind: .syntax, message: "could not link \(upstream) to \(converter.name)")
         }
     }
 
     /// As `checkCaps(through:to:)`, for the decoded stream going into the description's first element.
     private static func checkCaps(from converter: Element, through junction: Element) throws(GStreamerError) {
-        let output = try pad("src", of: converter)
-        guard output.peerCaps().canIntersect(output.queryCaps()) else {
-            let downstream = try pad("src", of: junction).peer?.parentElement?.name ?? junction.name
+        let junctionOutput = try pad("src", of: junction)
+        guard junctionOutput.peerCaps().canIntersect(try pad("src", of: converter).queryCaps()) else {
+            let downstream = junctionOutput.peer?.parentElement?.name ?? junction.name
             throw GStreamerError(kind: .syntax, message: "could not link \(converter.name) to \(downstream)")
         }
     }

@@ -67,6 +67,22 @@ struct FileJobTests {
         #expect(try await Media.frames(of: output).count == 100)
     }
 
+    @Test(
+        "What cannot link to the input or to an output is a usage error naming the user's element",
+        arguments: [
+            (["x264enc"], "could not link x264enc0 to gstpipe-encode0"),
+            (["gray", "!", "jpegenc"], "could not link jpegenc0 to gstpipe-encode0"),
+            (["jpegdec"], "could not link videoconvert0 to jpegdec0"),
+        ])
+    func linkErrorsNameTheElement(elements: [String], message: String) async throws {
+        let input = try await Media.clipWithAudio()
+        let output = Media.temporary("unlinkable", "mkv")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLI.run([input.path, "!"] + elements + ["!", output.path], timeout: 30)
+        #expect(result.status == 2 && result.stderr.contains(message), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+    }
+
     /// ffmpeg writes `-vf format=gray` as monochrome H.264, with no chroma planes to encode: so does
     /// gstpipe for gray's output (x264grayenc). Other video, or gray made 4:2:0 on purpose (for players
     /// that take no 4:0:0), goes through x264enc.
