@@ -192,7 +192,7 @@ struct StreamDestination: Sendable, Equatable {
             return "waiting for SRT receivers on port \(port): srt://THIS-HOST:\(port) (MPEG-TS; nothing is sent before one calls)"
         case .srt: return "sending MPEG-TS to \(uri) (SRT caller)"
         case .udp: return "sending MPEG-TS to \(uri)"
-        case .rtp where carriesTransportStream: return "sending RTP MPEG-TS (H.264 and the file's audio as AAC) to \(uri)"
+        case .rtp where carriesTransportStream: return "sending RTP MPEG-TS (H.264, and AAC when the file has audio) to \(uri)"
         case .rtp: return "sending RTP H.264 to \(uri)"
         case .hls:
             let window = hlsWindow == 0 ? "every segment kept" : "a live window of \(hlsWindow) segments"
