@@ -173,14 +173,18 @@ extension Pad {
     public func link(to other: Pad) throws(GStreamerError) {
         let result = gst_pad_link(pointer, other.pointer)
         guard result == GST_PAD_LINK_OK else {
-            let reason = gst_pad_link_get_name(result).map { String(cString: $0) } ?? "failed"
-            let owner = parentElement?.name
-            throw GStreamerError(
-                kind: .invalidArgument,
-                message: "could not link \(owner.map { "\($0):" } ?? "")\(name) to "
-                    + "\(other.parentElement.map { "\($0.name):" } ?? "")\(other.name): \(reason)",
-                source: owner)
+            throw linkFailure(to: other, reason: gst_pad_link_get_name(result).map { String(cString: $0) } ?? "failed")
         }
+    }
+
+    /// "could not link a:src to b:sink: reason", from this pad's element.
+    private func linkFailure(to other: Pad, reason: String) -> GStreamerError {
+        let owner = parentElement?.name
+        return GStreamerError(
+            kind: .invalidArgument,
+            message: "could not link \(owner.map { "\($0):" } ?? "")\(name) to "
+                + "\(other.parentElement.map { "\($0.name):" } ?? "")\(other.name): \(reason)",
+            source: owner)
     }
 
     /// Links this source pad to the sink pad `other` when they are in different bins (an element in a
@@ -194,12 +198,7 @@ extension Pad {
     ///   pads: no common format, already linked, or not in one pipeline.
     public func linkAcrossBins(to other: Pad) throws(GStreamerError) {
         guard gst_pad_link_maybe_ghosting(pointer, other.pointer) == 0 else { return }
-        let owner = parentElement?.name
-        throw GStreamerError(
-            kind: .invalidArgument,
-            message: "could not link \(owner.map { "\($0):" } ?? "")\(name) to "
-                + "\(other.parentElement.map { "\($0.name):" } ?? "")\(other.name), even through ghost pads",
-            source: owner)
+        throw linkFailure(to: other, reason: "not even through ghost pads")
     }
 
     /// Unlinks this source pad from `other`; false when they were not linked.

@@ -64,20 +64,27 @@ struct StreamOutputTests {
         #expect(await server.finish(timeout: 20).status == 0)
     }
 
-    @Test("srt://:PORT listens: ffmpeg calls and reads 50 frames of 320x240")
-    func srtListener() async throws {
-        let port = StreamPorts.take()
-        let server = try Spawned.gstpipe(liveGray(frames: 300) + ["!", "srt://:\(port)?latency=120"])
-        // SRT runs over UDP: nothing to poll for the listener but calling it (a few tries while it starts).
+    /// ffmpeg calling gstpipe's SRT listener on `port` and reading `frames` frames. SRT runs over UDP:
+    /// there is nothing to poll for the listener but calling it, a few tries while it starts.
+    static func callSRTListener(port: Int, query: String, frames: Int) async throws -> FFmpegRead {
         var read: FFmpegRead
         var tries = 0
         repeat {
             try await Task.sleep(for: .seconds(1))
             tries += 1
             read = FFmpegRead(
-                try await Spawned.ffmpeg(["-i", "srt://127.0.0.1:\(port)?mode=caller", "-frames:v", "50", "-f", "null", "-"])
-                    .finish(timeout: 30))
-        } while read.result.status != 0 && read.result.stderr.contains("Connection") && tries < 5
+                try await Spawned.ffmpeg(
+                    ["-i", "srt://127.0.0.1:\(port)?\(query)", "-frames:v", String(frames), "-f", "null", "-"]
+                ).finish(timeout: 30))
+        } while read.result.status != 0 && tries < 5
+        return read
+    }
+
+    @Test("srt://:PORT listens: ffmpeg calls and reads 50 frames of 320x240")
+    func srtListener() async throws {
+        let port = StreamPorts.take()
+        let server = try Spawned.gstpipe(liveGray(frames: 300) + ["!", "srt://:\(port)?latency=120"])
+        let read = try await Self.callSRTListener(port: port, query: "mode=caller", frames: 50)
         #expect(read.result.status == 0 && read.frames == 50 && read.width == 320 && read.height == 240, "\(read)")
         server.signal(SIGTERM)
         let serverResult = await server.finish(timeout: 15)
@@ -100,15 +107,7 @@ struct StreamOutputTests {
         let port = StreamPorts.take()
         let secret = "passphrase=gstpipe-secret-1&pbkeylen=16"
         let server = try Spawned.gstpipe(liveGray(frames: 600) + ["!", "srt://:\(port)?latency=80&\(secret)"])
-        var read: FFmpegRead
-        var tries = 0
-        repeat {
-            try await Task.sleep(for: .seconds(1))
-            tries += 1
-            read = FFmpegRead(
-                try await Spawned.ffmpeg(["-i", "srt://127.0.0.1:\(port)?mode=caller&\(secret)", "-frames:v", "30", "-f", "null", "-"])
-                    .finish(timeout: 30))
-        } while read.result.status != 0 && tries < 5
+        let read = try await Self.callSRTListener(port: port, query: "mode=caller&\(secret)", frames: 30)
         #expect(read.result.status == 0 && read.frames == 30 && read.width == 320 && read.height == 240, "\(read)")
         // Without the passphrase the listener turns the caller away: no frame is decoded.
         let refused = FFmpegRead(
