@@ -115,8 +115,14 @@ struct FileJobElements {
             chain = [try ElementSpec("videoconvert").make(named: "gstpipe-encode\(index)", in: bin)]
             if job.uprightOutputs { chain.append(try FileJob.upright.make(in: bin)) }
             var specs = ElementSpec.chain(file.videoChain)
-            // One image: the encoder ends the stream after the first frame.
-            if format.isImage && !sequence { specs[specs.count - 1].properties.append(("snapshot", .text("true"))) }
+            // One image: the encoder ends the stream after the first frame, and says so upstream,
+            // which stops the decoding at once. Not where a tee shares the stream with other outputs:
+            // tee hands an end of stream from one branch back to its source, and every branch would
+            // stop after a few frames (`keepFirstFrame` ends this branch alone).
+            let sharedStream = job.tokens.contains("tee")
+            if format.isImage && !sequence && !sharedStream {
+                specs[specs.count - 1].properties.append(("snapshot", .text("true")))
+            }
             let encoderAt = specs.firstIndex { $0.factory != "capsfilter" } ?? 0
             var made: [Element] = []
             for (position, spec) in specs.enumerated() {
@@ -158,6 +164,9 @@ struct FileJobElements {
         try checkCaps(through: junction, to: chain[0])
         try link([junction] + chain)
         if format.needsPackedFrames { try pad("sink", of: encoder).packVideoBuffers() }
+        if file.media == .video && format.isImage && !sequence && job.tokens.contains("tee") {
+            try keepFirstFrame(into: pad("sink", of: encoder))
+        }
         var audio: AudioBranch?
         if job.input != nil, let audioEncoder = file.audioEncoder {
             // In the pipeline itself, beside the decoding source whose pad it links to.
@@ -191,6 +200,26 @@ struct FileJobElements {
             encoder: try ElementSpec(encoder).make(named: "gstpipe-audioencoder\(index)", in: bin))
         try link(branch.elements)
         return branch
+    }
+
+    /// One image from a stream a tee shares: the first frame goes into the encoder, then end of
+    /// stream, and every later frame and event is dropped before it, answered as delivered. The other
+    /// branches run on; an encoder's own snapshot (end of stream answered upstream) would stop them
+    /// all, and so would an event (a tag update) refused by the ended encoder.
+    private static func keepFirstFrame(into encoderInput: Pad) throws(GStreamerError) {
+        guard let feeder = encoderInput.peer else {
+            throw GStreamerError(kind: .core, message: "the image encoder's input is not linked")
+        }
+        let frames = Mutex(0)
+        feeder.addProbe([.buffer, .eventDownstream]) { info in
+            let seen = frames.withLock { count -> Int in
+                if info.buffer != nil { count += 1 }
+                return count
+            }
+            if seen < 2 { return .ok }
+            if seen == 2 && info.buffer != nil { encoderInput.send(.endOfStream) }
+            return .drop
+        }
     }
 
     private static func link(_ chain: [Element]) throws(GStreamerError) {

@@ -47,6 +47,29 @@ struct FileJobTests {
         }
     }
 
+    @Test("One image beside a video in a tee: the picture is the first frame, and the video keeps every frame")
+    func teeImageAndVideo() async throws {
+        let input = try await Media.clipWithAudio()
+        let image = Media.temporary("tee-still", "png")
+        let video = Media.temporary("tee-video", "mp4")
+        defer { [image, video].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let result = try CLI.run(
+            [input.path, "!", "tee", "name=t", "!", "queue", "!", image.path, "t.", "!", "queue", "!", video.path],
+            timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        // An image encoder's own end of stream, answered up through the tee, stopped the video after a few frames.
+        #expect(try await Media.frames(of: video).count == 100)
+        #expect(try Media.info(video).audioStreams == 1)
+        let still = try await Media.frames(of: image)
+        #expect(still.count == 1)
+        // The same picture as an image output alone writes: the first frame.
+        let alone = Media.temporary("still-alone", "png")
+        defer { try? FileManager.default.removeItem(at: alone) }
+        #expect(try CLI.run([input.path, "!", alone.path], timeout: 60).status == 0)
+        let reference = try #require(try await Media.frames(of: alone).first)
+        #expect(try Media.luma(still[0]) == Media.luma(reference))
+    }
+
     @Test(
         "An output inside a ( ... ) bin still gets the input's audio, through ghost pads across the bins",
         arguments: [
