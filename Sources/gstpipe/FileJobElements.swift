@@ -109,6 +109,9 @@ struct FileJobElements {
         let index = file.index
         let format = file.format
         let sequence = format.isImage && OutputFormat.isSequence(file.path)
+        // One picture from a stream a tee shares with other outputs (`keepFirstFrame`).
+        let oneImage = file.media == .video && format.isImage && !sequence
+        let sharedStream = job.tokens.contains("tee")
         var chain: [Element]
         let encoder: Element
         if file.media == .video {
@@ -119,8 +122,7 @@ struct FileJobElements {
             // which stops the decoding at once. Not where a tee shares the stream with other outputs:
             // tee hands an end of stream from one branch back to its source, and every branch would
             // stop after a few frames (`keepFirstFrame` ends this branch alone).
-            let sharedStream = job.tokens.contains("tee")
-            if format.isImage && !sequence && !sharedStream {
+            if oneImage && !sharedStream {
                 specs[specs.count - 1].properties.append(("snapshot", .text("true")))
             }
             let encoderAt = specs.firstIndex { $0.factory != "capsfilter" } ?? 0
@@ -164,9 +166,7 @@ struct FileJobElements {
         try checkCaps(through: junction, to: chain[0])
         try link([junction] + chain)
         if format.needsPackedFrames { try pad("sink", of: encoder).packVideoBuffers() }
-        if file.media == .video && format.isImage && !sequence && job.tokens.contains("tee") {
-            try keepFirstFrame(into: pad("sink", of: encoder))
-        }
+        if oneImage && sharedStream { try keepFirstFrame(into: pad("sink", of: encoder)) }
         var audio: AudioBranch?
         if job.input != nil, let audioEncoder = file.audioEncoder {
             // In the pipeline itself, beside the decoding source whose pad it links to.
