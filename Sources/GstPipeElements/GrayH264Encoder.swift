@@ -15,7 +15,7 @@ import Synchronization
 /// sample is as long as the others; `h264parse` would replace it with the SPS's 1 ns tick.
 ///
 /// Defaults are ffmpeg's for libx264: constant quality 23 at the medium preset.
-public final class GrayH264Encoder: BridgeDelegate {
+public final class GrayH264Encoder: ElementImplementation {
     /// The element's properties, declared in one place.
     public static let properties: [PropertySpec] = [
         PropertySpec(
@@ -68,7 +68,7 @@ public final class GrayH264Encoder: BridgeDelegate {
 
     // The element's bridge owns this encoder: holding it strongly would keep both alive forever. Weak,
     // not unowned: an encoder kept after its element is gone (`bridge.implementation`) does nothing.
-    private weak let bridge: BridgeElement?
+    private weak let bridge: SwiftElement?
     private let state = Mutex(State())
     /// The open encoder's delay, kept apart from `state`: a latency query may come while `render`
     /// holds `state`, waiting for downstream.
@@ -81,7 +81,7 @@ public final class GrayH264Encoder: BridgeDelegate {
         var lastInput: Sample?
     }
 
-    init(bridge: BridgeElement) {
+    init(bridge: SwiftElement) {
         self.bridge = bridge
     }
 

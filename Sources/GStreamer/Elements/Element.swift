@@ -302,10 +302,10 @@ public class Element: @unchecked Sendable {
         return ClockTime(value)
     }
 
-    /// For an element written in Swift (`ElementType.register`), its bridge; nil for any other element.
-    public var bridge: BridgeElement? {
+    /// For an element written in Swift (`ElementType.register`), its Swift half; nil for any other element.
+    public var swiftElement: SwiftElement? {
         guard let object = CGStreamerShim_bin_swift_object(pointer) else { return nil }
-        return Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
+        return Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
     }
 
     /// The element's static pad of this name.

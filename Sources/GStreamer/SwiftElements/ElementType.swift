@@ -5,7 +5,7 @@ import Synchronization
 /// How an element written in Swift meets the pipeline: through an appsrc (a source), an appsink
 /// (a sink), or pads of its own (a filter: Swift code between its sink and source pads, on the
 /// upstream streaming thread).
-public enum BridgeKind: Sendable {
+public enum SwiftElementKind: Sendable {
     /// A source: the Swift code pushes data through an inner appsrc.
     case source
     /// A sink: the Swift code gets data from an inner appsink.
@@ -28,7 +28,7 @@ public struct ElementTypeDescription: Sendable {
     /// The author, shown by `gst-inspect-1.0`.
     public var author: String
     /// Whether the element is a source, a sink or a filter.
-    public var kind: BridgeKind
+    public var kind: SwiftElementKind
     /// Caps of the sink pad template (sinks and filters).
     public var sinkCaps: String
     /// Caps of the source pad template (sources and filters).
@@ -41,7 +41,7 @@ public struct ElementTypeDescription: Sendable {
     /// Sources: whether the source makes its data when asked (`needData`, pull mode). Such a source
     /// is a plain element that calls `needData` in a loop on a streaming thread of its own and pushes
     /// through a source pad of its own, with no appsrc and no queue in between (see
-    /// BridgeSource.swift). A source that pushes from threads of its own (push mode) leaves it false
+    /// SwiftElement+PulledSource.swift). A source that pushes from threads of its own (push mode) leaves it false
     /// and gets an appsrc, whose queue takes its pushes.
     public var pulled = false
 
@@ -63,7 +63,7 @@ public struct ElementTypeDescription: Sendable {
     ///   - properties: The element's properties.
     public init(
         name: String, longName: String, classification: String, description: String,
-        author: String = "gstpipe developers", kind: BridgeKind, sinkCaps: String = "video/x-raw",
+        author: String = "gstpipe developers", kind: SwiftElementKind, sinkCaps: String = "video/x-raw",
         srcCaps: String = "video/x-raw", properties: [PropertySpec] = []
     ) {
         self.name = name
@@ -90,10 +90,10 @@ extension ElementTypeDescription {
 /// each instance.
 final class ElementTypeBox: Sendable {
     let description: ElementTypeDescription
-    let makeDelegate: @Sendable (BridgeElement) -> any BridgeDelegate
+    let makeDelegate: @Sendable (SwiftElement) -> any ElementImplementation
 
     init(
-        description: ElementTypeDescription, makeDelegate: @escaping @Sendable (BridgeElement) -> any BridgeDelegate
+        description: ElementTypeDescription, makeDelegate: @escaping @Sendable (SwiftElement) -> any ElementImplementation
     ) {
         self.description = description
         self.makeDelegate = makeDelegate
@@ -117,13 +117,13 @@ public enum ElementType {
     /// - Parameters:
     ///   - description: The type's name, metadata, pad templates and properties.
     ///   - plugin: The `GstPlugin` pointer a plugin's init function was given, or nil.
-    ///   - makeDelegate: Makes the Swift half of each instance, given its ``BridgeElement``, on the thread that
+    ///   - makeDelegate: Makes the Swift half of each instance, given its ``SwiftElement``, on the thread that
     ///     creates the element.
     /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized, the app plugin is missing, the GType
     ///   name is taken, or GStreamer refuses the registration.
     public static func register(
         _ description: ElementTypeDescription, plugin: UnsafeMutableRawPointer? = nil,
-        makeDelegate: @escaping @Sendable (BridgeElement) -> any BridgeDelegate
+        makeDelegate: @escaping @Sendable (SwiftElement) -> any ElementImplementation
     ) throws(GStreamerError) {
         // Inside a plugin's init, GStreamer is being initialized already (possibly by this very call
         // chain): calling gst_init again there could deadlock.
@@ -190,7 +190,7 @@ public enum ElementType {
 
     /// The app plugin's factories a Swift element of `kind` is built on that are not installed
     /// (`pulled`: a source with a pad of its own, which needs none).
-    static func missingAppFactories(for kind: BridgeKind, pulled: Bool = false) -> [String] {
+    static func missingAppFactories(for kind: SwiftElementKind, pulled: Bool = false) -> [String] {
         var needed: [String] = []
         if kind != .sink && !pulled { needed.append("appsrc") }
         if kind != .source { needed.append("appsink") }
@@ -205,16 +205,16 @@ public enum ElementType {
             // Without the app plugin the element stays an empty bin that fails NULL → READY, naming
             // the missing factory (see change_state), instead of trapping while it is made.
             guard missingAppFactories(for: box.description.kind, pulled: box.description.pulled).isEmpty else { return }
-            let bridge = BridgeElement(element: element, type: box)
+            let bridge = SwiftElement(element: element, type: box)
             CGStreamerShim_bin_set_swift_object(element, Unmanaged.passRetained(bridge).toOpaque())
         }
         callbacks.finalize = { _, object in
             guard let object else { return }
-            Unmanaged<BridgeElement>.fromOpaque(object).release()
+            Unmanaged<SwiftElement>.fromOpaque(object).release()
         }
         callbacks.set_property = { _, object, id, value in
             guard let object, let value else { return }
-            let bridge = Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
+            let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
             if let parsed = GValues.read(value) {
                 bridge.properties.set(id: Int(id), parsed)
                 bridge.propertyChanged(id: Int(id))
@@ -222,7 +222,7 @@ public enum ElementType {
         }
         callbacks.get_property = { _, object, id, value in
             guard let object, let value else { return }
-            let bridge = Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
+            let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
             if let current = bridge.properties.get(id: Int(id)) {
                 _ = GValues.write(current, into: value)
             }
@@ -236,7 +236,7 @@ public enum ElementType {
                 }
                 return CGStreamerShim_bin_parent_change_state(element, transition)
             }
-            let bridge = Unmanaged<BridgeElement>.fromOpaque(object).takeUnretainedValue()
+            let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
             return bridge.changeState(transition)
         }
         CGStreamerShim_bin_set_callbacks(&callbacks)

@@ -23,13 +23,13 @@ extension AudioSinkAdapter: MediaIOAdapter { var wrapped: AnyObject { sink } }
 extension AudioFilterAdapter: MediaIOAdapter { var wrapped: AnyObject { filter } }
 
 /// Drives an AudioSource from an appsrc element.
-final class AudioSourceAdapter<Source: AudioSource>: BridgeDelegate {
+final class AudioSourceAdapter<Source: AudioSource>: ElementImplementation {
     let source: Source
-    let consumer: AudioBridgeConsumer
+    let consumer: ElementAudioConsumer
 
-    init(source: Source, bridge: BridgeElement) {
+    init(source: Source, bridge: SwiftElement) {
         self.source = source
-        self.consumer = AudioBridgeConsumer(bridge: bridge)
+        self.consumer = ElementAudioConsumer(bridge: bridge)
     }
 
     func initialize() throws {
@@ -45,14 +45,14 @@ final class AudioSourceAdapter<Source: AudioSource>: BridgeDelegate {
 }
 
 /// Renders appsink samples on an AudioSink.
-final class AudioSinkAdapter<Sink: AudioSink>: BridgeDelegate {
+final class AudioSinkAdapter<Sink: AudioSink>: ElementImplementation {
     let sink: Sink
     // The element's bridge owns this adapter: holding it strongly would keep both alive forever. Weak,
     // not unowned: an adapter kept after its element is gone (`bridge.implementation`) does nothing.
-    weak let bridge: BridgeElement?
+    weak let bridge: SwiftElement?
     let reader = AudioFrameReader()
 
-    init(sink: Sink, bridge: BridgeElement) {
+    init(sink: Sink, bridge: SwiftElement) {
         self.sink = sink
         self.bridge = bridge
     }
@@ -81,18 +81,18 @@ final class AudioSinkAdapter<Sink: AudioSink>: BridgeDelegate {
 }
 
 /// Renders appsink samples on an audio filter and sends what it consumes out through the appsrc.
-final class AudioFilterAdapter<Filter: AudioFilter>: BridgeDelegate {
+final class AudioFilterAdapter<Filter: AudioFilter>: ElementImplementation {
     let filter: Filter
     // The element's bridge owns this adapter: holding it strongly would keep both alive forever. Weak,
     // not unowned: an adapter kept after its element is gone (`bridge.implementation`) does nothing.
-    weak let bridge: BridgeElement?
-    let consumer: AudioBridgeConsumer
+    weak let bridge: SwiftElement?
+    let consumer: ElementAudioConsumer
     let reader = AudioFrameReader()
 
-    init(filter: Filter, bridge: BridgeElement) {
+    init(filter: Filter, bridge: SwiftElement) {
         self.filter = filter
         self.bridge = bridge
-        self.consumer = AudioBridgeConsumer(bridge: bridge)
+        self.consumer = ElementAudioConsumer(bridge: bridge)
     }
 
     func initialize() throws {
@@ -132,7 +132,7 @@ final class AudioFilterAdapter<Filter: AudioFilter>: BridgeDelegate {
     }
 }
 
-extension BridgeElement {
+extension SwiftElement {
     /// Limits the sink pad's inner appsink to what an audio sink or filter asks for.
     func acceptAudio(_ request: AudioFormatRequest) throws {
         restrictSinkCaps(try Caps(request.capsString))

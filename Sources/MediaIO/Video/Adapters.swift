@@ -52,13 +52,13 @@ extension SinkAdapter: MediaIOAdapter { var wrapped: AnyObject { sink } }
 extension FilterAdapter: MediaIOAdapter { var wrapped: AnyObject { filter } }
 
 /// Drives a VideoSource from an appsrc element.
-final class SourceAdapter<Source: VideoSource>: BridgeDelegate {
+final class SourceAdapter<Source: VideoSource>: ElementImplementation {
     let source: Source
-    let consumer: BridgeConsumer
+    let consumer: ElementVideoConsumer
 
-    init(source: Source, bridge: BridgeElement) {
+    init(source: Source, bridge: SwiftElement) {
         self.source = source
-        self.consumer = BridgeConsumer(bridge: bridge)
+        self.consumer = ElementVideoConsumer(bridge: bridge)
     }
 
     func initialize() throws {
@@ -73,14 +73,14 @@ final class SourceAdapter<Source: VideoSource>: BridgeDelegate {
 }
 
 /// Renders appsink samples on a VideoSink.
-final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
+final class SinkAdapter<Sink: VideoSink>: ElementImplementation {
     let sink: Sink
     // The element's bridge owns this adapter: holding it strongly would keep both alive forever. Weak,
     // not unowned: an adapter kept after its element is gone (`bridge.implementation`) does nothing.
-    weak let bridge: BridgeElement?
+    weak let bridge: SwiftElement?
     let reader = FrameReader()
 
-    init(sink: Sink, bridge: BridgeElement) {
+    init(sink: Sink, bridge: SwiftElement) {
         self.sink = sink
         self.bridge = bridge
     }
@@ -108,18 +108,18 @@ final class SinkAdapter<Sink: VideoSink>: BridgeDelegate {
 }
 
 /// Renders appsink samples on a filter and sends what it consumes out through the appsrc.
-final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
+final class FilterAdapter<Filter: VideoFilter>: ElementImplementation {
     let filter: Filter
     // The element's bridge owns this adapter: holding it strongly would keep both alive forever. Weak,
     // not unowned: an adapter kept after its element is gone (`bridge.implementation`) does nothing.
-    weak let bridge: BridgeElement?
-    let consumer: BridgeConsumer
+    weak let bridge: SwiftElement?
+    let consumer: ElementVideoConsumer
     let reader = FrameReader()
 
-    init(filter: Filter, bridge: BridgeElement) {
+    init(filter: Filter, bridge: SwiftElement) {
         self.filter = filter
         self.bridge = bridge
-        self.consumer = BridgeConsumer(bridge: bridge)
+        self.consumer = ElementVideoConsumer(bridge: bridge)
     }
 
     func initialize() throws {
@@ -157,7 +157,7 @@ final class FilterAdapter<Filter: VideoFilter>: BridgeDelegate {
     }
 }
 
-extension BridgeElement {
+extension SwiftElement {
     /// Limits the sink pad to `formats` (a sink's `acceptedPixelFormats`, read at initialization).
     func accept(_ formats: [VideoPixelFormat]) {
         if let caps = try? Caps(VideoPixelFormat.caps(for: formats)) { restrictSinkCaps(caps) }

@@ -9,7 +9,7 @@ extension Pipeline {
     ///   - type: The source, sink or filter class `make` returned when the element type was registered.
     /// - Returns: The object, or nil.
     public func mediaIOElement<T: AnyObject>(named name: String, as type: T.Type) -> T? {
-        switch element(named: name)?.bridge?.implementation {
+        switch element(named: name)?.swiftElement?.implementation {
         case let adapter as any MediaIOAdapter: return adapter.wrapped as? T
         default: return nil
         }

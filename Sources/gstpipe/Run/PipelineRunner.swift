@@ -57,7 +57,7 @@ struct PipelineRunner {
         let pipeline: Pipeline
         AlphaVideo.decodeWithoutAlpha()
         // Swift elements time their calls only for the report that shows the times.
-        if options.stats { BridgeStatistics.isTimingEnabled = true }
+        if options.stats { SwiftElementStatistics.isTimingEnabled = true }
         do {
             try GstPipeElements.register()
         } catch {

@@ -5,7 +5,7 @@ import MediaIO
 enum Statistics {
     /// Frames counted by the first Swift element in the pipeline, for the progress line.
     static func firstCounter(in pipeline: Pipeline) -> (@Sendable () -> Int?) {
-        let bridges = pipeline.allElements.compactMap(\.bridge)
+        let bridges = pipeline.allElements.compactMap(\.swiftElement)
         // gst_bin_iterate_recurse goes from the last element added to the first: in a parsed
         // description, the last bridge is the first Swift element written.
         guard let bridge = bridges.last else { return { nil } }
@@ -13,11 +13,11 @@ enum Statistics {
     }
 
     static func report(for pipeline: Pipeline, wallTime: Duration) -> String {
-        let elements = pipeline.allElements.filter { $0.bridge != nil }.reversed()
+        let elements = pipeline.allElements.filter { $0.swiftElement != nil }.reversed()
         guard !elements.isEmpty else { return "Statistics: the pipeline has no Swift elements." }
         var lines = [String(format: "Swift elements (run of %.2f s):", seconds(wallTime))]
         for element in elements {
-            guard let statistics = element.bridge?.statistics else { continue }
+            guard let statistics = element.swiftElement?.statistics else { continue }
             let frames = max(statistics.framesIn, statistics.framesOut)
             let active = seconds(statistics.activeTime)
             // An audio element's units are buffers, not frames.

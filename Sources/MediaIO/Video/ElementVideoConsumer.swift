@@ -1,10 +1,10 @@
 import Synchronization
 
 /// The consumer a source is handed: frames go out through the element's appsrc.
-final class BridgeConsumer: VideoFrameConsumer {
+final class ElementVideoConsumer: VideoFrameConsumer {
     // Weak: a source may keep its consumer on a thread of its own after the element is gone; frames it
     // hands over then are dropped (`.flushing`), as in a stopped pipeline.
-    private weak let bridge: BridgeElement?
+    private weak let bridge: SwiftElement?
 
     private struct State {
         /// A filter's input sample while its `render` runs: the segment and caps of the output.
@@ -18,7 +18,7 @@ final class BridgeConsumer: VideoFrameConsumer {
     }
     private let state = Mutex(State())
 
-    init(bridge: BridgeElement) {
+    init(bridge: SwiftElement) {
         self.bridge = bridge
     }
 
@@ -160,7 +160,7 @@ final class BridgeConsumer: VideoFrameConsumer {
         let inputCaps = input?.caps
         // The cache holds a reference to the input caps it was made from, so a pointer match is reliable.
         if let cached = state.withLock({ $0.outputCaps }), cached.format.hasSameImageShape(as: format),
-            cached.format.frameRate == format.frameRate, BridgeConsumer.same(cached.input, inputCaps)
+            cached.format.frameRate == format.frameRate, ElementVideoConsumer.same(cached.input, inputCaps)
         {
             return cached.caps
         }

@@ -47,7 +47,7 @@ public enum FlowResult: Sendable, Equatable {
 /// The Swift half of one element instance made by `ElementType.register`. GStreamer calls these on
 /// its own threads: lifecycle calls on the thread changing state, `render` and `needData` on
 /// streaming threads. The lifecycle calls come once per transition, in order, never concurrently.
-public protocol BridgeDelegate: AnyObject, Sendable {
+public protocol ElementImplementation: AnyObject, Sendable {
     /// NULL → READY. Throwing fails the state change with the error's description on the bus.
     ///
     /// - Throws: Anything; the state change to READY then fails, with the error's description in an error
@@ -90,7 +90,7 @@ public protocol BridgeDelegate: AnyObject, Sendable {
     var latency: ClockTime { get }
 }
 
-extension BridgeDelegate {
+extension ElementImplementation {
     /// The default: does nothing.
     public func start() {}
     /// The default: does nothing.
@@ -123,15 +123,15 @@ extension BridgeDelegate {
 
 /// One element instance written in Swift: a source (a bin holding an appsrc), a sink (a bin holding
 /// an appsink, with converters in front for audio) or a filter (a plain element with pads of its own,
-/// see BridgeFilter.swift), which presents itself to the pipeline as one ordinary element.
+/// see SwiftElement+Filter.swift), which presents itself to the pipeline as one ordinary element.
 ///
 /// The element owns this object (released in its finalize). GStreamer calls into it from the element,
-/// its pads or its children while they exist. The object may outlive the element (`Element.bridge`
+/// its pads or its children while they exist. The object may outlive the element (`Element.swiftElement`
 /// hands it out, a source's consumer may be kept by a thread of the user's): so it holds its own
 /// references to the children and pads it uses, and only a weak one to the element, which the public
 /// calls check (a push after the element is gone returns `.flushing`). Mutable state is behind
 /// `Mutex`es; the delegate is set once during instance init, before GStreamer can call in.
-public final class BridgeElement: @unchecked Sendable {
+public final class SwiftElement: @unchecked Sendable {
     /// The element. Valid while GStreamer calls in; from any other thread, reach it through `alive`.
     let element: UnsafeMutablePointer<GstElement>
     /// The element, weakly: nil once it is being disposed.
@@ -142,15 +142,15 @@ public final class BridgeElement: @unchecked Sendable {
     let srcPad: UnsafeMutablePointer<GstPad>?
     let sinkPad: UnsafeMutablePointer<GstPad>?
     /// The element's kind.
-    public let kind: BridgeKind
+    public let kind: SwiftElementKind
     /// A source made on request, with a source pad and a streaming thread of its own (no appsrc).
     let pulled: Bool
     /// The element's property values.
     public let properties: ElementProperties
-    private var delegate: (any BridgeDelegate)!
+    private var delegate: (any ElementImplementation)!
 
     /// The Swift half of the element, as `ElementType.register` made it.
-    public var implementation: any BridgeDelegate { delegate }
+    public var implementation: any ElementImplementation { delegate }
 
     private struct Lifecycle {
         var initialized = false
@@ -205,7 +205,7 @@ public final class BridgeElement: @unchecked Sendable {
         }
     }
     private let output = Mutex(Output())
-    let counters = BridgeCounters()
+    let counters = SwiftElementCounters()
     /// Whether need-data is running (a pull-mode source producing on the appsrc's own streaming
     /// thread), and whether a push during it lifted the queue's limit (see the need-data callback).
     let producing = Mutex<(active: Bool, raised: Bool, pushes: Int)>((false, false, 0))
@@ -218,7 +218,7 @@ public final class BridgeElement: @unchecked Sendable {
     private let appsrcPad: UnsafeMutablePointer<GstPad>?
 
     /// Frames in and out so far, and the time spent in Swift code.
-    package var statistics: BridgeStatistics { counters.statistics }
+    package var statistics: SwiftElementStatistics { counters.statistics }
 
     init(element: UnsafeMutablePointer<GstElement>, type: ElementTypeBox) {
         self.element = element
@@ -264,7 +264,7 @@ public final class BridgeElement: @unchecked Sendable {
         }
         if kind == .filter {
             // A filter has no children: its own pads take buffers and events on the upstream streaming
-            // thread and push the output on the same thread, in order (see BridgeFilter.swift). The bin
+            // thread and push the output on the same thread, in order (see SwiftElement+Filter.swift). The bin
             // must not look like a sink (the pipeline would wait for its EOS and preroll) nor a source.
             element.pointee.object.flags &= ~(GST_ELEMENT_FLAG_SINK.rawValue | GST_ELEMENT_FLAG_SOURCE.rawValue)
         }
@@ -280,17 +280,17 @@ public final class BridgeElement: @unchecked Sendable {
             }
         }
         if kind == .filter {
-            srcPad = BridgeElement.addPad(to: element, name: "src")
-            sinkPad = BridgeElement.addPad(to: element, name: "sink")
+            srcPad = SwiftElement.addPad(to: element, name: "src")
+            sinkPad = SwiftElement.addPad(to: element, name: "sink")
         } else if pulled {
-            // A pulled source pushes from its own pad's task (see BridgeSource.swift). GstBin learns
+            // A pulled source pushes from its own pad's task (see SwiftElement+PulledSource.swift). GstBin learns
             // that an element is a source from this flag, which appsrc gives a bin by being its child.
             element.pointee.object.flags |= GST_ELEMENT_FLAG_SOURCE.rawValue
-            srcPad = BridgeElement.addPad(to: element, name: "src")
+            srcPad = SwiftElement.addPad(to: element, name: "src")
             sinkPad = nil
         } else {
-            srcPad = appsrc.map { BridgeElement.addGhostPad(to: element, name: "src", target: $0) }
-            sinkPad = sinkEntry.map { BridgeElement.addGhostPad(to: element, name: "sink", target: $0) }
+            srcPad = appsrc.map { SwiftElement.addGhostPad(to: element, name: "src", target: $0) }
+            sinkPad = sinkEntry.map { SwiftElement.addGhostPad(to: element, name: "sink", target: $0) }
         }
 
         for pad in [srcPad, sinkPad].compactMap({ $0 }) { gst_object_ref(UnsafeMutableRawPointer(pad)) }
@@ -722,8 +722,8 @@ public final class BridgeElement: @unchecked Sendable {
 
     // MARK: Callbacks from the appsrc, the appsink and the ghost pads
 
-    private static func from(_ userData: UnsafeMutableRawPointer?) -> BridgeElement {
-        Unmanaged<BridgeElement>.fromOpaque(userData!).takeUnretainedValue()
+    private static func from(_ userData: UnsafeMutableRawPointer?) -> SwiftElement {
+        Unmanaged<SwiftElement>.fromOpaque(userData!).takeUnretainedValue()
     }
 
     private func installCallbacks() {
@@ -731,7 +731,7 @@ public final class BridgeElement: @unchecked Sendable {
         if let appsrc {
             var callbacks = GstAppSrcCallbacks()
             callbacks.need_data = { appsrc, _, userData in
-                let bridge = BridgeElement.from(userData)
+                let bridge = SwiftElement.from(userData)
                 bridge.ensureStarted()
                 let started = bridge.counters.now
                 // need-data runs on the appsrc's own streaming thread, the one that empties its queue:
@@ -754,7 +754,7 @@ public final class BridgeElement: @unchecked Sendable {
         if let appsink {
             var callbacks = GstAppSinkCallbacks()
             callbacks.new_sample = { sink, userData in
-                let bridge = BridgeElement.from(userData)
+                let bridge = SwiftElement.from(userData)
                 guard let pulled = gst_app_sink_pull_sample(sink) else { return GST_FLOW_FLUSHING }
                 bridge.ensureStarted()
                 let started = bridge.counters.now
@@ -763,7 +763,7 @@ public final class BridgeElement: @unchecked Sendable {
                 return result.gstFlow
             }
             callbacks.eos = { _, userData in
-                let bridge = BridgeElement.from(userData)
+                let bridge = SwiftElement.from(userData)
                 bridge.delegate.endOfStream()
             }
             gst_app_sink_set_callbacks(
@@ -777,7 +777,7 @@ public final class BridgeElement: @unchecked Sendable {
                 appsinkPad, GST_PAD_PROBE_TYPE_EVENT_FLUSH,
                 { _, info, userData in
                     guard let data = info?.pointee.data else { return GST_PAD_PROBE_OK }
-                    let bridge = BridgeElement.from(userData)
+                    let bridge = SwiftElement.from(userData)
                     switch data.assumingMemoryBound(to: GstEvent.self).pointee.type {
                     case GST_EVENT_FLUSH_START: bridge.delegate.flushStarted()
                     case GST_EVENT_FLUSH_STOP: bridge.delegate.flushed()

@@ -13,7 +13,7 @@ import Darwin
 // same thread. Through an appsrc each buffer went through a need-data call, a queue, a wake-up of
 // the appsrc's own thread and basesrc's create: about 2.5 µs a buffer, more than making 10 ms of
 // noise takes. Stream start, caps and the segment go out before the first buffer, as a filter's do
-// (pushDownstream in BridgeFilter.swift); timestamps are the source's (a sample count, for audio).
+// (pushDownstream in SwiftElement+Filter.swift); timestamps are the source's (a sample count, for audio).
 //
 // Like an appsrc in stream mode (what sources had before), such a source is not live and not
 // seekable: it refuses seeks, and answers a latency query with no latency of its own.
@@ -55,7 +55,7 @@ final class SourceRound: Sendable {
     }
 }
 
-extension BridgeElement {
+extension SwiftElement {
     /// The pulled source's pad functions. The pad holds the bridge in `element_private`, without a
     /// reference: the element owns both, and the pad's task is stopped (READY) before either goes.
     func installSourceFunctions(srcPad: UnsafeMutablePointer<GstPad>) {
@@ -63,7 +63,7 @@ extension BridgeElement {
         gst_pad_set_activatemode_function_full(
             srcPad, { pad, _, mode, active in
                 guard let pad, mode == GST_PAD_MODE_PUSH else { return 0 }
-                return BridgeElement.bridge(pad).activateSource(pad, active: active != 0) ? 1 : 0
+                return SwiftElement.bridge(pad).activateSource(pad, active: active != 0) ? 1 : 0
             }, nil, nil)
         gst_pad_set_event_function_full(
             srcPad, { pad, parent, event in
@@ -102,7 +102,7 @@ extension BridgeElement {
         return gst_pad_start_task(
             pad, { userData in
                 let pad = userData!.assumingMemoryBound(to: GstPad.self)
-                BridgeElement.bridge(pad).produceOnTask(pad)
+                SwiftElement.bridge(pad).produceOnTask(pad)
             }, UnsafeMutableRawPointer(pad), nil) != 0
     }
 

@@ -29,10 +29,10 @@ struct FilterOutput: @unchecked Sendable {
     var reportedUnlinked = false
 }
 
-extension BridgeElement {
+extension SwiftElement {
     /// The bridge a filter's or a pulled source's pad belongs to, kept in the pad's `element_private` field.
-    static func bridge(_ pad: UnsafeMutablePointer<GstPad>?) -> BridgeElement {
-        Unmanaged<BridgeElement>.fromOpaque(pad!.pointee.element_private).takeUnretainedValue()
+    static func bridge(_ pad: UnsafeMutablePointer<GstPad>?) -> SwiftElement {
+        Unmanaged<SwiftElement>.fromOpaque(pad!.pointee.element_private).takeUnretainedValue()
     }
 
     static func addPad(to element: UnsafeMutablePointer<GstElement>, name: String) -> UnsafeMutablePointer<GstPad> {
@@ -52,27 +52,27 @@ extension BridgeElement {
         gst_pad_set_chain_function_full(
             sinkPad, { pad, _, buffer in
                 guard let buffer else { return GST_FLOW_ERROR }
-                return BridgeElement.bridge(pad).chain(buffer)
+                return SwiftElement.bridge(pad).chain(buffer)
             }, nil, nil)
         gst_pad_set_event_function_full(
             sinkPad, { pad, _, event in
                 guard let event else { return 0 }
-                return BridgeElement.bridge(pad).sinkEvent(event) ? 1 : 0
+                return SwiftElement.bridge(pad).sinkEvent(event) ? 1 : 0
             }, nil, nil)
         gst_pad_set_query_function_full(
             sinkPad, { pad, parent, query in
                 guard let pad, let query else { return 0 }
-                return BridgeElement.bridge(pad).sinkQuery(pad, parent, query)
+                return SwiftElement.bridge(pad).sinkQuery(pad, parent, query)
             }, nil, nil)
         gst_pad_set_query_function_full(
             srcPad, { pad, parent, query in
                 guard let pad, let query else { return 0 }
-                return BridgeElement.bridge(pad).srcQuery(pad, parent, query)
+                return SwiftElement.bridge(pad).srcQuery(pad, parent, query)
             }, nil, nil)
         gst_pad_set_event_function_full(
             srcPad, { pad, _, event in
                 // Upstream events (seek, QoS, navigation, reconfigure, custom) travel on through the sink pad.
-                gst_pad_push_event(BridgeElement.bridge(pad).sinkPad, event)
+                gst_pad_push_event(SwiftElement.bridge(pad).sinkPad, event)
             }, nil, nil)
     }
 

@@ -25,16 +25,16 @@ final class KeepingSource: VideoSource {
 }
 
 @Suite("A Swift element's bridge and consumer outlive the element safely")
-struct BridgeLifetimeTests {
+struct SwiftElementLifetimeTests {
     static let format = VideoFrameFormat(pixelFormat: .gray8, width: 16, height: 8, frameRate: VideoFrameRate(30))
 
     @Test("A consumer kept after the element is gone drops frames (.flushing) instead of trapping")
     func consumerAfterElement() throws {
         _ = KeepingSource.registered
-        weak var released: BridgeElement?
+        weak var released: SwiftElement?
         do {
             let pipeline = try Pipeline(launch: "keepingsrc name=src tag=kept ! fakesink")
-            released = pipeline.element(named: "src")?.bridge
+            released = pipeline.element(named: "src")?.swiftElement
             #expect(released != nil)
             try pipeline.setState(.ready)
             pipeline.stop()
@@ -56,10 +56,10 @@ struct BridgeLifetimeTests {
     @Test("A bridge kept after its element is gone answers without touching the element: push .flushing, no name")
     func bridgeAfterElement() throws {
         _ = KeepingSource.registered
-        let bridge: BridgeElement
+        let bridge: SwiftElement
         do {
             let pipeline = try Pipeline(launch: "keepingsrc name=held tag=held ! fakesink")
-            bridge = try #require(pipeline.element(named: "held")?.bridge)
+            bridge = try #require(pipeline.element(named: "held")?.swiftElement)
             #expect(bridge.name == "held")
             try pipeline.setState(.ready)
             pipeline.stop()

@@ -1,8 +1,8 @@
 import CGStreamer
 import Synchronization
 
-/// What one Swift element did (`BridgeElement.statistics`).
-package struct BridgeStatistics: Sendable {
+/// What one Swift element did (`SwiftElement.statistics`).
+package struct SwiftElementStatistics: Sendable {
     /// Frames rendered (sinks and filters).
     package var framesIn: Int
     /// Frames pushed downstream and accepted (sources and filters).
@@ -14,18 +14,18 @@ package struct BridgeStatistics: Sendable {
     package var activeTime: Duration
 }
 
-extension BridgeStatistics {
+extension SwiftElementStatistics {
     /// Whether Swift elements time their calls (`timeInSwift`, `activeTime`); off, both stay zero and
     /// only frames are counted. Timing reads the clock four times a buffer, which is a tenth of what a
     /// small audio buffer costs in all, so it is on only for those who read the times (`--stats`).
     package static var isTimingEnabled: Bool {
-        get { BridgeCounters.timing.load(ordering: .relaxed) }
-        set { BridgeCounters.timing.store(newValue, ordering: .relaxed) }
+        get { SwiftElementCounters.timing.load(ordering: .relaxed) }
+        set { SwiftElementCounters.timing.store(newValue, ordering: .relaxed) }
     }
 }
 
-/// The counters behind `BridgeStatistics`, updated on streaming threads without locks.
-final class BridgeCounters: Sendable {
+/// The counters behind `SwiftElementStatistics`, updated on streaming threads without locks.
+final class SwiftElementCounters: Sendable {
     static let timing = Atomic<Bool>(false)
 
     private let framesIn = Atomic<Int>(0)
@@ -54,12 +54,12 @@ final class BridgeCounters: Sendable {
         guard let started else { return }
         pushNanoseconds.add(UInt64(gst_util_get_timestamp()) &- started, ordering: .relaxed)
     }
-    var statistics: BridgeStatistics {
+    var statistics: SwiftElementStatistics {
         let calls = callNanoseconds.load(ordering: .relaxed)
         let pushes = pushNanoseconds.load(ordering: .relaxed)
         let first = firstCall.load(ordering: .relaxed)
         let last = lastCall.load(ordering: .relaxed)
-        return BridgeStatistics(
+        return SwiftElementStatistics(
             framesIn: framesIn.load(ordering: .relaxed), framesOut: framesOut.load(ordering: .relaxed),
             timeInSwift: .nanoseconds(Int64(calls > pushes ? calls - pushes : 0)),
             activeTime: first == .max || last < first ? .zero : .nanoseconds(Int64(last - first)))

@@ -2,10 +2,10 @@ import Synchronization
 
 /// The consumer an audio source or filter is handed: samples go out through the element's appsrc,
 /// cut into buffers of the requested size and timed by a sample count.
-final class AudioBridgeConsumer: AudioFrameConsumer {
+final class ElementAudioConsumer: AudioFrameConsumer {
     // Weak: a source may keep its consumer on a thread of its own after the element is gone; what it
     // hands over then is dropped (`.flushing`), as in a stopped pipeline.
-    private weak let bridge: BridgeElement?
+    private weak let bridge: SwiftElement?
 
     private struct State {
         var info: AudioInfo?
@@ -27,7 +27,7 @@ final class AudioBridgeConsumer: AudioFrameConsumer {
     }
     private let state = Mutex(State())
 
-    init(bridge: BridgeElement) {
+    init(bridge: SwiftElement) {
         self.bridge = bridge
     }
 
