@@ -27,6 +27,12 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         // `swift package generate-documentation`: the DocC catalogs in Sources/*/Documentation.docc.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // The HTTP server of `webrtc://` outputs (the viewer page and WHEP signalling).
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // Hummingbird logs through swift-log (the WebRTC server gives it a logger that says nothing),
+        // and names headers with swift-http-types.
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     ],
     targets: [
         // The GStreamer headers and libraries, found through pkg-config.
@@ -50,14 +56,22 @@ let package = Package(
         .target(
             name: "CGStreamerRTSPShim", dependencies: ["CGStreamer"],
             linkerSettings: [.linkedLibrary("gstrtspserver-1.0")]),
+        // webrtcbin's negotiation for `gstpipe ... ! webrtc://HOST:PORT/PATH`: the session descriptions
+        // and promises its signals take and give, which the core cannot marshal yet (issue 27, item 4).
+        .target(
+            name: "CGStreamerWebRTCShim", dependencies: ["CGStreamer"],
+            linkerSettings: [.linkedLibrary("gstwebrtc-1.0"), .linkedLibrary("gstsdp-1.0")]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim"]),
         .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264"]),
         .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
         .executableTarget(
             name: "gstpipe",
             dependencies: [
-                "GstPipeElements", "MediaIO", "GStreamer", "CGStreamerRTSPShim",
+                "GstPipeElements", "MediaIO", "GStreamer", "CGStreamerRTSPShim", "CGStreamerWebRTCShim",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
         .executableTarget(

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Installs what gstpipe needs on Debian/Ubuntu: GStreamer's development files and plugins, and the
 # tools the tests use (Xvfb for a real window, graphviz for pipeline pictures, ffmpeg's ffprobe as a
-# reader of what gstpipe writes), and gst-rtsp-server for rtsp:// outputs (with its Python binding, the
-# RTSP sender of the input tests). Installs only what is missing; safe to run again.
+# reader of what gstpipe writes), gst-rtsp-server for rtsp:// outputs (with its Python binding, the
+# RTSP sender of the input tests), and for webrtc:// outputs libnice's GStreamer plugin (webrtcbin
+# gathers no ICE candidates without it), the WebRTC headers of plugins-bad (the webrtcbin shim) and
+# Chromium, the browser of the WebRTC tests. Installs only what is missing; safe to run again.
 set -euo pipefail
 
 packages=(
@@ -13,6 +15,7 @@ packages=(
     libx264-dev
     libgstrtspserver-1.0-dev gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0
     xvfb graphviz python3-gst-1.0 ffmpeg
+    gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev chromium
 )
 
 missing=()

@@ -131,6 +131,18 @@ public final class Event: @unchecked Sendable {
         return Event(taking: gst_video_event_new_downstream_force_key_unit(none, none, none, allHeaders ? 1 : 0, 0))
     }
 
+    /// The same request travelling upstream: sent into a sink far downstream of the encoder (an
+    /// appsink that feeds viewers), it finds the encoder from there, on the caller's thread, without
+    /// waiting for the streaming thread.
+    ///
+    /// The corresponding C function is `gst_video_event_new_upstream_force_key_unit`.
+    ///
+    /// - Parameter allHeaders: True to have the encoder send its headers (SPS and PPS) again with it.
+    /// - Returns: A new upstream event, to send into an element downstream with ``Element/send(_:)``.
+    public static func forceKeyUnitUpstream(allHeaders: Bool = true) -> Event {
+        Event(taking: gst_video_event_new_upstream_force_key_unit(GstClockTime(UInt64.max), allHeaders ? 1 : 0, 0))
+    }
+
     /// End of stream.
     ///
     /// The corresponding C function is `gst_event_new_eos`.

@@ -204,7 +204,7 @@ struct FileJob {
             var output = replacement.output
             output.crashSafe = crashSafe
             try Self.checkWritable(output, input: input)
-            if let stream = output.stream, stream.kind != .rtsp { notes.append(stream.startNote(hlsWindow: hlsWindow)) }
+            if let stream = output.stream, !stream.isServed { notes.append(stream.startNote(hlsWindow: hlsWindow)) }
             if output.fromFilesink, let feeder = output.feeder {
                 notes.append(
                     "filesink location=\(output.path) gets raw \(output.media) from \(feeder): encoding it as "

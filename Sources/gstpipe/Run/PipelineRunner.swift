@@ -103,7 +103,7 @@ struct PipelineRunner {
         if options.rtspTCP { files.receiveRTSPOverTCP() }
         let streams: StreamRun
         do {
-            streams = try StreamRun(job: job, outputs: elements.outputs, sdpFile: options.sdpFile, note: note)
+            streams = try await StreamRun(job: job, outputs: elements.outputs, sdpFile: options.sdpFile, note: note)
         } catch {
             return error.report()
         }

@@ -19,12 +19,22 @@ extension OutputFormat {
                 extensions: [], name: "RTP H.264",
                 videoChain: streamingH264 + ["!", "rtph264pay", "config-interval=-1", "pt=96"], muxer: nil,
                 audioEncoders: nil, isImage: false, encoderInput: h264Input)
+        case .webrtc:
+            // VP8 unless the URI asks for H.264: `webrtc(codec:)`.
+            return webrtc(codec: .vp8)
         case .hls:
             return OutputFormat(
                 extensions: ["m3u8"], name: "HLS (H.264 in MPEG-TS segments)", videoChain: streamingH264 + ["!", "h264parse"],
                 muxer: "hlssink2", audioEncoders: aac, audioName: "HLS (AAC in MPEG-TS segments)",
                 isImage: false, encoderInput: h264Input)
         }
+    }
+
+    /// A `webrtc://` output: encoded once for every viewer, packetized per viewer (`WebRTCViewer`).
+    static func webrtc(codec: WebRTCCodec) -> OutputFormat {
+        OutputFormat(
+            extensions: [], name: "\(codec.encodingName) over WebRTC", videoChain: codec.encoderChain, muxer: nil,
+            audioEncoders: nil, isImage: false, encoderInput: "video/x-raw,format=I420")
     }
 
     /// RTSP from a file input, whose audio goes with the video: H.264 and AAC in MPEG-TS, which the

@@ -3,10 +3,11 @@ import Foundation
 /// A network destination, or an HLS playlist, named where a description ends in place of a file:
 /// `rtsp://HOST:PORT/PATH` (served by gstpipe's RTSP server), `srt://HOST:PORT` (caller) and
 /// `srt://:PORT` (listener), `udp://HOST:PORT` (MPEG-TS), `rtp://HOST:PORT` (RTP H.264) and
-/// `DIR/NAME.m3u8` (HLS). Video is encoded for streaming (`OutputFormat.streaming`).
+/// `DIR/NAME.m3u8` (HLS), and `webrtc://HOST:PORT/PATH` (served by gstpipe to browsers: a viewer
+/// page and a WHEP endpoint, `WebRTCServer`). Video is encoded for streaming (`OutputFormat.streaming`).
 struct StreamDestination: Sendable, Equatable {
     enum Kind: String, Sendable, CaseIterable {
-        case rtsp, srt, udp, rtp, hls
+        case rtsp, srt, udp, rtp, hls, webrtc
     }
 
     let kind: Kind
@@ -27,6 +28,12 @@ struct StreamDestination: Sendable, Equatable {
 
     /// The RTSP server's port when the URI gives none, as ffmpeg's and VLC's.
     static let defaultRTSPPort = 8554
+    /// The WebRTC server's port when the URI gives none.
+    static let defaultWebRTCPort = 8890
+
+    /// True for the outputs gstpipe serves itself (RTSP, WebRTC): a path names the stream, and the
+    /// server says where to watch once it listens.
+    var isServed: Bool { kind == .rtsp || kind == .webrtc }
 
     /// The destination `token` names, nil for anything else (a file name, an element, a URI of
     /// another scheme); throws for a stream URI that cannot be used as written.
@@ -46,21 +53,24 @@ struct StreamDestination: Sendable, Equatable {
         let portText = match.output[3].substring.map(String.init) ?? ""
         let path = match.output[4].substring.map(String.init) ?? ""
         let query = match.output[6].substring.map(String.init) ?? ""
-        var port = Int(portText) ?? (kind == .rtsp ? defaultRTSPPort : -1)
-        if kind == .rtsp && portText.isEmpty { port = defaultRTSPPort }
+        let defaultPort = [Kind.rtsp: defaultRTSPPort, .webrtc: defaultWebRTCPort][kind]
+        var port = Int(portText) ?? defaultPort ?? -1
+        if let defaultPort, portText.isEmpty { port = defaultPort }
         guard port >= 0 else {
             throw .usage("\(token) has no port: add one, such as \(example(kind))")
         }
         guard (kind == .rtsp ? 0 : 1)...65535 ~= port else {
             throw .usage("\(token): the port must be between 1 and 65535")
         }
-        if host.isEmpty && kind != .srt {
+        // An SRT listener or a WebRTC server with no host listens on every address.
+        if host.isEmpty && kind != .srt && kind != .webrtc {
             throw .usage("\(token) has no host: write it as \(example(kind))")
         }
-        if kind == .rtsp && (path.isEmpty || path == "/") {
+        let served = kind == .rtsp || kind == .webrtc
+        if served && (path.isEmpty || path == "/") {
             throw .usage("\(token) has no path: name the stream, such as \(example(kind))")
         }
-        if kind != .rtsp && !path.isEmpty && path != "/" {
+        if !served && !path.isEmpty && path != "/" {
             throw .usage("\(token): a \(kind.rawValue):// address takes no path: write it as \(example(kind))")
         }
         var options: [(String, String)] = []
@@ -75,6 +85,7 @@ struct StreamDestination: Sendable, Equatable {
             options.append((parts[0], parts[1]))
         }
         if kind == .srt { try checkSRTOptions(options, in: token) }
+        if kind == .webrtc { try checkWebRTCOptions(options, in: token) }
         return StreamDestination(kind: kind, uri: token, host: host, port: port, path: path, options: options)
     }
 
@@ -116,6 +127,20 @@ struct StreamDestination: Sendable, Equatable {
         }
     }
 
+    /// A `webrtc://` output takes one option: the codec every viewer gets (`codec=vp8`, the default,
+    /// or `codec=h264`).
+    static func checkWebRTCOptions(_ options: [(name: String, value: String)], in token: String) throws(FileJob.Failure) {
+        let codecs = WebRTCCodec.allCases.map(\.rawValue).joined(separator: " or ")
+        for (name, value) in options {
+            guard name == "codec" else {
+                throw .usage("\(token): webrtc:// takes one option, codec (\(codecs)), not \(name)")
+            }
+            guard WebRTCCodec(option: value) != nil else {
+                throw .usage("\(token): codec=\(value) is not sent over WebRTC: write codec=\(codecs)")
+            }
+        }
+    }
+
     private static func example(_ kind: Kind) -> String {
         switch kind {
         case .rtsp: "rtsp://0.0.0.0:8554/live"
@@ -123,6 +148,7 @@ struct StreamDestination: Sendable, Equatable {
         case .udp: "udp://127.0.0.1:5000 (or a multicast group, udp://239.0.0.1:5000)"
         case .rtp: "rtp://127.0.0.1:5004"
         case .hls: "live/stream.m3u8"
+        case .webrtc: "webrtc://0.0.0.0:8890/live (or webrtc://:8890/live)"
         }
     }
 
@@ -132,15 +158,19 @@ struct StreamDestination: Sendable, Equatable {
     func option(_ name: String) -> String? { options.last { $0.name == name }?.value }
 
     /// How it is written: container and codecs, by kind.
-    var format: OutputFormat { OutputFormat.streaming(kind) }
+    var format: OutputFormat {
+        guard kind == .webrtc else { return OutputFormat.streaming(kind) }
+        return .webrtc(codec: option("codec").flatMap(WebRTCCodec.init(option:)) ?? .vp8)
+    }
 
     /// The elements that end the output after its muxer (or its video chain, for RTSP and RTP), the
     /// sink last; empty for HLS, whose muxer (hlssink2) writes the files.
     var sinkChain: [ElementSpec] {
         switch kind {
-        case .rtsp:
-            // The RTSP server takes the access units from here (`RTSPServer`). sync: a file input is
-            // sent at its own pace, not as fast as it decodes.
+        case .rtsp, .webrtc:
+            // The RTSP server takes the access units from here (`RTSPServer`), the WebRTC viewers their
+            // frames (`WebRTCViewers`). sync: a file input is sent at its own pace, not as fast as it
+            // decodes.
             return [
                 ElementSpec(
                     "appsink", [("sync", .text("true")), ("async", .text("false")), ("max-buffers", .text("60"))])
@@ -187,7 +217,7 @@ struct StreamDestination: Sendable, Equatable {
     /// The one-line note said as the output starts.
     func startNote(hlsWindow: Int) -> String {
         switch kind {
-        case .rtsp: return "serving \(uri)"
+        case .rtsp, .webrtc: return "serving \(uri)"
         case .srt where isListener:
             return "waiting for SRT receivers on port \(port): srt://THIS-HOST:\(port) (MPEG-TS; nothing is sent before one calls)"
         case .srt: return "sending MPEG-TS to \(uri) (SRT caller)"
@@ -212,6 +242,8 @@ struct StreamDestination: Sendable, Equatable {
             return "check the address \(host) (a host this machine can reach, or a multicast group) and the port"
         case .rtsp:
             return "the RTSP server stopped: run gstpipe again, with -v for GStreamer's details"
+        case .webrtc:
+            return "the WebRTC encoder stopped: run gstpipe again, with -v for GStreamer's details"
         case .hls:
             return "check that the folder of \(path) exists and that you may write to it"
         }

@@ -7,18 +7,29 @@ import Synchronization
 /// stream, a wait until RTSP clients have been sent it.
 struct StreamRun {
     let servers: [RTSPServer]
+    /// The `webrtc://` outputs' servers.
+    let webrtc: [WebRTCServer]
     /// SRT outputs: their sockets must stay open a while after end of stream.
     let srt: [StreamDestination]
 
     /// Starts what the job's stream outputs need before the pipeline plays.
     init(
-        job: FileJob, outputs: [FileJobElements.Output], sdpFile: String?, note: (String) -> Void
-    ) throws(FileJob.Failure) {
+        job: FileJob, outputs: [FileJobElements.Output], sdpFile: String?, note: @escaping @Sendable (String) -> Void
+    ) async throws(FileJob.Failure) {
         var servers: [RTSPServer] = []
+        var webrtc: [WebRTCServer] = []
         for output in outputs {
             guard let stream = output.file.stream else { continue }
-            if output.file.media == .video { Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder) }
+            // WebRTC viewers ask for key frames themselves as they join, and when they lose one.
+            if output.file.media == .video && stream.kind != .webrtc {
+                Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder)
+            }
             switch stream.kind {
+            case .webrtc:
+                guard let appsink = output.sink else { continue }
+                let server = try await WebRTCServer(destination: stream, appsink: appsink, note: note)
+                webrtc.append(server)
+                note(server.startNote)
             case .rtsp:
                 guard let appsink = output.sink else { continue }
                 let server = try RTSPServer(
@@ -35,6 +46,7 @@ struct StreamRun {
             throw .usage("--sdp FILE describes an rtp:// output, and this description has none")
         }
         self.servers = servers
+        self.webrtc = webrtc
         srt = job.outputs.compactMap(\.stream).filter { $0.kind == .srt }
     }
 
@@ -99,5 +111,6 @@ struct StreamRun {
     /// Disconnects every RTSP client and stops listening: after the pipeline has stopped.
     func close() {
         servers.forEach { $0.close() }
+        webrtc.forEach { $0.close() }
     }
 }

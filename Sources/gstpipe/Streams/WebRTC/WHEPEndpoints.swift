@@ -1,0 +1,139 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The HTTP side of a `webrtc://HOST:PORT/PATH` output, after WHEP (the IETF WISH draft):
+///
+/// - `GET PATH`: the viewer page (`ViewerPage`);
+/// - `POST PATH/whep` with an `application/sdp` offer: `201 Created`, the session's URL in
+///   `Location`, and the SDP answer with every ICE candidate (the server does no trickle);
+/// - `DELETE PATH/whep/ID`: ends that session alone (`404` for one that is not, or no longer, there).
+///
+/// Any other method on these paths is `405` with `Allow`, any other path `404`, a body that is not
+/// SDP `415`, an offer that cannot work `400` with the reason as plain text. Every answer carries
+/// CORS headers, and `OPTIONS` answers a browser's preflight, so that a page from another origin
+/// can watch (WHEP players are usually served from elsewhere).
+struct WHEPEndpoints: Sendable {
+    let path: String
+    let viewers: WebRTCViewers
+
+    /// The WHEP endpoint's path.
+    var endpoint: String { path + "/whep" }
+
+    /// The router for the page and the endpoint.
+    func router() -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: Gatekeeper(endpoints: self))
+        router.get(RouterPath(path)) { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerPage.html)))
+        }
+        router.post(RouterPath(endpoint)) { request, _ in try await offer(request) }
+        router.delete(RouterPath(endpoint + "/:session")) { _, context in
+            let session = context.parameters.get("session") ?? ""
+            guard viewers.leave(session) else { return Self.text(.notFound, "no such session (it has ended)") }
+            return Response(status: .ok)
+        }
+        return router
+    }
+
+    /// The methods `path` takes (OPTIONS aside), nil for a path this server does not have.
+    func methods(for requestPath: String) -> [HTTPRequest.Method]? {
+        if requestPath == path { return [.get] }
+        if requestPath == endpoint { return [.post] }
+        let prefix = endpoint + "/"
+        if requestPath.hasPrefix(prefix), requestPath.count > prefix.count,
+            !requestPath.dropFirst(prefix.count).contains("/")
+        {
+            return [.delete]
+        }
+        return nil
+    }
+
+    /// A viewer's offer: checked, then answered by a new viewer of the shared stream.
+    private func offer(_ request: Request) async throws -> Response {
+        let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
+        guard type?.lowercased() == "application/sdp" else {
+            return Self.text(
+                .unsupportedMediaType, "a WHEP offer is sent as Content-Type: application/sdp",
+                headers: [Self.acceptPost: "application/sdp"])
+        }
+        let body: ByteBuffer
+        do {
+            body = try await request.body.collect(upTo: ViewerOffer.maximumLength)
+        } catch {
+            return Self.text(.contentTooLarge, "the offer is larger than \(ViewerOffer.maximumLength) bytes")
+        }
+        let offer: ViewerOffer
+        do {
+            offer = try ViewerOffer(String(buffer: body), codec: viewers.codec)
+        } catch {
+            return Self.text(.badRequest, error.reason)
+        }
+        do {
+            let (session, answer) = try await viewers.join(offer)
+            return Response(
+                status: .created,
+                headers: [.contentType: "application/sdp", .location: "\(endpoint)/\(session)"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: answer)))
+        } catch {
+            switch error {
+            case .full(let limit):
+                return Self.text(.serviceUnavailable, "\(limit) viewers are watching, the most served at once")
+            case .ended:
+                return Self.text(.serviceUnavailable, "the stream has ended")
+            case .failed(let reason):
+                return Self.text(.internalServerError, reason)
+            }
+        }
+    }
+
+    /// `Accept-Post`, which says what a POST takes (RFC 5023; WHEP answers it to OPTIONS).
+    static let acceptPost = HTTPField.Name("Accept-Post")!
+
+    /// A response whose body is `message` as plain text: what a developer reads in the browser's
+    /// network panel.
+    static func text(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
+        var headers = headers
+        headers[.contentType] = "text/plain; charset=utf-8"
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
+    }
+}
+
+/// Before any route: unknown paths (404), methods a path does not take (405, with `Allow`), and the
+/// CORS preflight (`OPTIONS`); after it, the CORS headers on every response. Hummingbird's own
+/// CORSMiddleware exposes headers in the preflight only, and a page must read `Location` from the
+/// POST's own response.
+private struct Gatekeeper: RouterMiddleware {
+    typealias Context = BasicRequestContext
+    let endpoints: WHEPEndpoints
+
+    func handle(
+        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+    ) async throws -> Response {
+        var response: Response
+        if let methods = endpoints.methods(for: request.uri.path) {
+            let allow = (methods + [.options]).map(\.rawValue).joined(separator: ", ")
+            if request.method == .options {
+                response = Response(status: .noContent, headers: [.allow: allow])
+                response.headers[.accessControlAllowMethods] = allow
+                response.headers[.accessControlAllowHeaders] = "content-type, authorization"
+                response.headers[.accessControlMaxAge] = "86400"
+                if methods.contains(.post) { response.headers[WHEPEndpoints.acceptPost] = "application/sdp" }
+            } else if methods.contains(request.method) {
+                response = try await next(request, context)
+            } else {
+                response = WHEPEndpoints.text(
+                    .methodNotAllowed, "\(request.uri.path) takes \(allow)", headers: [.allow: allow])
+            }
+        } else {
+            response = WHEPEndpoints.text(
+                .notFound, "nothing here: the viewer page is \(endpoints.path), the WHEP endpoint \(endpoints.endpoint)")
+        }
+        response.headers[.accessControlAllowOrigin] = "*"
+        response.headers[.accessControlExposeHeaders] = "Location"
+        return response
+    }
+}

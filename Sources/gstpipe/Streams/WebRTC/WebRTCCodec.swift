@@ -1,0 +1,55 @@
+import Foundation
+
+/// The video codec a `webrtc://` output encodes once for all its viewers: VP8, which every browser
+/// decodes (the default), or constrained-baseline H.264 in 4:2:0 (`?codec=h264`), which every
+/// browser that decodes H.264 at all takes, and which some hardware decodes.
+enum WebRTCCodec: String, Sendable, CaseIterable {
+    case vp8, h264
+
+    /// The codec `webrtc://…?codec=NAME` asks for (any case), nil for a name gstpipe does not send.
+    init?(option: String) { self.init(rawValue: option.lowercased()) }
+
+    /// Its name in SDP (`a=rtpmap:96 VP8/90000`).
+    var encodingName: String {
+        switch self {
+        case .vp8: "VP8"
+        case .h264: "H264"
+        }
+    }
+
+    /// The encoder and its settings, as launch tokens, from raw video up to the appsink the viewers
+    /// are fed from. Real time first: a frame leaves the encoder as it comes in (vp8enc's realtime
+    /// deadline and no lag; x264's zerolatency), at a bit rate a loopback or a LAN carries easily,
+    /// with a key frame at least every two seconds at 30 frames a second so that a viewer who lost
+    /// packets recovers without asking. A viewer who joins asks for a key frame of its own
+    /// (`WebRTCViewers`).
+    var encoderChain: [String] {
+        switch self {
+        case .vp8:
+            [
+                "vp8enc", "deadline=1", "cpu-used=8", "lag-in-frames=0", "end-usage=cbr",
+                "target-bitrate=2000000", "keyframe-max-dist=60", "error-resilient=default",
+                "threads=\(ProcessInfo.processInfo.activeProcessorCount)",
+            ]
+        case .h264:
+            // Constrained baseline (no B-frames, no CABAC) in 4:2:0: what WebRTC's H.264 profile
+            // asks for, and what the browsers offer first.
+            [
+                "x264enc", "tune=zerolatency", "speed-preset=veryfast", "key-int-max=60", "bitrate=2048",
+                "!", "video/x-h264,profile=constrained-baseline,stream-format=byte-stream,alignment=au",
+            ]
+        }
+    }
+
+    /// The payloader of one viewer's pipeline, as launch text, sending with the payload type its
+    /// browser chose for the codec.
+    func payloader(payloadType: Int) -> String {
+        switch self {
+        case .vp8:
+            "rtpvp8pay pt=\(payloadType) picture-id-mode=15-bit mtu=1200"
+        case .h264:
+            // SPS and PPS before every key frame: a viewer that starts late needs nothing from SDP.
+            "rtph264pay pt=\(payloadType) config-interval=-1 aggregate-mode=zero-latency mtu=1200"
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Foundation
+import GStreamer
+import Hummingbird
+import Logging
+import Synchronization
+
+/// What serves a `webrtc://HOST:PORT/PATH` output: an HTTP server (Hummingbird) on HOST:PORT with
+/// the viewer page and the WHEP endpoint (`WHEPEndpoints`), and the viewers fed from the output's
+/// appsink (`WebRTCViewers`). It runs beside the pipeline, on Swift tasks, until `close()`.
+final class WebRTCServer: Sendable {
+    let destination: StreamDestination
+    let viewers: WebRTCViewers
+    private let server: Task<Void, Never>
+
+    /// Starts listening; returns once the server accepts connections, or throws saying why it cannot.
+    init(
+        destination: StreamDestination, appsink: Element, note: @escaping @Sendable (String) -> Void
+    ) async throws(FileJob.Failure) {
+        self.destination = destination
+        let codec = destination.option("codec").flatMap(WebRTCCodec.init(option:)) ?? .vp8
+        do {
+            viewers = try WebRTCViewers(
+                appsink: appsink, codec: codec, addresses: Self.iceAddresses(for: destination.host), note: note)
+        } catch {
+            throw .runtime("cannot serve \(destination.uri): \(error.message)")
+        }
+        let endpoints = WHEPEndpoints(path: destination.path, viewers: viewers)
+        let started = OneShot()
+        let failure = Mutex<String?>(nil)
+        // Hummingbird's log goes nowhere: gstpipe says what matters in its own notes, and standard
+        // output may carry data.
+        let logger = Logger(label: "gstpipe.webrtc") { _ in SwiftLogNoOpLogHandler() }
+        let application = Application(
+            router: endpoints.router(),
+            configuration: ApplicationConfiguration(address: .hostname(Self.bindHost(destination.host), port: destination.port)),
+            onServerRunning: { _ in started.fire() }, logger: logger)
+        server = Task {
+            do {
+                try await application.run()
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+                started.fire()
+            }
+        }
+        await started.wait(timeout: .seconds(30))
+        if let reason = failure.withLock({ $0 }) {
+            viewers.close()
+            let cause = reason.contains("in use") ? "port \(destination.port) is in use" : reason
+            throw .runtime(
+                "cannot serve \(destination.uri): \(cause) (choose another port, or an address of this machine, "
+                    + "such as 0.0.0.0 for all of them)")
+        }
+    }
+
+    /// The address to bind: all of this machine's for `webrtc://:PORT/PATH`.
+    private static func bindHost(_ host: String) -> String {
+        host.isEmpty ? "0.0.0.0" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    }
+
+    /// The addresses each viewer's ICE agent offers besides those libnice finds itself, which leave
+    /// loopback out: the address listened on, and loopback when listening on every address, so that
+    /// a browser on this machine connects without a network.
+    static func iceAddresses(for host: String) -> [String] {
+        switch host.lowercased() {
+        case "", "0.0.0.0", "localhost": return ["127.0.0.1"]
+        case "::", "[::]": return ["::1", "127.0.0.1"]
+        default: return [host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))]
+        }
+    }
+
+    /// The page's URL: this machine's name in place of an address that listens everywhere.
+    var pageURL: String {
+        let host = destination.host
+        let shown = ["", "0.0.0.0", "::", "[::]"].contains(host) ? ProcessInfo.processInfo.hostName : host
+        return "http://\(shown):\(destination.port)\(destination.path)"
+    }
+
+    /// The note said as the output starts.
+    var startNote: String {
+        "serving \(destination.uri): watch at \(pageURL) (a browser on any origin; WHEP endpoint \(pageURL)/whep, "
+            + "\(viewers.codec.encodingName), up to \(WebRTCViewers.limit) viewers)"
+    }
+
+    /// Closes every viewer's connection and stops listening.
+    func close() {
+        viewers.close()
+        server.cancel()
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import GStreamer
+import Synchronization
+
+/// The viewers of one `webrtc://` output and the encoded frames they share: the run's pipeline
+/// encodes once into an appsink, and each frame that reaches it goes to every viewer's own pipeline
+/// (`WebRTCViewer`) on the appsink's streaming thread. A viewer joins by its WHEP offer (`join`) and
+/// leaves by DELETE (`leave`), by its connection failing or closing, or when the run ends.
+///
+/// A viewer that joins needs a key frame: the encoder is asked for one (an upstream force-key-unit
+/// event into the appsink) when the viewer's answer is made and again when its connection is up,
+/// and a viewer's own requests (a browser's PLI or FIR, which webrtcbin turns into the same event)
+/// reach the encoder too, at most one every half second, since every viewer gets the larger frame.
+final class WebRTCViewers: Sendable {
+    /// Why a viewer could not join (HTTP 503 or 500, with the reason).
+    enum JoinFailure: Error, Sendable {
+        case full(Int)
+        case ended
+        case failed(String)
+    }
+
+    /// The most viewers served at once; one more is told to come back later.
+    static let limit = 64
+
+    let codec: WebRTCCodec
+    private let appsink: Element
+    /// Offered by each viewer's ICE agent beside what libnice finds (loopback, which it leaves out).
+    private let addresses: [String]
+    private let note: @Sendable (String) -> Void
+    private let shared = Shared()
+    private let connections = Mutex<[SignalConnection]>([])
+    /// Where viewers' pipelines are stopped: stopping waits for webrtcbin to shut down, which must
+    /// block neither a streaming thread nor Swift's cooperative pool.
+    private let teardown = DispatchQueue(label: "gstpipe.webrtc.teardown")
+
+    private struct State {
+        var viewers: [String: WebRTCViewer] = [:]
+        var joined = 0
+        var ended = false
+        var lastForwardedRequest: ContinuousClock.Instant?
+    }
+
+    /// The state, in a box the appsink's handlers can hold.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+    }
+
+    /// Starts taking what reaches `appsink` (encoded `codec` frames) for the viewers to come.
+    init(
+        appsink: Element, codec: WebRTCCodec, addresses: [String], note: @escaping @Sendable (String) -> Void
+    ) throws(GStreamerError) {
+        self.appsink = appsink
+        self.codec = codec
+        self.addresses = addresses
+        self.note = note
+        try appsink.set("emit-signals", true)
+        let shared = shared
+        // The handlers hold the appsink (to pull from it) and the state, not `self`; `close()`
+        // disconnects them.
+        let newSample = try appsink.connectReturning("new-sample") { [appsink] _ in
+            guard let sample = try? appsink.emit("pull-sample").sample, let buffer = sample.buffer else {
+                return .enumeration(-3, nick: "eos")
+            }
+            let viewers = shared.state.withLock { Array($0.viewers.values) }
+            let caps = sample.caps
+            let waiting = viewers.map { $0.take(buffer, caps: caps) }.contains(true)
+            // A viewer still waiting for its first key frame when a delta frame came: ask again
+            // (the first request may have gone before the encoder started).
+            if waiting && buffer.isDeltaUnit { Self.requestKeyFrame(from: appsink, shared: shared, limited: true) }
+            return .enumeration(0, nick: "ok")
+        }
+        let endOfStream = try appsink.connect("eos") { _ in
+            let viewers = shared.state.withLock { state in
+                state.ended = true
+                return Array(state.viewers.values)
+            }
+            viewers.forEach { $0.endOfStream() }
+        }
+        connections.withLock { $0 = [newSample, endOfStream] }
+    }
+
+    /// How many are watching now.
+    var count: Int { shared.state.withLock { $0.viewers.count } }
+
+    /// Takes a viewer's offer: builds its pipeline, answers, and keeps it until it leaves. Returns the
+    /// session's id (for its resource's URL) and the answer with every candidate.
+    func join(_ offer: ViewerOffer) async throws(JoinFailure) -> (id: String, answer: String) {
+        let admitted = shared.state.withLock { state -> Result<Int, JoinFailure> in
+            if state.ended { return .failure(.ended) }
+            if state.viewers.count >= Self.limit { return .failure(.full(Self.limit)) }
+            state.joined += 1
+            return .success(state.joined)
+        }
+        let number = try admitted.get()
+        let id = UUID().uuidString.lowercased()
+        let viewer: WebRTCViewer
+        do {
+            viewer = try WebRTCViewer(id: id, number: number, codec: codec, offer: offer)
+        } catch {
+            throw .failed("cannot start a viewer's pipeline: \(error.message)")
+        }
+        shared.state.withLock { $0.viewers[id] = viewer }
+        viewer.onEnd { [weak self] reason in self?.remove(id, because: reason) }
+        let (appsink, shared) = (appsink, shared)
+        viewer.onConnected { Self.requestKeyFrame(from: appsink, shared: shared, limited: false) }
+        viewer.onKeyFrameRequest { Self.requestKeyFrame(from: appsink, shared: shared, limited: true) }
+        let answer: String
+        do {
+            answer = try await viewer.answer(offer, addresses: addresses)
+        } catch {
+            remove(id, because: "its offer was refused: \(error.reason)", quietly: true)
+            throw .failed("webrtcbin refused the offer: \(error.reason)")
+        }
+        Self.requestKeyFrame(from: appsink, shared: shared, limited: false)
+        note("viewer \(number) joined (\(count) watching)")
+        return (id, answer)
+    }
+
+    /// Ends the session `id` (its WHEP DELETE); false when there is none.
+    func leave(_ id: String) -> Bool {
+        remove(id, because: "it left")
+    }
+
+    /// Stops every viewer and stops taking frames: after the run's pipeline has stopped.
+    func close() {
+        connections.withLock { connections in
+            connections.forEach { $0.disconnect() }
+            connections.removeAll()
+        }
+        let viewers = shared.state.withLock { state in
+            state.ended = true
+            defer { state.viewers.removeAll() }
+            return Array(state.viewers.values)
+        }
+        viewers.forEach { $0.close() }
+    }
+
+    @discardableResult
+    private func remove(_ id: String, because reason: String, quietly: Bool = false) -> Bool {
+        guard let viewer = shared.state.withLock({ $0.viewers.removeValue(forKey: id) }) else { return false }
+        if !quietly { note("viewer \(viewer.number) left: \(reason) (\(count) watching)") }
+        teardown.async { viewer.close() }
+        return true
+    }
+
+    /// Asks the encoder for a key frame; `limited` requests (a viewer's own, or a repeat) at most
+    /// once every half second.
+    private static func requestKeyFrame(from appsink: Element, shared: Shared, limited: Bool) {
+        let now = ContinuousClock.now
+        let due = shared.state.withLock { state -> Bool in
+            if limited, let last = state.lastForwardedRequest, now - last < .milliseconds(500) { return false }
+            state.lastForwardedRequest = now
+            return true
+        }
+        if due { appsink.send(.forceKeyUnitUpstream()) }
+    }
+}

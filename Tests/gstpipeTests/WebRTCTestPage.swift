@@ -1,0 +1,143 @@
+/// The page the WebRTC tests open in headless Chromium, served from another origin than gstpipe's
+/// (the test's page server on port 8000), so every WHEP request is cross-origin: the POST with its
+/// application/sdp body is preflighted, and Location is read through Access-Control-Expose-Headers.
+///
+/// Query: `endpoint` (the WHEP URL), `viewers` (peer connections at once), `watch` (seconds each
+/// watches), `leave` (after watching, the first viewer leaves: `delete`, by WHEP DELETE, twice, or
+/// `close`, closing its connection without a word), `after` (seconds the others watch after that).
+/// It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
+/// candidates, the time to its first frame, and what it saw (frames, how far from gray the pixels
+/// were, how often the picture changed between samples a quarter second apart).
+enum WebRTCTestPage {
+    static let html = #"""
+        <!doctype html>
+        <html><head><meta charset="utf-8"><title>WHEP test viewer</title></head>
+        <body>
+        <script>
+        'use strict';
+        const query = new URLSearchParams(location.search);
+        const endpoint = query.get('endpoint');
+        const count = Number(query.get('viewers') || 1);
+        const watchSeconds = Number(query.get('watch') || 4);
+        const leave = query.get('leave');
+        const afterSeconds = Number(query.get('after') || 0);
+        const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+        function gathered(pc) {
+          if (pc.iceGatheringState === 'complete') return Promise.resolve();
+          return new Promise((resolve) => {
+            pc.addEventListener('icegatheringstatechange', () => {
+              if (pc.iceGatheringState === 'complete') resolve();
+            });
+            setTimeout(resolve, 2000);
+          });
+        }
+
+        async function join(index) {
+          const pc = new RTCPeerConnection();
+          pc.addTransceiver('video', { direction: 'recvonly' });
+          const video = document.createElement('video');
+          video.muted = true;
+          video.autoplay = true;
+          video.playsInline = true;
+          document.body.appendChild(video);
+          const viewer = { index, pc, video, frames: 0, firstFrameMs: null };
+          pc.ontrack = (event) => { video.srcObject = event.streams[0] || new MediaStream([event.track]); };
+          await pc.setLocalDescription(await pc.createOffer());
+          await gathered(pc);
+          const started = performance.now();
+          const response = await fetch(endpoint, {
+            method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription.sdp,
+          });
+          viewer.status = response.status;
+          viewer.location = response.headers.get('Location');
+          const answer = await response.text();
+          if (response.status !== 201) throw new Error('POST answered ' + response.status + ': ' + answer);
+          viewer.candidates = answer.split('\n').filter((line) => line.startsWith('a=candidate:')).length;
+          viewer.session = new URL(viewer.location, endpoint).href;
+          await pc.setRemoteDescription({ type: 'answer', sdp: answer });
+          const tick = () => {
+            viewer.frames++;
+            if (viewer.firstFrameMs === null) viewer.firstFrameMs = Math.round(performance.now() - started);
+            video.requestVideoFrameCallback(tick);
+          };
+          video.requestVideoFrameCallback(tick);
+          return viewer;
+        }
+
+        // The picture as pixels, at its own size.
+        function pixels(video) {
+          const canvas = document.createElement('canvas');
+          canvas.width = video.videoWidth;
+          canvas.height = video.videoHeight;
+          const context = canvas.getContext('2d', { willReadFrequently: true });
+          context.drawImage(video, 0, 0);
+          return context.getImageData(0, 0, canvas.width, canvas.height).data;
+        }
+
+        // Frames, gray (the largest and mean difference between a pixel's channels), and changes
+        // (sample pairs whose mean absolute difference in luma is over 2).
+        async function watch(viewer, seconds) {
+          const startFrames = viewer.frames;
+          const seen = { samples: 0, maxSpread: 0, meanSpread: 0, changes: 0, width: 0, height: 0 };
+          let previous = null;
+          let spreadSum = 0, spreadCount = 0;
+          for (let elapsed = 0; elapsed < seconds * 1000; elapsed += 250) {
+            await sleep(250);
+            const video = viewer.video;
+            if (video.videoWidth === 0) continue;
+            const data = pixels(video);
+            seen.width = video.videoWidth;
+            seen.height = video.videoHeight;
+            seen.samples++;
+            let difference = 0;
+            for (let i = 0; i < data.length; i += 4) {
+              const r = data[i], g = data[i + 1], b = data[i + 2];
+              const spread = Math.max(Math.abs(r - g), Math.abs(g - b), Math.abs(r - b));
+              if (spread > seen.maxSpread) seen.maxSpread = spread;
+              spreadSum += spread;
+              spreadCount++;
+              if (previous) difference += Math.abs(g - previous[i + 1]);
+            }
+            if (previous && difference / (data.length / 4) > 2) seen.changes++;
+            previous = data;
+          }
+          seen.meanSpread = spreadCount ? spreadSum / spreadCount : null;
+          seen.frames = viewer.frames - startFrames;
+          seen.connection = viewer.pc.connectionState;
+          return seen;
+        }
+
+        async function main() {
+          const report = { viewers: [] };
+          const viewers = [];
+          for (let i = 0; i < count; i++) viewers.push(await join(i));
+          const first = await Promise.all(viewers.map((viewer) => watch(viewer, watchSeconds)));
+          viewers.forEach((viewer, i) => report.viewers.push({
+            status: viewer.status, location: viewer.location, candidates: viewer.candidates,
+            firstFrameMs: viewer.firstFrameMs, watched: first[i],
+          }));
+          if (leave === 'delete') {
+            report.deletes = [];
+            for (let i = 0; i < 2; i++) {
+              const response = await fetch(viewers[0].session, { method: 'DELETE' });
+              report.deletes.push(response.status);
+            }
+            viewers[0].pc.close();
+          } else if (leave === 'close') {
+            viewers[0].pc.close();
+          }
+          if (afterSeconds > 0) {
+            const after = await Promise.all(viewers.slice(leave ? 1 : 0).map((viewer) => watch(viewer, afterSeconds)));
+            after.forEach((seen, i) => { report.viewers[i + (leave ? 1 : 0)].after = seen; });
+          }
+          return report;
+        }
+
+        main()
+          .catch((error) => ({ error: String(error && error.message || error) }))
+          .then((report) => fetch('/result/report', { method: 'POST', body: JSON.stringify(report) }));
+        </script>
+        </body></html>
+        """#
+}

@@ -1,0 +1,157 @@
+import Foundation
+import Testing
+
+/// `gstpipe … ! webrtc://HOST:PORT/PATH` with headless Chromium as the viewer, from a page on another
+/// origin, each test in a network namespace of its own with loopback alone (`NetworkNamespace`).
+/// Serialized: two browsers and two encoders at once would compete for the two cores and miss what
+/// the tests time.
+@Suite(
+    "WebRTCTests", .serialized,
+    .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
+struct WebRTCTests {
+    static let endpoint = "http://127.0.0.1:8890/live/whep"
+
+    /// gstpipe serving noise in gray (320x240 at 30 frames a second) at webrtc://127.0.0.1:8890/live.
+    private static func serveNoise(in namespace: NetworkNamespace, uri: String = "webrtc://127.0.0.1:8890/live")
+        async throws -> Spawned
+    {
+        let server = namespace.run(CLI.binary.path, ["noise", "!", "gray", "!", uri])
+        guard await namespace.waitForListener(8890) else {
+            let result = await server.finish(timeout: 5)
+            Issue.record("gstpipe did not listen: \(result.stderr)")
+            throw NetworkNamespace.NamespaceError(message: "no server")
+        }
+        return server
+    }
+
+    /// Opens the test page with `query` and returns its report (nil, with an issue, if none came).
+    private static func watch(in namespace: NetworkNamespace, query: String) async throws -> [String: Any]? {
+        let session = try await BrowserSession(in: namespace, query: "endpoint=\(endpoint)&\(query)")
+        let report = await session.result(named: "report", timeout: 90)
+        await session.close()
+        if report == nil { Issue.record("the page reported nothing") }
+        if let error = report?["error"] { Issue.record("the page failed: \(error)") }
+        return report
+    }
+
+    /// What one viewer saw in `phase` ("watched", or "after" another left).
+    private static func seen(_ report: [String: Any]?, viewer: Int, _ phase: String = "watched") -> [String: Any] {
+        let viewers = report?["viewers"] as? [[String: Any]] ?? []
+        guard viewer < viewers.count else { return [:] }
+        return viewers[viewer][phase] as? [String: Any] ?? [:]
+    }
+
+    /// Moving gray noise: frames at the source's size, every pixel gray (R = G = B within what VP8's
+    /// rounding leaves), the picture changing from one sample to the next.
+    private static func expectMovingGray(_ seen: [String: Any], seconds: Double, _ comment: Comment) {
+        let frames = seen["frames"] as? Int ?? 0
+        // 30 frames a second; half of that is plenty on two busy cores.
+        #expect(Double(frames) >= seconds * 15, comment)
+        #expect(seen["width"] as? Int == 320 && seen["height"] as? Int == 240, comment)
+        #expect((seen["maxSpread"] as? Int ?? 255) <= 12, comment)
+        #expect((seen["meanSpread"] as? Double ?? 255) <= 1.5, comment)
+        let samples = seen["samples"] as? Int ?? 0
+        #expect(samples >= Int(seconds * 2) && (seen["changes"] as? Int ?? 0) >= samples - 3, comment)
+    }
+
+    @Test(
+        "A browser on another origin watches moving gray noise; DELETE ends its session, a second DELETE is 404",
+        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+    func grayNoiseInABrowser() async throws {
+        let namespace = try await NetworkNamespace()
+        let server = try await Self.serveNoise(in: namespace)
+        let report = try await Self.watch(in: namespace, query: "viewers=1&watch=4&leave=delete")
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+        let viewer = (report?["viewers"] as? [[String: Any]])?.first ?? [:]
+        let comment = Comment(rawValue: "\(report ?? [:])\n\(result.stderr)")
+        #expect(viewer["status"] as? Int == 201, comment)
+        #expect((viewer["location"] as? String)?.hasPrefix("/live/whep/") == true, comment)
+        #expect((viewer["candidates"] as? Int ?? 0) >= 1, comment)
+        // A key frame is asked for as the viewer joins: its first frame comes within a second or so
+        // of its offer (two on a busy machine).
+        #expect((viewer["firstFrameMs"] as? Int ?? .max) < 2500, comment)
+        Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 4, comment)
+        #expect(report?["deletes"] as? [Int] == [200, 404], comment)
+        #expect(result.stderr.contains("watch at http://127.0.0.1:8890/live"), comment)
+        #expect(result.stderr.contains("WHEP endpoint http://127.0.0.1:8890/live/whep"), comment)
+        #expect(result.stderr.contains("viewer 1 joined (1 watching)"), comment)
+        #expect(result.stderr.contains("viewer 1 left: it left (0 watching)"), comment)
+        #expect(result.status == 130, comment)
+    }
+
+    @Test(
+        "Two viewers at once: one leaves, the other keeps getting moving frames",
+        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+    func twoViewersOneLeaves() async throws {
+        let namespace = try await NetworkNamespace()
+        let server = try await Self.serveNoise(in: namespace)
+        let report = try await Self.watch(in: namespace, query: "viewers=2&watch=3&leave=delete&after=3")
+        server.signal(SIGTERM)
+        let result = await server.finish(timeout: 20)
+        let comment = Comment(rawValue: "\(report ?? [:])\n\(result.stderr)")
+        Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 3, comment)
+        Self.expectMovingGray(Self.seen(report, viewer: 1), seconds: 3, comment)
+        Self.expectMovingGray(Self.seen(report, viewer: 1, "after"), seconds: 3, comment)
+        #expect(result.stderr.contains("viewer 2 joined (2 watching)"), comment)
+        #expect(result.stderr.contains("viewer 1 left: it left (1 watching)"), comment)
+        #expect(result.status == 143, comment)
+    }
+
+    @Test("The WHEP endpoint refuses what it cannot take, in WHEP's and CORS's terms")
+    func protocolErrors() async throws {
+        let namespace = try await NetworkNamespace()
+        let server = try await Self.serveNoise(in: namespace)
+        let base = "http://127.0.0.1:8890"
+
+        let page = await namespace.curl(["\(base)/live"])
+        #expect(page.hasPrefix("HTTP/1.1 200"), "\(page.prefix(300))")
+        #expect(page.contains("<video") && page.lowercased().contains("content-type: text/html"))
+
+        let preflight = await namespace.curl([
+            "-X", "OPTIONS", "-H", "Origin: http://example.test", "-H", "Access-Control-Request-Method: POST",
+            "-H", "Access-Control-Request-Headers: content-type", "\(Self.endpoint)",
+        ]).lowercased()
+        #expect(preflight.hasPrefix("http/1.1 204"), "\(preflight)")
+        #expect(preflight.contains("access-control-allow-origin: *"), "\(preflight)")
+        #expect(preflight.contains("access-control-allow-methods: post, options"), "\(preflight)")
+        #expect(preflight.contains("access-control-allow-headers: content-type, authorization"), "\(preflight)")
+        #expect(preflight.contains("access-control-expose-headers: location"), "\(preflight)")
+        #expect(preflight.contains("accept-post: application/sdp"), "\(preflight)")
+
+        let malformed = await namespace.curl([
+            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", "hello", Self.endpoint,
+        ])
+        #expect(malformed.hasPrefix("HTTP/1.1 400"), "\(malformed)")
+        #expect(malformed.contains("the offer is not a session description (SDP begins with v=0)"), "\(malformed)")
+        #expect(malformed.lowercased().contains("access-control-allow-origin: *"), "\(malformed)")
+
+        let noVideo = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
+        let audioOnly = await namespace.curl([
+            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", noVideo, Self.endpoint,
+        ])
+        #expect(audioOnly.hasPrefix("HTTP/1.1 400"), "\(audioOnly)")
+        #expect(audioOnly.contains("the offer has no video section (m=video)"), "\(audioOnly)")
+
+        let wrongType = await namespace.curl([
+            "-X", "POST", "-H", "Content-Type: text/plain", "--data-binary", "v=0", Self.endpoint,
+        ])
+        #expect(wrongType.hasPrefix("HTTP/1.1 415"), "\(wrongType)")
+
+        let unknown = await namespace.curl(["\(base)/elsewhere"])
+        #expect(unknown.hasPrefix("HTTP/1.1 404"), "\(unknown)")
+        let wrongMethod = await namespace.curl([Self.endpoint])
+        #expect(wrongMethod.hasPrefix("HTTP/1.1 405"), "\(wrongMethod)")
+        #expect(wrongMethod.lowercased().contains("allow: post, options"), "\(wrongMethod)")
+        let noSession = await namespace.curl(["-X", "DELETE", "\(Self.endpoint)/no-such-session"])
+        #expect(noSession.hasPrefix("HTTP/1.1 404"), "\(noSession)")
+        let trickle = await namespace.curl([
+            "-X", "PATCH", "-H", "Content-Type: application/trickle-ice-sdpfrag", "\(Self.endpoint)/no-such-session",
+        ])
+        #expect(trickle.hasPrefix("HTTP/1.1 405"), "\(trickle)")
+
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+        #expect(result.status == 130, "\(result.stderr)")
+    }
+}
