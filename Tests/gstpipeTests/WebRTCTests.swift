@@ -98,6 +98,23 @@ struct WebRTCTests {
         #expect(result.status == 143, comment)
     }
 
+    @Test(
+        "A viewer whose page closes its connection without DELETE is dropped; the other watches on",
+        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+    func vanishedViewer() async throws {
+        let namespace = try await NetworkNamespace()
+        let server = try await Self.serveNoise(in: namespace)
+        let report = try await Self.watch(in: namespace, query: "viewers=2&watch=2&leave=close&after=9")
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+        let comment = Comment(rawValue: "\(report ?? [:])\n\(result.stderr)")
+        Self.expectMovingGray(Self.seen(report, viewer: 1, "after"), seconds: 9, comment)
+        // Silent for the limit (5 s) after its last receiver report, within the 9 s the other watched on.
+        #expect(result.stderr.contains("viewer 1 left: it sent nothing for"), comment)
+        #expect(result.stderr.contains("(1 watching)"), comment)
+        #expect(result.status == 130, comment)
+    }
+
     @Test("The WHEP endpoint refuses what it cannot take, in WHEP's and CORS's terms")
     func protocolErrors() async throws {
         let namespace = try await NetworkNamespace()

@@ -27,6 +27,20 @@ final class WebRTCViewer: Sendable {
         var closed = false
     }
 
+    /// When the viewer last sent RTCP (its receiver reports), or when it came; apart from `state`,
+    /// for rtpbin's handler to hold without holding the viewer (whose pipeline holds the handler).
+    private final class Liveness: Sendable {
+        private let last = Mutex((heard: false, at: ContinuousClock.now))
+
+        func heard() { last.withLock { $0 = (true, .now) } }
+
+        func silence(at now: ContinuousClock.Instant) -> (duration: Duration, heard: Bool) {
+            last.withLock { (now - $0.at, $0.heard) }
+        }
+    }
+
+    private let liveness = Liveness()
+
     /// How the viewer's pipeline is told apart from the run's in messages.
     private var label: String { "viewer \(number)" }
 
@@ -47,6 +61,7 @@ final class WebRTCViewer: Sendable {
         }
         self.feed = feed
         self.webrtcbin = webrtcbin
+        listenForReports()
         try pipeline.play()
     }
 
@@ -82,6 +97,22 @@ final class WebRTCViewer: Sendable {
             if case .error(let error) = message.message { end("\(error.message)") }
             return .pass
         }
+    }
+
+    /// How long the viewer has been silent: no RTCP from it since `lastHeard`. A browser sends
+    /// receiver reports about every second while it watches, and nothing once its tab is closed: a
+    /// closed peer connection sends no RTCP BYE, its DTLS goodbye does not change webrtcbin's state,
+    /// and libnice (without consent freshness in GStreamer 1.22) keeps the ICE pair up, so silence is
+    /// the one sign that it has gone. `heard` says whether any report came at all.
+    func silence(at now: ContinuousClock.Instant) -> (duration: Duration, heard: Bool) {
+        liveness.silence(at: now)
+    }
+
+    /// Notes each RTCP packet from the viewer: rtpbin's "on-ssrc-active", for the receiver-report
+    /// source its browser sends from.
+    private func listenForReports() {
+        guard let rtpbin = (webrtcbin as? Bin)?.allElements.first(where: { $0.factoryName == "rtpbin" }) else { return }
+        _ = try? rtpbin.connect("on-ssrc-active") { [liveness] _ in liveness.heard() }
     }
 
     /// Calls `handler` when the connection to the viewer is up (ICE and DTLS): the moment a key frame

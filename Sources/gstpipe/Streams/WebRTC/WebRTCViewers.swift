@@ -77,6 +77,31 @@ final class WebRTCViewers: Sendable {
             viewers.forEach { $0.endOfStream() }
         }
         connections.withLock { $0 = [newSample, endOfStream] }
+        watchdog.withLock { $0 = Task { [weak self] in await self?.dropSilentViewers() } }
+    }
+
+    /// A viewer silent this long (no RTCP: its tab was closed, its machine gone) is dropped.
+    static let silenceLimit: Duration = .seconds(5)
+    /// A viewer that never sent anything (its connection never came up) is dropped after this.
+    static let connectionLimit: Duration = .seconds(20)
+
+    private let watchdog = Mutex<Task<Void, Never>?>(nil)
+
+    /// Once a second until `close()`: drops the viewers that have gone silent (`WebRTCViewer.silence`).
+    private func dropSilentViewers() async {
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            let now = ContinuousClock.now
+            let viewers = shared.state.withLock { Array($0.viewers.values) }
+            for viewer in viewers {
+                let (silence, heard) = viewer.silence(at: now)
+                if heard && silence > Self.silenceLimit {
+                    remove(viewer.id, because: "it sent nothing for \(silence.components.seconds) s (its page was closed?)")
+                } else if !heard && silence > Self.connectionLimit {
+                    remove(viewer.id, because: "its connection never came up")
+                }
+            }
+        }
     }
 
     /// How many are watching now.
@@ -123,6 +148,7 @@ final class WebRTCViewers: Sendable {
 
     /// Stops every viewer and stops taking frames: after the run's pipeline has stopped.
     func close() {
+        watchdog.withLock { $0?.cancel() }
         connections.withLock { connections in
             connections.forEach { $0.disconnect() }
             connections.removeAll()
