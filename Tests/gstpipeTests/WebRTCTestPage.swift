@@ -7,7 +7,7 @@
 /// `close`, closing its connection without a word), `after` (seconds the others watch after that).
 /// It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
 /// candidates, the time to its first frame, and what it saw (frames, how far from gray the pixels
-/// were, how often the picture changed between samples a quarter second apart).
+/// were, how often the picture changed between samples a quarter second apart, the codec it decoded).
 enum WebRTCTestPage {
     static let html = #"""
         <!doctype html>
@@ -103,6 +103,12 @@ enum WebRTCTestPage {
             previous = data;
           }
           seen.meanSpread = spreadCount ? spreadSum / spreadCount : null;
+          const stats = await viewer.pc.getStats();
+          stats.forEach((entry) => {
+            if (entry.type === 'inbound-rtp' && entry.kind === 'video' && stats.get(entry.codecId)) {
+              seen.codec = stats.get(entry.codecId).mimeType;
+            }
+          });
           seen.frames = viewer.frames - startFrames;
           seen.connection = viewer.pc.connectionState;
           return seen;

@@ -72,6 +72,7 @@ struct WebRTCTests {
         // of its offer (two on a busy machine).
         #expect((viewer["firstFrameMs"] as? Int ?? .max) < 2500, comment)
         Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 4, comment)
+        #expect(Self.seen(report, viewer: 0)["codec"] as? String == "video/VP8", comment)
         #expect(report?["deletes"] as? [Int] == [200, 404], comment)
         #expect(result.stderr.contains("watch at http://127.0.0.1:8890/live"), comment)
         #expect(result.stderr.contains("WHEP endpoint http://127.0.0.1:8890/live/whep"), comment)
@@ -96,6 +97,22 @@ struct WebRTCTests {
         #expect(result.stderr.contains("viewer 2 joined (2 watching)"), comment)
         #expect(result.stderr.contains("viewer 1 left: it left (1 watching)"), comment)
         #expect(result.status == 143, comment)
+    }
+
+    @Test(
+        "?codec=h264: the browser decodes constrained-baseline H.264, gray and moving",
+        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+    func h264() async throws {
+        let namespace = try await NetworkNamespace()
+        let server = try await Self.serveNoise(in: namespace, uri: "webrtc://127.0.0.1:8890/live?codec=h264")
+        let report = try await Self.watch(in: namespace, query: "viewers=1&watch=3")
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+        let comment = Comment(rawValue: "\(report ?? [:])\n\(result.stderr)")
+        Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 3, comment)
+        #expect(Self.seen(report, viewer: 0)["codec"] as? String == "video/H264", comment)
+        #expect(result.stderr.contains("WHEP endpoint http://127.0.0.1:8890/live/whep, H264"), comment)
+        #expect(result.status == 130, comment)
     }
 
     @Test(

@@ -124,7 +124,16 @@ final class WebRTCViewers: Sendable {
         } catch {
             throw .failed("cannot start a viewer's pipeline: \(error.message)")
         }
-        shared.state.withLock { $0.viewers[id] = viewer }
+        // The run may have ended meanwhile (`close()`): then the viewer goes at once.
+        let kept = shared.state.withLock { state -> Bool in
+            if state.ended { return false }
+            state.viewers[id] = viewer
+            return true
+        }
+        guard kept else {
+            teardown.async { viewer.close() }
+            throw .ended
+        }
         viewer.onEnd { [weak self] reason in self?.remove(id, because: reason) }
         let (appsink, shared) = (appsink, shared)
         viewer.onConnected { Self.requestKeyFrame(from: appsink, shared: shared, limited: false) }

@@ -1,0 +1,77 @@
+import Foundation
+import Testing
+
+@testable import gstpipe
+
+/// What a `webrtc://` output reads before webrtcbin sees anything: the URI, and a viewer's offer.
+/// No network or browser: these run with the rest of the suite.
+@Suite("WebRTC offers and URIs, read without a network")
+struct WebRTCOfferTests {
+    /// A browser's offer to receive video, as Chromium writes it (shortened): VP8, VP9, and H.264 in
+    /// baseline (42001f) and constrained baseline (42e01f), each in packetization modes 0 and 1.
+    static func offer(direction: String = "recvonly", credentials: Bool = true) -> String {
+        [
+            "v=0", "o=- 4611731400430051336 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
+            "m=video 9 UDP/TLS/RTP/SAVPF 96 97 102 103 104 105 98", "c=IN IP4 0.0.0.0",
+            credentials ? "a=ice-ufrag:Yq3v" : "", credentials ? "a=ice-pwd:2c1r8m1Ly3p0bG0Y2wJ2n8Xb" : "",
+            "a=fingerprint:sha-256 9B:2A:55:07:61:3A:0E:D7:5B:64:7F:1F:12:25:6E:7F:E6:0A:7C:3E:61:1D:C5:6D",
+            "a=setup:actpass", "a=mid:0", "a=\(direction)", "a=rtcp-mux",
+            "a=rtpmap:96 VP8/90000", "a=rtcp-fb:96 nack pli", "a=rtpmap:97 rtx/90000", "a=fmtp:97 apt=96",
+            "a=rtpmap:102 H264/90000",
+            "a=fmtp:102 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42001f",
+            "a=rtpmap:103 H264/90000",
+            "a=fmtp:103 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f",
+            "a=rtpmap:104 H264/90000",
+            "a=fmtp:104 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
+            "a=rtpmap:105 H264/90000",
+            "a=fmtp:105 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=640032",
+            "a=rtpmap:98 VP9/90000", "",
+        ].joined(separator: "\r\n")
+    }
+
+    static func refusal(_ text: String, codec: WebRTCCodec = .vp8) -> String? {
+        do {
+            _ = try ViewerOffer(text, codec: codec)
+            return nil
+        } catch {
+            return error.reason
+        }
+    }
+
+    @Test("A browser's offer: VP8's payload type, and for H.264 the constrained baseline one in mode 1")
+    func payloadTypes() throws {
+        #expect(try ViewerOffer(Self.offer(), codec: .vp8).payloadType == 96)
+        #expect(try ViewerOffer(Self.offer(), codec: .h264).payloadType == 104)
+        let baselineOnly = Self.offer().replacingOccurrences(of: "profile-level-id=42e01f", with: "profile-level-id=4d001f")
+        #expect(try ViewerOffer(baselineOnly, codec: .h264).payloadType == 102)
+    }
+
+    @Test("Offers that cannot work are refused with a reason the viewer's developer can act on")
+    func refusals() {
+        #expect(Self.refusal("hello") == "the offer is not a session description (SDP begins with v=0)")
+        #expect(Self.refusal("") == "the offer is not a session description (SDP begins with v=0)")
+        let audio = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
+        #expect(Self.refusal(audio)?.hasPrefix("the offer has no video section (m=video)") == true)
+        #expect(Self.refusal(Self.offer(direction: "sendonly"))?.contains("does not receive") == true)
+        #expect(Self.refusal(Self.offer(credentials: false)) == "the offer has no ICE credentials (a=ice-ufrag and a=ice-pwd)")
+        let noVP8 = Self.offer().replacingOccurrences(of: "a=rtpmap:96 VP8/90000", with: "")
+        #expect(Self.refusal(noVP8) == "the offer's video has no VP8 (it offers H264, VP9, rtx)")
+        let noH264 = Self.offer().split(separator: "\r\n").filter { !$0.contains("H264") }.joined(separator: "\r\n")
+        #expect(Self.refusal(noH264, codec: .h264)?.hasSuffix("this server sends H.264, which this browser does not take") == true)
+    }
+
+    @Test("webrtc:// URIs: a path is needed, the port defaults to 8890, no host listens everywhere, codec= is the one option")
+    func uris() throws {
+        let plain = try #require(try StreamDestination.parse("webrtc://127.0.0.1:8890/live"))
+        #expect(plain.kind == .webrtc && plain.host == "127.0.0.1" && plain.port == 8890 && plain.path == "/live")
+        #expect(plain.format.videoChain.first == "vp8enc")
+        let everywhere = try #require(try StreamDestination.parse("webrtc://:9000/cam?codec=H264"))
+        #expect(everywhere.host.isEmpty && everywhere.port == 9000)
+        #expect(everywhere.format.videoChain.first == "x264enc")
+        #expect(WebRTCServer.iceAddresses(for: "") == ["127.0.0.1"])
+        #expect(try StreamDestination.parse("webrtc://localhost/live")?.port == 8890)
+        #expect(throws: FileJob.Failure.self) { try StreamDestination.parse("webrtc://127.0.0.1:8890") }
+        #expect(throws: FileJob.Failure.self) { try StreamDestination.parse("webrtc://127.0.0.1:8890/live?codec=av1") }
+        #expect(throws: FileJob.Failure.self) { try StreamDestination.parse("webrtc://127.0.0.1:8890/live?bitrate=1") }
+    }
+}
