@@ -6,7 +6,7 @@
 /// watches), `leave` (after watching, the first viewer leaves: `delete`, by WHEP DELETE, twice, or
 /// `close`, closing its connection without a word), `after` (seconds the others watch after that).
 /// It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
-/// candidates, the time to its first frame, and what it saw (frames, how far from gray the pixels
+/// candidates, the time to its first frame (from its POST, and from its connection coming up), and what it saw (frames, how far from gray the pixels
 /// were, how often the picture changed between samples a quarter second apart, the codec it decoded).
 enum WebRTCTestPage {
     static let html = #"""
@@ -23,12 +23,11 @@ enum WebRTCTestPage {
         const afterSeconds = Number(query.get('after') || 0);
         const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
-        function gathered(pc) {
-          if (pc.iceGatheringState === 'complete') return Promise.resolve();
+        // Resolves at the end of the browser's gathering (the null candidate), or after two seconds:
+        // the server takes no trickled candidates, and its own ICE finds the browser's anyway.
+        function endOfCandidates(pc) {
           return new Promise((resolve) => {
-            pc.addEventListener('icegatheringstatechange', () => {
-              if (pc.iceGatheringState === 'complete') resolve();
-            });
+            pc.onicecandidate = (event) => { if (!event.candidate) resolve(); };
             setTimeout(resolve, 2000);
           });
         }
@@ -43,8 +42,9 @@ enum WebRTCTestPage {
           document.body.appendChild(video);
           const viewer = { index, pc, video, frames: 0, firstFrameMs: null };
           pc.ontrack = (event) => { video.srcObject = event.streams[0] || new MediaStream([event.track]); };
+          const candidates = endOfCandidates(pc);
           await pc.setLocalDescription(await pc.createOffer());
-          await gathered(pc);
+          await candidates;
           const started = performance.now();
           const response = await fetch(endpoint, {
             method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription.sdp,
@@ -55,10 +55,17 @@ enum WebRTCTestPage {
           if (response.status !== 201) throw new Error('POST answered ' + response.status + ': ' + answer);
           viewer.candidates = answer.split('\n').filter((line) => line.startsWith('a=candidate:')).length;
           viewer.session = new URL(viewer.location, endpoint).href;
+          pc.addEventListener('connectionstatechange', () => {
+            if (pc.connectionState === 'connected' && viewer.connected === undefined) viewer.connected = performance.now();
+          });
           await pc.setRemoteDescription({ type: 'answer', sdp: answer });
           const tick = () => {
             viewer.frames++;
-            if (viewer.firstFrameMs === null) viewer.firstFrameMs = Math.round(performance.now() - started);
+            if (viewer.firstFrameMs === null) {
+              const now = performance.now();
+              viewer.firstFrameMs = Math.round(now - started);
+              if (viewer.connected !== undefined) viewer.afterConnectedMs = Math.round(now - viewer.connected);
+            }
             video.requestVideoFrameCallback(tick);
           };
           video.requestVideoFrameCallback(tick);
@@ -121,7 +128,7 @@ enum WebRTCTestPage {
           const first = await Promise.all(viewers.map((viewer) => watch(viewer, watchSeconds)));
           viewers.forEach((viewer, i) => report.viewers.push({
             status: viewer.status, location: viewer.location, candidates: viewer.candidates,
-            firstFrameMs: viewer.firstFrameMs, watched: first[i],
+            firstFrameMs: viewer.firstFrameMs, afterConnectedMs: viewer.afterConnectedMs, watched: first[i],
           }));
           if (leave === 'delete') {
             report.deletes = [];

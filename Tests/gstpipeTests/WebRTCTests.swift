@@ -24,14 +24,32 @@ struct WebRTCTests {
         return server
     }
 
-    /// Opens the test page with `query` and returns its report (nil, with an issue, if none came).
-    private static func watch(in namespace: NetworkNamespace, query: String) async throws -> [String: Any]? {
+    /// One test's run: what the page reported, and how gstpipe ended.
+    struct Run {
+        let report: [String: Any]?
+        let result: CLIResult
+
+        /// Both, for a failed expectation to show.
+        var comment: Comment { Comment(rawValue: "\(report ?? [:])\n\(result.stderr)") }
+
+        /// The first viewer's answer (status, location, candidates, time to the first frame).
+        var firstViewer: [String: Any] { (report?["viewers"] as? [[String: Any]])?.first ?? [:] }
+    }
+
+    /// In a namespace of its own: gstpipe serves noise at `uri`, the test page watches with `query`
+    /// from another origin, then gstpipe is sent `stop` and waited for.
+    private static func watchNoise(
+        at uri: String = "webrtc://127.0.0.1:8890/live", query: String, stop: Int32 = SIGINT
+    ) async throws -> Run {
+        let namespace = try await NetworkNamespace()
+        let server = try await serveNoise(in: namespace, uri: uri)
         let session = try await BrowserSession(in: namespace, query: "endpoint=\(endpoint)&\(query)")
         let report = await session.result(named: "report", timeout: 90)
         await session.close()
         if report == nil { Issue.record("the page reported nothing") }
         if let error = report?["error"] { Issue.record("the page failed: \(error)") }
-        return report
+        server.signal(stop)
+        return Run(report: report, result: await server.finish(timeout: 20))
     }
 
     /// What one viewer saw in `phase` ("watched", or "after" another left).
@@ -45,8 +63,9 @@ struct WebRTCTests {
     /// rounding leaves), the picture changing from one sample to the next.
     private static func expectMovingGray(_ seen: [String: Any], seconds: Double, _ comment: Comment) {
         let frames = seen["frames"] as? Int ?? 0
-        // 30 frames a second; half of that is plenty on two busy cores.
-        #expect(Double(frames) >= seconds * 15, comment)
+        // 30 frames a second are sent; a browser on two cores busy with the encoder, the test's
+        // pixel reading and other tests presents fewer, and a third of them shows frames keep coming.
+        #expect(Double(frames) >= seconds * 10, comment)
         #expect(seen["width"] as? Int == 320 && seen["height"] as? Int == 240, comment)
         #expect((seen["maxSpread"] as? Int ?? 255) <= 12, comment)
         #expect((seen["meanSpread"] as? Double ?? 255) <= 1.5, comment)
@@ -58,19 +77,15 @@ struct WebRTCTests {
         "A browser on another origin watches moving gray noise; DELETE ends its session, a second DELETE is 404",
         .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
     func grayNoiseInABrowser() async throws {
-        let namespace = try await NetworkNamespace()
-        let server = try await Self.serveNoise(in: namespace)
-        let report = try await Self.watch(in: namespace, query: "viewers=1&watch=4&leave=delete")
-        server.signal(SIGINT)
-        let result = await server.finish(timeout: 20)
-        let viewer = (report?["viewers"] as? [[String: Any]])?.first ?? [:]
-        let comment = Comment(rawValue: "\(report ?? [:])\n\(result.stderr)")
+        let run = try await Self.watchNoise(query: "viewers=1&watch=4&leave=delete")
+        let (report, result, viewer, comment) = (run.report, run.result, run.firstViewer, run.comment)
         #expect(viewer["status"] as? Int == 201, comment)
         #expect((viewer["location"] as? String)?.hasPrefix("/live/whep/") == true, comment)
         #expect((viewer["candidates"] as? Int ?? 0) >= 1, comment)
-        // A key frame is asked for as the viewer joins: its first frame comes within a second or so
-        // of its offer (two on a busy machine).
-        #expect((viewer["firstFrameMs"] as? Int ?? .max) < 2500, comment)
+        // A key frame is asked for as the viewer's connection comes up: its first frame follows
+        // within a second. From the offer, the answer's ICE gathering and the DTLS handshake come first.
+        #expect((viewer["afterConnectedMs"] as? Int ?? .max) < 1000, comment)
+        #expect((viewer["firstFrameMs"] as? Int ?? .max) < 5000, comment)
         Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 4, comment)
         #expect(Self.seen(report, viewer: 0)["codec"] as? String == "video/VP8", comment)
         #expect(report?["deletes"] as? [Int] == [200, 404], comment)
@@ -85,12 +100,8 @@ struct WebRTCTests {
         "Two viewers at once: one leaves, the other keeps getting moving frames",
         .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
     func twoViewersOneLeaves() async throws {
-        let namespace = try await NetworkNamespace()
-        let server = try await Self.serveNoise(in: namespace)
-        let report = try await Self.watch(in: namespace, query: "viewers=2&watch=3&leave=delete&after=3")
-        server.signal(SIGTERM)
-        let result = await server.finish(timeout: 20)
-        let comment = Comment(rawValue: "\(report ?? [:])\n\(result.stderr)")
+        let run = try await Self.watchNoise(query: "viewers=2&watch=3&leave=delete&after=3", stop: SIGTERM)
+        let (report, result, comment) = (run.report, run.result, run.comment)
         Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 3, comment)
         Self.expectMovingGray(Self.seen(report, viewer: 1), seconds: 3, comment)
         Self.expectMovingGray(Self.seen(report, viewer: 1, "after"), seconds: 3, comment)
@@ -103,12 +114,8 @@ struct WebRTCTests {
         "?codec=h264: the browser decodes constrained-baseline H.264, gray and moving",
         .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
     func h264() async throws {
-        let namespace = try await NetworkNamespace()
-        let server = try await Self.serveNoise(in: namespace, uri: "webrtc://127.0.0.1:8890/live?codec=h264")
-        let report = try await Self.watch(in: namespace, query: "viewers=1&watch=3")
-        server.signal(SIGINT)
-        let result = await server.finish(timeout: 20)
-        let comment = Comment(rawValue: "\(report ?? [:])\n\(result.stderr)")
+        let run = try await Self.watchNoise(at: "webrtc://127.0.0.1:8890/live?codec=h264", query: "viewers=1&watch=3")
+        let (report, result, comment) = (run.report, run.result, run.comment)
         Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 3, comment)
         #expect(Self.seen(report, viewer: 0)["codec"] as? String == "video/H264", comment)
         #expect(result.stderr.contains("WHEP endpoint http://127.0.0.1:8890/live/whep, H264"), comment)
@@ -119,12 +126,8 @@ struct WebRTCTests {
         "A viewer whose page closes its connection without DELETE is dropped; the other watches on",
         .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
     func vanishedViewer() async throws {
-        let namespace = try await NetworkNamespace()
-        let server = try await Self.serveNoise(in: namespace)
-        let report = try await Self.watch(in: namespace, query: "viewers=2&watch=2&leave=close&after=9")
-        server.signal(SIGINT)
-        let result = await server.finish(timeout: 20)
-        let comment = Comment(rawValue: "\(report ?? [:])\n\(result.stderr)")
+        let run = try await Self.watchNoise(query: "viewers=2&watch=2&leave=close&after=9")
+        let (report, result, comment) = (run.report, run.result, run.comment)
         Self.expectMovingGray(Self.seen(report, viewer: 1, "after"), seconds: 9, comment)
         // Silent for the limit (5 s) after its last receiver report, within the 9 s the other watched on.
         #expect(result.stderr.contains("viewer 1 left: it sent nothing for"), comment)
