@@ -74,4 +74,11 @@ struct WebRTCOfferTests {
         #expect(throws: FileJob.Failure.self) { try StreamDestination.parse("webrtc://127.0.0.1:8890/live?codec=av1") }
         #expect(throws: FileJob.Failure.self) { try StreamDestination.parse("webrtc://127.0.0.1:8890/live?bitrate=1") }
     }
+
+    @Test("webrtc:// first, as an input, is refused with what to write instead (WHIP is not there yet)")
+    func notAnInputYet() throws {
+        let result = try CLI.run(["webrtc://:8891/in", "!", "gray", "!", "fakesink"], timeout: 30)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("webrtc:// is an output for now (browsers watch it)"), "\(result.stderr)")
+    }
 }

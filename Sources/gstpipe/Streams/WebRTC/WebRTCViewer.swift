@@ -41,9 +41,6 @@ final class WebRTCViewer: Sendable {
 
     private let liveness = Liveness()
 
-    /// How the viewer's pipeline is told apart from the run's in messages.
-    private var label: String { "viewer \(number)" }
-
     /// Builds the viewer's pipeline for `offer` and starts it (nothing flows until it is negotiated).
     init(id: String, number: Int, codec: WebRTCCodec, offer: ViewerOffer) throws(GStreamerError) {
         self.id = id
@@ -99,11 +96,12 @@ final class WebRTCViewer: Sendable {
         }
     }
 
-    /// How long the viewer has been silent: no RTCP from it since `lastHeard`. A browser sends
+    /// How long the viewer has been silent: no RTCP from it since its last report, or since it came
+    /// when none has come yet (`heard` false). A browser sends
     /// receiver reports about every second while it watches, and nothing once its tab is closed: a
     /// closed peer connection sends no RTCP BYE, its DTLS goodbye does not change webrtcbin's state,
     /// and libnice (without consent freshness in GStreamer 1.22) keeps the ICE pair up, so silence is
-    /// the one sign that it has gone. `heard` says whether any report came at all.
+    /// the one sign that it has gone.
     func silence(at now: ContinuousClock.Instant) -> (duration: Duration, heard: Bool) {
         liveness.silence(at: now)
     }
