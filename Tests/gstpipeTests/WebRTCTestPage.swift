@@ -5,7 +5,8 @@
 /// Query: `endpoint` (the WHEP URL), `viewers` (peer connections at once), `watch` (seconds each
 /// watches), `leave` (after watching, the first viewer leaves: `delete`, by WHEP DELETE, twice, or
 /// `close`, closing its connection without a word), `after` (seconds the others watch after that).
-/// It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
+/// With `embed=URL` it embeds gstpipe's own viewer page instead and reports the states that page
+/// posts. It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
 /// candidates, the time to its first frame (from its POST, and from its connection coming up), and what it saw (frames, how far from gray the pixels
 /// were, how often the picture changed between samples a quarter second apart, the codec it decoded).
 enum WebRTCTestPage {
@@ -147,7 +148,25 @@ enum WebRTCTestPage {
           return report;
         }
 
-        main()
+        // `embed=URL`: gstpipe's own viewer page in an iframe, followed by the states it posts.
+        function embedded(url) {
+          return new Promise((resolve) => {
+            const states = [];
+            addEventListener('message', (event) => {
+              if (!event.data || event.data.gstpipe !== 'viewer') return;
+              states.push(event.data.state);
+              if (event.data.state === 'playing') {
+                resolve({ states, width: event.data.width, height: event.data.height, origin: event.origin });
+              }
+            });
+            const frame = document.createElement('iframe');
+            frame.src = url;
+            document.body.appendChild(frame);
+            setTimeout(() => resolve({ states }), 20000);
+          });
+        }
+
+        (query.get('embed') ? embedded(query.get('embed')).then((embed) => ({ embed })) : main())
           .catch((error) => ({ error: String(error && error.message || error) }))
           .then((report) => fetch('/result/report', { method: 'POST', body: JSON.stringify(report) }));
         </script>

@@ -97,6 +97,19 @@ struct WebRTCTests {
     }
 
     @Test(
+        "gstpipe's own viewer page plays the stream, embedded in a page of another origin",
+        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+    func viewerPage() async throws {
+        let run = try await Self.watchNoise(query: "embed=http://127.0.0.1:8890/live")
+        let embed = run.report?["embed"] as? [String: Any] ?? [:]
+        #expect(embed["states"] as? [String] == ["connecting", "connected", "playing"], run.comment)
+        #expect(embed["width"] as? Int == 320 && embed["height"] as? Int == 240, run.comment)
+        #expect(embed["origin"] as? String == "http://127.0.0.1:8890", run.comment)
+        #expect(run.result.stderr.contains("viewer 1 joined (1 watching)"), run.comment)
+        #expect(run.result.status == 130, run.comment)
+    }
+
+    @Test(
         "Two viewers at once: one leaves, the other keeps getting moving frames",
         .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
     func twoViewersOneLeaves() async throws {

@@ -1,7 +1,9 @@
 /// The page a `webrtc://` output serves at its path: a `<video>` that watches the stream through the
 /// server's WHEP endpoint (PATH/whep, next to the page), the connection's state below it, and a
 /// DELETE of the session when the page goes away. Everything is here: no script or style from
-/// elsewhere, so it works on a network with no way out.
+/// elsewhere, so it works on a network with no way out. Embedded in another page (an iframe), it
+/// tells that page its state with postMessage (`{gstpipe: 'viewer', state}`; 'playing' with the
+/// picture's size once the first frame shows), so the page around it can follow the player.
 enum ViewerPage {
     static let html = #"""
         <!doctype html>
@@ -27,9 +29,11 @@ enum ViewerPage {
         const stateLine = document.getElementById('state');
         let session = null;
 
-        function show(text, failed) {
+        function show(text, failed, details) {
+          if (stateLine.textContent === text) return;
           stateLine.textContent = text;
           stateLine.className = failed ? 'failed' : '';
+          if (parent !== window) parent.postMessage(Object.assign({ gstpipe: 'viewer', state: text }, details), '*');
         }
 
         // The server takes no trickled candidates: the offer goes once the browser has gathered its own
@@ -49,10 +53,15 @@ enum ViewerPage {
           pc.addTransceiver('video', { direction: 'recvonly' });
           pc.ontrack = (event) => {
             video.srcObject = event.streams[0] || new MediaStream([event.track]);
+            video.requestVideoFrameCallback((now, frame) => {
+              show('playing', false, { width: frame.width, height: frame.height });
+            });
           };
           pc.onconnectionstatechange = () => {
             const state = pc.connectionState;
             const failed = state === 'failed' || state === 'closed';
+            // 'connected' comes before the first frame; 'playing' says more once it has come.
+            if (state === 'connected' && stateLine.textContent === 'playing') return;
             show(failed ? state + ': reload the page to watch again' : state, failed);
           };
           show('connecting');
