@@ -42,7 +42,8 @@ struct WebRTCOfferTests {
     func payloadTypes() throws {
         #expect(try ViewerOffer(Self.offer(), codec: .vp8).payloadType == 96)
         #expect(try ViewerOffer(Self.offer(), codec: .h264).payloadType == 104)
-        let baselineOnly = Self.offer().replacingOccurrences(of: "profile-level-id=42e01f", with: "profile-level-id=4d001f")
+        let baselineOnly = Self.offer().replacingOccurrences(
+            of: "profile-level-id=42e01f", with: "profile-level-id=4d001f")
         #expect(try ViewerOffer(baselineOnly, codec: .h264).payloadType == 102)
     }
 
@@ -53,14 +54,17 @@ struct WebRTCOfferTests {
         let audio = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
         #expect(Self.refusal(audio)?.hasPrefix("the offer has no video section (m=video)") == true)
         #expect(Self.refusal(Self.offer(direction: "sendonly"))?.contains("does not receive") == true)
-        #expect(Self.refusal(Self.offer(credentials: false)) == "the offer has no ICE credentials (a=ice-ufrag and a=ice-pwd)")
+        #expect(
+            Self.refusal(Self.offer(credentials: false))
+                == "the offer has no ICE credentials (a=ice-ufrag and a=ice-pwd)")
         let noVP8 = Self.offer().replacingOccurrences(of: "a=rtpmap:96 VP8/90000", with: "")
         #expect(Self.refusal(noVP8) == "the offer's video has no VP8 (it offers H264, VP9, rtx)")
         let noH264 = Self.offer().split(separator: "\r\n").filter { !$0.contains("H264") }.joined(separator: "\r\n")
-        #expect(Self.refusal(noH264, codec: .h264)?.hasSuffix("this server sends H.264, which this browser does not take") == true)
+        let refusal = Self.refusal(noH264, codec: .h264)
+        #expect(refusal?.hasSuffix("this server sends H.264, which this browser does not take") == true)
     }
 
-    @Test("webrtc:// URIs: a path is needed, the port defaults to 8890, no host listens everywhere, codec= is the one option")
+    @Test("webrtc:// URIs: a path is needed, the port defaults to 8890, no host is every address, one option")
     func uris() throws {
         let plain = try #require(try StreamDestination.parse("webrtc://127.0.0.1:8890/live"))
         #expect(plain.kind == .webrtc && plain.host == "127.0.0.1" && plain.port == 8890 && plain.path == "/live")

@@ -118,11 +118,14 @@ final class BrowserSession: Sendable {
     init(in namespace: NetworkNamespace, query: String) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-webrtc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Browser.collector.write(to: folder.appendingPathComponent("collector.py"), atomically: true, encoding: .utf8)
+        let collector = folder.appendingPathComponent("collector.py")
+        try Browser.collector.write(to: collector, atomically: true, encoding: .utf8)
         try WebRTCTestPage.html.write(
             to: folder.appendingPathComponent("viewer.html"), atomically: true, encoding: .utf8)
-        pageServer = namespace.run("/usr/bin/python3", [folder.appendingPathComponent("collector.py").path, folder.path, "8000"])
-        guard await namespace.waitForListener(8000) else { throw NetworkNamespace.NamespaceError(message: "no page server") }
+        pageServer = namespace.run("/usr/bin/python3", [collector.path, folder.path, "8000"])
+        guard await namespace.waitForListener(8000) else {
+            throw NetworkNamespace.NamespaceError(message: "no page server")
+        }
         let profile = folder.appendingPathComponent("profile").path
         browser = namespace.run(
             Browser.executable, Browser.arguments(profile: profile, url: "http://127.0.0.1:8000/viewer.html?\(query)"))

@@ -7,8 +7,9 @@
 /// `close`, closing its connection without a word), `after` (seconds the others watch after that).
 /// With `embed=URL` it embeds gstpipe's own viewer page instead and reports the states that page
 /// posts. It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
-/// candidates, the time to its first frame (from its POST, and from its connection coming up), and what it saw (frames, how far from gray the pixels
-/// were, how often the picture changed between samples a quarter second apart, the codec it decoded).
+/// candidates, the time to its first frame (from its POST, and from its connection coming up), and
+/// what it saw (frames, how far from gray the pixels were, how often the picture changed between
+/// samples a quarter second apart, the codec it decoded).
 enum WebRTCTestPage {
     static let html = #"""
         <!doctype html>
@@ -57,7 +58,9 @@ enum WebRTCTestPage {
           viewer.candidates = answer.split('\n').filter((line) => line.startsWith('a=candidate:')).length;
           viewer.session = new URL(viewer.location, endpoint).href;
           pc.addEventListener('connectionstatechange', () => {
-            if (pc.connectionState === 'connected' && viewer.connected === undefined) viewer.connected = performance.now();
+            if (pc.connectionState === 'connected' && viewer.connected === undefined) {
+              viewer.connected = performance.now();
+            }
           });
           await pc.setRemoteDescription({ type: 'answer', sdp: answer });
           const tick = () => {

@@ -129,7 +129,9 @@ struct StreamDestination: Sendable, Equatable {
 
     /// A `webrtc://` output takes one option: the codec every viewer gets (`codec=vp8`, the default,
     /// or `codec=h264`).
-    static func checkWebRTCOptions(_ options: [(name: String, value: String)], in token: String) throws(FileJob.Failure) {
+    static func checkWebRTCOptions(
+        _ options: [(name: String, value: String)], in token: String
+    ) throws(FileJob.Failure) {
         let codecs = WebRTCCodec.allCases.map(\.rawValue).joined(separator: " or ")
         for (name, value) in options {
             guard name == "codec" else {

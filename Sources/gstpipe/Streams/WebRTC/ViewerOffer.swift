@@ -53,9 +53,10 @@ struct ViewerOffer: Sendable {
             throw Refusal(reason: "the offer has no DTLS fingerprint (a=fingerprint): WebRTC media is encrypted")
         }
         guard let payloadType = Self.payloadType(of: codec, in: video) else {
-            let offered = Set(video.compactMap(Self.encodingName)).sorted().joined(separator: ", ")
+            let names = Set(video.compactMap(Self.encodingName)).sorted().joined(separator: ", ")
+            let offered = names.isEmpty ? "none" : names
             throw Refusal(
-                reason: "the offer's video has no \(Self.wanted(codec)) (it offers \(offered.isEmpty ? "none" : offered))"
+                reason: "the offer's video has no \(Self.wanted(codec)) (it offers \(offered))"
                     + (codec == .h264 ? ": this server sends H.264, which this browser does not take" : ""))
         }
         sdp = text

@@ -98,7 +98,8 @@ struct WHEPEndpoints: Sendable {
     static func text(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "text/plain; charset=utf-8"
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(string: message + "\n")))
+        let body = ResponseBody(byteBuffer: ByteBuffer(string: message + "\n"))
+        return Response(status: status, headers: headers, body: body)
     }
 }
 
@@ -129,8 +130,8 @@ private struct Gatekeeper: RouterMiddleware {
                     .methodNotAllowed, "\(request.uri.path) takes \(allow)", headers: [.allow: allow])
             }
         } else {
-            response = WHEPEndpoints.text(
-                .notFound, "nothing here: the viewer page is \(endpoints.path), the WHEP endpoint \(endpoints.endpoint)")
+            let here = "the viewer page is \(endpoints.path), the WHEP endpoint \(endpoints.endpoint)"
+            response = WHEPEndpoints.text(.notFound, "nothing here: \(here)")
         }
         response.headers[.accessControlAllowOrigin] = "*"
         response.headers[.accessControlExposeHeaders] = "Location"

@@ -30,9 +30,9 @@ final class WebRTCServer: Sendable {
         // Hummingbird's log goes nowhere: gstpipe says what matters in its own notes, and standard
         // output may carry data.
         let logger = Logger(label: "gstpipe.webrtc") { _ in SwiftLogNoOpLogHandler() }
+        let address = BindAddress.hostname(Self.bindHost(destination.host), port: destination.port)
         let application = Application(
-            router: endpoints.router(),
-            configuration: ApplicationConfiguration(address: .hostname(Self.bindHost(destination.host), port: destination.port)),
+            router: endpoints.router(), configuration: ApplicationConfiguration(address: address),
             onServerRunning: { _ in started.fire() }, logger: logger)
         server = Task {
             do {

@@ -45,8 +45,8 @@ final class WebRTCViewer: Sendable {
     init(id: String, number: Int, codec: WebRTCCodec, offer: ViewerOffer) throws(GStreamerError) {
         self.id = id
         self.number = number
-        let rtpCaps =
-            "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),payload=\(offer.payloadType)"
+        let rtpCaps = "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),"
+            + "payload=\(offer.payloadType)"
         // is-live with do-timestamp: each frame is stamped with this pipeline's running time as it
         // leaves the appsrc, so a viewer's stream starts at its own zero. A second of frames at most.
         pipeline = try Pipeline(

@@ -96,7 +96,8 @@ final class WebRTCViewers: Sendable {
             for viewer in viewers {
                 let (silence, heard) = viewer.silence(at: now)
                 if heard && silence > Self.silenceLimit {
-                    remove(viewer.id, because: "it sent nothing for \(silence.components.seconds) s (its page was closed?)")
+                    let seconds = silence.components.seconds
+                    remove(viewer.id, because: "it sent nothing for \(seconds) s (its page was closed?)")
                 } else if !heard && silence > Self.connectionLimit {
                     remove(viewer.id, because: "its connection never came up")
                 }
