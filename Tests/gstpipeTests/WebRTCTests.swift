@@ -34,6 +34,12 @@ struct WebRTCTests {
 
         /// The first viewer's answer (status, location, candidates, time to the first frame).
         var firstViewer: [String: Any] { (report?["viewers"] as? [[String: Any]])?.first ?? [:] }
+
+        /// What viewer `index` saw in `phase` ("watched", or "after" another left).
+        func seen(_ index: Int, _ phase: String = "watched") -> [String: Any] {
+            let viewers = report?["viewers"] as? [[String: Any]] ?? []
+            return index < viewers.count ? viewers[index][phase] as? [String: Any] ?? [:] : [:]
+        }
     }
 
     /// In a namespace of its own: gstpipe serves noise at `uri`, the test page watches with `query`
@@ -52,13 +58,6 @@ struct WebRTCTests {
         return Run(report: report, result: await server.finish(timeout: 20))
     }
 
-    /// What one viewer saw in `phase` ("watched", or "after" another left).
-    private static func seen(_ report: [String: Any]?, viewer: Int, _ phase: String = "watched") -> [String: Any] {
-        let viewers = report?["viewers"] as? [[String: Any]] ?? []
-        guard viewer < viewers.count else { return [:] }
-        return viewers[viewer][phase] as? [String: Any] ?? [:]
-    }
-
     /// Moving gray noise: frames at the source's size, every pixel gray (R = G = B within what VP8's
     /// rounding leaves), the picture changing from one sample to the next.
     private static func expectMovingGray(_ seen: [String: Any], seconds: Double, _ comment: Comment) {
@@ -75,10 +74,10 @@ struct WebRTCTests {
 
     @Test(
         "A browser on another origin watches moving gray noise; DELETE ends its session, a second DELETE is 404",
-        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+        .browser)
     func grayNoiseInABrowser() async throws {
         let run = try await Self.watchNoise(query: "viewers=1&watch=4&leave=delete")
-        let (report, result, viewer, comment) = (run.report, run.result, run.firstViewer, run.comment)
+        let (result, viewer, comment) = (run.result, run.firstViewer, run.comment)
         #expect(viewer["status"] as? Int == 201, comment)
         #expect((viewer["location"] as? String)?.hasPrefix("/live/whep/") == true, comment)
         #expect((viewer["candidates"] as? Int ?? 0) >= 1, comment)
@@ -86,9 +85,9 @@ struct WebRTCTests {
         // within a second. From the offer, the answer's ICE gathering and the DTLS handshake come first.
         #expect((viewer["afterConnectedMs"] as? Int ?? .max) < 1000, comment)
         #expect((viewer["firstFrameMs"] as? Int ?? .max) < 5000, comment)
-        Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 4, comment)
-        #expect(Self.seen(report, viewer: 0)["codec"] as? String == "video/VP8", comment)
-        #expect(report?["deletes"] as? [Int] == [200, 404], comment)
+        Self.expectMovingGray(run.seen(0), seconds: 4, comment)
+        #expect(run.seen(0)["codec"] as? String == "video/VP8", comment)
+        #expect(run.report?["deletes"] as? [Int] == [200, 404], comment)
         #expect(result.stderr.contains("watch at http://127.0.0.1:8890/live"), comment)
         #expect(result.stderr.contains("WHEP endpoint http://127.0.0.1:8890/live/whep"), comment)
         #expect(result.stderr.contains("viewer 1 joined (1 watching)"), comment)
@@ -98,7 +97,7 @@ struct WebRTCTests {
 
     @Test(
         "gstpipe's own viewer page plays the stream, embedded in a page of another origin",
-        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+        .browser)
     func viewerPage() async throws {
         let run = try await Self.watchNoise(query: "embed=http://127.0.0.1:8890/live")
         let embed = run.report?["embed"] as? [String: Any] ?? [:]
@@ -111,13 +110,13 @@ struct WebRTCTests {
 
     @Test(
         "Two viewers at once: one leaves, the other keeps getting moving frames",
-        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+        .browser)
     func twoViewersOneLeaves() async throws {
         let run = try await Self.watchNoise(query: "viewers=2&watch=3&leave=delete&after=3", stop: SIGTERM)
-        let (report, result, comment) = (run.report, run.result, run.comment)
-        Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 3, comment)
-        Self.expectMovingGray(Self.seen(report, viewer: 1), seconds: 3, comment)
-        Self.expectMovingGray(Self.seen(report, viewer: 1, "after"), seconds: 3, comment)
+        let (result, comment) = (run.result, run.comment)
+        Self.expectMovingGray(run.seen(0), seconds: 3, comment)
+        Self.expectMovingGray(run.seen(1), seconds: 3, comment)
+        Self.expectMovingGray(run.seen(1, "after"), seconds: 3, comment)
         #expect(result.stderr.contains("viewer 2 joined (2 watching)"), comment)
         #expect(result.stderr.contains("viewer 1 left: it left (1 watching)"), comment)
         #expect(result.status == 143, comment)
@@ -125,23 +124,23 @@ struct WebRTCTests {
 
     @Test(
         "?codec=h264: the browser decodes constrained-baseline H.264, gray and moving",
-        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+        .browser)
     func h264() async throws {
         let run = try await Self.watchNoise(at: "webrtc://127.0.0.1:8890/live?codec=h264", query: "viewers=1&watch=3")
-        let (report, result, comment) = (run.report, run.result, run.comment)
-        Self.expectMovingGray(Self.seen(report, viewer: 0), seconds: 3, comment)
-        #expect(Self.seen(report, viewer: 0)["codec"] as? String == "video/H264", comment)
+        let (result, comment) = (run.result, run.comment)
+        Self.expectMovingGray(run.seen(0), seconds: 3, comment)
+        #expect(run.seen(0)["codec"] as? String == "video/H264", comment)
         #expect(result.stderr.contains("WHEP endpoint http://127.0.0.1:8890/live/whep, H264"), comment)
         #expect(result.status == 130, comment)
     }
 
     @Test(
         "A viewer whose page closes its connection without DELETE is dropped; the other watches on",
-        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)"))
+        .browser)
     func vanishedViewer() async throws {
         let run = try await Self.watchNoise(query: "viewers=2&watch=2&leave=close&after=9")
-        let (report, result, comment) = (run.report, run.result, run.comment)
-        Self.expectMovingGray(Self.seen(report, viewer: 1, "after"), seconds: 9, comment)
+        let (result, comment) = (run.result, run.comment)
+        Self.expectMovingGray(run.seen(1, "after"), seconds: 9, comment)
         // Silent for the limit (5 s) after its last receiver report, within the 9 s the other watched on.
         #expect(result.stderr.contains("viewer 1 left: it sent nothing for"), comment)
         #expect(result.stderr.contains("(1 watching)"), comment)
@@ -203,5 +202,12 @@ struct WebRTCTests {
         server.signal(SIGINT)
         let result = await server.finish(timeout: 20)
         #expect(result.status == 130, "\(result.stderr)")
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// Headless Chromium is there to be the viewer.
+    static var browser: Self {
+        .enabled(if: Browser.isInstalled, "Chromium is not installed (scripts/setup.sh installs it)")
     }
 }
