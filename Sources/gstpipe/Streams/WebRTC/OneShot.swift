@@ -1,0 +1,42 @@
+import Synchronization
+
+/// Something that happens once, fired from any thread, awaited by one task with a time limit.
+final class OneShot: Sendable {
+    private struct State {
+        var fired = false
+        var waiter: CheckedContinuation<Void, Never>?
+    }
+
+    private let state = Mutex(State())
+
+    /// Marks it as happened, resuming the waiter if there is one; later calls do nothing. True for
+    /// the call that marked it.
+    @discardableResult
+    func fire() -> Bool {
+        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
+            guard !state.fired else { return (false, nil) }
+            state.fired = true
+            defer { state.waiter = nil }
+            return (true, state.waiter)
+        }
+        waiter?.resume()
+        return first
+    }
+
+    /// Returns once it has happened, or after `timeout`.
+    func wait(timeout: Duration) async {
+        let timer = Task { [self] in
+            try? await Task.sleep(for: timeout)
+            fire()
+        }
+        defer { timer.cancel() }
+        await withCheckedContinuation { continuation in
+            let resumeNow = state.withLock { state -> Bool in
+                if state.fired { return true }
+                state.waiter = continuation
+                return false
+            }
+            if resumeNow { continuation.resume() }
+        }
+    }
+}
