@@ -118,6 +118,9 @@ enum WebRTCTestPage {
           stats.forEach((entry) => {
             if (entry.type === 'inbound-rtp' && entry.kind === 'video' && stats.get(entry.codecId)) {
               seen.codec = stats.get(entry.codecId).mimeType;
+              // What the browser adds to the latency: its jitter buffer and its decoder, per frame.
+              seen.jitterBufferMs = 1000 * entry.jitterBufferDelay / Math.max(1, entry.jitterBufferEmittedCount);
+              seen.decodeMs = 1000 * entry.totalDecodeTime / Math.max(1, entry.framesDecoded);
             }
           });
           seen.frames = viewer.frames - startFrames;
