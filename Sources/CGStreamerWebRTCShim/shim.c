@@ -1,3 +1,6 @@
+// GStreamer 1.22 marks the WebRTC library "unstable API" and warns on every include unless told that
+// its users know; this shim is the one place that uses it, and CI fails on any warning.
+#define GST_USE_UNSTABLE_API
 #include "CGStreamerWebRTCShim.h"
 #include <gst/sdp/sdp.h>
 #include <gst/webrtc/webrtc.h>
