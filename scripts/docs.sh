@@ -38,11 +38,20 @@ swift package --disable-sandbox generate-documentation "${targets[@]}" \
 echo "== documentation: every public symbol, parameter, return value and error"
 python3 scripts/check-doc-coverage.py .build "${modules[@]}"
 
-echo "== documentation: the README's tour is Snippets/GettingStarted.swift, which CI builds and runs"
+echo "== documentation: the README's tour is snippets (GettingStarted, DimFilter), which CI builds and runs"
 python3 - <<'TOUR'
-snippet = open("Snippets/GettingStarted.swift").read().split("\n", 1)[1]
-if snippet not in open("README.md").read():
-    raise SystemExit("docs: README.md's library tour differs from Snippets/GettingStarted.swift: copy the file in")
+import glob
+readme = open("README.md").read()
+tour = 0
+for path in sorted(glob.glob("Snippets/*.swift")):
+    first, snippet = open(path).read().split("\n", 1)
+    if "the README's tour shows this file as it is" not in first:
+        continue
+    tour += 1
+    if snippet not in readme:
+        raise SystemExit(f"docs: README.md's library tour differs from {path}: copy the file in (from its second line)")
+if tour < 2:
+    raise SystemExit("docs: README.md's library tour should show Snippets/GettingStarted.swift and Snippets/DimFilter.swift")
 TOUR
 
 [ -n "$site" ] || exit 0
