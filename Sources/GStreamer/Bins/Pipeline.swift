@@ -112,9 +112,7 @@ public class Bin: Element, @unchecked Sendable {
     ///
     /// - Returns: The graph's dot text (render it with `dot -Tsvg`); empty if GStreamer gives none.
     public func dotGraph() -> String {
-        guard let text = gst_debug_bin_to_dot_data(binPointer, GST_DEBUG_GRAPH_SHOW_ALL) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
+        String(takingGString: gst_debug_bin_to_dot_data(binPointer, GST_DEBUG_GRAPH_SHOW_ALL)) ?? ""
     }
 
     var binPointer: UnsafeMutablePointer<GstBin> {

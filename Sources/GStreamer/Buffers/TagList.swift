@@ -7,22 +7,13 @@ import CGStreamerShim
 /// The value holds a reference to an immutable tag list and copies it before a change when it is shared
 /// (with a message, or another value), so it is a true value and safe to send.
 public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
-    // Holds one reference; written only when this storage is uniquely referenced and the tag list is
-    // writable (nobody else holds it), so sharing it across threads is safe.
-    final class Storage: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<GstTagList>
-        init(taking pointer: UnsafeMutablePointer<GstTagList>) { self.pointer = pointer }
-        deinit { gst_tag_list_unref(pointer) }
-    }
+    // Holds one reference, copied before a write while another value or GStreamer holds it: never
+    // mutated while shared, so sharing it across threads is safe.
+    private var storage: CopyOnWrite<GstTagList>
 
-    private var storage: Storage
-
-    init(taking pointer: UnsafeMutablePointer<GstTagList>) {
-        storage = Storage(taking: pointer)
-    }
-
+    init(taking pointer: UnsafeMutablePointer<GstTagList>) { storage = CopyOnWrite(taking: pointer) }
     init(borrowing pointer: UnsafeMutablePointer<GstTagList>) {
-        storage = Storage(taking: gst_tag_list_ref(pointer))
+        storage = CopyOnWrite(taking: GstTagList.retain(pointer))
     }
 
     /// An empty tag list, to fill with `set`.
@@ -30,7 +21,7 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// The corresponding C function is `gst_tag_list_new_empty`.
     public init() {
         try? GStreamer.initialize()
-        storage = Storage(taking: gst_tag_list_new_empty())
+        storage = CopyOnWrite(taking: gst_tag_list_new_empty())
     }
 
     /// Parses a tag list from its string form, such as `"taglist, title=(string)hello, bitrate=(uint)128000"`.
@@ -45,18 +36,11 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
         guard let pointer = gst_tag_list_new_from_string(string) else {
             throw GStreamerError(kind: .invalidArgument, message: "could not parse tag list \"\(string)\"")
         }
-        storage = Storage(taking: pointer)
+        storage = CopyOnWrite(taking: pointer)
     }
 
     private var pointer: UnsafeMutablePointer<GstTagList> { storage.pointer }
-
-    private mutating func writablePointer() -> UnsafeMutablePointer<GstTagList> {
-        let shared = !isKnownUniquelyReferenced(&storage)
-        if shared || gst_mini_object_is_writable(UnsafeMutableRawPointer(storage.pointer).assumingMemoryBound(to: GstMiniObject.self)) == 0 {
-            storage = Storage(taking: gst_tag_list_copy(storage.pointer))
-        }
-        return storage.pointer
-    }
+    private mutating func writablePointer() -> UnsafeMutablePointer<GstTagList> { storage.writablePointer() }
 
     /// Calls `body` with the GstTagList, for C interop; it must not be kept or changed.
     ///
@@ -70,11 +54,7 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// The string form, which `init(_:)` parses back.
     ///
     /// The corresponding C function is `gst_tag_list_to_string`.
-    public var description: String {
-        guard let text = gst_tag_list_to_string(pointer) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
-    }
+    public var description: String { String(takingGString: gst_tag_list_to_string(pointer)) ?? "" }
 
     /// The same tags with the same values.
     ///
@@ -85,7 +65,7 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     ///   - rhs: Another tag list.
     /// - Returns: Whether both hold the same tags with the same values, whatever their scope.
     public static func == (lhs: TagList, rhs: TagList) -> Bool {
-        lhs.storage === rhs.storage || gst_tag_list_is_equal(lhs.pointer, rhs.pointer) != 0
+        lhs.storage.isIdentical(to: rhs.storage) || gst_tag_list_is_equal(lhs.pointer, rhs.pointer) != 0
     }
 
     /// True when the list holds no tag.
@@ -244,9 +224,8 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
 
     private func string(_ tag: String) -> String? {
         var text: UnsafeMutablePointer<gchar>?
-        guard gst_tag_list_get_string(pointer, tag, &text) != 0, let text else { return nil }
-        defer { g_free(text) }
-        return String(cString: text)
+        guard gst_tag_list_get_string(pointer, tag, &text) != 0 else { return nil }
+        return String(takingGString: text)
     }
 
     private mutating func setString(_ tag: String, _ value: String?) {

@@ -248,22 +248,15 @@ extension Message {
         var property: UnsafePointer<gchar>?
         var value: UnsafePointer<GValue>?
         gst_message_parse_property_notify(message, &object, &property, &value)
-        let path = object.flatMap { gst_object_get_path_string($0) }
-        defer { g_free(path) }
-        var serialized: String?
-        if let value {
-            // As gst-launch-1.0 -v shows them: caps and strings plain, anything else by GLib.
-            let text: UnsafeMutablePointer<gchar>? =
-                if value.pointee.g_type == gst_caps_get_type() {
-                    gst_caps_to_string(gst_value_get_caps(value))
-                } else {
-                    g_strdup_value_contents(value)
-                }
-            serialized = text.map { String(cString: $0) }
-            g_free(text)
+        let path = object.flatMap { String(takingGString: gst_object_get_path_string($0)) }
+        // As gst-launch-1.0 -v shows them: caps and strings plain, anything else by GLib.
+        let serialized = value.flatMap { value in
+            String(
+                takingGString: value.pointee.g_type == gst_caps_get_type()
+                    ? gst_caps_to_string(gst_value_get_caps(value)) : g_strdup_value_contents(value))
         }
         return .propertyNotify(
-            object: path.map { String(cString: $0) } ?? source ?? "?",
+            object: path ?? source ?? "?",
             property: property.map { String(cString: $0) } ?? "?", value: serialized)
     }
 

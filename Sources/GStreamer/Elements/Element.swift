@@ -93,9 +93,7 @@ public class Element: @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_object_get_name`.
     public var name: String {
-        guard let name = gst_object_get_name(objectPointer) else { return "" }
-        defer { g_free(name) }
-        return String(cString: name)
+        String(takingGString: gst_object_get_name(objectPointer)) ?? ""
     }
 
     /// The name of the factory that made the element, such as "videotestsrc".
