@@ -20,10 +20,8 @@ public final class Pad: @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_object_get_name`.
     public var name: String {
-        guard let name = gst_object_get_name(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self))
-        else { return "" }
-        defer { g_free(name) }
-        return String(cString: name)
+        let object = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self)
+        return String(takingGString: gst_object_get_name(object)) ?? ""
     }
 
     /// The caps negotiated on the pad, once data flows.
