@@ -43,6 +43,8 @@ final class ElementCore: @unchecked Sendable {
     /// Starts the implementation for the data about to reach it, unless it runs already (see
     /// `ElementLifecycle.ensureStarted`).
     func startForData() {
+        // Every buffer asks: once running, the answer is one atomic load, without touching the implementation.
+        if lifecycle.isRunning { return }
         lifecycle.ensureStarted(byData: true, implementation)
     }
 

@@ -29,6 +29,9 @@ struct ElementLifecycle: ~Copyable, Sendable {
     /// Started and not stopping: the streaming threads' check, without a lock.
     private let running = Atomic<Bool>(false)
 
+    /// Started and not stopping.
+    var isRunning: Bool { running.load(ordering: .acquiring) }
+
     /// NULL → READY: the implementation's `initialize`.
     ///
     /// - Returns: nil when it succeeded, else the description of what it threw.
