@@ -48,7 +48,7 @@ public class Element: @unchecked Sendable {
 
     /// The name of the factory that made the element, such as "videotestsrc".
     public var factoryName: String? {
-        guard let factory = CGStreamerShim_element_get_factory(pointer),
+        guard let factory = gst_element_get_factory(pointer),
             let name = UnsafeMutablePointer<GstObject>(factory).pointee.name
         else { return nil }
         return String(cString: name)

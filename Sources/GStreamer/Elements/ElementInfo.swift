@@ -35,7 +35,7 @@ extension Element {
     public var classification: String? { metadata("klass") }
 
     private func metadata(_ key: String) -> String? {
-        guard let factory = CGStreamerShim_element_get_factory(pointer),
+        guard let factory = gst_element_get_factory(pointer),
             let value = gst_element_factory_get_metadata(factory, key)
         else { return nil }
         return String(cString: value)
