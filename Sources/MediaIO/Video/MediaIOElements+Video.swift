@@ -26,9 +26,7 @@ extension MediaIOElements {
         let type = ElementTypeDescription(
             name: name, longName: longName, classification: classification, description: description,
             kind: .source, srcCaps: VideoPixelFormat.caps(for: formats), properties: properties)
-        try ElementType.register(type, plugin: plugin) { bridge in
-            SourceAdapter(source: make(bridge.properties), bridge: bridge)
-        }
+        try register(type, as: VideoSourceKind<Source>.self, plugin: plugin, make: make)
     }
 
     /// Registers a sink: `make` is called once per element instance with its properties.
@@ -58,9 +56,7 @@ extension MediaIOElements {
         let type = ElementTypeDescription(
             name: name, longName: longName, classification: classification, description: description,
             kind: .sink, sinkCaps: VideoPixelFormat.caps(for: formats), properties: properties)
-        try ElementType.register(type, plugin: plugin) { bridge in
-            SinkAdapter(sink: make(bridge.properties), bridge: bridge)
-        }
+        try register(type, as: VideoSinkKind<Sink>.self, plugin: plugin, make: make)
     }
 
     /// Registers a filter (a sink that hands frames on): `make` is called once per element instance.
@@ -93,8 +89,6 @@ extension MediaIOElements {
             name: name, longName: longName, classification: classification, description: description,
             kind: .filter, sinkCaps: VideoPixelFormat.caps(for: sinkFormats),
             srcCaps: VideoPixelFormat.caps(for: srcFormats), properties: properties)
-        try ElementType.register(type, plugin: plugin) { bridge in
-            FilterAdapter(filter: make(bridge.properties), bridge: bridge)
-        }
+        try register(type, as: VideoFilterKind<Filter>.self, plugin: plugin, make: make)
     }
 }
