@@ -1,5 +1,13 @@
 /// A sink of video frames, like an SDK's custom renderer.
 ///
+/// A sink implements one of two callbacks: ``render(_:)``, which gets each frame as it is (zero-copy,
+/// ``VideoBufferType/pixelBuffer``, the default), or ``renderRawData(_:format:timestamp:rotation:)``,
+/// which gets tightly packed bytes (one copy, ``VideoBufferType/rawData``). ``VideoLifecycle/bufferType``
+/// picks between them when it implements both. One that implements only the callback its
+/// `bufferType` does not name gets its frames there all the same, and the element posts a warning
+/// once, naming the sink and the callback; one that implements neither (a misspelt signature is the
+/// usual cause) fails on its first frame with an error naming the callback to write.
+///
 /// Examples: `Examples/CustomRenderer` (`.pixelBuffer`, rows walked by stride) and
 /// `Examples/MediaIOPair` (`.rawData`).
 public protocol VideoSink: VideoLifecycle {
@@ -11,14 +19,16 @@ public protocol VideoSink: VideoLifecycle {
     ///
     /// - Returns: True when the sink is ready; false fails the state change.
     func shouldInitialize() -> Bool
-    /// A frame to render (for `bufferType == .pixelBuffer`), on the streaming thread, synchronously.
+    /// A frame to render (for `bufferType == .pixelBuffer`, or for a sink that implements no
+    /// ``renderRawData(_:format:timestamp:rotation:)``), on the streaming thread, synchronously.
     /// Throwing stops the pipeline with the error, naming the element.
     ///
     /// - Parameter frame: The frame, read-only, valid for as long as it is kept (it holds its buffer).
     /// - Throws: Anything; the pipeline then stops with an error naming the element and carrying the error's
     ///   description.
     func render(_ frame: VideoFrame) throws
-    /// Tightly packed pixels to render (for `bufferType == .rawData`).
+    /// Tightly packed pixels to render (for `bufferType == .rawData`, or for a sink that implements
+    /// no ``render(_:)``), on the streaming thread, synchronously.
     ///
     /// - Parameters:
     ///   - bytes: The pixels, plane after plane, rows without padding; valid only during the call.
@@ -40,12 +50,17 @@ extension VideoSink {
     ///
     /// - Returns: True.
     public func shouldInitialize() -> Bool { true }
-    /// The default: ignores the frame (a `.rawData` sink implements ``renderRawData(_:format:timestamp:rotation:)``).
+    /// The default, for a sink that renders raw data: not implemented. The element then hands the
+    /// frame, packed, to ``renderRawData(_:format:timestamp:rotation:)`` instead; called directly, it
+    /// does nothing.
     ///
     /// - Parameter frame: The frame, ignored.
     /// - Throws: Never.
-    public func render(_ frame: VideoFrame) throws {}
-    /// The default: ignores the bytes (a `.pixelBuffer` sink implements ``render(_:)``).
+    public func render(_ frame: VideoFrame) throws {
+        DefaultCallbackProbe.ran(.render, of: self)
+    }
+    /// The default, for a sink that renders frames: not implemented. The element then hands the
+    /// frame to ``render(_:)`` instead; called directly, it does nothing.
     ///
     /// - Parameters:
     ///   - bytes: The pixels, ignored.
@@ -55,7 +70,9 @@ extension VideoSink {
     /// - Throws: Never.
     public func renderRawData(
         _ bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime, rotation: VideoRotation
-    ) throws {}
+    ) throws {
+        DefaultCallbackProbe.ran(.renderRawData, of: self)
+    }
     /// The default: does nothing.
     public func endOfStream() {}
 }

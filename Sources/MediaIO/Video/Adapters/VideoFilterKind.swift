@@ -19,7 +19,7 @@ struct VideoFilterKind<Filter: VideoFilter>: MediaIOKind {
     func render(_ sample: Sample, on filter: Filter, element: SwiftElement?) throws -> FlowResult {
         let frame = try input.reader.frame(from: sample)
         return try output.consumer.rendering(sample, format: frame.format) {
-            try input.deliver(frame, to: filter, element: element)
+            try input.callbacks.deliver(frame, to: filter, element: element)
         }
     }
 
