@@ -1,6 +1,6 @@
 /// An audio source as an element: the consumer it is handed cuts and times what it pushes and sends
 /// it out through the element, and the element's need-data is the source's `produceAudio` (pull mode).
-struct AudioSourceKind<Source: AudioSource>: MediaIOKind {
+struct AudioSourceKind<Source: AudioSource>: SourceKind {
     let consumer: ElementAudioConsumer
 
     init(element: SwiftElement) {
@@ -16,4 +16,9 @@ struct AudioSourceKind<Source: AudioSource>: MediaIOKind {
     }
 
     func needData(_ source: Source) { consumer.produceRound { source.produceAudio() } }
+
+    /// A filter's output takes the segment of `sample`.
+    func rendering(_ sample: Sample, of frame: AudioFrame, _ body: () throws -> Void) throws -> FlowResult {
+        try consumer.rendering(sample, body)
+    }
 }
