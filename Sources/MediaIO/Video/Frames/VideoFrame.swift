@@ -1,53 +1,5 @@
 import GStreamer
 
-/// One plane of a frame, valid only inside `withPlanes`.
-public struct VideoPlane {
-    /// The plane's bytes, from the first row to the last pixel of the last row.
-    public let bytes: UnsafeRawBufferPointer
-    /// Bytes from one row to the next, padding included.
-    public let bytesPerRow: Int
-    /// Bytes of pixels in one row, without padding.
-    public let pixelBytesPerRow: Int
-    /// Rows in the plane (half the frame's height, rounded up, for a vertically subsampled chroma plane).
-    public let rows: Int
-
-    /// The pixel bytes of one row, padding left out: the fast way to read a plane byte by byte
-    /// (`for value in plane.row(y) { ... }`), with no index arithmetic and no bounds check per byte
-    /// in a release build.
-    ///
-    /// - Parameter index: The row, from 0 (top) to `rows - 1`.
-    /// - Returns: The row's `pixelBytesPerRow` bytes, valid only inside `withPlanes`.
-    @inlinable
-    public func row(_ index: Int) -> UnsafeBufferPointer<UInt8> {
-        precondition(index >= 0 && index < rows, "row \(index) is outside the plane's \(rows) rows")
-        let start = bytes.baseAddress!.advanced(by: index * bytesPerRow).bindMemory(to: UInt8.self, capacity: pixelBytesPerRow)
-        return UnsafeBufferPointer(start: start, count: pixelBytesPerRow)
-    }
-}
-
-/// One writable plane of a frame, valid only inside `withMutablePlanes`.
-public struct MutableVideoPlane {
-    /// The plane's writable bytes, from the first row to the last pixel of the last row.
-    public let bytes: UnsafeMutableRawBufferPointer
-    /// Bytes from one row to the next, padding included.
-    public let bytesPerRow: Int
-    /// Bytes of pixels in one row, without padding.
-    public let pixelBytesPerRow: Int
-    /// Rows in the plane (half the frame's height, rounded up, for a vertically subsampled chroma plane).
-    public let rows: Int
-
-    /// The writable pixel bytes of one row, padding left out (`for x in row.indices { row[x] = ... }`).
-    ///
-    /// - Parameter index: The row, from 0 (top) to `rows - 1`.
-    /// - Returns: The row's `pixelBytesPerRow` bytes, valid only inside `withMutablePlanes`.
-    @inlinable
-    public func row(_ index: Int) -> UnsafeMutableBufferPointer<UInt8> {
-        precondition(index >= 0 && index < rows, "row \(index) is outside the plane's \(rows) rows")
-        let start = bytes.baseAddress!.advanced(by: index * bytesPerRow).bindMemory(to: UInt8.self, capacity: pixelBytesPerRow)
-        return UnsafeMutableBufferPointer(start: start, count: pixelBytesPerRow)
-    }
-}
-
 /// A video frame: format, timestamps, rotation and pixels, either in a GStreamer buffer (zero-copy,
 /// `.pixelBuffer`) or in memory of its own (`.rawData`, tightly packed).
 ///
@@ -164,6 +116,13 @@ public final class VideoFrame: @unchecked Sendable {
         var rows: Int
         /// From the first row to the last pixel of the last row.
         var length: Int { rows == 0 ? 0 : bytesPerRow * (rows - 1) + pixelBytesPerRow }
+
+        /// The plane as handed out (`withPlanes` hands out its `readOnly` view).
+        var view: MutableVideoPlane {
+            MutableVideoPlane(
+                bytes: UnsafeMutableRawBufferPointer(start: base, count: length), bytesPerRow: bytesPerRow,
+                pixelBytesPerRow: pixelBytesPerRow, rows: rows)
+        }
     }
 
     /// Maps every plane once (writable or not) for the duration of `body`.
@@ -202,13 +161,7 @@ public final class VideoFrame: @unchecked Sendable {
     /// - Throws: `GStreamerError` when a GStreamer buffer cannot be mapped as the frame's format
     ///   (`gst_video_frame_map` fails), or what `body` throws.
     public func withPlanes<R>(_ body: ([VideoPlane]) throws -> R) throws -> R {
-        try withRawPlanes(writable: false) { planes in
-            try body(planes.map {
-                VideoPlane(
-                    bytes: UnsafeRawBufferPointer(start: $0.base, count: $0.length), bytesPerRow: $0.bytesPerRow,
-                    pixelBytesPerRow: $0.pixelBytesPerRow, rows: $0.rows)
-            })
-        }
+        try withRawPlanes(writable: false) { planes in try body(planes.map(\.view.readOnly)) }
     }
 
     /// Writes every plane. Only for writable frames (see `isWritable`); never copies behind your back.
@@ -219,13 +172,7 @@ public final class VideoFrame: @unchecked Sendable {
     /// - Throws: `GStreamerError` when the frame is not writable (its buffer is shared) or cannot be
     ///   mapped, or what `body` throws.
     public func withMutablePlanes<R>(_ body: ([MutableVideoPlane]) throws -> R) throws -> R {
-        try withRawPlanes(writable: true) { planes in
-            try body(planes.map {
-                MutableVideoPlane(
-                    bytes: UnsafeMutableRawBufferPointer(start: $0.base, count: $0.length), bytesPerRow: $0.bytesPerRow,
-                    pixelBytesPerRow: $0.pixelBytesPerRow, rows: $0.rows)
-            })
-        }
+        try withRawPlanes(writable: true) { planes in try body(planes.map(\.view)) }
     }
 
     /// The pixels tightly packed, plane after plane, without row padding (one copy).

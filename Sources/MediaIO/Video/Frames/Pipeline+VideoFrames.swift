@@ -1,20 +1,4 @@
 extension Pipeline {
-    /// The MediaIO source, sink or filter object behind the Swift element named `name`, as `type`:
-    /// how an application reaches the very object a launch description made (to push frames into it,
-    /// or read what it collected). Nil when there is no such element or it is of another type.
-    /// Video and audio alike. Example: `Examples/PushMode`.
-    ///
-    /// - Parameters:
-    ///   - name: The element's name in the pipeline (`name=` in a launch description).
-    ///   - type: The source, sink or filter class `make` returned when the element type was registered.
-    /// - Returns: The object, or nil.
-    public func mediaIOElement<T: AnyObject>(named name: String, as type: T.Type) -> T? {
-        switch element(named: name)?.swiftElement?.implementation {
-        case let adapter as any MediaIOAdapter: return adapter.wrapped as? T
-        default: return nil
-        }
-    }
-
     /// The frames reaching the appsink named `name`, as an AsyncSequence:
     /// `for try await frame in pipeline.frames(fromAppSink: "out") { ... }`. Frames are zero-copy
     /// (`.pixelBuffer`), with the strides of their buffers. The sequence ends at end of stream. An
@@ -32,7 +16,7 @@ extension Pipeline {
         if let appsink = element(named: name), case .caps(nil)? = try? appsink.get("caps") {
             try appsink.set("caps", PropertyValue.caps(VideoPixelFormat.caps(for: VideoPixelFormat.allCases)))
         }
-        let reader = FrameReader()
+        let reader = VideoFrameReader()
         return try samples(fromAppSink: name, capacity: capacity).map { try reader.frame(from: $0) }
     }
 }
