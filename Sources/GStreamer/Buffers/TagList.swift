@@ -157,7 +157,8 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// (an `Int` for the `guint` of "bitrate"). Throws for a tag GStreamer does not know or a value that
     /// does not convert.
     ///
-    /// The corresponding C functions are `gst_tag_get_type`, `g_value_transform` and `gst_tag_list_add_value`.
+    /// The corresponding C functions are `gst_tag_exists`, `gst_tag_get_type`, `g_value_transform` and
+    /// `gst_tag_list_add_value`.
     ///
     /// - Parameters:
     ///   - tag: The tag's name, registered with GStreamer (`GST_TAG_*`, such as "title").
@@ -167,8 +168,11 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     public mutating func set(_ tag: String, _ value: some FieldValueConvertible, mode: MergeMode = .replace)
         throws(GStreamerError)
     {
+        // gst_tag_get_type logs a critical warning for an unknown name: ask whether it exists first.
+        guard gst_tag_exists(tag) != 0 else {
+            throw GStreamerError(kind: .invalidArgument, message: "no tag \"\(tag)\"")
+        }
         let type = gst_tag_get_type(tag)
-        guard type != 0 else { throw GStreamerError(kind: .invalidArgument, message: "no tag \"\(tag)\"") }
         var given = GValue()
         guard value.fieldValue.write(into: &given) else {
             throw GStreamerError(kind: .invalidArgument, message: "cannot set tag \"\(tag)\" to \(value.fieldValue)")
