@@ -12,7 +12,9 @@ import Synchronization
 /// `maxBytes`, `maxBuffers` and `maxTime`; with `block` a push into a full queue waits for room, so a
 /// fast producer is slowed to the pipeline's pace, and without it `onEnoughData` says when to pause.
 /// The handlers are appsrc's callbacks (`gst_app_src_set_callbacks`): the first one set replaces any
-/// callbacks set from C, and every wrapper of the same appsrc shares them.
+/// callbacks set from C, and every wrapper of the same appsrc shares them. The appsrc keeps its handlers
+/// until it is finalized, so a handler that captures the appsrc keeps it alive after its pipeline is
+/// gone: set such a handler to nil when done (as ``SignalConnection/disconnect()`` ends a signal's).
 ///
 /// The corresponding C type is `GstAppSrc`.
 public final class AppSrc: Element, @unchecked Sendable {

@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 
 // A buffer's timestamps, in nanoseconds like GstClockTime. Setting one on a buffer that others hold
 // too gives this wrapper a copy of its own first (see `Buffer.modify`); the memory stays shared.
@@ -57,11 +58,13 @@ extension Buffer {
             if matches(buffer) { return true }
             guard CGStreamerShim_buffer_is_writable(buffer) != 0 else { return false }
             change(buffer)
+            HandOver.published(buffer)
             return true
         }
         if inPlace { return self }
         let copy = gst_buffer_copy(pointer)!
         change(copy)
+        HandOver.published(copy)
         return Buffer(taking: copy)
     }
 }

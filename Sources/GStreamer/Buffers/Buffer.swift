@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 /// A GStreamer buffer: memory plus timestamps. Owns one reference.
@@ -40,7 +41,12 @@ public final class Buffer: @unchecked Sendable {
 
     /// Reads the buffer's metadata (timestamps, flags), in step with `modify` on another thread.
     func read<T>(_ body: (UnsafeMutablePointer<GstBuffer>) -> T) -> T {
-        replaced.withLock { _ in body(pointer) }
+        replaced.withLock { _ in
+            let buffer = pointer
+            // What another wrapper wrote before the buffer went through GStreamer (see `modify`).
+            HandOver.received(buffer)
+            return body(buffer)
+        }
     }
 
     /// Changes the buffer's metadata in place when the wrapper holds it alone, else in a copy (same
@@ -50,12 +56,17 @@ public final class Buffer: @unchecked Sendable {
     func modify(_ change: (UnsafeMutablePointer<GstBuffer>) -> Void) {
         replaced.withLock { replaced in
             let buffer = pointer
+            HandOver.received(buffer)
             if CGStreamerShim_buffer_is_writable(buffer) != 0 {
                 change(buffer)
+                // Another thread reads these fields only after the buffer went through GStreamer (a
+                // queue, a pad), whose locks TSan does not see.
+                HandOver.published(buffer)
                 return
             }
             let copy = gst_buffer_copy(buffer)!
             change(copy)
+            HandOver.published(copy)
             replaced.append(UInt(bitPattern: buffer))
             current.store(UInt(bitPattern: copy), ordering: .releasing)
         }
