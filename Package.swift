@@ -50,7 +50,10 @@ let package = Package(
         .systemLibrary(name: "CX264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
         // What Swift cannot call directly: variadic GObject calls, macros, casts, GType registration.
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
-        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim"]),
+        // What several modules share: the lock (Synchronization's Mutex, or one ThreadSanitizer sees under
+        // -DGSTPIPE_TSAN). `package` access only, so no product's public API shows it.
+        .target(name: "GstPipeSupport"),
+        .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
         // The RTSP server behind `gstpipe ... ! rtsp://HOST:PORT/PATH` (gst-rtsp-server): one shared
         // media pipeline fed from the CLI's pipeline, for any number of clients.
         .target(
@@ -61,13 +64,14 @@ let package = Package(
         .target(
             name: "CGStreamerWebRTCShim", dependencies: ["CGStreamer"],
             linkerSettings: [.linkedLibrary("gstwebrtc-1.0"), .linkedLibrary("gstsdp-1.0")]),
-        .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim"]),
-        .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264"]),
+        .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
+        .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264", "GstPipeSupport"]),
         .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
         .executableTarget(
             name: "gstpipe",
             dependencies: [
                 "GstPipeElements", "MediaIO", "GStreamer", "CGStreamerRTSPShim", "CGStreamerWebRTCShim",
+                "GstPipeSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -88,13 +92,16 @@ let package = Package(
             name: "AudioVideo", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/AudioVideo"),
         .executableTarget(
             name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
-        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer"]),
-        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer"]),
+        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "GstPipeSupport"]),
+        .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer", "GstPipeSupport"]),
         // For the leak test: the bytes malloc has handed out (glibc's mallinfo2, which Swift's Glibc lacks).
         .target(name: "CHeapUsage", path: "Tests/CHeapUsage"),
         .testTarget(
-            name: "GstPipeElementsTests", dependencies: ["GstPipeElements", "MediaIO", "GStreamer", "CHeapUsage"]),
-        .testTarget(name: "gstpipeTests", dependencies: ["gstpipe", "MediaIO", "GStreamer", "GstPipeElements"]),
+            name: "GstPipeElementsTests",
+            dependencies: ["GstPipeElements", "MediaIO", "GStreamer", "CHeapUsage", "GstPipeSupport"]),
+        .testTarget(
+            name: "gstpipeTests",
+            dependencies: ["gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

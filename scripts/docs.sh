@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
-# Builds the DocC documentation of the library modules (Sources/*/Documentation.docc, the doc
-# comments, the snippets in Snippets/) and fails on any DocC warning and on any public symbol whose
-# comment leaves out a parameter, a return value or an error (scripts/check-doc-coverage.py).
+# Builds the DocC documentation (Sources/*/Documentation.docc, the doc comments, the snippets in
+# Snippets/) of the library modules and of the command line (gstpipe's catalog: its articles, which
+# the README links to), and fails on any DocC warning and on any public symbol whose comment leaves
+# out a parameter, a return value or an error (scripts/check-doc-coverage.py).
 #
 #   scripts/docs.sh                  check only
-#   scripts/docs.sh --site DIR       also write a static site to DIR (open DIR/documentation/mediaio
-#                                    through any web server: python3 -m http.server -d DIR)
+#   scripts/docs.sh --site DIR       also write a static site to DIR (open DIR/documentation/mediaio,
+#                                    or .../gstpipe for the command line, through any web server:
+#                                    python3 -m http.server -d DIR)
 #   scripts/docs.sh --check-site     write the site to .build/docs-site, serve it on 127.0.0.1 and load
-#                                    the MediaIO landing page in headless Chromium (installed when
-#                                    missing): fails unless the page shows its articles; leaves a
-#                                    screenshot at .build/docs-site.png
+#                                    the MediaIO and gstpipe landing pages in headless Chromium
+#                                    (installed when missing): fails unless each shows its articles;
+#                                    leaves a screenshot of MediaIO's at .build/docs-site.png
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 modules=(GStreamer MediaIO GstPipeElements)
 targets=()
 for module in "${modules[@]}"; do targets+=(--target "$module"); done
+# The command line's catalog (Sources/gstpipe/Documentation.docc) holds articles alone. The DocC plugin
+# documents an executable's internal symbols by default; public ones only (the libraries' default, so
+# theirs are unchanged) gives gstpipe no symbol pages, only its articles.
+targets+=(--target gstpipe --symbol-graph-minimum-access-level public)
 
 site=""
 check_site=false
@@ -32,11 +38,20 @@ swift package --disable-sandbox generate-documentation "${targets[@]}" \
 echo "== documentation: every public symbol, parameter, return value and error"
 python3 scripts/check-doc-coverage.py .build "${modules[@]}"
 
-echo "== documentation: the README's tour is Snippets/GettingStarted.swift, which CI builds and runs"
+echo "== documentation: the README's tour is snippets (GettingStarted, DimFilter), which CI builds and runs"
 python3 - <<'TOUR'
-snippet = open("Snippets/GettingStarted.swift").read().split("\n", 1)[1]
-if snippet not in open("README.md").read():
-    raise SystemExit("docs: README.md's library tour differs from Snippets/GettingStarted.swift: copy the file in")
+import glob
+readme = open("README.md").read()
+tour = 0
+for path in sorted(glob.glob("Snippets/*.swift")):
+    first, snippet = open(path).read().split("\n", 1)
+    if "the README's tour shows this file as it is" not in first:
+        continue
+    tour += 1
+    if snippet not in readme:
+        raise SystemExit(f"docs: README.md's library tour differs from {path}: copy the file in (from its second line)")
+if tour < 2:
+    raise SystemExit("docs: README.md's library tour should show Snippets/GettingStarted.swift and Snippets/DimFilter.swift")
 TOUR
 
 [ -n "$site" ] || exit 0
@@ -67,14 +82,23 @@ for _ in range(100):
     except OSError:
         time.sleep(0.1)
 WAIT
-page="http://127.0.0.1:$port/documentation/mediaio/"
 browser=(chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --virtual-time-budget=15000)
-dom=$(timeout 120 "${browser[@]}" --dump-dom "$page" 2>/dev/null)
-timeout 120 "${browser[@]}" --window-size=1280,1000 --screenshot=.build/docs-site.png "$page" >/dev/null 2>&1
-for expected in "MediaIO" "Getting started" "Porting a custom capturer" "Audio sources and sinks" "VideoSource"; do
-    if ! grep -q "$expected" <<<"$dom"; then
-        echo "docs: $page in headless Chromium does not show \"$expected\"" >&2
-        exit 1
-    fi
-done
-echo "docs: $page renders in headless Chromium (screenshot: .build/docs-site.png)"
+# Each landing page with what it must show: the MediaIO one (screenshot: .build/docs-site.png) and
+# the command line's, whose articles the README links to.
+check_page() {
+    local page="http://127.0.0.1:$port/documentation/$1/" dom expected
+    shift
+    dom=$(timeout 120 "${browser[@]}" --dump-dom "$page" 2>/dev/null)
+    for expected in "$@"; do
+        if ! grep -q "$expected" <<<"$dom"; then
+            echo "docs: $page in headless Chromium does not show \"$expected\"" >&2
+            exit 1
+        fi
+    done
+    echo "docs: $page renders in headless Chromium"
+}
+check_page mediaio "MediaIO" "Getting started" "Porting a custom capturer" "Audio sources and sinks" "VideoSource"
+timeout 120 "${browser[@]}" --window-size=1280,1000 --screenshot=.build/docs-site.png \
+    "http://127.0.0.1:$port/documentation/mediaio/" >/dev/null 2>&1
+check_page gstpipe "gstpipe" "Files at either end" "Streams" "Running, seeing, stopping" "Performance" "Reliability"
+echo "docs: screenshot of the MediaIO page: .build/docs-site.png"

@@ -13,6 +13,10 @@ kind=${1:-address}
 shift || true
 root=$PWD
 extra=()
+# GLib 2.74's slice allocator hands a freed block to the next allocation on any thread from caches of
+# its own: ASan would not see a use after free there, and TSan takes a reused GstBuffer for a race
+# between its old and new owner. With plain malloc and free both see what happens.
+export G_SLICE=always-malloc
 
 case $kind in
 address)
@@ -27,7 +31,7 @@ address)
 thread)
     export TSAN_OPTIONS=suppressions=$root/scripts/tsan.supp:print_suppressions=0:halt_on_error=1:second_deadlock_stack=1:exitcode=86
     # GSTPIPE_TSAN: our modules lock with a pthread mutex TSan can see instead of Synchronization.Mutex
-    # (Sources/GStreamer/ThreadSanitizerMutex.swift says why).
+    # (Sources/GstPipeSupport/Mutex.swift says why).
     extra=(-Xswiftc -DGSTPIPE_TSAN)
     # TSan's shadow memory makes RSS meaningless for the resource test's bound.
     export GSTPIPE_NO_RSS_BOUND=1

@@ -24,80 +24,61 @@ public final class AudioNoise: AudioSource {
     ]
 
     private let properties: ElementProperties
+    /// The run: its consumer, format, buffer count, generator, and the properties a buffer reads.
+    private let run = NoiseRun<any AudioFrameConsumer, AudioInfo, Settings>()
 
-    /// The properties a buffer reads, read again only when one was set (`changeCount`).
+    /// The properties a buffer reads.
     private struct Settings {
-        var changeCount: Int
         var limit: Int
         var samples: Int
         var amplitude: Double
     }
 
-    private struct State {
-        var consumer: (any AudioFrameConsumer)?
-        var info: AudioInfo?
-        var buffers = 0
-        var random = NoiseGenerator(seed: 0)
-        var settings: Settings?
-    }
-    private let state = Mutex(State())
-
     /// A noise source reading its format, buffer size, `amplitude` and `seed` properties from `properties`.
     ///
     /// - Parameter properties: The element instance's properties, as ``properties`` declares them.
-    public init(properties: ElementProperties) {
-        self.properties = properties
-    }
+    public init(properties: ElementProperties) { self.properties = properties }
 
     /// Keeps `consumer` and seeds the generator (from `seed`, or at random).
     ///
     /// - Parameter consumer: Where the samples go.
     /// - Returns: True.
     public func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
-        let seed = properties.int("seed")
-        state.withLock { state in
-            state = State(consumer: consumer)
-            state.random = NoiseGenerator(seed: seed >= 0 ? UInt64(seed) : UInt64.random(in: .min ... .max))
-        }
-        return true
+        run.begin(consumer, seed: properties.int("seed"))
     }
 
     /// Lets go of the consumer and the stream's state.
-    public func shouldDispose() {
-        state.withLock { $0 = State() }
-    }
+    public func shouldDispose() { run.end() }
 
     /// Negotiates the format on the first call, then makes one buffer of `samplesperbuffer` noise samples
     /// and hands it on; ends the stream after `num-buffers` buffers.
     public func produceAudio() {
-        let changeCount = properties.changeCount
         // The buffer is made and filled under the lock, so the generator's sequence (and so what a
         // seed gives) follows the buffers' order.
-        let outcome = state.withLock { state -> Outcome in
+        let outcome = run.withLock { state -> Outcome in
             guard let consumer = state.consumer else { return .idle }
-            if state.settings?.changeCount != changeCount {
-                state.settings = Settings(
-                    changeCount: changeCount, limit: properties.int("num-buffers"),
-                    samples: properties.int("samplesperbuffer"), amplitude: properties.double("amplitude"))
+            let settings = state.settings(of: properties) { [properties] in
+                Settings(
+                    limit: properties.int("num-buffers"), samples: properties.int("samplesperbuffer"),
+                    amplitude: properties.double("amplitude"))
             }
-            let (limit, samples, amplitude) = (state.settings!.limit, state.settings!.samples, state.settings!.amplitude)
-            if limit >= 0 && state.buffers >= limit { return .end(consumer) }
-            if state.info == nil {
+            if settings.limit >= 0 && state.produced >= settings.limit { return .end(consumer) }
+            if state.format == nil {
                 var request = AudioFormatRequest(layout: nil)
                 request.preferredRate = properties.int("rate")
                 request.preferredChannels = properties.int("channels")
-                state.info = consumer.negotiate(request)
+                state.format = consumer.negotiate(request)
             }
-            guard let format = state.info?.format else {
+            guard let format = state.format?.format else {
                 consumer.reportError("downstream accepts no raw audio audionoise can make (S16LE, S32LE, F32LE, F64LE, U8)")
                 return .end(consumer)
             }
             do {
-                let frame = try consumer.makeFrame(sampleCount: samples)
+                let frame = try consumer.makeFrame(sampleCount: settings.samples)
                 try frame.buffer.withMutableBytes { bytes in
-                    state.random.fillAudio(bytes, format: format, amplitude: amplitude)
+                    state.random.fillAudio(bytes, format: format, amplitude: settings.amplitude)
                 }
-                state.buffers += 1
+                state.produced += 1
                 return .frame(frame, consumer)
             } catch {
                 consumer.reportError("audionoise could not make a buffer: \(error)")

@@ -27,54 +27,39 @@ public final class Noise: VideoSource {
     ]
 
     private let properties: ElementProperties
-
-    private struct State {
-        var consumer: (any VideoFrameConsumer)?
-        var format: VideoFrameFormat?
-        var frameIndex = 0
-        var random = NoiseGenerator(seed: 0)
-    }
-    private let state = Mutex(State())
+    /// The run: its consumer, format, frame count, generator, and `num-buffers` with the format request.
+    private let run = NoiseRun<any VideoFrameConsumer, VideoFrameFormat, (Int, VideoFormatRequest)>()
 
     /// A noise source reading its size, rate, `num-buffers` and `seed` properties from `properties`.
     ///
     /// - Parameter properties: The element instance's properties, as ``properties`` declares them.
-    public init(properties: ElementProperties) {
-        self.properties = properties
-    }
+    public init(properties: ElementProperties) { self.properties = properties }
 
     /// Keeps `consumer` and seeds the generator (from `seed`, or at random).
     ///
     /// - Parameter consumer: Where the frames go.
     /// - Returns: True.
     public func shouldInitialize(consumer: any VideoFrameConsumer) -> Bool {
-        let seed = properties.int("seed")
-        state.withLock { state in
-            state = State(consumer: consumer)
-            state.random = NoiseGenerator(seed: seed >= 0 ? UInt64(seed) : UInt64.random(in: .min ... .max))
-        }
-        return true
+        run.begin(consumer, seed: properties.int("seed"))
     }
 
     /// Lets go of the consumer and the stream's state.
-    public func shouldDispose() {
-        state.withLock { $0 = State() }
-    }
+    public func shouldDispose() { run.end() }
 
     /// Negotiates the format on the first call, then makes one frame of noise from the pool and hands it on;
     /// ends the stream after `num-buffers` frames.
     public func produceFrame() {
-        let limit = properties.int("num-buffers")
-        let rate = properties.fraction("framerate") ?? (30, 1)
-        let request = VideoFormatRequest(
-            pixelFormats: Noise.formats, width: properties.int("width"), height: properties.int("height"),
-            frameRate: VideoFrameRate(rate.numerator, rate.denominator))
-
         // The whole frame is made under the lock: produceFrame runs on one streaming thread at a time,
         // and the lock keeps the generator's sequence (and so the seed's frames) in order.
-        let outcome: (consumer: any VideoFrameConsumer, frame: VideoFrame?)? = state.withLock { state in
+        let outcome: (consumer: any VideoFrameConsumer, frame: VideoFrame?)? = run.withLock { state in
             guard let consumer = state.consumer else { return nil }
-            if limit >= 0 && state.frameIndex >= limit { return (consumer, nil) }
+            let (limit, request) = state.settings(of: properties) { [properties] in
+                let rate = properties.fraction("framerate") ?? (30, 1)
+                return (properties.int("num-buffers"), VideoFormatRequest(
+                    pixelFormats: Noise.formats, width: properties.int("width"), height: properties.int("height"),
+                    frameRate: VideoFrameRate(rate.numerator, rate.denominator)))
+            }
+            if limit >= 0 && state.produced >= limit { return (consumer, nil) }
             if state.format == nil {
                 state.format = consumer.negotiate(request)
             }
@@ -84,15 +69,15 @@ public final class Noise: VideoSource {
                 )
                 return (consumer, nil)
             }
-            let timestamp = format.frameRate.timestamp(ofFrame: state.frameIndex)
-            let next = format.frameRate.timestamp(ofFrame: state.frameIndex + 1)
+            let timestamp = format.frameRate.timestamp(ofFrame: state.produced)
+            let next = format.frameRate.timestamp(ofFrame: state.produced + 1)
             do {
                 let frame = try consumer.makeFrame(
                     format: format, timestamp: timestamp, duration: format.frameRate.frameDuration.map { _ in next - timestamp })
                 try frame.withMutablePlanes { planes in
                     for plane in planes { state.random.fill(plane.bytes) }
                 }
-                state.frameIndex += 1
+                state.produced += 1
                 return (consumer, frame)
             } catch {
                 consumer.reportError("noise could not make a frame: \(error)")

@@ -79,6 +79,9 @@ struct AppTests {
                 source.endOfStream()
             }
         }
+        // The handler holds `source` and the appsrc holds the handler: removing it ends that cycle
+        // (LeakSanitizer found the whole pipeline alive at exit without it).
+        defer { source.onNeedData(nil) }
         let samples = pipeline.samples(from: try pipeline.appSink(named: "sink"))
         try pipeline.play()
         defer { pipeline.stop() }
@@ -187,6 +190,7 @@ struct AppTests {
             next.withLock { $0 = offset }
             return true
         }
+        defer { source.onNeedData(nil) }  // the handler holds `source`: see needDataSequence
         try pipeline.setState(.paused, timeout: 5_000_000_000)
         defer { pipeline.stop() }
         #expect(pipeline.duration == 1_000_000_000)

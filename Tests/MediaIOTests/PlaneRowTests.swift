@@ -42,6 +42,11 @@ struct PlaneRowTests {
             let row = planes[1].row(1)
             #expect(row.count == 3)
             for x in row.indices { row[x] = UInt8(10 + x) }
+            // The read-only view of a writable plane is the same plane: what was just written reads back.
+            let view = planes[1].readOnly
+            #expect(view.bytes.baseAddress == UnsafeRawPointer(planes[1].bytes.baseAddress))
+            #expect((view.bytesPerRow, view.pixelBytesPerRow, view.rows) == (3, 3, 2))
+            #expect(Array(view.row(1)) == [10, 11, 12] && Array(view.row(0)) == [0, 0, 0])
         }
         try frame.withPlanes { planes in
             #expect(Array(planes[1].bytes) == [0, 0, 0, 10, 11, 12])

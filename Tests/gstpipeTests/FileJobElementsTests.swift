@@ -122,13 +122,12 @@ struct FileJobElementsTests {
             swiftElements: [])
         let (pipeline, built) = try Self.build(job)
         defer { withExtendedLifetime(pipeline) {} }
-        let byKind = Dictionary(
-            uniqueKeysWithValues: built.outputs.compactMap { output in output.file.stream.map { ($0.kind, output) } })
-        #expect(try #require(byKind[.rtsp]).sink?.factoryName == "appsink")
-        let udp = try #require(byKind[.udp])
+        let rtsp = try #require(built.outputs.first { $0.file.stream is RTSPOutput })
+        #expect(rtsp.sink?.factoryName == "appsink")
+        let udp = try #require(built.outputs.first { $0.file.stream is UDPOutput })
         #expect(udp.muxer?.factoryName == "mpegtsmux")
         #expect(try udp.sink?.get("port").intValue == 5000)
-        let hls = try #require(byKind[.hls])
+        let hls = try #require(built.outputs.first { $0.file.stream is HLSOutput })
         #expect(hls.sink == nil)
         #expect(try hls.muxer?.get("playlist-location").stringValue == "/tmp/live.m3u8")
     }

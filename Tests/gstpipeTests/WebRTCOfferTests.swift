@@ -66,17 +66,22 @@ struct WebRTCOfferTests {
 
     @Test("webrtc:// URIs: a path is needed, the port defaults to 8890, no host is every address, one option")
     func uris() throws {
-        let plain = try #require(try StreamDestination.parse("webrtc://127.0.0.1:8890/live"))
-        #expect(plain.kind == .webrtc && plain.host == "127.0.0.1" && plain.port == 8890 && plain.path == "/live")
+        let plain = try #require(try StreamOutputs.output(named: "webrtc://127.0.0.1:8890/live") as? WebRTCOutput)
+        let address = plain.address
+        #expect(address.host == "127.0.0.1" && address.port == 8890 && address.path == "/live")
         #expect(plain.format.videoChain.first == "vp8enc")
-        let everywhere = try #require(try StreamDestination.parse("webrtc://:9000/cam?codec=H264"))
-        #expect(everywhere.host.isEmpty && everywhere.port == 9000)
+        let everywhere = try #require(try StreamOutputs.output(named: "webrtc://:9000/cam?codec=H264"))
+        #expect(everywhere.address.host.isEmpty && everywhere.address.port == 9000)
         #expect(everywhere.format.videoChain.first == "x264enc")
         #expect(WebRTCServer.iceAddresses(for: "") == ["127.0.0.1"])
-        #expect(try StreamDestination.parse("webrtc://localhost/live")?.port == 8890)
-        #expect(throws: FileJob.Failure.self) { try StreamDestination.parse("webrtc://127.0.0.1:8890") }
-        #expect(throws: FileJob.Failure.self) { try StreamDestination.parse("webrtc://127.0.0.1:8890/live?codec=av1") }
-        #expect(throws: FileJob.Failure.self) { try StreamDestination.parse("webrtc://127.0.0.1:8890/live?bitrate=1") }
+        #expect(try StreamOutputs.output(named: "webrtc://localhost/live")?.address.port == 8890)
+        #expect(throws: FileJob.Failure.self) { try StreamOutputs.output(named: "webrtc://127.0.0.1:8890") }
+        #expect(throws: FileJob.Failure.self) {
+            try StreamOutputs.output(named: "webrtc://127.0.0.1:8890/live?codec=av1")
+        }
+        #expect(throws: FileJob.Failure.self) {
+            try StreamOutputs.output(named: "webrtc://127.0.0.1:8890/live?bitrate=1")
+        }
     }
 
     @Test("webrtc:// first, as an input, is refused with what to write instead (WHIP is not there yet)")

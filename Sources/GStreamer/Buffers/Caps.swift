@@ -3,21 +3,13 @@ import CGStreamerShim
 
 /// GStreamer caps: the media type and format of a stream, such as
 /// `video/x-raw, format=I420, width=320, height=240`. Immutable once made.
-public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable {
-    // GstCaps is reference counted; this wrapper owns one reference and never writes to the caps.
+public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable, MiniObjectWrapper {
+    // GstCaps is reference counted; this wrapper owns one reference (`init(borrowing:)` adds one) and
+    // never writes to the caps.
     let pointer: UnsafeMutablePointer<GstCaps>
 
-    init(taking pointer: UnsafeMutablePointer<GstCaps>) {
-        self.pointer = pointer
-    }
-
-    init(borrowing pointer: UnsafeMutablePointer<GstCaps>) {
-        self.pointer = gst_caps_ref(pointer)
-    }
-
-    deinit {
-        gst_caps_unref(pointer)
-    }
+    init(taking pointer: UnsafeMutablePointer<GstCaps>) { self.pointer = pointer }
+    deinit { GstCaps.release(pointer) }
 
     /// Parses caps from their string form. Throws when the string is not caps.
     ///
@@ -41,9 +33,7 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     public static var any: Caps { Caps(taking: gst_caps_new_any()) }
 
     static func string(of caps: UnsafePointer<GstCaps>) -> String {
-        guard let text = gst_caps_to_string(caps) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
+        String(takingGString: gst_caps_to_string(caps)) ?? ""
     }
 
     /// The caps' string form, which ``init(_:)`` parses back.

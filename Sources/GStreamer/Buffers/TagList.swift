@@ -7,22 +7,13 @@ import CGStreamerShim
 /// The value holds a reference to an immutable tag list and copies it before a change when it is shared
 /// (with a message, or another value), so it is a true value and safe to send.
 public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
-    // Holds one reference; written only when this storage is uniquely referenced and the tag list is
-    // writable (nobody else holds it), so sharing it across threads is safe.
-    final class Storage: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<GstTagList>
-        init(taking pointer: UnsafeMutablePointer<GstTagList>) { self.pointer = pointer }
-        deinit { gst_tag_list_unref(pointer) }
-    }
+    // Holds one reference, copied before a write while another value or GStreamer holds it: never
+    // mutated while shared, so sharing it across threads is safe.
+    private var storage: CopyOnWrite<GstTagList>
 
-    private var storage: Storage
-
-    init(taking pointer: UnsafeMutablePointer<GstTagList>) {
-        storage = Storage(taking: pointer)
-    }
-
+    init(taking pointer: UnsafeMutablePointer<GstTagList>) { storage = CopyOnWrite(taking: pointer) }
     init(borrowing pointer: UnsafeMutablePointer<GstTagList>) {
-        storage = Storage(taking: gst_tag_list_ref(pointer))
+        storage = CopyOnWrite(taking: GstTagList.retain(pointer))
     }
 
     /// An empty tag list, to fill with `set`.
@@ -30,7 +21,7 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// The corresponding C function is `gst_tag_list_new_empty`.
     public init() {
         try? GStreamer.initialize()
-        storage = Storage(taking: gst_tag_list_new_empty())
+        storage = CopyOnWrite(taking: gst_tag_list_new_empty())
     }
 
     /// Parses a tag list from its string form, such as `"taglist, title=(string)hello, bitrate=(uint)128000"`.
@@ -45,18 +36,11 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
         guard let pointer = gst_tag_list_new_from_string(string) else {
             throw GStreamerError(kind: .invalidArgument, message: "could not parse tag list \"\(string)\"")
         }
-        storage = Storage(taking: pointer)
+        storage = CopyOnWrite(taking: pointer)
     }
 
-    private var pointer: UnsafeMutablePointer<GstTagList> { storage.pointer }
-
-    private mutating func writablePointer() -> UnsafeMutablePointer<GstTagList> {
-        let shared = !isKnownUniquelyReferenced(&storage)
-        if shared || gst_mini_object_is_writable(UnsafeMutableRawPointer(storage.pointer).assumingMemoryBound(to: GstMiniObject.self)) == 0 {
-            storage = Storage(taking: gst_tag_list_copy(storage.pointer))
-        }
-        return storage.pointer
-    }
+    var pointer: UnsafeMutablePointer<GstTagList> { storage.pointer }
+    mutating func writablePointer() -> UnsafeMutablePointer<GstTagList> { storage.writablePointer() }
 
     /// Calls `body` with the GstTagList, for C interop; it must not be kept or changed.
     ///
@@ -70,11 +54,7 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// The string form, which `init(_:)` parses back.
     ///
     /// The corresponding C function is `gst_tag_list_to_string`.
-    public var description: String {
-        guard let text = gst_tag_list_to_string(pointer) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
-    }
+    public var description: String { String(takingGString: gst_tag_list_to_string(pointer)) ?? "" }
 
     /// The same tags with the same values.
     ///
@@ -85,7 +65,7 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     ///   - rhs: Another tag list.
     /// - Returns: Whether both hold the same tags with the same values, whatever their scope.
     public static func == (lhs: TagList, rhs: TagList) -> Bool {
-        lhs.storage === rhs.storage || gst_tag_list_is_equal(lhs.pointer, rhs.pointer) != 0
+        lhs.storage.isIdentical(to: rhs.storage) || gst_tag_list_is_equal(lhs.pointer, rhs.pointer) != 0
     }
 
     /// True when the list holds no tag.
@@ -177,7 +157,8 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// (an `Int` for the `guint` of "bitrate"). Throws for a tag GStreamer does not know or a value that
     /// does not convert.
     ///
-    /// The corresponding C functions are `gst_tag_get_type`, `g_value_transform` and `gst_tag_list_add_value`.
+    /// The corresponding C functions are `gst_tag_exists`, `gst_tag_get_type`, `g_value_transform` and
+    /// `gst_tag_list_add_value`.
     ///
     /// - Parameters:
     ///   - tag: The tag's name, registered with GStreamer (`GST_TAG_*`, such as "title").
@@ -187,8 +168,11 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     public mutating func set(_ tag: String, _ value: some FieldValueConvertible, mode: MergeMode = .replace)
         throws(GStreamerError)
     {
+        // gst_tag_get_type logs a critical warning for an unknown name: ask whether it exists first.
+        guard gst_tag_exists(tag) != 0 else {
+            throw GStreamerError(kind: .invalidArgument, message: "no tag \"\(tag)\"")
+        }
         let type = gst_tag_get_type(tag)
-        guard type != 0 else { throw GStreamerError(kind: .invalidArgument, message: "no tag \"\(tag)\"") }
         var given = GValue()
         guard value.fieldValue.write(into: &given) else {
             throw GStreamerError(kind: .invalidArgument, message: "cannot set tag \"\(tag)\" to \(value.fieldValue)")
@@ -238,145 +222,5 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     ///   - mode: What happens to a tag both have; ``MergeMode/append`` by default.
     public mutating func merge(_ other: TagList, mode: MergeMode = .append) {
         gst_tag_list_insert(writablePointer(), other.pointer, mode.gstMode)
-    }
-
-    // MARK: Common tags
-
-    private func string(_ tag: String) -> String? {
-        var text: UnsafeMutablePointer<gchar>?
-        guard gst_tag_list_get_string(pointer, tag, &text) != 0, let text else { return nil }
-        defer { g_free(text) }
-        return String(cString: text)
-    }
-
-    private mutating func setString(_ tag: String, _ value: String?) {
-        guard let value else { return remove(tag) }
-        try? set(tag, value)
-    }
-
-    private func uint(_ tag: String) -> UInt? {
-        var value: guint = 0
-        guard gst_tag_list_get_uint(pointer, tag, &value) != 0 else { return nil }
-        return UInt(value)
-    }
-
-    /// "title": the title of the work.
-    public var title: String? {
-        get { string("title") }
-        set { setString("title", newValue) }
-    }
-
-    /// "artist": the person(s) responsible for the recording.
-    public var artist: String? {
-        get { string("artist") }
-        set { setString("artist", newValue) }
-    }
-
-    /// "album": the album the work belongs to.
-    public var album: String? {
-        get { string("album") }
-        set { setString("album", newValue) }
-    }
-
-    /// "comment": free text.
-    public var comment: String? {
-        get { string("comment") }
-        set { setString("comment", newValue) }
-    }
-
-    /// "genre".
-    public var genre: String? {
-        get { string("genre") }
-        set { setString("genre", newValue) }
-    }
-
-    /// "language-code": the language of the stream, as ISO 639-1 or 639-2 ("en", "deu").
-    public var languageCode: String? {
-        get { string("language-code") }
-        set { setString("language-code", newValue) }
-    }
-
-    /// "image-orientation": how to turn the picture to show it upright ("rotate-90", "flip-rotate-0", ...).
-    public var imageOrientation: String? {
-        get { string("image-orientation") }
-        set { setString("image-orientation", newValue) }
-    }
-
-    /// "codec": the stream's codec, as a human-readable name.
-    public var codec: String? { string("codec") }
-    /// "video-codec", such as "H.264 / AVC".
-    public var videoCodec: String? { string("video-codec") }
-    /// "audio-codec", such as "Free Lossless Audio Codec (FLAC)".
-    public var audioCodec: String? { string("audio-codec") }
-    /// "subtitle-codec".
-    public var subtitleCodec: String? { string("subtitle-codec") }
-    /// "container-format", such as "ISO MP4/M4A".
-    public var containerFormat: String? { string("container-format") }
-    /// "encoder": the encoder that made the stream.
-    public var encoder: String? { string("encoder") }
-
-    /// "bitrate": the exact or average bits per second.
-    public var bitrate: UInt? { uint("bitrate") }
-    /// "nominal-bitrate".
-    public var nominalBitrate: UInt? { uint("nominal-bitrate") }
-    /// "maximum-bitrate".
-    public var maximumBitrate: UInt? { uint("maximum-bitrate") }
-    /// "minimum-bitrate".
-    public var minimumBitrate: UInt? { uint("minimum-bitrate") }
-
-    /// "duration": the length in nanoseconds, when the tags say.
-    public var duration: ClockTime? {
-        var value: guint64 = 0
-        guard gst_tag_list_get_uint64(pointer, "duration", &value) != 0, value != GstClockTime.max else { return nil }
-        return ClockTime(value)
-    }
-
-    /// "date": the date the work was created (a calendar date, no time of day).
-    ///
-    /// The corresponding C functions are `gst_tag_list_get_date` and `g_date_new_dmy`.
-    public var date: DateTime? {
-        get {
-            var date: UnsafeMutablePointer<GDate>?
-            guard gst_tag_list_get_date(pointer, "date", &date) != 0, let date else { return nil }
-            defer { g_date_free(date) }
-            guard g_date_valid(date) != 0 else { return nil }
-            return DateTime(
-                year: Int(g_date_get_year(date)), month: Int(g_date_get_month(date).rawValue),
-                day: Int(g_date_get_day(date)))
-        }
-        set {
-            guard let newValue else { return remove("date") }
-            guard let month = newValue.month, let day = newValue.day,
-                let date = g_date_new_dmy(GDateDay(day), GDateMonth(UInt32(month)), GDateYear(newValue.year))
-            else { return }
-            defer { g_date_free(date) }
-            var value = GValue()
-            g_value_init(&value, g_date_get_type())
-            defer { g_value_unset(&value) }
-            g_value_set_boxed(&value, date)
-            gst_tag_list_add_value(writablePointer(), GST_TAG_MERGE_REPLACE, "date", &value)
-        }
-    }
-
-    /// "datetime": the date and time the work was created, as precise as the tags say.
-    ///
-    /// The corresponding C functions are `gst_tag_list_get_date_time` and `gst_date_time_new`.
-    public var dateTime: DateTime? {
-        get {
-            var value: OpaquePointer?
-            guard gst_tag_list_get_date_time(pointer, "datetime", &value) != 0, let value else { return nil }
-            defer { gst_date_time_unref(value) }
-            return DateTime(value)
-        }
-        set {
-            guard let newValue else { return remove("datetime") }
-            guard let made = newValue.makeGstDateTime() else { return }
-            defer { gst_date_time_unref(made) }
-            var value = GValue()
-            g_value_init(&value, gst_date_time_get_type())
-            defer { g_value_unset(&value) }
-            g_value_set_boxed(&value, UnsafeRawPointer(made))
-            gst_tag_list_add_value(writablePointer(), GST_TAG_MERGE_REPLACE, "datetime", &value)
-        }
     }
 }

@@ -108,23 +108,29 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
 
     /// Bytes per row of each plane (including padding).
     public var strides: [Int] {
-        get { withUnsafeBytes(of: raw.stride) { $0.bindMemory(to: gint.self).prefix(planeCount).map { Int($0) } } }
-        set {
-            withUnsafeMutableBytes(of: &raw.stride) { bytes in
-                let values = bytes.bindMemory(to: gint.self)
-                for (index, value) in newValue.prefix(4).enumerated() { values[index] = gint(value) }
-            }
-        }
+        get { Self.planes(raw.stride, gint.self, count: planeCount) }
+        set { Self.setPlanes(&raw.stride, gint.self, newValue) }
     }
 
     /// Byte offset of each plane from the start of the buffer.
     public var offsets: [Int] {
-        get { withUnsafeBytes(of: raw.offset) { $0.bindMemory(to: gsize.self).prefix(planeCount).map { Int($0) } } }
-        set {
-            withUnsafeMutableBytes(of: &raw.offset) { bytes in
-                let values = bytes.bindMemory(to: gsize.self)
-                for (index, value) in newValue.prefix(4).enumerated() { values[index] = gsize(value) }
-            }
+        get { Self.planes(raw.offset, gsize.self, count: planeCount) }
+        set { Self.setPlanes(&raw.offset, gsize.self, newValue) }
+    }
+
+    /// The first `count` numbers of one of GstVideoInfo's per-plane C arrays (imported as a tuple of
+    /// four `Number`s).
+    private static func planes<Planes, Number: BinaryInteger>(_ planes: Planes, _: Number.Type, count: Int) -> [Int] {
+        withUnsafeBytes(of: planes) { $0.bindMemory(to: Number.self).prefix(count).map { Int($0) } }
+    }
+
+    /// Sets the first numbers (four at most) of one of GstVideoInfo's per-plane C arrays.
+    private static func setPlanes<Planes, Number: BinaryInteger>(
+        _ planes: inout Planes, _: Number.Type, _ values: [Int]
+    ) {
+        withUnsafeMutableBytes(of: &planes) { bytes in
+            let numbers = bytes.bindMemory(to: Number.self)
+            for (index, value) in values.prefix(4).enumerated() { numbers[index] = Number(value) }
         }
     }
 

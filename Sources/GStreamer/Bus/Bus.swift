@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 /// The bus messages of a pipeline, as an AsyncSequence (`Pipeline.messages`). A sequence subscribes
@@ -121,12 +122,17 @@ final class Subscriber: Sendable {
             queue.items.append(message)
             return nil
         }
-        waiter?.resume(returning: message)
+        guard let waiter else { return }
+        // TSan does not see a continuation's resume order what follows it (the Swift runtime's atomics
+        // are not instrumented); `next()` receives the message this thread made.
+        HandOver.published(Unmanaged.passUnretained(self).toOpaque())
+        waiter.resume(returning: message)
     }
 
     /// The next message; nil once finished (after the queue is read) or when the reading task is cancelled.
     func next() async -> PostedMessage? {
-        await withTaskCancellationHandler {
+        defer { HandOver.received(Unmanaged.passUnretained(self).toOpaque()) }
+        return await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<PostedMessage?, Never>) in
                 let ready: PostedMessage?? = queue.withLock { queue in
                     if let item = queue.popFirst() { return .some(item) }

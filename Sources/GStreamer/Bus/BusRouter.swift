@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 /// Routes a pipeline's bus messages to every subscriber (`MessageStream`), from a bus sync handler
@@ -27,10 +28,13 @@ final class BusRouter: Sendable {
         let bus = gst_pipeline_get_bus(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self))!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
         let box = Unmanaged.passRetained(self).toOpaque()
+        // The router is made here and used on the threads that post, often pooled threads older than it.
+        HandOver.published(box)
         gst_bus_set_sync_handler(
             bus,
             { _, message, userData in
                 guard let message, let userData else { return GST_BUS_DROP }
+                HandOver.received(userData)
                 Unmanaged<BusRouter>.fromOpaque(userData).takeUnretainedValue().route(message)
                 gst_message_unref(message)
                 return GST_BUS_DROP

@@ -101,42 +101,6 @@ public enum Message: Sendable, CustomStringConvertible {
     }
 }
 
-/// What a QoS message reports: an element dropped data, or rendered it late.
-///
-/// The corresponding C functions are `gst_message_parse_qos`, `gst_message_parse_qos_values` and
-/// `gst_message_parse_qos_stats`.
-public struct QualityOfService: Sendable, Equatable, CustomStringConvertible {
-    /// True when the message comes from a live element (data dropped because it came too late).
-    public var live: Bool
-    /// The running time of the data concerned; nil when unknown.
-    public var runningTime: ClockTime?
-    /// The stream time of the data concerned; nil when unknown.
-    public var streamTime: ClockTime?
-    /// The timestamp of the data concerned; nil when unknown.
-    public var timestamp: ClockTime?
-    /// The duration of the data concerned; nil when unknown.
-    public var duration: ClockTime?
-    /// How late the data was, in nanoseconds (negative: early).
-    public var jitter: Int64
-    /// The long-term rate of processing: below 1, the element is faster than real time.
-    public var proportion: Double
-    /// The quality level of the element (1_000_000 is full quality).
-    public var quality: Int
-    /// Data processed so far, in the unit `processedFormat` names, when known.
-    public var processed: UInt64?
-    /// Data dropped so far, in the unit `processedFormat` names, when known.
-    public var dropped: UInt64?
-    /// The unit of `processed` and `dropped`: "buffers", "time", "default" (samples), ...
-    public var processedFormat: String
-
-    /// The report for logs: jitter, proportion, quality, and the data processed and dropped.
-    public var description: String {
-        "jitter \(jitter) ns, proportion \(proportion), quality \(quality), "
-            + "processed \(processed.map(String.init) ?? "?"), dropped \(dropped.map(String.init) ?? "?") "
-            + processedFormat
-    }
-}
-
 // MARK: Conversion from GstMessage (internal)
 
 extension Message {
@@ -248,22 +212,15 @@ extension Message {
         var property: UnsafePointer<gchar>?
         var value: UnsafePointer<GValue>?
         gst_message_parse_property_notify(message, &object, &property, &value)
-        let path = object.flatMap { gst_object_get_path_string($0) }
-        defer { g_free(path) }
-        var serialized: String?
-        if let value {
-            // As gst-launch-1.0 -v shows them: caps and strings plain, anything else by GLib.
-            let text: UnsafeMutablePointer<gchar>? =
-                if value.pointee.g_type == gst_caps_get_type() {
-                    gst_caps_to_string(gst_value_get_caps(value))
-                } else {
-                    g_strdup_value_contents(value)
-                }
-            serialized = text.map { String(cString: $0) }
-            g_free(text)
+        let path = object.flatMap { String(takingGString: gst_object_get_path_string($0)) }
+        // As gst-launch-1.0 -v shows them: caps and strings plain, anything else by GLib.
+        let serialized = value.flatMap { value in
+            String(
+                takingGString: value.pointee.g_type == gst_caps_get_type()
+                    ? gst_caps_to_string(gst_value_get_caps(value)) : g_strdup_value_contents(value))
         }
         return .propertyNotify(
-            object: path.map { String(cString: $0) } ?? source ?? "?",
+            object: path ?? source ?? "?",
             property: property.map { String(cString: $0) } ?? "?", value: serialized)
     }
 

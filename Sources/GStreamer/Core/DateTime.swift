@@ -80,8 +80,6 @@ public struct DateTime: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         guard let value = makeGstDateTime() else { return String(year) }
         defer { gst_date_time_unref(value) }
-        guard let text = gst_date_time_to_iso8601_string(value) else { return String(year) }
-        defer { g_free(text) }
-        return String(cString: text)
+        return String(takingGString: gst_date_time_to_iso8601_string(value)) ?? String(year)
     }
 }

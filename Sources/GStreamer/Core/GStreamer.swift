@@ -78,14 +78,3 @@ public enum GStreamer {
         return names.sorted()
     }
 }
-
-/// Nanoseconds, as GstClockTime counts them; `nil` where GStreamer says GST_CLOCK_TIME_NONE.
-public typealias ClockTime = UInt64
-
-func optionalClockTime(_ value: GstClockTime) -> ClockTime? {
-    value == GstClockTime.max ? nil : ClockTime(value)
-}
-
-func clockTimeValue(_ value: ClockTime?) -> GstClockTime {
-    value.map { GstClockTime($0) } ?? GstClockTime.max
-}

@@ -7,23 +7,12 @@ import CGStreamerShim
 ///
 /// Each value owns its own GstStructure (copy on write), so it is a true value and safe to send.
 public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence {
-    // Owns one GstStructure, written only through a uniquely referenced storage (copy on write):
-    // never mutated while shared, so sharing it across threads is safe.
-    final class Storage: @unchecked Sendable {
-        let pointer: UnsafeMutablePointer<GstStructure>
-        init(taking pointer: UnsafeMutablePointer<GstStructure>) { self.pointer = pointer }
-        deinit { gst_structure_free(pointer) }
-    }
+    // Owns one GstStructure, copied before a write while another value shares it: never mutated
+    // while shared, so sharing it across threads is safe.
+    private var storage: CopyOnWrite<GstStructure>
 
-    private var storage: Storage
-
-    init(taking pointer: UnsafeMutablePointer<GstStructure>) {
-        storage = Storage(taking: pointer)
-    }
-
-    init(copying pointer: UnsafePointer<GstStructure>) {
-        storage = Storage(taking: gst_structure_copy(pointer))
-    }
+    init(taking pointer: UnsafeMutablePointer<GstStructure>) { storage = CopyOnWrite(taking: pointer) }
+    init(copying pointer: UnsafePointer<GstStructure>) { storage = CopyOnWrite(taking: GstStructure.copy(pointer)) }
 
     /// An empty structure named `name` (a media type such as "video/x-raw", or an application's name
     /// for its message), with `fields` in order.
@@ -35,7 +24,7 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     ///   - fields: Field names and values, set in this order.
     public init(name: String, fields: KeyValuePairs<String, any FieldValueConvertible> = [:]) {
         try? GStreamer.initialize()
-        storage = Storage(taking: gst_structure_new_empty(name))
+        storage = CopyOnWrite(taking: gst_structure_new_empty(name))
         for (field, value) in fields { set(field, value.fieldValue) }
     }
 
@@ -52,17 +41,11 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
         guard let pointer = gst_structure_from_string(string, nil) else {
             throw GStreamerError(kind: .invalidArgument, message: "could not parse structure \"\(string)\"")
         }
-        storage = Storage(taking: pointer)
+        storage = CopyOnWrite(taking: pointer)
     }
 
     private var pointer: UnsafeMutablePointer<GstStructure> { storage.pointer }
-
-    private mutating func writablePointer() -> UnsafeMutablePointer<GstStructure> {
-        if !isKnownUniquelyReferenced(&storage) {
-            storage = Storage(taking: gst_structure_copy(storage.pointer))
-        }
-        return storage.pointer
-    }
+    private mutating func writablePointer() -> UnsafeMutablePointer<GstStructure> { storage.writablePointer() }
 
     /// Calls `body` with the GstStructure, for C interop; it must not be kept or changed.
     ///
@@ -94,11 +77,7 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// The string form, which `init(_:)` parses back.
     ///
     /// The corresponding C function is `gst_structure_to_string`.
-    public var description: String {
-        guard let text = gst_structure_to_string(pointer) else { return "" }
-        defer { g_free(text) }
-        return String(cString: text)
-    }
+    public var description: String { String(takingGString: gst_structure_to_string(pointer)) ?? "" }
 
     /// Same name and the same fields with the same values, in any order.
     ///
@@ -109,7 +88,7 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     ///   - rhs: Another structure.
     /// - Returns: Whether the two have the same name and fields.
     public static func == (lhs: Structure, rhs: Structure) -> Bool {
-        lhs.storage === rhs.storage || gst_structure_is_equal(lhs.pointer, rhs.pointer) != 0
+        lhs.storage.isIdentical(to: rhs.storage) || gst_structure_is_equal(lhs.pointer, rhs.pointer) != 0
     }
 
     // MARK: Fields

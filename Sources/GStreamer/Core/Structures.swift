@@ -14,9 +14,7 @@ enum Structures {
     }
 
     static func string(of structure: UnsafePointer<GstStructure>?) -> String? {
-        guard let structure, let text = gst_structure_to_string(structure) else { return nil }
-        defer { g_free(text) }
-        return String(cString: text)
+        structure.flatMap { String(takingGString: gst_structure_to_string($0)) }
     }
 
     static func name(of structure: UnsafePointer<GstStructure>?) -> String? {

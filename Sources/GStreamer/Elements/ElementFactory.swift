@@ -59,27 +59,28 @@ public enum ElementFactory {
             code: Int(GST_PARSE_ERROR_NO_SUCH_ELEMENT.rawValue))
     }
 
-    /// Debian packages of commonly used elements that a fresh machine may lack.
-    static let debianPackages: [String: String] = [
-        "appsrc": "gstreamer1.0-plugins-base", "appsink": "gstreamer1.0-plugins-base",
-        "x264enc": "gstreamer1.0-plugins-ugly", "mpeg2enc": "gstreamer1.0-plugins-bad",
-        "avdec_h264": "gstreamer1.0-libav", "avenc_aac": "gstreamer1.0-libav", "avdec_aac": "gstreamer1.0-libav",
-        "vp8enc": "gstreamer1.0-plugins-good", "vp9enc": "gstreamer1.0-plugins-good",
-        "matroskamux": "gstreamer1.0-plugins-good", "mp4mux": "gstreamer1.0-plugins-good",
-        "qtdemux": "gstreamer1.0-plugins-good", "jpegenc": "gstreamer1.0-plugins-good",
-        "pngenc": "gstreamer1.0-plugins-good", "cacasink": "gstreamer1.0-plugins-good",
-        "ximagesink": "gstreamer1.0-plugins-base", "xvimagesink": "gstreamer1.0-plugins-base",
-        "autovideosink": "gstreamer1.0-plugins-good", "videoconvert": "gstreamer1.0-plugins-base",
-        "h264parse": "gstreamer1.0-plugins-bad", "voaacenc": "gstreamer1.0-plugins-bad",
-        "opusenc": "gstreamer1.0-plugins-base", "vorbisenc": "gstreamer1.0-plugins-base",
-        "webmmux": "gstreamer1.0-plugins-good", "y4menc": "gstreamer1.0-plugins-bad",
-        "gtksink": "gstreamer1.0-gtk3", "glimagesink": "gstreamer1.0-gl", "openh264enc": "gstreamer1.0-plugins-bad",
-        "x265enc": "gstreamer1.0-plugins-bad", "rtph264pay": "gstreamer1.0-plugins-good",
-        "udpsink": "gstreamer1.0-plugins-good", "srtsink": "gstreamer1.0-plugins-bad",
-        // Since GStreamer 1.18 LAME's MP3 encoder is in -good (it was in -ugly before).
-        "lamemp3enc": "gstreamer1.0-plugins-good", "xingmux": "gstreamer1.0-plugins-good",
-        "wavenc": "gstreamer1.0-plugins-good", "flacenc": "gstreamer1.0-plugins-good",
-        "oggmux": "gstreamer1.0-plugins-base", "audioconvert": "gstreamer1.0-plugins-base",
-        "audioresample": "gstreamer1.0-plugins-base", "autoaudiosink": "gstreamer1.0-plugins-good",
+    /// Debian packages of commonly used elements that a fresh machine may lack, by element.
+    static let debianPackages: [String: String] = Dictionary(
+        uniqueKeysWithValues: factoriesByPackage.flatMap { package, factories in factories.map { ($0, package) } })
+
+    /// The same table by package, as a newcomer adds to it: each package once, with the elements it provides.
+    private static let factoriesByPackage: KeyValuePairs<String, [String]> = [
+        "gstreamer1.0-plugins-base": [
+            "appsrc", "appsink", "ximagesink", "xvimagesink", "videoconvert", "audioconvert", "audioresample",
+            "opusenc", "vorbisenc", "oggmux",
+        ],
+        "gstreamer1.0-plugins-good": [
+            "vp8enc", "vp9enc", "matroskamux", "mp4mux", "webmmux", "qtdemux", "jpegenc", "pngenc", "cacasink",
+            "autovideosink", "autoaudiosink", "rtph264pay", "udpsink", "wavenc", "flacenc",
+            // Since GStreamer 1.18 LAME's MP3 encoder is in -good (it was in -ugly before).
+            "lamemp3enc", "xingmux",
+        ],
+        "gstreamer1.0-plugins-bad": [
+            "mpeg2enc", "h264parse", "voaacenc", "y4menc", "openh264enc", "x265enc", "srtsink",
+        ],
+        "gstreamer1.0-plugins-ugly": ["x264enc"],
+        "gstreamer1.0-libav": ["avdec_h264", "avenc_aac", "avdec_aac"],
+        "gstreamer1.0-gtk3": ["gtksink"],
+        "gstreamer1.0-gl": ["glimagesink"],
     ]
 }

@@ -35,7 +35,7 @@ extension Element {
     public var classification: String? { metadata("klass") }
 
     private func metadata(_ key: String) -> String? {
-        guard let factory = CGStreamerShim_element_get_factory(pointer),
+        guard let factory = gst_element_get_factory(pointer),
             let value = gst_element_factory_get_metadata(factory, key)
         else { return nil }
         return String(cString: value)
@@ -68,26 +68,38 @@ extension Element {
 }
 
 extension PropertyInfo {
+    /// "minimum - maximum" of a numeric property, from the GParamSpec subtype of its value type; nil
+    /// for other types.
     static func range(of spec: UnsafeMutablePointer<GParamSpec>, type: GType) -> String? {
-        let raw = UnsafeMutableRawPointer(spec)
-        switch type {
-        case CGStreamerShim_type_int():
-            let typed = raw.assumingMemoryBound(to: GParamSpecInt.self).pointee
-            return "\(typed.minimum) - \(typed.maximum)"
-        case CGStreamerShim_type_uint():
-            let typed = raw.assumingMemoryBound(to: GParamSpecUInt.self).pointee
-            return "\(typed.minimum) - \(typed.maximum)"
-        case CGStreamerShim_type_int64():
-            let typed = raw.assumingMemoryBound(to: GParamSpecInt64.self).pointee
-            return "\(typed.minimum) - \(typed.maximum)"
-        case CGStreamerShim_type_uint64():
-            let typed = raw.assumingMemoryBound(to: GParamSpecUInt64.self).pointee
-            return "\(typed.minimum) - \(typed.maximum)"
-        case CGStreamerShim_type_double():
-            let typed = raw.assumingMemoryBound(to: GParamSpecDouble.self).pointee
-            return "\(typed.minimum) - \(typed.maximum)"
-        default:
-            return nil
-        }
+        let numeric: (any NumericParamSpec.Type)? =
+            switch type {
+            case CGStreamerShim_type_int(): GParamSpecInt.self
+            case CGStreamerShim_type_uint(): GParamSpecUInt.self
+            case CGStreamerShim_type_int64(): GParamSpecInt64.self
+            case CGStreamerShim_type_uint64(): GParamSpecUInt64.self
+            case CGStreamerShim_type_double(): GParamSpecDouble.self
+            default: nil
+            }
+        return numeric.map { range(of: spec, as: $0) }
+    }
+
+    private static func range<Spec: NumericParamSpec>(of spec: UnsafeMutablePointer<GParamSpec>, as _: Spec.Type)
+        -> String
+    {
+        let typed = UnsafeMutableRawPointer(spec).assumingMemoryBound(to: Spec.self).pointee
+        return "\(typed.minimum) - \(typed.maximum)"
     }
 }
+
+/// GLib's GParamSpec subtypes for numbers, which all keep their bounds in `minimum` and `maximum`.
+protocol NumericParamSpec {
+    associatedtype Bound
+    var minimum: Bound { get }
+    var maximum: Bound { get }
+}
+
+extension GParamSpecInt: NumericParamSpec {}
+extension GParamSpecUInt: NumericParamSpec {}
+extension GParamSpecInt64: NumericParamSpec {}
+extension GParamSpecUInt64: NumericParamSpec {}
+extension GParamSpecDouble: NumericParamSpec {}

@@ -83,98 +83,69 @@ extension PropertyValue: PropertyValueConvertible { public var propertyValue: Pr
 
 // MARK: GValue conversion (internal)
 
-enum GValues {
-    /// Reads a GValue of any common fundamental type.
-    static func read(_ value: UnsafePointer<GValue>) -> PropertyValue? {
-        let type = value.pointee.g_type
-        let fundamental = g_type_fundamental(type)
-        switch fundamental {
-        case CGStreamerShim_type_boolean(): return .bool(g_value_get_boolean(value) != 0)
-        case CGStreamerShim_type_int(): return .int(Int(g_value_get_int(value)))
-        case CGStreamerShim_type_uint(): return .int(Int(g_value_get_uint(value)))
-        case CGStreamerShim_type_long(): return .int(Int(g_value_get_long(value)))
-        case CGStreamerShim_type_ulong(): return .int(Int(truncatingIfNeeded: g_value_get_ulong(value)))
-        case CGStreamerShim_type_int64(): return .int(Int(g_value_get_int64(value)))
-        case CGStreamerShim_type_uint64(): return .int(Int(truncatingIfNeeded: g_value_get_uint64(value)))
-        case CGStreamerShim_type_double(): return .double(g_value_get_double(value))
-        case CGStreamerShim_type_float(): return .double(Double(g_value_get_float(value)))
-        case CGStreamerShim_type_string(): return .string(g_value_get_string(value).map { String(cString: $0) })
-        case CGStreamerShim_type_enum():
-            let number = g_value_get_enum(value)
-            let klass = g_type_class_ref(type)
-            defer { g_type_class_unref(klass) }
-            let enumClass = klass?.assumingMemoryBound(to: GEnumClass.self)
-            let nick = g_enum_get_value(enumClass, number)?.pointee.value_nick.map { String(cString: $0) } ?? ""
-            return .enumeration(Int(number), nick: nick)
-        default:
-            if type == CGStreamerShim_type_fraction() {
-                return .fraction(
-                    Int(gst_value_get_fraction_numerator(value)), Int(gst_value_get_fraction_denominator(value)))
-            }
-            if type == CGStreamerShim_type_caps() {
-                guard let caps = gst_value_get_caps(value) else { return .caps(nil) }
-                return .caps(Caps.string(of: caps))
-            }
-            // Anything else: GStreamer's own serialization.
-            guard let text = gst_value_serialize(value) else { return nil }
-            defer { g_free(text) }
-            return .string(String(cString: text))
+extension PropertyValue {
+    /// The case for a plain value; nil for flags, which a property shows in GStreamer's string form.
+    init?(_ scalar: GScalar) {
+        switch scalar {
+        case .bool(let flag): self = .bool(flag)
+        case .signed(let number): self = .int(number)
+        case .unsigned(let number): self = .int(Int(truncatingIfNeeded: number))
+        case .double(let number): self = .double(number)
+        case .string(let text): self = .string(text)
+        case .enumeration(let number, let nick): self = .enumeration(number, nick: nick)
+        case .flags: return nil
         }
+    }
+
+    /// The value as a plain one, to store into a property of any plain type: caps and fractions by
+    /// their string form.
+    var scalar: GScalar {
+        switch self {
+        case .bool(let flag): .bool(flag)
+        case .int(let number): .signed(number)
+        case .double(let number): .double(number)
+        case .string(let text), .caps(let text): .string(text)
+        case .enumeration(let number, let nick): .enumeration(number, nick: nick)
+        case .fraction: .string(description)
+        }
+    }
+}
+
+/// Properties' GValues, read and written as PropertyValues.
+enum GValues {
+    /// Reads a GValue of any type: plain types as themselves, fractions and caps as such, anything else
+    /// in GStreamer's serialization.
+    static func read(_ value: UnsafePointer<GValue>) -> PropertyValue? {
+        if let scalar = GScalar(reading: value), let plain = PropertyValue(scalar) { return plain }
+        let type = value.pointee.g_type
+        if type == CGStreamerShim_type_fraction() {
+            return .fraction(
+                Int(gst_value_get_fraction_numerator(value)), Int(gst_value_get_fraction_denominator(value)))
+        }
+        if type == CGStreamerShim_type_caps() {
+            guard let caps = gst_value_get_caps(value) else { return .caps(nil) }
+            return .caps(Caps.string(of: caps))
+        }
+        return String(takingGString: gst_value_serialize(value)).map { .string($0) }
     }
 
     /// Stores `newValue` into a GValue already initialized to its target type. Returns false when the
     /// value does not fit that type.
     static func write(_ newValue: PropertyValue, into value: UnsafeMutablePointer<GValue>) -> Bool {
-        let type = value.pointee.g_type
-        let fundamental = g_type_fundamental(type)
-        switch (fundamental, newValue) {
-        case (CGStreamerShim_type_boolean(), .bool(let flag)): g_value_set_boolean(value, flag ? 1 : 0)
-        case (CGStreamerShim_type_int(), _):
-            guard let number = newValue.intValue, let narrow = Int32(exactly: number) else { return false }
-            g_value_set_int(value, narrow)
-        case (CGStreamerShim_type_uint(), _):
-            guard let number = newValue.intValue, let narrow = UInt32(exactly: number) else { return false }
-            g_value_set_uint(value, narrow)
-        case (CGStreamerShim_type_long(), _):
-            guard let number = newValue.intValue else { return false }
-            g_value_set_long(value, number)
-        case (CGStreamerShim_type_ulong(), _):
-            guard let number = newValue.intValue, let narrow = UInt(exactly: number) else { return false }
-            g_value_set_ulong(value, narrow)
-        case (CGStreamerShim_type_int64(), _):
-            guard let number = newValue.intValue else { return false }
-            g_value_set_int64(value, gint64(number))
-        case (CGStreamerShim_type_uint64(), _):
-            guard let number = newValue.intValue, let narrow = guint64(exactly: number) else { return false }
-            g_value_set_uint64(value, narrow)
-        case (CGStreamerShim_type_double(), _):
-            guard let number = newValue.doubleValue else { return false }
-            g_value_set_double(value, number)
-        case (CGStreamerShim_type_float(), _):
-            guard let number = newValue.doubleValue else { return false }
-            g_value_set_float(value, Float(number))
-        case (CGStreamerShim_type_string(), .string(let text)): g_value_set_string(value, text)
-        case (CGStreamerShim_type_enum(), .enumeration(let number, _)): g_value_set_enum(value, gint(number))
-        case (CGStreamerShim_type_enum(), .int(let number)): g_value_set_enum(value, gint(number))
+        switch (value.pointee.g_type, newValue) {
+        case (CGStreamerShim_type_fraction(), .fraction(let numerator, let denominator)):
+            gst_value_set_fraction(value, gint(numerator), gint(denominator))
+            return true
+        case (CGStreamerShim_type_caps(), .caps(nil)):
+            gst_value_set_caps(value, nil)
+            return true
+        case (CGStreamerShim_type_caps(), .caps(let text?)):
+            guard let caps = gst_caps_from_string(text) else { return false }
+            gst_value_set_caps(value, caps)
+            gst_caps_unref(caps)
+            return true
         default:
-            if type == CGStreamerShim_type_fraction(), case .fraction(let numerator, let denominator) = newValue {
-                gst_value_set_fraction(value, gint(numerator), gint(denominator))
-                return true
-            }
-            if type == CGStreamerShim_type_caps(), case .caps(let text) = newValue {
-                guard let text else {
-                    gst_value_set_caps(value, nil)
-                    return true
-                }
-                guard let caps = gst_caps_from_string(text) else { return false }
-                gst_value_set_caps(value, caps)
-                gst_caps_unref(caps)
-                return true
-            }
-            // Anything else: let GStreamer parse the string form.
-            guard let text = newValue.stringValue ?? Optional(newValue.description) else { return false }
-            return gst_value_deserialize(value, text) != 0
+            return newValue.scalar.write(into: value)
         }
-        return true
     }
 }

@@ -97,28 +97,16 @@ public enum SignalValue: Sendable, CustomStringConvertible {
 
     /// Reads a GValue, taking references of its own to objects and boxed values.
     init(_ value: UnsafePointer<GValue>) {
+        if let scalar = GScalar(reading: value) {
+            self.init(scalar)
+            return
+        }
         let type = value.pointee.g_type
         let typeName = g_type_name(type).map { String(cString: $0) } ?? "?"
         switch g_type_fundamental(type) {
         case CGStreamerShim_type_none(): self = .void
-        case CGStreamerShim_type_boolean(): self = .bool(g_value_get_boolean(value) != 0)
         case CGStreamerShim_type_char(): self = .int(Int(g_value_get_schar(value)))
         case CGStreamerShim_type_uchar(): self = .uint(UInt(g_value_get_uchar(value)))
-        case CGStreamerShim_type_int(): self = .int(Int(g_value_get_int(value)))
-        case CGStreamerShim_type_uint(): self = .uint(UInt(g_value_get_uint(value)))
-        case CGStreamerShim_type_long(): self = .int(g_value_get_long(value))
-        case CGStreamerShim_type_ulong(): self = .uint(g_value_get_ulong(value))
-        case CGStreamerShim_type_int64(): self = .int(Int(g_value_get_int64(value)))
-        case CGStreamerShim_type_uint64(): self = .uint(UInt(g_value_get_uint64(value)))
-        case CGStreamerShim_type_float(): self = .double(Double(g_value_get_float(value)))
-        case CGStreamerShim_type_double(): self = .double(g_value_get_double(value))
-        case CGStreamerShim_type_string(): self = .string(g_value_get_string(value).map { String(cString: $0) })
-        case CGStreamerShim_type_enum(), CGStreamerShim_type_flags():
-            if case .enumeration(let number, let nick)? = GValues.read(value) {
-                self = .enumeration(number, nick: nick)
-            } else {
-                self = .enumeration(Int(g_value_get_flags(value)), nick: "")
-            }
         case CGStreamerShim_type_param():
             self = g_value_get_param(value).map { .property(String(cString: $0.pointee.name)) } ?? .null
         case CGStreamerShim_type_object():
@@ -144,10 +132,21 @@ public enum SignalValue: Sendable, CustomStringConvertible {
             } else if g_type_fundamental(type) == CGStreamerShim_type_boxed(), g_value_get_boxed(value) == nil {
                 self = .null
             } else {
-                let text = gst_value_serialize(value)
-                defer { g_free(text) }
-                self = .other(typeName: typeName, serialized: text.map { String(cString: $0) })
+                self = .other(typeName: typeName, serialized: String(takingGString: gst_value_serialize(value)))
             }
+        }
+    }
+
+    /// The case for a plain value: any integer by its sign, flags as an enumeration without a nick.
+    private init(_ scalar: GScalar) {
+        switch scalar {
+        case .bool(let flag): self = .bool(flag)
+        case .signed(let number): self = .int(number)
+        case .unsigned(let number): self = .uint(number)
+        case .double(let number): self = .double(number)
+        case .string(let text): self = .string(text)
+        case .enumeration(let number, let nick): self = .enumeration(number, nick: nick)
+        case .flags(let bits): self = .enumeration(Int(bits), nick: "")
         }
     }
 
@@ -180,24 +179,12 @@ public enum SignalValue: Sendable, CustomStringConvertible {
         case .sample(let sample):
             guard type == gst_sample_get_type() else { return false }
             g_value_set_boxed(target, UnsafeRawPointer(sample.pointer))
-        case .uint(let value):
-            switch g_type_fundamental(type) {
-            case CGStreamerShim_type_uint64(): g_value_set_uint64(target, guint64(value))
-            case CGStreamerShim_type_ulong(): g_value_set_ulong(target, value)
-            default:
-                guard let number = Int(exactly: value) else { return false }
-                return GValues.write(.int(number), into: target)
-            }
-        case .bool(let value): return GValues.write(.bool(value), into: target)
-        case .int(let value): return GValues.write(.int(value), into: target)
-        case .double(let value): return GValues.write(.double(value), into: target)
-        case .string(let value): return GValues.write(.string(value), into: target)
-        case .enumeration(let value, let nick):
-            if g_type_fundamental(type) == CGStreamerShim_type_flags() {
-                g_value_set_flags(target, guint(truncatingIfNeeded: value))
-                return true
-            }
-            return GValues.write(.enumeration(value, nick: nick), into: target)
+        case .bool(let value): return GScalar.bool(value).write(into: target)
+        case .int(let value): return GScalar.signed(value).write(into: target)
+        case .uint(let value): return GScalar.unsigned(value).write(into: target)
+        case .double(let value): return GScalar.double(value).write(into: target)
+        case .string(let value): return GScalar.string(value).write(into: target)
+        case .enumeration(let value, let nick): return GScalar.enumeration(value, nick: nick).write(into: target)
         case .property, .other(_, _):
             guard case .other(_, let serialized?) = self else { return false }
             return gst_value_deserialize(target, serialized) != 0

@@ -2,8 +2,8 @@ import CGStreamer
 import CGStreamerShim
 
 // Any GObject signal by name: connect a Swift closure (typed arguments in, a typed value out), emit
-// action signals, watch property changes. The raw calls live in `enum Signals`; Element and Pad
-// offer them by name.
+// action signals, watch property changes. The raw calls live in `enum Signals`; every
+// `SignalEmitter` (Element, Pad) offers them by name.
 
 /// A handler for a signal: the arguments after the instance, and what to return (`.void` when the
 /// signal returns nothing).
@@ -41,15 +41,11 @@ enum Signals {
         return SignalConnection(instance: instance, id: UInt(id), signal: signal)
     }
 
-    /// `connect` for a handler whose signal returns nothing (pad-added, need-data, notify).
-    static func connect(
-        _ instance: UnsafeMutableRawPointer, owner: String, _ signal: String, after: Bool,
-        returningNothing handler: @escaping @Sendable ([SignalValue]) -> Void
-    ) throws(GStreamerError) -> SignalConnection {
-        try connect(instance, owner: owner, signal, after: after) { arguments in
-            handler(arguments)
-            return .void
-        }
+    static func hasHandlers(_ instance: UnsafeMutableRawPointer, _ signal: String) -> Bool {
+        var id: guint = 0
+        var detail: GQuark = 0
+        let known = g_signal_parse_name(signal, CGStreamerShim_object_type(instance), &id, &detail, 0) != 0
+        return known && g_signal_has_handler_pending(instance, id, detail, 0) != 0
     }
 
     static func emit(

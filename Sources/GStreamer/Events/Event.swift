@@ -5,22 +5,13 @@ import CGStreamerShim
 /// an element or a pad; or one seen passing a pad in a probe. Immutable once made.
 ///
 /// The corresponding C type is `GstEvent`.
-public final class Event: @unchecked Sendable {
-    // GstEvent is reference counted and immutable while shared; this wrapper owns one reference and
-    // never writes to the event.
+public final class Event: @unchecked Sendable, MiniObjectWrapper {
+    // GstEvent is reference counted and immutable while shared; this wrapper owns one reference
+    // (`init(borrowing:)` adds one) and never writes to the event.
     let pointer: UnsafeMutablePointer<GstEvent>
 
-    init(taking pointer: UnsafeMutablePointer<GstEvent>) {
-        self.pointer = pointer
-    }
-
-    init(borrowing pointer: UnsafeMutablePointer<GstEvent>) {
-        self.pointer = gst_event_ref(pointer)
-    }
-
-    deinit {
-        gst_event_unref(pointer)
-    }
+    init(taking pointer: UnsafeMutablePointer<GstEvent>) { self.pointer = pointer }
+    deinit { GstEvent.release(pointer) }
 
     /// Which way a custom event travels, and how it is ordered with the data.
     ///

@@ -111,8 +111,7 @@ extension Caps {
     /// The corresponding C function is `gst_pb_utils_get_decoder_description`.
     public var decoderDescription: String {
         gst_pb_utils_init()
-        guard let text = gst_pb_utils_get_decoder_description(pointer) else { return "\(mediaType ?? "unknown") decoder" }
-        defer { g_free(text) }
-        return String(cString: text)
+        let description = String(takingGString: gst_pb_utils_get_decoder_description(pointer))
+        return description ?? "\(mediaType ?? "unknown") decoder"
     }
 }

@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 /// A pad of an element. Owns one reference.
@@ -20,10 +21,8 @@ public final class Pad: @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_object_get_name`.
     public var name: String {
-        guard let name = gst_object_get_name(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self))
-        else { return "" }
-        defer { g_free(name) }
-        return String(cString: name)
+        let object = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstObject.self)
+        return String(takingGString: gst_object_get_name(object)) ?? ""
     }
 
     /// The caps negotiated on the pad, once data flows.
@@ -95,12 +94,16 @@ extension Pad {
                 self.handler = handler
             }
         }
+        // Made here, used on a streaming thread; gst_pad_add_probe orders the two under the pad's lock.
+        let box = Unmanaged.passRetained(Box(handler)).toOpaque()
+        HandOver.published(box)
         gst_pad_add_probe(
             pointer, mask,
             { pad, info, userData in
                 guard let pad, let info, let userData else { return GST_PAD_PROBE_OK }
+                HandOver.received(userData)
                 return Unmanaged<Box>.fromOpaque(userData).takeUnretainedValue().handler(pad, info.pointee)
-            }, Unmanaged.passRetained(Box(handler)).toOpaque(),
+            }, box,
             { userData in
                 guard let userData else { return }
                 Unmanaged<Box>.fromOpaque(userData).release()

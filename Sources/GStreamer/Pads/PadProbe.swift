@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 
 /// What a pad probe is called for: kinds of data and how (blocking, idle).
 ///
@@ -129,13 +130,17 @@ extension Pad {
             let handler: @Sendable (PadProbeInfo) -> PadProbeReturn
             init(_ handler: @escaping @Sendable (PadProbeInfo) -> PadProbeReturn) { self.handler = handler }
         }
+        // Made here, used on a streaming thread; gst_pad_add_probe orders the two under the pad's lock.
+        let box = Unmanaged.passRetained(Box(handler)).toOpaque()
+        HandOver.published(box)
         let id = gst_pad_add_probe(
             pointer, GstPadProbeType(type.rawValue),
             { _, info, userData in
                 guard let info, let userData else { return GST_PAD_PROBE_OK }
+                HandOver.received(userData)
                 let handler = Unmanaged<Box>.fromOpaque(userData).takeUnretainedValue().handler
                 return Pad.runProbe(info, handler)
-            }, Unmanaged.passRetained(Box(handler)).toOpaque(),
+            }, box,
             { userData in
                 guard let userData else { return }
                 Unmanaged<Box>.fromOpaque(userData).release()

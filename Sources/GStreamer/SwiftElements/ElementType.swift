@@ -41,7 +41,7 @@ public struct ElementTypeDescription: Sendable {
     /// Sources: whether the source makes its data when asked (`needData`, pull mode). Such a source
     /// is a plain element that calls `needData` in a loop on a streaming thread of its own and pushes
     /// through a source pad of its own, with no appsrc and no queue in between (see
-    /// SwiftElement+PulledSource.swift). A source that pushes from threads of its own (push mode) leaves it false
+    /// PadSource.swift). A source that pushes from threads of its own (push mode) leaves it false
     /// and gets an appsrc, whose queue takes its pushes.
     public var pulled = false
 
@@ -78,12 +78,6 @@ public struct ElementTypeDescription: Sendable {
             kind == .sink && !properties.contains(where: { $0.name == "sync" })
             ? properties + [ElementTypeDescription.syncProperty] : properties
     }
-}
-
-extension ElementTypeDescription {
-    /// Whether the element is a plain element with pads of its own (filters and pulled sources)
-    /// rather than a bin around an appsrc or appsink.
-    var hasOwnPads: Bool { kind == .filter || (kind == .source && pulled) }
 }
 
 /// What `ElementType.register` keeps for a type: its description and how to make the Swift half of
@@ -131,7 +125,7 @@ public enum ElementType {
         installCallbacksOnce
         // Inside a plugin's init the app plugin may not be loaded yet; its elements check again when
         // they are made.
-        if plugin == nil, let missing = missingAppFactories(for: description.kind, pulled: description.pulled).first {
+        if plugin == nil, let missing = missingAppFactories(for: description).first {
             var error = ElementFactory.missing(missing)
             error.message = "the Swift element \"\(description.name)\" cannot be registered: \(error.message)"
             throw error
@@ -188,13 +182,14 @@ public enum ElementType {
         return gst_pad_template_new(name, direction, GST_PAD_ALWAYS, parsed)
     }
 
-    /// The app plugin's factories a Swift element of `kind` is built on that are not installed
-    /// (`pulled`: a source with a pad of its own, which needs none).
-    static func missingAppFactories(for kind: SwiftElementKind, pulled: Bool = false) -> [String] {
-        var needed: [String] = []
-        if kind != .sink && !pulled { needed.append("appsrc") }
-        if kind != .source { needed.append("appsink") }
-        return needed.filter { !GStreamer.hasElement(named: $0) }
+    /// The app plugin's factories the kind of `description` is built on that are not installed.
+    static func missingAppFactories(for description: ElementTypeDescription) -> [String] {
+        description.bodyType.appFactories.filter { !GStreamer.hasElement(named: $0) }
+    }
+
+    /// The app plugin's factories, those of them that are not installed.
+    static var missingAppPlugin: [String] {
+        ["appsrc", "appsink"].filter { !GStreamer.hasElement(named: $0) }
     }
 
     private static let installCallbacksOnce: Void = {
@@ -204,7 +199,7 @@ public enum ElementType {
             let box = Unmanaged<ElementTypeBox>.fromOpaque(classPointer).takeUnretainedValue()
             // Without the app plugin the element stays an empty bin that fails NULL → READY, naming
             // the missing factory (see change_state), instead of trapping while it is made.
-            guard missingAppFactories(for: box.description.kind, pulled: box.description.pulled).isEmpty else { return }
+            guard missingAppFactories(for: box.description).isEmpty else { return }
             let bridge = SwiftElement(element: element, type: box)
             CGStreamerShim_bin_set_swift_object(element, Unmanaged.passRetained(bridge).toOpaque())
         }
@@ -229,8 +224,7 @@ public enum ElementType {
         }
         callbacks.change_state = { element, object, transition in
             guard let object else {
-                let missing = missingAppFactories(for: .filter)
-                if transition == GST_STATE_CHANGE_NULL_TO_READY, let element, let first = missing.first {
+                if transition == GST_STATE_CHANGE_NULL_TO_READY, let element, let first = missingAppPlugin.first {
                     CGStreamerShim_element_post_error(element, 1, ElementFactory.missing(first).message, nil)
                     return GST_STATE_CHANGE_FAILURE
                 }

@@ -29,9 +29,7 @@ extension MediaIOElements {
             name: name, longName: longName, classification: classification, description: description,
             kind: .source, srcCaps: AudioFormatRequest.anyCaps, properties: properties)
         type.pulled = pulled
-        try ElementType.register(type, plugin: plugin) { bridge in
-            AudioSourceAdapter(source: make(bridge.properties), bridge: bridge)
-        }
+        try register(type, as: AudioSourceKind<Source>.self, plugin: plugin, make: make)
     }
 
     /// Registers an audio sink: `make` is called once per element instance with its properties. The
@@ -61,9 +59,7 @@ extension MediaIOElements {
             name: name, longName: longName, classification: classification, description: description,
             kind: .sink, sinkCaps: "audio/x-raw", properties: properties)
         type.sinkConverters = ["audioconvert", "audioresample"]
-        try ElementType.register(type, plugin: plugin) { bridge in
-            AudioSinkAdapter(sink: make(bridge.properties), bridge: bridge)
-        }
+        try register(type, as: AudioSinkKind<Sink>.self, plugin: plugin, make: make)
     }
 
     /// Registers an audio filter (a sink that hands audio on): `make` is called once per element
@@ -94,8 +90,6 @@ extension MediaIOElements {
             name: name, longName: longName, classification: classification, description: description,
             kind: .filter, sinkCaps: AudioFormatRequest.anyCaps, srcCaps: AudioFormatRequest.anyCaps,
             properties: properties)
-        try ElementType.register(type, plugin: plugin) { bridge in
-            AudioFilterAdapter(filter: make(bridge.properties), bridge: bridge)
-        }
+        try register(type, as: AudioFilterKind<Filter>.self, plugin: plugin, make: make)
     }
 }

@@ -32,10 +32,8 @@ struct GstPipeCommand: AsyncParsableCommand {
             keeps them as stored), and the pixel aspect ratio, title, artist, comment, creation time and \
             audio language are kept where the output can hold them.
 
-            Streams: a description may end in rtsp://HOST:PORT/PATH (served to any number of viewers), \
-            srt://HOST:PORT (caller) or srt://:PORT (listener), udp://HOST:PORT (MPEG-TS), rtp://HOST:PORT \
-            (the SDP printed, or written by --sdp) or DIR/NAME.m3u8 (HLS), video encoded for streaming \
-            (x264 zerolatency, a key frame every 2 s at any frame rate). A first token rtsp://, srt:// or udp:// \
+            Streams: a description may end in \(StreamOutputs.help), video encoded for streaming (x264 \
+            zerolatency, a key frame every 2 s at any frame rate). A first token \(StreamInput.helpNames.listed("or")) \
             is a live input, which fails after --timeout seconds with nothing.
 
             Examples:
@@ -85,13 +83,10 @@ struct GstPipeCommand: AsyncParsableCommand {
             valueName: "where"))
     var preview: Preview?
 
-    @Flag(
-        name: .customLong("no-eos-on-shutdown"),
-        help: "On Ctrl-C, SIGTERM or SIGHUP, stop at once instead of sending end of stream and waiting for it.")
+    @Flag(help: "On Ctrl-C, SIGTERM or SIGHUP, stop at once instead of sending end of stream and waiting for it.")
     var noEOSOnShutdown = false
 
     @Flag(
-        name: .customLong("crash-safe"),
         help: """
             Write .mp4 and .mov outputs in one-second fragments even when the input is a local file, so \
             that they play up to the last second written if gstpipe is killed outright (kill -9, a power \
@@ -100,7 +95,6 @@ struct GstPipeCommand: AsyncParsableCommand {
     var crashSafe = false
 
     @Flag(
-        name: .customLong("no-autorotate"),
         help: """
             Keep pictures as stored instead of turning them upright as the input's display matrix or \
             orientation tag says; .mp4 and .mov outputs get the input's display matrix instead, as \
@@ -114,30 +108,8 @@ struct GstPipeCommand: AsyncParsableCommand {
             valueName: "FILE"))
     var graph: String?
 
-    @Option(
-        name: .customLong("hls-window"),
-        help: ArgumentHelp(
-            "Segments (2 s each) a .m3u8 playlist lists while live; older ones are deleted. 0 lists and keeps "
-                + "every segment (a full playlist).",
-            valueName: "segments"))
-    var hlsWindow = 6
-
-    @Option(
-        help: ArgumentHelp(
-            "Write the session description of an rtp:// output to FILE instead of printing it.", valueName: "FILE"))
-    var sdp: String?
-
-    @Flag(
-        name: .customLong("rtsp-tcp"),
-        help: "Receive an rtsp:// input's RTP over the RTSP connection (TCP), for networks that block UDP.")
-    var rtspTCP = false
-
-    @Option(
-        help: ArgumentHelp(
-            "Seconds a network input (rtsp://, srt://, udp://) may send nothing before gstpipe gives up; 0 "
-                + "waits forever.",
-            valueName: "seconds"))
-    var timeout: Double = 10
+    @OptionGroup
+    var streams: StreamOptions
 
     @Option(
         name: .customShort("f"),
@@ -157,19 +129,13 @@ struct GstPipeCommand: AsyncParsableCommand {
         if file != nil && !description.isEmpty {
             throw ValidationError("Give either -f FILE or a description, not both.")
         }
-        if hlsWindow < 0 {
-            throw ValidationError("--hls-window takes a number of segments (0 keeps them all), not \(hlsWindow).")
-        }
-        if !(timeout >= 0) {
-            throw ValidationError("--timeout takes seconds (0 waits forever), not \(timeout).")
-        }
+        try streams.check()
     }
 
     func run() async throws {
         let options = RunOptions(
             printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
-            stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate, hlsWindow: hlsWindow,
-            sdpFile: sdp, rtspTCP: rtspTCP, inputTimeout: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)))
+            stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate, streams: streams.settings)
         if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
             throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
         }

@@ -22,15 +22,11 @@ struct TokenReader {
         token.range(of: #"^[A-Za-z][A-Za-z0-9+.-]*://"#, options: .regularExpression) != nil
     }
 
-    /// True for the URIs gstpipe decodes: media files (file, http, https) and network streams
-    /// (`isNetworkURI`); other URIs (v4l2://, ...) stay what gst-launch-1.0 makes of them: a source element.
+    /// True for the URIs gstpipe decodes: media files (file, http, https) and live network sources
+    /// (`StreamInput`); other URIs (v4l2://, ...) stay what gst-launch-1.0 makes of them: a source element.
     static func isMediaFileURI(_ token: String) -> Bool {
-        ["file://", "http://", "https://"].contains { token.lowercased().hasPrefix($0) } || isNetworkURI(token)
-    }
-
-    /// True for the live network sources gstpipe reads: rtsp://, rtsps://, srt:// and udp:// (MPEG-TS).
-    static func isNetworkURI(_ token: String) -> Bool {
-        ["rtsp://", "rtsps://", "srt://", "udp://"].contains { token.lowercased().hasPrefix($0) }
+        ["file://", "http://", "https://"].contains { token.lowercased().hasPrefix($0) }
+            || StreamInput.named(token) != nil
     }
 
     /// True when `token`, first or last in the description, names a file (or a URI) rather than an

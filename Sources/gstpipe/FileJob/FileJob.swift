@@ -19,7 +19,7 @@ struct FileJob {
         let uri: String
 
         /// A live network source (rtsp://, srt://, udp://): it has no length, and may send nothing.
-        var isNetwork: Bool { TokenReader.isNetworkURI(uri) }
+        var isNetwork: Bool { StreamInput.named(uri) != nil }
     }
 
     struct Output {
@@ -41,7 +41,7 @@ struct FileJob {
         /// Made from `filesink location=...` right after a Swift element, not from a file name.
         var fromFilesink = false
         /// The network destination (or HLS playlist) it goes to, nil for a file.
-        var stream: StreamDestination? = nil
+        var stream: (any StreamOutput)? = nil
 
         /// The video chain after the converter: for gray's output, a format's gray chain when it has
         /// one; else the encoder's input caps, if any, and the format's chain.
@@ -99,8 +99,8 @@ struct FileJob {
     /// streams are known.
     var notesIfAudio: [String] = []
 
-    /// Live segments an HLS playlist lists (`--hls-window`); 0 lists (and keeps) every segment.
-    var hlsWindow = 6
+    /// What the command line says about stream outputs (`--hls-window`, ...).
+    var streamSettings = StreamSettings()
 
     /// True when the description named no file: it runs exactly as written.
     var isPlainDescription: Bool { input == nil && outputs.isEmpty }
@@ -116,11 +116,12 @@ struct FileJob {
     /// description's `media` is read.
     init(
         tokens original: [String], swiftElements: Set<String>, alwaysCrashSafe: Bool = false, autorotate: Bool = true,
-        hlsWindow: Int = 6, klass: (String) -> String? = GStreamer.classification(ofElement:)
+        streamSettings: StreamSettings = StreamSettings(),
+        klass: (String) -> String? = GStreamer.classification(ofElement:)
     ) throws(Failure) {
         tokens = original
         self.autorotate = autorotate
-        self.hlsWindow = hlsWindow
+        self.streamSettings = streamSettings
         let names = Set(original.compactMap { $0.hasPrefix("name=") ? TokenReader.unquoted(String($0.dropFirst(5))) : nil })
         let reader = TokenReader(names: names)
 
@@ -143,7 +144,7 @@ struct FileJob {
         for index in tokens.indices.reversed() where index >= 2 && tokens[index - 1] == "!" {
             guard index == tokens.count - 1 || tokens[index + 1] != "!" else { continue }
             let path = TokenReader.unquoted(tokens[index])
-            if let stream = try StreamDestination.parse(path) {
+            if let stream = try StreamOutputs.output(named: path) {
                 var output = Output(
                     path: path, format: stream.format, index: replacements.count,
                     feeder: reader.feeder(before: index, in: tokens))
@@ -186,18 +187,12 @@ struct FileJob {
             replacements[index].output.media = kind
             try Self.check(replacements[index].output, holds: kind, shownBy: own[kind] ?? found[kind])
         }
-        // An RTSP server and an rtp:// output send a file's audio too: both in MPEG-TS (RTP MP2T), one
-        // stream to serve or send.
+        // A stream whose format holds video alone (RTSP, rtp://) may send a file's audio too.
         for index in replacements.indices where input != nil && replacements[index].output.media == .video {
-            switch replacements[index].output.stream?.kind {
-            case .rtsp:
-                replacements[index].output.format = .rtspWithAudio
-            case .rtp:
-                replacements[index].output.format = .rtpWithAudio
-                replacements[index].output.stream?.carriesTransportStream = true
-            default:
-                break
-            }
+            guard var stream = replacements[index].output.stream else { continue }
+            stream.carryInputAudio()
+            replacements[index].output.stream = stream
+            replacements[index].output.format = stream.format
         }
         // The input's audio goes to one output: the last in the description that can hold it and is
         // written video (uridecodebin has one pad per stream, so a second audio branch would wait
@@ -209,7 +204,7 @@ struct FileJob {
             var output = replacement.output
             output.crashSafe = crashSafe
             try Self.checkWritable(output, input: input)
-            if let stream = output.stream, !stream.isServed { notes.append(stream.startNote(hlsWindow: hlsWindow)) }
+            if let note = output.stream?.startNote(streamSettings) { notes.append(note) }
             if output.fromFilesink, let feeder = output.feeder {
                 notes.append(
                     "filesink location=\(output.path) gets raw \(output.media) from \(feeder): encoding it as "
@@ -279,13 +274,7 @@ struct FileJob {
     /// (`FileJobRun`): probing it first would cost a second start of demuxer and decoders.
     private static func readInput(_ token: String) throws(Failure) -> Input {
         if TokenReader.isURI(token) {
-            if token.lowercased().hasPrefix("srt://"), let query = token.split(separator: "?", maxSplits: 1).dropFirst().first {
-                let options = query.split(separator: "&").map { item in
-                    let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
-                    return (name: parts[0], value: parts.count == 2 ? parts[1] : "")
-                }
-                try StreamDestination.checkSRTOptions(options, in: token)
-            }
+            try StreamInput.named(token)?.check(token)
             return Input(name: token, uri: token)
         }
         var isFolder: ObjCBool = false
@@ -325,7 +314,7 @@ struct FileJob {
     }
 
     private static func checkWritable(_ output: Output, input: Input?) throws(Failure) {
-        if let stream = output.stream, stream.kind != .hls { return }
+        if let stream = output.stream, !stream.isFile { return }
         let url = URL(fileURLWithPath: output.path).standardizedFileURL
         let folder = url.deletingLastPathComponent().path
         var isFolder: ObjCBool = false

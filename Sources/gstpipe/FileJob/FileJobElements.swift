@@ -148,7 +148,7 @@ struct FileJobElements {
             if file.crashSafe, let properties = format.crashSafeMuxing {
                 spec.properties += ElementSpec.properties(properties)
             }
-            spec.properties += file.stream?.muxerProperties(hlsWindow: job.hlsWindow) ?? []
+            spec.properties += file.stream?.muxerProperties(job.streamSettings) ?? []
             muxer = try spec.make(named: "gstpipe-mux\(index)", in: bin)
             chain.append(muxer!)
         }

@@ -54,8 +54,8 @@ struct FileJobRun {
     }
 
     /// The decoding source, and the pipeline to find an error's element in.
-    private let inputElement: Element?
-    private weak var pipeline: Pipeline?
+    let inputElement: Element?
+    private(set) weak var pipeline: Pipeline?
 
     init(job: FileJob, elements: FileJobElements, pipeline: Pipeline, note: @escaping @Sendable (String) -> Void) {
         self.job = job
@@ -171,55 +171,6 @@ struct FileJobRun {
             _ = try? element.setState(.null)
             if let bin = element.parent as? Bin { try? bin.remove(element) }
         }
-    }
-
-    /// For a network input: RTP over the RTSP connection (`--rtsp-tcp`), set on rtspsrc as
-    /// uridecodebin makes it.
-    func receiveRTSPOverTCP() {
-        guard job.input?.uri.lowercased().hasPrefix("rtsp") == true, let inputElement else { return }
-        _ = try? inputElement.connect("source-setup") { arguments in
-            guard case .element(let source)? = arguments.first else { return }
-            try? source.set("protocols", fromString: "tcp")
-        }
-    }
-
-    /// For a network input, which may send nothing and never an end: an error from the input when
-    /// nothing has been decoded `timeout` after the start, instead of a wait with no end; and, once
-    /// it has sent, end of stream when it has been silent for `timeout` (the sender stopped: UDP
-    /// carries no end, and srtsrc would wait to reconnect forever), so that outputs are finished.
-    /// Cancel the task once the run ends.
-    func watchSilence(timeout: Duration, note: @escaping @Sendable (String) -> Void) -> Task<Void, Never>? {
-        guard let input = job.input, input.isNetwork, let decoded, let inputElement else { return nil }
-        let end = self
-        return Task {
-            let clock = ContinuousClock()
-            var lastCount = 0
-            var lastChange = clock.now
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(100))
-                let count = decoded.count
-                if count != lastCount {
-                    lastCount = count
-                    lastChange = clock.now
-                }
-                guard clock.now - lastChange >= timeout else { continue }
-                if count == 0 {
-                    inputElement.postError(
-                        "nothing arrived in \(Self.seconds(timeout)): check that the sender is running and sends "
-                            + "to this machine and port (--timeout sets the wait; 0 waits forever)")
-                } else {
-                    note("\(input.name) sent nothing for \(Self.seconds(timeout)): the sender stopped, ending the stream")
-                    end.pipeline?.sendEndOfStream()
-                    end.endInputStreams()
-                }
-                return
-            }
-        }
-    }
-
-    private static func seconds(_ duration: Duration) -> String {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
     }
 
     /// Why the run failed, when the input is to blame: it is not media, holds no video (or audio)
@@ -361,7 +312,7 @@ struct FileJobRun {
         for output in outputs {
             let path = output.file.path
             // A network stream leaves no file behind to call complete or not.
-            if let stream = output.file.stream, stream.kind != .hls { continue }
+            if let stream = output.file.stream, !stream.isFile { continue }
             if failed.contains(where: { $0.file.path == path }) {
                 note("\(path) is incomplete: writing it failed")
                 continue

@@ -147,32 +147,31 @@ enum MatroskaMetadata {
 
     // MARK: EBML
 
-    private struct Element {
+    /// An element's header where it was read: in `Data` (positions are indices) or in the file
+    /// (positions are byte offsets).
+    private struct Element<Position> {
         let id: UInt32
         /// Where the size field starts (the ID's end), where the content starts, and where it ends.
-        let idEnd: Int
-        let dataStart: Int
-        let end: Int
+        let idEnd: Position
+        let dataStart: Position
+        let end: Position
     }
 
-    private struct FileElement {
-        let id: UInt32
-        let dataStart: UInt64
-        let end: UInt64
-    }
-
-    private static func element(in file: FileHandle, at offset: UInt64, length: UInt64) throws -> FileElement? {
+    /// The element whose header starts at `offset` of the file; one of unknown size ends at the file's end.
+    private static func element(in file: FileHandle, at offset: UInt64, length: UInt64) throws -> Element<UInt64>? {
         guard offset < length else { return nil }
         try file.seek(toOffset: offset)
         guard let head = try file.read(upToCount: 12), let parsed = element(in: head, at: 0) else { return nil }
         let dataStart = offset + UInt64(parsed.dataStart)
         let size = parsed.end - parsed.dataStart
-        return FileElement(id: parsed.id, dataStart: dataStart, end: size < 0 ? length : dataStart + UInt64(size))
+        return Element(
+            id: parsed.id, idEnd: offset + UInt64(parsed.idEnd), dataStart: dataStart,
+            end: size < 0 ? length : dataStart + UInt64(size))
     }
 
     /// The element whose header starts at `offset` of `data`; its `end` may lie beyond the data (a
     /// header read alone). An unknown size (all ones) reads as -1 past the content's start.
-    private static func element(in data: Data, at offset: Int) -> Element? {
+    private static func element(in data: Data, at offset: Int) -> Element<Int>? {
         guard let (id, idLength) = readVint(data, at: offset, keepMarker: true), idLength <= 4,
             let (size, sizeLength) = readVint(data, at: offset + idLength, keepMarker: false)
         else { return nil }

@@ -52,64 +52,34 @@ struct OutputFormat: Sendable {
         media == .audio ? audioName ?? name : name
     }
 
-    /// Known formats. Video is encoded for quality, as ffmpeg does by default (x264 constant quality
-    /// 23 at the medium preset), not at x264enc's own 2 Mbit/s constant bitrate.
+    /// Known formats, one a row. Video is encoded for quality, as ffmpeg does by default (x264
+    /// constant quality 23 at the medium preset), not at x264enc's own 2 Mbit/s constant bitrate.
     static let all: [OutputFormat] = [
-        OutputFormat(
-            extensions: ["mp4", "m4v"], name: "H.264 in MP4", videoChain: h264, muxer: "mp4mux",
-            audioEncoders: aac, audioName: "AAC in MP4", isImage: false, grayVideoChain: grayH264,
-            crashSafeMuxing: fragmentedUntilTheEnd, encoderInput: h264Input),
-        OutputFormat(
-            extensions: ["mov"], name: "H.264 in QuickTime", videoChain: h264, muxer: "qtmux",
-            audioEncoders: aac, audioName: "AAC in QuickTime", isImage: false, grayVideoChain: grayH264,
-            crashSafeMuxing: fragmentedUntilTheEnd, encoderInput: h264Input),
-        OutputFormat(
-            extensions: ["mkv"], name: "H.264 in Matroska", videoChain: h264, muxer: "matroskamux",
-            audioEncoders: ["vorbisenc"], audioName: "Vorbis in Matroska", isImage: false, grayVideoChain: grayH264,
-            encoderInput: h264Input),
-        OutputFormat(
-            extensions: ["webm"], name: "VP8 in WebM",
-            videoChain: [
-                "vp8enc", "deadline=1", "cpu-used=4", "end-usage=cq", "cq-level=16", "target-bitrate=4000000",
-                "threads=\(ProcessInfo.processInfo.activeProcessorCount)",
-            ],
-            muxer: "webmmux", audioEncoders: ["opusenc", "vorbisenc"], audioName: "Opus in WebM", isImage: false),
-        OutputFormat(
-            extensions: ["y4m"], name: "raw YUV4MPEG", videoChain: ["y4menc"], muxer: nil, audioEncoders: nil,
-            isImage: false),
-        OutputFormat(
-            extensions: ["png"], name: "PNG", videoChain: ["pngenc"], muxer: nil, audioEncoders: nil, isImage: true),
-        OutputFormat(
-            extensions: ["jpg", "jpeg"], name: "JPEG", videoChain: ["jpegenc"], muxer: nil, audioEncoders: nil,
-            isImage: true),
+        h264(["mp4", "m4v"], "H.264 in MP4", muxer: "mp4mux", audio: aac, "AAC in MP4", crashSafe: true),
+        h264(["mov"], "H.264 in QuickTime", muxer: "qtmux", audio: aac, "AAC in QuickTime", crashSafe: true),
+        h264(["mkv"], "H.264 in Matroska", muxer: "matroskamux", audio: ["vorbisenc"], "Vorbis in Matroska"),
+        video(["webm"], "VP8 in WebM", vp8, muxer: "webmmux", audio: ["opusenc", "vorbisenc"], "Opus in WebM"),
+        video(["y4m"], "raw YUV4MPEG", ["y4menc"]),
+        image(["png"], "PNG", "pngenc"),
+        image(["jpg", "jpeg"], "JPEG", "jpegenc"),
         // Audio alone. An audioconvert and an audioresample go before each encoder (`FileJob`), so
         // any raw audio fits: Opus takes 48 kHz and fewer rates, FLAC integer samples only.
-        OutputFormat(
-            extensions: ["wav"], name: "PCM in WAV", videoChain: [], muxer: nil, audioEncoders: ["wavenc"],
-            audioName: "PCM in WAV", isImage: false),
-        OutputFormat(
-            extensions: ["flac"], name: "FLAC", videoChain: [], muxer: nil, audioEncoders: ["flacenc"],
-            audioName: "FLAC", isImage: false),
-        OutputFormat(
-            extensions: ["ogg"], name: "Opus in Ogg", videoChain: [], muxer: "oggmux", audioEncoders: ["opusenc"],
-            audioName: "Opus in Ogg", isImage: false),
-        OutputFormat(
-            extensions: ["opus"], name: "Opus in Ogg", videoChain: [], muxer: "oggmux", audioEncoders: ["opusenc"],
-            audioName: "Opus in Ogg", isImage: false),
-        OutputFormat(
-            extensions: ["m4a"], name: "AAC in MP4", videoChain: [], muxer: "mp4mux", audioEncoders: aac,
-            audioName: "AAC in MP4", isImage: false, crashSafeMuxing: fragmentedUntilTheEnd),
+        audio(["wav"], "PCM in WAV", ["wavenc"]),
+        audio(["flac"], "FLAC", ["flacenc"]),
+        audio(["ogg"], "Opus in Ogg", ["opusenc"], muxer: "oggmux"),
+        audio(["opus"], "Opus in Ogg", ["opusenc"], muxer: "oggmux"),
+        audio(["m4a"], "AAC in MP4", aac, muxer: "mp4mux", crashSafe: true),
         // lamemp3enc encodes at variable bit rate (quality 4, LAME's default); xingmux puts the Xing
         // header first, without which players guess a VBR file's length from its first frame.
-        OutputFormat(
-            extensions: ["mp3"], name: "MP3", videoChain: [], muxer: "xingmux", audioEncoders: ["lamemp3enc"],
-            audioName: "MP3", isImage: false),
+        audio(["mp3"], "MP3", ["lamemp3enc"], muxer: "xingmux"),
     ]
 
     /// In quality mode x264enc caps the rate with a VBV buffer sized from `bitrate` (2 Mbit/s by
     /// default: outputs half ffmpeg's size); a buffer of zero turns the cap off, so x264 runs with
     /// the settings ffmpeg's libx264 writes in its SEI.
-    private static let h264 = ["x264enc", "pass=qual", "quantizer=23", "speed-preset=medium", "vbv-buf-capacity=0"]
+    private static let qualityH264 = [
+        "x264enc", "pass=qual", "quantizer=23", "speed-preset=medium", "vbv-buf-capacity=0",
+    ]
     /// x264enc in GStreamer 1.22 prefers 10-bit 4:4:4 (High 4:4:4 Predictive), which few players
     /// decode: a converter before it would choose that. 8-bit 4:2:0 plays everywhere, and is what
     /// ffmpeg writes from the usual 4:2:0 input.
@@ -117,6 +87,10 @@ struct OutputFormat: Sendable {
     /// x264grayenc has the same defaults as the chain above, and gives the muxers `avc` directly
     /// (h264parse would set every frame's duration to the SPS's 1 ns tick, the last one included).
     private static let grayH264 = ["x264grayenc"]
+    private static let vp8 = [
+        "vp8enc", "deadline=1", "cpu-used=4", "end-usage=cq", "cq-level=16", "target-bitrate=4000000",
+        "threads=\(ProcessInfo.processInfo.activeProcessorCount)",
+    ]
     static let aac = ["avenc_aac", "voaacenc"]
     /// MP4 and QuickTime written as a fragment a second while running and made an ordinary file
     /// (one moov) at end of stream: a process killed outright (SIGKILL, the OOM killer, a power cut)
@@ -124,6 +98,42 @@ struct OutputFormat: Sendable {
     /// can play. The fragments' headers stay inside the finished file's media data: about 20 bytes a
     /// sample, which is 3% of a 600 kbit/s file and 30% of a 60 kbit/s one.
     private static let fragmentedUntilTheEnd = ["fragment-duration=1000", "fragment-mode=first-moov-then-finalise"]
+
+    /// A row of H.264 video (`grayH264` for gray's output) with `audio` beside it in `muxer`.
+    private static func h264(
+        _ extensions: [String], _ name: String, muxer: String, audio: [String], _ audioName: String,
+        crashSafe: Bool = false
+    ) -> OutputFormat {
+        OutputFormat(
+            extensions: extensions, name: name, videoChain: qualityH264, muxer: muxer, audioEncoders: audio,
+            audioName: audioName, isImage: false, grayVideoChain: grayH264,
+            crashSafeMuxing: crashSafe ? fragmentedUntilTheEnd : nil, encoderInput: h264Input)
+    }
+
+    /// A row of video by `chain`, in `muxer` with `audio` beside it when it has them.
+    private static func video(
+        _ extensions: [String], _ name: String, _ chain: [String], muxer: String? = nil, audio: [String]? = nil,
+        _ audioName: String? = nil
+    ) -> OutputFormat {
+        OutputFormat(
+            extensions: extensions, name: name, videoChain: chain, muxer: muxer, audioEncoders: audio,
+            audioName: audioName, isImage: false)
+    }
+
+    /// A row of still images: one picture, or one a frame (`isSequence`).
+    private static func image(_ extensions: [String], _ name: String, _ encoder: String) -> OutputFormat {
+        OutputFormat(
+            extensions: extensions, name: name, videoChain: [encoder], muxer: nil, audioEncoders: nil, isImage: true)
+    }
+
+    /// A row of audio alone, by the first installed of `encoders`, in `muxer` when it has one.
+    private static func audio(
+        _ extensions: [String], _ name: String, _ encoders: [String], muxer: String? = nil, crashSafe: Bool = false
+    ) -> OutputFormat {
+        OutputFormat(
+            extensions: extensions, name: name, videoChain: [], muxer: muxer, audioEncoders: encoders,
+            audioName: name, isImage: false, crashSafeMuxing: crashSafe ? fragmentedUntilTheEnd : nil)
+    }
 
     /// The format for a file name, by its extension.
     static func forPath(_ path: String) -> OutputFormat? {
@@ -140,8 +150,7 @@ struct OutputFormat: Sendable {
     }
 
     private static func list(_ formats: [OutputFormat], conjunction: String = "and") -> String {
-        let names = formats.map { "." + $0.extensions[0] }
-        return names.dropLast().joined(separator: ", ") + " \(conjunction) " + names.last!
+        formats.map { "." + $0.extensions[0] }.listed(conjunction)
     }
 
     /// The Debian package that provides an element the formats use, for "install ..." advice.
@@ -152,5 +161,13 @@ struct OutputFormat: Sendable {
     /// True when a file name asks for a numbered image sequence (out%04d.png).
     static func isSequence(_ path: String) -> Bool {
         path.range(of: #"%0?[0-9]*d"#, options: .regularExpression) != nil
+    }
+}
+
+extension [String] {
+    /// "a, b and c" (or "a, b or c"): the items as a sentence lists them, for messages and `--help`.
+    func listed(_ conjunction: String) -> String {
+        guard let last, count > 1 else { return last ?? "" }
+        return dropLast().joined(separator: ", ") + " \(conjunction) " + last
     }
 }

@@ -19,14 +19,8 @@ struct RunOptions: Sendable {
     var preview: Preview?
     /// Turn pictures upright as their orientation tag says; false for `--no-autorotate`.
     var autorotate = true
-    /// Segments an HLS playlist lists (`--hls-window`); 0 lists and keeps them all.
-    var hlsWindow = 6
-    /// Where to write the session description of an `rtp://` output (`--sdp`), instead of printing it.
-    var sdpFile: String?
-    /// Ask an `rtsp://` input's server for RTP over the RTSP connection (`--rtsp-tcp`).
-    var rtspTCP = false
-    /// How long a network input may send nothing before the run fails (`--timeout`); nil waits forever.
-    var inputTimeout: Duration? = .seconds(10)
+    /// What the stream options say (`--hls-window`, `--sdp`, `--rtsp-tcp`, `--timeout`).
+    var streams = StreamSettings()
 }
 
 /// Exit statuses, as gst-launch users expect them.
@@ -67,7 +61,7 @@ struct PipelineRunner {
         do {
             job = try FileJob(
                 tokens: tokens, swiftElements: Set(ElementType.registeredNames()), alwaysCrashSafe: options.crashSafe,
-                autorotate: options.autorotate, hlsWindow: options.hlsWindow)
+                autorotate: options.autorotate, streamSettings: options.streams)
         } catch {
             return error.report()
         }
@@ -100,10 +94,10 @@ struct PipelineRunner {
         } catch {
             return error.report()
         }
-        if options.rtspTCP { files.receiveRTSPOverTCP() }
+        files.setUpLiveInput(options.streams)
         let streams: StreamRun
         do {
-            streams = try await StreamRun(job: job, outputs: elements.outputs, sdpFile: options.sdpFile, note: note)
+            streams = try await StreamRun(job: job, outputs: elements.outputs, settings: options.streams, note: note)
         } catch {
             return error.report()
         }
@@ -160,7 +154,7 @@ struct PipelineRunner {
             return ExitStatus.runtimeError
         }
         progress?.start()
-        let silence = options.inputTimeout.flatMap { files.watchSilence(timeout: $0, note: note) }
+        let silence = options.streams.inputTimeout.flatMap { files.watchSilence(timeout: $0, note: note) }
         defer { silence?.cancel() }
         for await message in messages {
             if options.printMessages && !options.quiet {
@@ -265,7 +259,7 @@ struct PipelineRunner {
         let stream = files.outputs.first { output in
             error.source.map(output.elements.elementNames.contains) ?? false
         }?.file.stream
-        if let advice = stream.map(\.failureAdvice) ?? FileJobRun.advice(for: error) { text += "\n  \(advice)" }
+        if let advice = stream.map({ $0.failureAdvice }) ?? FileJobRun.advice(for: error) { text += "\n  \(advice)" }
         if options.verbose, let debug = error.debug { text += "\nAdditional debug info:\n\(debug)" }
         printError(text)
     }

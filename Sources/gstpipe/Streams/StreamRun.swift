@@ -2,52 +2,31 @@ import Foundation
 import MediaIO
 import Synchronization
 
-/// The stream outputs of a run while it runs: RTSP servers listening before the pipeline starts,
-/// the session description of `rtp://` outputs said (or written to `--sdp FILE`), and, at end of
-/// stream, a wait until RTSP clients have been sent it.
+/// The stream outputs of a run while it runs: what each starts beside the pipeline before it plays
+/// (`StreamOutput.start`: RTSP servers listening, the session description of `rtp://` said), a key
+/// frame every two seconds of stream time into each, and, at end of stream, a wait until the servers'
+/// clients and the receivers have been sent it.
 struct StreamRun {
-    let servers: [RTSPServer]
-    /// The `webrtc://` outputs' servers.
-    let webrtc: [WebRTCServer]
-    /// SRT outputs: their sockets must stay open a while after end of stream.
-    let srt: [StreamDestination]
+    let servers: [any StreamServer]
+    /// Seconds to keep the pipeline after end of stream (`StreamOutput.lingerAfterEnd`), the longest
+    /// any output asks for.
+    let linger: TimeInterval
 
     /// Starts what the job's stream outputs need before the pipeline plays.
     init(
-        job: FileJob, outputs: [FileJobElements.Output], sdpFile: String?, note: @escaping @Sendable (String) -> Void
+        job: FileJob, outputs: [FileJobElements.Output], settings: StreamSettings,
+        note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) {
-        var servers: [RTSPServer] = []
-        var webrtc: [WebRTCServer] = []
+        var servers: [any StreamServer] = []
         for output in outputs {
             guard let stream = output.file.stream else { continue }
-            // WebRTC viewers ask for key frames themselves as they join, and when they lose one.
-            if output.file.media == .video && stream.kind != .webrtc {
-                Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder)
-            }
-            switch stream.kind {
-            case .webrtc:
-                guard let appsink = output.sink else { continue }
-                let server = try await WebRTCServer(destination: stream, appsink: appsink, note: note)
-                webrtc.append(server)
-                note(server.startNote)
-            case .rtsp:
-                guard let appsink = output.sink else { continue }
-                let server = try RTSPServer(
-                    destination: stream, appsink: appsink, mpegTS: output.file.format.muxer == "mpegtsmux")
-                servers.append(server)
-                note("serving \(server.url) (open it with ffplay, VLC or gst-play-1.0; any number of viewers)")
-            case .rtp:
-                try Self.announce(stream, sdpFile: sdpFile, note: note)
-            default:
-                continue
-            }
+            if output.file.media == .video && stream.wantsRegularKeyFrames { Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder) }
+            if let server = try await stream.start(output, settings: settings, note: note) { servers.append(server) }
         }
-        if sdpFile != nil && !job.outputs.contains(where: { $0.stream?.kind == .rtp }) {
-            throw .usage("--sdp FILE describes an rtp:// output, and this description has none")
-        }
+        let streams = job.outputs.compactMap(\.stream)
+        try settings.check(against: streams)
         self.servers = servers
-        self.webrtc = webrtc
-        srt = job.outputs.compactMap(\.stream).filter { $0.kind == .srt }
+        linger = streams.map { $0.lingerAfterEnd }.max() ?? 0
     }
 
     /// The longest a viewer who joins late waits for a key frame.
@@ -79,38 +58,15 @@ struct StreamRun {
         }
     }
 
-    /// Writes the session description to `sdpFile`, or prints it on standard output.
-    private static func announce(
-        _ stream: StreamDestination, sdpFile: String?, note: (String) -> Void
-    ) throws(FileJob.Failure) {
-        guard let sdpFile else {
-            note("receivers of \(stream.uri) need this session description (save it as stream.sdp; "
-                + "ffplay -protocol_whitelist file,udp,rtp stream.sdp):")
-            // Unbuffered, before the progress line: a reader of a pipe gets it at once.
-            FileHandle.standardOutput.write(Data(stream.sessionDescription.utf8))
-            return
-        }
-        do {
-            try stream.sessionDescription.write(toFile: sdpFile, atomically: true, encoding: .utf8)
-        } catch {
-            throw .runtime("cannot write the session description to \(sdpFile): \(error.localizedDescription)")
-        }
-        note("session description for \(stream.uri) written to \(sdpFile) "
-            + "(ffplay -protocol_whitelist file,udp,rtp \(sdpFile))")
-    }
-
-    /// After end of stream: each RTSP server sends it on to its clients (up to two seconds), and SRT
-    /// receivers get the last packets, which they hold for the latency before playing: closing the
-    /// socket at once would lose them (SRT's live mode does not linger).
+    /// After end of stream: each server sends it on to its clients, then the pipeline stays open
+    /// for `linger` (SRT receivers get the last packets).
     func finish() {
-        for server in servers { _ = server.waitUntilFinished(timeout: .seconds(2)) }
-        let latency = srt.map { Int($0.option("latency") ?? "") ?? 125 }.max()
-        if let latency { Thread.sleep(forTimeInterval: Double(latency * 2 + 300) / 1000) }
+        for server in servers { server.finish() }
+        if linger > 0 { Thread.sleep(forTimeInterval: linger) }
     }
 
-    /// Disconnects every RTSP client and stops listening: after the pipeline has stopped.
+    /// Disconnects every client and stops listening: after the pipeline has stopped.
     func close() {
         servers.forEach { $0.close() }
-        webrtc.forEach { $0.close() }
     }
 }

@@ -7,32 +7,31 @@ import Synchronization
 /// What serves a `webrtc://HOST:PORT/PATH` output: an HTTP server (Hummingbird) on HOST:PORT with
 /// the viewer page and the WHEP endpoint (`WHEPEndpoints`), and the viewers fed from the output's
 /// appsink (`WebRTCViewers`). It runs beside the pipeline, on Swift tasks, until `close()`.
-final class WebRTCServer: Sendable {
-    let destination: StreamDestination
+final class WebRTCServer: StreamServer {
+    let address: StreamAddress
     let viewers: WebRTCViewers
     private let server: Task<Void, Never>
 
     /// Starts listening; returns once the server accepts connections, or throws saying why it cannot.
     init(
-        destination: StreamDestination, appsink: Element, note: @escaping @Sendable (String) -> Void
+        address: StreamAddress, codec: WebRTCCodec, appsink: Element, note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) {
-        self.destination = destination
-        let codec = destination.option("codec").flatMap(WebRTCCodec.init(option:)) ?? .vp8
+        self.address = address
         do {
             viewers = try WebRTCViewers(
-                appsink: appsink, codec: codec, addresses: Self.iceAddresses(for: destination.host), note: note)
+                appsink: appsink, codec: codec, addresses: Self.iceAddresses(for: address.host), note: note)
         } catch {
-            throw .runtime("cannot serve \(destination.uri): \(error.message)")
+            throw .runtime("cannot serve \(address.uri): \(error.message)")
         }
-        let endpoints = WHEPEndpoints(path: destination.path, viewers: viewers)
+        let endpoints = WHEPEndpoints(path: address.path, viewers: viewers)
         let started = OneShot()
         let failure = Mutex<String?>(nil)
         // Hummingbird's log goes nowhere: gstpipe says what matters in its own notes, and standard
         // output may carry data.
         let logger = Logger(label: "gstpipe.webrtc") { _ in SwiftLogNoOpLogHandler() }
-        let address = BindAddress.hostname(Self.bindHost(destination.host), port: destination.port)
+        let bind = BindAddress.hostname(Self.bindHost(address.host), port: address.port)
         let application = Application(
-            router: endpoints.router(), configuration: ApplicationConfiguration(address: address),
+            router: endpoints.router(), configuration: ApplicationConfiguration(address: bind),
             onServerRunning: { _ in started.fire() }, logger: logger)
         server = Task {
             do {
@@ -45,9 +44,9 @@ final class WebRTCServer: Sendable {
         await started.wait(timeout: .seconds(30))
         if let reason = failure.withLock({ $0 }) {
             viewers.close()
-            let cause = reason.contains("in use") ? "port \(destination.port) is in use" : reason
+            let cause = reason.contains("in use") ? "port \(address.port) is in use" : reason
             throw .runtime(
-                "cannot serve \(destination.uri): \(cause) (choose another port, or an address of this machine, "
+                "cannot serve \(address.uri): \(cause) (choose another port, or an address of this machine, "
                     + "such as 0.0.0.0 for all of them)")
         }
     }
@@ -70,16 +69,19 @@ final class WebRTCServer: Sendable {
 
     /// The page's URL: this machine's name in place of an address that listens everywhere.
     var pageURL: String {
-        let host = destination.host
+        let host = address.host
         let shown = ["", "0.0.0.0", "::", "[::]"].contains(host) ? ProcessInfo.processInfo.hostName : host
-        return "http://\(shown):\(destination.port)\(destination.path)"
+        return "http://\(shown):\(address.port)\(address.path)"
     }
 
     /// The note said as the output starts.
     var startNote: String {
-        "serving \(destination.uri): watch at \(pageURL) (a browser on any origin; WHEP endpoint \(pageURL)/whep, "
+        "serving \(address.uri): watch at \(pageURL) (a browser on any origin; WHEP endpoint \(pageURL)/whep, "
             + "\(viewers.codec.encodingName), up to \(WebRTCViewers.limit) viewers)"
     }
+
+    /// Nothing to wait for at end of stream: each viewer's appsrc is ended as the appsink ends.
+    func finish() {}
 
     /// Closes every viewer's connection and stops listening.
     func close() {

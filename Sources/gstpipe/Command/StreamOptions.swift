@@ -1,0 +1,45 @@
+import ArgumentParser
+
+/// The command line's options for stream outputs and live inputs, read into `StreamSettings`. They
+/// stand in `gstpipe --help` where the command declares this group (after --graph).
+struct StreamOptions: ParsableArguments {
+    @Option(
+        help: ArgumentHelp(
+            "Segments (2 s each) a .m3u8 playlist lists while live; older ones are deleted. 0 lists and keeps "
+                + "every segment (a full playlist).",
+            valueName: "segments"))
+    var hlsWindow = 6
+
+    @Option(
+        help: ArgumentHelp(
+            "Write the session description of an rtp:// output to FILE instead of printing it.", valueName: "FILE"))
+    var sdp: String?
+
+    @Flag(help: "Receive an rtsp:// input's RTP over the RTSP connection (TCP), for networks that block UDP.")
+    var rtspTCP = false
+
+    @Option(
+        help: ArgumentHelp(
+            "Seconds a network input (\(StreamInput.helpNames.joined(separator: ", "))) may send nothing before "
+                + "gstpipe gives up; 0 waits forever.",
+            valueName: "seconds"))
+    var timeout: Double = 10
+
+    /// Refuses a value out of range. Not `validate()`, which ArgumentParser would call before the
+    /// command's own: the command calls this after its checks of the description, so that with two
+    /// mistakes the same one is said first.
+    func check() throws {
+        if hlsWindow < 0 {
+            throw ValidationError("--hls-window takes a number of segments (0 keeps them all), not \(hlsWindow).")
+        }
+        if !(timeout >= 0) {
+            throw ValidationError("--timeout takes seconds (0 waits forever), not \(timeout).")
+        }
+    }
+
+    var settings: StreamSettings {
+        StreamSettings(
+            hlsWindow: hlsWindow, sdpFile: sdp, rtspTCP: rtspTCP,
+            inputTimeout: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)))
+    }
+}

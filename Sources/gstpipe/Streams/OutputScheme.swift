@@ -1,0 +1,129 @@
+import Foundation
+
+/// A stream output's entry in the table (`StreamOutput.scheme`): how a description's last token names
+/// it, and what that token must hold. `StreamAddress.parse` reads a token by it, so that every scheme
+/// refuses a bad address with the same words.
+struct OutputScheme: Sendable {
+    /// How a token names the output.
+    enum Naming: Sendable {
+        /// `scheme://HOST:PORT/PATH?name=value&...`, by any of these schemes (lowercased, without `://`).
+        case uri([String])
+        /// A file name with this extension (lowercased, without the dot): the output is written as
+        /// files, so it is checked and reported as a file is (its folder exists, it is not the input).
+        case fileExtension(String)
+    }
+
+    /// Refuses what is wrong in a URI's query options, with a usage error that names it; the token,
+    /// as written, is for the message.
+    typealias OptionCheck = @Sendable (_ options: [(name: String, value: String)], _ token: String) throws(
+        FileJob.Failure
+    ) -> Void
+
+    /// What the query (`?latency=200`) of a URI may hold.
+    enum QueryOptions: Sendable {
+        /// Any `name=value`, for the output to pass on (udpsink's properties: GStreamer refuses a
+        /// name it does not have).
+        case passedOn
+        /// None: the reason says why, after the token (`rtsp:// outputs take no options (...)`).
+        case refused(String)
+        /// Checked by the function, which throws a usage error naming what is wrong (SRT's: a name
+        /// GStreamer would ignore, a passphrase libsrt refuses).
+        case checked(OptionCheck)
+    }
+
+    let naming: Naming
+    /// How `gstpipe --help` writes it, with what it does in brackets: `udp://HOST:PORT (MPEG-TS)`.
+    let help: String
+    /// An address written right, for the messages that refuse one: `rtsp://0.0.0.0:8554/live`.
+    var example = ""
+    /// True for an output that others connect to (RTSP): it listens, so port 0 asks the system for a
+    /// free port, and it says where it serves once it listens (`StreamOutput.start`).
+    var isServer = false
+    /// The port of an address that gives none (RTSP's 8554, as ffmpeg's and VLC's); nil: one is needed.
+    var defaultPort: Int? = nil
+    /// False when an address may leave the host out (an SRT listener, `srt://:9000`).
+    var needsHost = true
+    /// True when an address must name a path (an RTSP mount, `/live`); false: it may not have one.
+    var needsPath = false
+    var options: QueryOptions = .passedOn
+
+    /// The output is written as files, named like one (HLS).
+    var isFile: Bool {
+        if case .fileExtension = naming { return true }
+        return false
+    }
+
+    /// True when `token` names this scheme (what `StreamAddress.parse` then reads).
+    func names(_ token: String) -> Bool {
+        switch naming {
+        case .uri(let schemes):
+            guard TokenReader.isURI(token), let scheme = token.split(separator: ":").first?.lowercased() else {
+                return false
+            }
+            return schemes.contains(scheme)
+        case .fileExtension(let fileExtension):
+            return !TokenReader.isURI(token) && URL(fileURLWithPath: token).pathExtension.lowercased() == fileExtension
+        }
+    }
+}
+
+/// Where a stream output goes, as its token wrote it: host, port, path and query options for a URI;
+/// the path alone for a playlist (`DIR/NAME.m3u8`).
+struct StreamAddress: Sendable {
+    /// The token as written.
+    let uri: String
+    /// The address to bind (a server), or to send to; empty for an SRT listener, or for a playlist.
+    let host: String
+    let port: Int
+    /// The RTSP mount path (`/gray`), or the playlist's path.
+    let path: String
+    /// The query's options, in order (`latency=200`).
+    let options: [(name: String, value: String)]
+
+    /// The value of the last option called `name`, if any.
+    func option(_ name: String) -> String? { options.last { $0.name == name }?.value }
+
+    /// Reads `token`, which `scheme` names, and refuses what it cannot use as written (exit 2), in
+    /// the order a user fixes an address: its form, port, host, path, then its options.
+    static func parse(_ token: String, as scheme: OutputScheme) throws(FileJob.Failure) -> StreamAddress {
+        guard case .uri = scheme.naming else {
+            return StreamAddress(uri: token, host: "", port: 0, path: token, options: [])
+        }
+        let name = token.split(separator: ":").first.map { $0.lowercased() } ?? ""
+        let example = scheme.example
+        let pattern = #"^[A-Za-z]+://(\[[^\]]*\]|[^/:?]*)(:([0-9]*))?(/[^?]*)?(\?(.*))?$"#
+        guard let match = token.firstMatch(of: try! Regex(pattern)) else {
+            throw .usage("cannot read \(token) as a \(name):// address: write it as \(example)")
+        }
+        let host = match.output[1].substring.map(String.init) ?? ""
+        let port = match.output[3].substring.flatMap { Int($0) } ?? scheme.defaultPort ?? -1
+        let path = match.output[4].substring.map(String.init) ?? ""
+        let query = match.output[6].substring.map(String.init) ?? ""
+        guard port >= 0 else {
+            throw .usage("\(token) has no port: add one, such as \(example)")
+        }
+        guard (scheme.isServer ? 0 : 1)...65535 ~= port else {
+            throw .usage("\(token): the port must be between 1 and 65535")
+        }
+        if host.isEmpty && scheme.needsHost {
+            throw .usage("\(token) has no host: write it as \(example)")
+        }
+        if scheme.needsPath && (path.isEmpty || path == "/") {
+            throw .usage("\(token) has no path: name the stream, such as \(example)")
+        }
+        if !scheme.needsPath && !path.isEmpty && path != "/" {
+            throw .usage("\(token): a \(name):// address takes no path: write it as \(example)")
+        }
+        var options: [(String, String)] = []
+        for item in query.split(separator: "&") where !item.isEmpty {
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2 else {
+                throw .usage("\(token): the option \(item) has no value: write it as name=value, such as latency=200")
+            }
+            if case .refused(let reason) = scheme.options { throw .usage("\(token): \(reason)") }
+            options.append((parts[0], parts[1]))
+        }
+        if case .checked(let check) = scheme.options { try check(options, token) }
+        return StreamAddress(uri: token, host: host, port: port, path: path, options: options)
+    }
+}

@@ -1,0 +1,66 @@
+import CGStreamer
+import CGStreamerRTSPShim
+import Foundation
+import MediaIO
+
+/// gst-rtsp-server serving what an `rtsp://HOST:PORT/PATH` output's appsink receives: one shared
+/// media pipeline (`appsrc ! rtph264pay`) for every client, fed from the appsink, so clients come and
+/// go without touching the producer or each other. A client that starts playing asks the encoder for
+/// a key frame. The server runs on a GLib main loop thread of its own until `close()`.
+final class RTSPServer: StreamServer, @unchecked Sendable {
+    // The C server is thread-safe (a mutex inside guards what the streaming thread and the server's
+    // thread share); `server` itself is written only by init and close(), which the run calls once.
+    private var server: OpaquePointer?
+    let address: StreamAddress
+    /// The port it listens on.
+    let port: Int
+
+    /// Starts serving what reaches `appsink`: H.264 access units, or MPEG-TS when `mpegTS` (a file
+    /// input's video and audio together). Throws a message saying why the server cannot listen.
+    init(address: StreamAddress, appsink: Element, mpegTS: Bool = false) throws(FileJob.Failure) {
+        self.address = address
+        var error: UnsafeMutablePointer<CChar>?
+        let started = appsink.withUnsafePointer { sink in
+            CGStreamerRTSPShim_server_start(
+                sink, address.host, String(address.port), address.path, mpegTS ? 1 : 0, &error)
+        }
+        guard let started else {
+            let reason = error.map { String(cString: $0) } ?? "the server could not listen"
+            g_free(error)
+            throw .runtime(
+                "cannot serve \(address.uri): \(reason) (choose another port, or an address of this machine, "
+                    + "such as 0.0.0.0 for all of them)")
+        }
+        server = started
+        port = Int(CGStreamerRTSPShim_server_port(started))
+    }
+
+    /// The URL to open: the one given, with the port the server got, and this machine's name in
+    /// place of 0.0.0.0 (which a viewer cannot open).
+    var url: String {
+        let host = ["0.0.0.0", "::", "[::]"].contains(address.host) ? ProcessInfo.processInfo.hostName : address.host
+        return "rtsp://\(host):\(port)\(address.path)"
+    }
+
+    /// After end of stream reached the appsink: waits (up to `timeout`) until each media pipeline has
+    /// sent it on to its clients.
+    func waitUntilFinished(timeout: Duration) -> Bool {
+        guard let server else { return true }
+        let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
+        return CGStreamerRTSPShim_server_wait_finished(server, guint(milliseconds)) != 0
+    }
+
+    /// After end of stream: each client is sent it, for up to two seconds.
+    func finish() {
+        _ = waitUntilFinished(timeout: .seconds(2))
+    }
+
+    /// Disconnects every client and stops listening.
+    func close() {
+        guard let server else { return }
+        self.server = nil
+        CGStreamerRTSPShim_server_free(server)
+    }
+
+    deinit { close() }
+}

@@ -1,0 +1,67 @@
+/// `webrtc://HOST:PORT/PATH`: served by gstpipe itself to browsers (`WebRTCServer`): a viewer page at
+/// PATH and a WHEP endpoint at PATH/whep. The chain ends in an appsink whose encoded frames (VP8, or
+/// H.264 with `?codec=h264`) every viewer shares, each payloaded for its own webrtcbin.
+struct WebRTCOutput: StreamOutput {
+    static let scheme = OutputScheme(
+        naming: .uri(["webrtc"]), help: "webrtc://HOST:PORT/PATH (a page and WHEP for browsers)",
+        example: "webrtc://0.0.0.0:8890/live (or webrtc://:8890/live)", isServer: true, defaultPort: 8890,
+        needsHost: false, needsPath: true, options: .checked(checkOptions))
+
+    let address: StreamAddress
+
+    init(_ address: StreamAddress) {
+        self.address = address
+    }
+
+    /// The codec every viewer gets: VP8 unless the address asks for H.264.
+    var codec: WebRTCCodec { address.option("codec").flatMap(WebRTCCodec.init(option:)) ?? .vp8 }
+
+    var format: OutputFormat { .webrtc(codec: codec) }
+
+    /// sync: a file input is sent at its own pace, not as fast as it decodes.
+    var sinkChain: [ElementSpec] {
+        [ElementSpec("appsink", [("sync", .text("true")), ("async", .text("false")), ("max-buffers", .text("60"))])]
+    }
+
+    func startNote(_ settings: StreamSettings) -> String? { nil }
+
+    var failureAdvice: String { "the WebRTC encoder stopped: run gstpipe again, with -v for GStreamer's details" }
+
+    /// Viewers ask for key frames themselves, as they join and when they lose one.
+    var wantsRegularKeyFrames: Bool { false }
+
+    /// Listens, and says where to watch once it does.
+    func start(
+        _ chain: FileJobElements.Output, settings: StreamSettings, note: @escaping @Sendable (String) -> Void
+    ) async throws(FileJob.Failure) -> (any StreamServer)? {
+        guard let appsink = chain.sink else { return nil }
+        let server = try await WebRTCServer(address: address, codec: codec, appsink: appsink, note: note)
+        note(server.startNote)
+        return server
+    }
+
+    /// A `webrtc://` output takes one option: the codec every viewer gets (`codec=vp8`, the default,
+    /// or `codec=h264`).
+    private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(
+        FileJob.Failure
+    ) {
+        let codecs = WebRTCCodec.allCases.map(\.rawValue).joined(separator: " or ")
+        for (name, value) in options {
+            guard name == "codec" else {
+                throw .usage("\(token): webrtc:// takes one option, codec (\(codecs)), not \(name)")
+            }
+            guard WebRTCCodec(option: value) != nil else {
+                throw .usage("\(token): codec=\(value) is not sent over WebRTC: write codec=\(codecs)")
+            }
+        }
+    }
+}
+
+extension OutputFormat {
+    /// A `webrtc://` output: encoded once for every viewer, payloaded per viewer (`WebRTCViewer`).
+    static func webrtc(codec: WebRTCCodec) -> OutputFormat {
+        OutputFormat(
+            extensions: [], name: "\(codec.encodingName) over WebRTC", videoChain: codec.encoderChain, muxer: nil,
+            audioEncoders: nil, isImage: false, encoderInput: "video/x-raw,format=I420")
+    }
+}

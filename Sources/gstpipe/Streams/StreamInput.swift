@@ -1,0 +1,102 @@
+import Foundation
+import MediaIO
+
+/// A live network source a description can start with in place of a file (`rtsp://`, `srt://`,
+/// `udp://` as its first token): uridecodebin reads it like a file, and the run watches it for
+/// silence (`--timeout`), since it has no length and may send nothing. One entry a scheme in `all`,
+/// which `TokenReader`, the file job, the run and `--help` ask.
+struct StreamInput: Sendable {
+    /// The URI schemes, lowercased, without `://`; `--help` names the first.
+    let schemes: [String]
+    /// Checks the URI's query options before the run (a usage error naming what is wrong); nil when
+    /// GStreamer's source reads them as it likes.
+    var checkOptions: OutputScheme.OptionCheck? = nil
+    /// Properties, by name and value as gst-launch-1.0 writes them, for the source element
+    /// uridecodebin makes for the URI, from the command line's settings.
+    var sourceProperties: @Sendable (StreamSettings) -> [(name: String, value: String)] = { _ in [] }
+
+    /// Every live input, in the order `--help` names them.
+    static let all: [StreamInput] = [
+        // rtspsrc: RTP over the RTSP connection with --rtsp-tcp, for networks that block UDP.
+        StreamInput(schemes: ["rtsp", "rtsps"], sourceProperties: { $0.rtspTCP ? [("protocols", "tcp")] : [] }),
+        // srtsrc ignores an option it does not know, as srtsink does.
+        StreamInput(schemes: ["srt"], checkOptions: SRTOutput.checkOptions),
+        // MPEG-TS.
+        StreamInput(schemes: ["udp"]),
+    ]
+
+    /// The live input `token` names, nil for anything else (a file, a URI of another scheme).
+    static func named(_ token: String) -> StreamInput? {
+        let lowercased = token.lowercased()
+        return all.first { input in input.schemes.contains { lowercased.hasPrefix("\($0)://") } }
+    }
+
+    /// "rtsp://", "srt://", "udp://": the schemes `--help` names.
+    static var helpNames: [String] { all.map { $0.schemes[0] + "://" } }
+
+    /// Refuses an option of `token`'s query that `checkOptions` finds wrong. An option written without
+    /// a value has an empty one, which the check then names.
+    func check(_ token: String) throws(FileJob.Failure) {
+        guard let checkOptions, let query = token.split(separator: "?", maxSplits: 1).dropFirst().first else { return }
+        let options = query.split(separator: "&").map { item in
+            let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
+            return (name: parts[0], value: parts.count == 2 ? parts[1] : "")
+        }
+        try checkOptions(options, token)
+    }
+}
+
+extension FileJobRun {
+    /// For a live input: sets its `sourceProperties` on the source element uridecodebin makes for it
+    /// (rtspsrc over TCP, for `--rtsp-tcp`).
+    func setUpLiveInput(_ settings: StreamSettings) {
+        guard let uri = job.input?.uri, let properties = StreamInput.named(uri)?.sourceProperties(settings),
+            !properties.isEmpty, let inputElement
+        else { return }
+        _ = try? inputElement.connect("source-setup") { arguments in
+            guard case .element(let source)? = arguments.first else { return }
+            for (name, value) in properties { try? source.set(name, fromString: value) }
+        }
+    }
+
+    /// For a network input, which may send nothing and never an end: an error from the input when
+    /// nothing has been decoded `timeout` after the start, instead of a wait with no end; and, once
+    /// it has sent, end of stream when it has been silent for `timeout` (the sender stopped: UDP
+    /// carries no end, and srtsrc would wait to reconnect forever), so that outputs are finished.
+    /// Cancel the task once the run ends.
+    func watchSilence(timeout: Duration, note: @escaping @Sendable (String) -> Void) -> Task<Void, Never>? {
+        guard let input = job.input, input.isNetwork, let decoded, let inputElement else { return nil }
+        let end = self
+        return Task {
+            let clock = ContinuousClock()
+            var lastCount = 0
+            var lastChange = clock.now
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(100))
+                let count = decoded.count
+                if count != lastCount {
+                    lastCount = count
+                    lastChange = clock.now
+                }
+                guard clock.now - lastChange >= timeout else { continue }
+                if count == 0 {
+                    inputElement.postError(
+                        "nothing arrived in \(Self.seconds(timeout)): check that the sender is running and sends "
+                            + "to this machine and port (--timeout sets the wait; 0 waits forever)")
+                } else {
+                    note(
+                        "\(input.name) sent nothing for \(Self.seconds(timeout)): the sender stopped, "
+                            + "ending the stream")
+                    end.pipeline?.sendEndOfStream()
+                    end.endInputStreams()
+                }
+                return
+            }
+        }
+    }
+
+    private static func seconds(_ duration: Duration) -> String {
+        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        return seconds == seconds.rounded() ? "\(Int(seconds)) s" : String(format: "%.1f s", seconds)
+    }
+}

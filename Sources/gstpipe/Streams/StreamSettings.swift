@@ -1,0 +1,20 @@
+/// What the command line says about streams (`--hls-window`, `--sdp`, `--rtsp-tcp`, `--timeout`,
+/// read by `StreamOptions`), handed to the stream outputs and inputs. A new scheme takes its settings
+/// in its URI's query (`StreamAddress.options`) instead.
+struct StreamSettings: Sendable {
+    /// Segments an HLS playlist lists (`--hls-window`); 0 lists and keeps them all.
+    var hlsWindow = 6
+    /// Where to write the session description of an `rtp://` output (`--sdp`), instead of printing it.
+    var sdpFile: String?
+    /// Ask an `rtsp://` input's server for RTP over the RTSP connection (`--rtsp-tcp`).
+    var rtspTCP = false
+    /// How long a network input may send nothing before the run fails (`--timeout`); nil waits forever.
+    var inputTimeout: Duration? = .seconds(10)
+
+    /// Refuses a setting that describes an output the description does not have.
+    func check(against outputs: [any StreamOutput]) throws(FileJob.Failure) {
+        if sdpFile != nil && !outputs.contains(where: { $0 is RTPOutput }) {
+            throw .usage("--sdp FILE describes an rtp:// output, and this description has none")
+        }
+    }
+}
