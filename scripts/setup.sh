@@ -4,7 +4,8 @@
 # reader of what gstpipe writes), gst-rtsp-server for rtsp:// outputs (with its Python binding, the
 # RTSP sender of the input tests), and for webrtc:// outputs libnice's GStreamer plugin (webrtcbin
 # gathers no ICE candidates without it), the WebRTC headers of plugins-bad (the webrtcbin shim) and
-# Chromium, the browser of the WebRTC tests (with curl, and ip for their network namespaces). Installs
+# Chromium, the browser of the WebRTC tests (with curl, ip for their network namespaces, and coturn,
+# the TURN server a relayed viewer goes through). Installs
 # only what is missing; safe to run again.
 set -euo pipefail
 
@@ -16,7 +17,7 @@ packages=(
     libx264-dev
     libgstrtspserver-1.0-dev gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0
     xvfb graphviz python3-gst-1.0 ffmpeg
-    gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev chromium curl iproute2
+    gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev chromium curl iproute2 coturn
 )
 
 missing=()

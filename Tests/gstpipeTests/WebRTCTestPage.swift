@@ -3,7 +3,8 @@
 /// application/sdp body is preflighted, and Location is read through Access-Control-Expose-Headers.
 ///
 /// Query: `endpoint` (the WHEP URL), `viewers` (peer connections at once), `watch` (seconds each
-/// watches), `leave` (after watching, the first viewer leaves: `delete`, by WHEP DELETE, twice, or
+/// watches), `ice` (an RTCConfiguration as JSON, such as TURN servers and iceTransportPolicy 'relay'),
+/// `leave` (after watching, the first viewer leaves: `delete`, by WHEP DELETE, twice, or
 /// `close`, closing its connection without a word), `after` (seconds the others watch after that).
 /// With `embed=URL` it embeds gstpipe's own viewer page instead and reports the states that page
 /// posts. It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
@@ -23,6 +24,7 @@ enum WebRTCTestPage {
         const watchSeconds = Number(query.get('watch') || 4);
         const leave = query.get('leave');
         const afterSeconds = Number(query.get('after') || 0);
+        const configuration = query.get('ice') ? JSON.parse(query.get('ice')) : {};
         const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
         // Resolves at the end of the browser's gathering (the null candidate), or after two seconds:
@@ -35,7 +37,7 @@ enum WebRTCTestPage {
         }
 
         async function join(index) {
-          const pc = new RTCPeerConnection();
+          const pc = new RTCPeerConnection(configuration);
           pc.addTransceiver('video', { direction: 'recvonly' });
           const video = document.createElement('video');
           video.muted = true;
@@ -56,6 +58,7 @@ enum WebRTCTestPage {
           const answer = await response.text();
           if (response.status !== 201) throw new Error('POST answered ' + response.status + ': ' + answer);
           viewer.candidates = answer.split('\n').filter((line) => line.startsWith('a=candidate:')).length;
+          viewer.relayCandidates = answer.split('\n').filter((line) => / typ relay/.test(line)).length;
           viewer.session = new URL(viewer.location, endpoint).href;
           pc.addEventListener('connectionstatechange', () => {
             if (pc.connectionState === 'connected' && viewer.connected === undefined) {
@@ -122,6 +125,12 @@ enum WebRTCTestPage {
               seen.jitterBufferMs = 1000 * entry.jitterBufferDelay / Math.max(1, entry.jitterBufferEmittedCount);
               seen.decodeMs = 1000 * entry.totalDecodeTime / Math.max(1, entry.framesDecoded);
             }
+            // The kind of this browser's end of the pair in use: 'relay' when a TURN server carries it.
+            if (entry.type === 'transport' && entry.selectedCandidatePairId) {
+              const pair = stats.get(entry.selectedCandidatePairId);
+              const local = pair && stats.get(pair.localCandidateId);
+              if (local) seen.localCandidateType = local.candidateType;
+            }
           });
           seen.frames = viewer.frames - startFrames;
           seen.connection = viewer.pc.connectionState;
@@ -135,6 +144,7 @@ enum WebRTCTestPage {
           const first = await Promise.all(viewers.map((viewer) => watch(viewer, watchSeconds)));
           viewers.forEach((viewer, i) => report.viewers.push({
             status: viewer.status, location: viewer.location, candidates: viewer.candidates,
+            relayCandidates: viewer.relayCandidates,
             firstFrameMs: viewer.firstFrameMs, afterConnectedMs: viewer.afterConnectedMs, watched: first[i],
           }));
           if (leave === 'delete') {

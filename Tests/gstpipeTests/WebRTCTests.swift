@@ -12,7 +12,7 @@ struct WebRTCTests {
     static let endpoint = "http://127.0.0.1:8890/live/whep"
 
     /// gstpipe serving noise in gray (320x240 at 30 frames a second) at webrtc://127.0.0.1:8890/live.
-    private static func serveNoise(in namespace: NetworkNamespace, uri: String = "webrtc://127.0.0.1:8890/live")
+    static func serveNoise(in namespace: NetworkNamespace, uri: String = "webrtc://127.0.0.1:8890/live")
         async throws -> Spawned
     {
         let server = namespace.run(CLI.binary.path, ["noise", "!", "gray", "!", uri])
@@ -44,7 +44,7 @@ struct WebRTCTests {
 
     /// In a namespace of its own: gstpipe serves noise at `uri`, the test page watches with `query`
     /// from another origin, then gstpipe is sent `stop` and waited for.
-    private static func watchNoise(
+    static func watchNoise(
         at uri: String = "webrtc://127.0.0.1:8890/live", query: String, stop: Int32 = SIGINT
     ) async throws -> Run {
         let namespace = try await NetworkNamespace()
@@ -60,7 +60,7 @@ struct WebRTCTests {
 
     /// Moving gray noise: frames at the source's size, every pixel gray (R = G = B within what VP8's
     /// rounding leaves), the picture changing from one sample to the next.
-    private static func expectMovingGray(_ seen: [String: Any], seconds: Double, _ comment: Comment) {
+    static func expectMovingGray(_ seen: [String: Any], seconds: Double, _ comment: Comment) {
         let frames = seen["frames"] as? Int ?? 0
         // 30 frames a second are sent; a browser on two cores busy with the encoder, the test's
         // pixel reading and other tests presents fewer, and a third of them shows frames keep coming.

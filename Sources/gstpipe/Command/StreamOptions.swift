@@ -25,6 +25,26 @@ struct StreamOptions: ParsableArguments {
             valueName: "seconds"))
     var timeout: Double = 10
 
+    @Option(
+        help: ArgumentHelp(
+            "A STUN server for webrtc:// (stun://HOST:PORT): the server and its pages learn their addresses as "
+                + "seen from beyond a NAT.",
+            valueName: "uri"))
+    var stun: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "A TURN server for webrtc:// (turn://USER:PASS@HOST:PORT, or turns://): media relayed where no direct "
+                + "path exists; the served pages use it too.",
+            valueName: "uri"))
+    var turn: String?
+
+    @Option(
+        help: ArgumentHelp(
+            "The address a NAT forwards to this machine: webrtc:// also offers its candidates there.",
+            valueName: "address"))
+    var publicIP: String?
+
     /// Refuses a value out of range. Not `validate()`, which ArgumentParser would call before the
     /// command's own: the command calls this after its checks of the description, so that with two
     /// mistakes the same one is said first.
@@ -35,11 +55,26 @@ struct StreamOptions: ParsableArguments {
         if !(timeout >= 0) {
             throw ValidationError("--timeout takes seconds (0 waits forever), not \(timeout).")
         }
+        do {
+            _ = try readICE()
+        } catch {
+            throw ValidationError(error.message)
+        }
+    }
+
+    /// `--stun`, `--turn` and `--public-ip`, read and checked.
+    private func readICE() throws(ICESettings.Invalid) -> ICESettings {
+        var ice = ICESettings()
+        if let stun { ice.stun = try ICESettings.stunServer(stun) }
+        if let turn { ice.turn = try ICESettings.turnServer(turn) }
+        if let publicIP { ice.publicAddress = try ICESettings.publicAddress(publicIP) }
+        return ice
     }
 
     var settings: StreamSettings {
         StreamSettings(
             hlsWindow: hlsWindow, sdpFile: sdp, rtspTCP: rtspTCP,
-            inputTimeout: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)))
+            inputTimeout: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)),
+            ice: (try? readICE()) ?? ICESettings())
     }
 }

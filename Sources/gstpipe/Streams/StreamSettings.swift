@@ -1,4 +1,4 @@
-/// What the command line says about streams (`--hls-window`, `--sdp`, `--rtsp-tcp`, `--timeout`,
+/// What the command line says about streams (`--hls-window`, `--sdp`, `--rtsp-tcp`, `--timeout`, `--stun`, `--turn`, `--public-ip`,
 /// read by `StreamOptions`), handed to the stream outputs and inputs. A new scheme takes its settings
 /// in its URI's query (`StreamAddress.options`) instead.
 struct StreamSettings: Sendable {
@@ -10,11 +10,16 @@ struct StreamSettings: Sendable {
     var rtspTCP = false
     /// How long a network input may send nothing before the run fails (`--timeout`); nil waits forever.
     var inputTimeout: Duration? = .seconds(10)
+    /// STUN and TURN servers and a public address for WebRTC (`--stun`, `--turn`, `--public-ip`).
+    var ice = ICESettings()
 
     /// Refuses a setting that describes an output the description does not have.
     func check(against outputs: [any StreamOutput]) throws(FileJob.Failure) {
         if sdpFile != nil && !outputs.contains(where: { $0 is RTPOutput }) {
             throw .usage("--sdp FILE describes an rtp:// output, and this description has none")
+        }
+        if !ice.isEmpty && !outputs.contains(where: { $0 is WebRTCOutput }) {
+            throw .usage("--stun, --turn and --public-ip are for webrtc:// outputs, and this description has none")
         }
     }
 }

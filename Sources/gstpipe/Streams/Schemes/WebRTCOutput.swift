@@ -35,7 +35,9 @@ struct WebRTCOutput: StreamOutput {
         _ chain: FileJobElements.Output, settings: StreamSettings, note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) -> (any StreamServer)? {
         guard let appsink = chain.sink else { return nil }
-        let server = try await WebRTCServer(address: address, codec: codec, appsink: appsink, note: note)
+        var ice = settings.ice
+        ice.localAddresses = WebRTCServer.iceAddresses(for: address.host)
+        let server = try await WebRTCServer(address: address, codec: codec, ice: ice, appsink: appsink, note: note)
         note(server.startNote)
         return server
     }

@@ -3,9 +3,15 @@
 /// DELETE of the session when the page goes away. Everything is here: no script or style from
 /// elsewhere, so it works on a network with no way out. Embedded in another page (an iframe), it
 /// tells that page its state with postMessage (`{gstpipe: 'viewer', state}`; 'playing' with the
-/// picture's size once the first frame shows), so the page around it can follow the player.
+/// picture's size once the first frame shows), so the page around it can follow the player. Its
+/// peer connection uses the server's STUN and TURN servers (`configuration`, `ICESettings`).
 enum ViewerPage {
-    static let html = #"""
+    /// The page, with `configuration` (an `RTCConfiguration` as JSON) for its peer connection.
+    static func html(configuration: String) -> String {
+        template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
+    }
+
+    private static let template = #"""
         <!doctype html>
         <html lang="en">
         <head>
@@ -28,6 +34,8 @@ enum ViewerPage {
         const video = document.getElementById('video');
         const stateLine = document.getElementById('state');
         let session = null;
+        // The server's STUN and TURN servers (--stun, --turn), so that this browser gathers the same kinds.
+        const configuration = /*CONFIGURATION*/{};
 
         function show(text, failed, details) {
           if (stateLine.textContent === text) return;
@@ -49,7 +57,7 @@ enum ViewerPage {
         }
 
         async function watch() {
-          const pc = new RTCPeerConnection();
+          const pc = new RTCPeerConnection(configuration);
           pc.addTransceiver('video', { direction: 'recvonly' });
           pc.ontrack = (event) => {
             video.srcObject = event.streams[0] || new MediaStream([event.track]);

@@ -23,12 +23,13 @@ struct WHEPEndpoints: Sendable {
     /// The router for the page and the endpoint.
     func router() -> Router<BasicRequestContext> {
         let router = Router()
+        let page = ViewerPage.html(configuration: viewers.ice.pageConfiguration)
         router.add(middleware: Gatekeeper(endpoints: self))
         router.get(RouterPath(path)) { _, _ in
             Response(
                 status: .ok,
                 headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerPage.html)))
+                body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
         }
         router.post(RouterPath(endpoint)) { request, _ in try await offer(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
@@ -74,10 +75,10 @@ struct WHEPEndpoints: Sendable {
         }
         do {
             let (session, answer) = try await viewers.join(offer)
-            return Response(
-                status: .created,
-                headers: [.contentType: "application/sdp", .location: "\(endpoint)/\(session)"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: answer)))
+            var headers: HTTPFields = [.contentType: "application/sdp", .location: "\(endpoint)/\(session)"]
+            for link in Self.iceServerLinks(viewers.ice) { headers.append(HTTPField(name: Self.link, value: link)) }
+            let body = ResponseBody(byteBuffer: ByteBuffer(string: answer))
+            return Response(status: .created, headers: headers, body: body)
         } catch {
             switch error {
             case .full(let limit):
@@ -89,6 +90,24 @@ struct WHEPEndpoints: Sendable {
             }
         }
     }
+
+    /// The server's STUN and TURN servers as `Link` headers (`rel="ice-server"`), as WHIP (RFC 9725,
+    /// section 4.6) and WHEP give them to a client that configures its own peer connection.
+    static func iceServerLinks(_ ice: ICESettings) -> [String] {
+        var links: [String] = []
+        if let stun = ice.stun { links.append("<stun:\(stun.dropFirst("stun://".count))>; rel=\"ice-server\"") }
+        if let turn = ice.turn {
+            let quoted = { (text: String) in text.replacingOccurrences(of: "\\", with: "\\\\")
+                .replacingOccurrences(of: "\"", with: "\\\"") }
+            links.append(
+                "<\(turn.browserURL)>; rel=\"ice-server\"; username=\"\(quoted(turn.user))\"; "
+                    + "credential=\"\(quoted(turn.password))\"; credential-type=\"password\"")
+        }
+        return links
+    }
+
+    /// `Link` (RFC 8288), which HTTPTypes does not name.
+    static let link = HTTPField.Name("Link")!
 
     /// `Accept-Post`, which says what a POST takes (RFC 5023; WHEP answers it to OPTIONS).
     static let acceptPost = HTTPField.Name("Accept-Post")!
@@ -134,7 +153,7 @@ private struct Gatekeeper: RouterMiddleware {
             response = WHEPEndpoints.text(.notFound, "nothing here: \(here)")
         }
         response.headers[.accessControlAllowOrigin] = "*"
-        response.headers[.accessControlExposeHeaders] = "Location"
+        response.headers[.accessControlExposeHeaders] = "Location, Link"
         return response
     }
 }

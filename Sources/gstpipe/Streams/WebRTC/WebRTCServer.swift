@@ -14,12 +14,13 @@ final class WebRTCServer: StreamServer {
 
     /// Starts listening; returns once the server accepts connections, or throws saying why it cannot.
     init(
-        address: StreamAddress, codec: WebRTCCodec, appsink: Element, note: @escaping @Sendable (String) -> Void
+        address: StreamAddress, codec: WebRTCCodec, ice: ICESettings, appsink: Element,
+        note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) {
         self.address = address
         do {
             viewers = try WebRTCViewers(
-                appsink: appsink, codec: codec, addresses: Self.iceAddresses(for: address.host), note: note)
+                appsink: appsink, codec: codec, ice: ice, note: note)
         } catch {
             throw .runtime("cannot serve \(address.uri): \(error.message)")
         }
@@ -77,7 +78,8 @@ final class WebRTCServer: StreamServer {
     /// The note said as the output starts.
     var startNote: String {
         "serving \(address.uri): watch at \(pageURL) (a browser on any origin; WHEP endpoint \(pageURL)/whep, "
-            + "\(viewers.codec.encodingName), up to \(WebRTCViewers.limit) viewers)"
+            + "\(viewers.codec.encodingName), up to \(WebRTCViewers.limit) viewers"
+            + (viewers.ice.shown.map { "; ICE: \($0)" } ?? "") + ")"
     }
 
     /// Nothing to wait for at end of stream: each viewer's appsrc is ended as the appsink ends.

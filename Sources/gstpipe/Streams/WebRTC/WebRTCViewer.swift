@@ -62,18 +62,24 @@ final class WebRTCViewer: Sendable {
         try pipeline.play()
     }
 
-    /// Answers the viewer's offer: webrtcbin takes it, answers, and gathers its candidates (on each of
-    /// `addresses` too, which libnice would leave out if they are loopback), then the answer with
-    /// every candidate is returned for the viewer. Frames flow from here on.
-    func answer(_ offer: ViewerOffer, addresses: [String]) async throws(WebRTCNegotiation.Failure) -> String {
+    /// Answers the viewer's offer: webrtcbin takes it, answers, and gathers its candidates (through
+    /// `ice`'s STUN and TURN servers, and on each of its local addresses too, which libnice would leave
+    /// out if they are loopback), then the answer with every candidate (and each host candidate again
+    /// at `ice`'s public address) is returned for the viewer. Frames flow from here on.
+    func answer(_ offer: ViewerOffer, ice: ICESettings) async throws(WebRTCNegotiation.Failure) -> String {
         let negotiation = WebRTCNegotiation(webrtcbin: webrtcbin)
-        for address in addresses { negotiation.addLocalAddress(address) }
+        do {
+            try ice.configure(webrtcbin)
+        } catch {
+            throw WebRTCNegotiation.Failure(reason: "webrtcbin refused the ICE servers: \(error.message)")
+        }
+        for address in ice.localAddresses { negotiation.addLocalAddress(address) }
         try await negotiation.setRemoteOffer(offer.sdp)
         let answer = try await negotiation.createAnswer()
         try await negotiation.setLocalAnswer(answer)
         state.withLock { $0.negotiated = true }
         await negotiation.gatheringComplete(timeout: .seconds(3))
-        return negotiation.localDescription ?? answer
+        return ice.advertised(negotiation.localDescription ?? answer)
     }
 
     /// Calls `handler` once, on a GStreamer thread, when the viewer is gone for good: its connection

@@ -24,8 +24,9 @@ final class WebRTCViewers: Sendable {
 
     let codec: WebRTCCodec
     private let appsink: Element
-    /// Offered by each viewer's ICE agent beside what libnice finds (loopback, which it leaves out).
-    private let addresses: [String]
+    /// STUN, TURN, the public address, and the addresses each viewer's ICE agent offers beside what
+    /// libnice finds (loopback, which it leaves out).
+    let ice: ICESettings
     private let note: @Sendable (String) -> Void
     private let shared = Shared()
     private let connections = Mutex<[SignalConnection]>([])
@@ -47,11 +48,11 @@ final class WebRTCViewers: Sendable {
 
     /// Starts taking what reaches `appsink` (encoded `codec` frames) for the viewers to come.
     init(
-        appsink: Element, codec: WebRTCCodec, addresses: [String], note: @escaping @Sendable (String) -> Void
+        appsink: Element, codec: WebRTCCodec, ice: ICESettings, note: @escaping @Sendable (String) -> Void
     ) throws(GStreamerError) {
         self.appsink = appsink
         self.codec = codec
-        self.addresses = addresses
+        self.ice = ice
         self.note = note
         try appsink.set("emit-signals", true)
         let shared = shared
@@ -141,7 +142,7 @@ final class WebRTCViewers: Sendable {
         viewer.onKeyFrameRequest { Self.requestKeyFrame(from: appsink, shared: shared, limited: true) }
         let answer: String
         do {
-            answer = try await viewer.answer(offer, addresses: addresses)
+            answer = try await viewer.answer(offer, ice: ice)
         } catch {
             remove(id, because: "its offer was refused: \(error.reason)", quietly: true)
             throw .failed("webrtcbin refused the offer: \(error.reason)")
