@@ -80,11 +80,11 @@ struct BusTests {
         defer { pipeline.stop() }
         let source = try #require(pipeline.element(named: "app"))
         let messages = pipeline.messages
+        let progress = try (0..<5).map { try Structure(name: "progress", fields: ["index": $0, "note": "n\($0)"]) }
+        let done = try Structure(name: "done")
         let poster = Thread {
-            for index in 0..<5 {
-                source.postApplicationMessage(Structure(name: "progress", fields: ["index": index, "note": "n\(index)"]))
-            }
-            source.postElementMessage(Structure(name: "done"))
+            for structure in progress { source.postApplicationMessage(structure) }
+            source.postElementMessage(done)
         }
         poster.start()
         var received: [Structure] = []
@@ -156,7 +156,7 @@ struct BusTests {
         let source = try #require(pipeline.element(named: "reader"))
         let messages = pipeline.messages(capacity: 64)
         for index in 0..<5_000 {
-            source.postApplicationMessage(Structure(name: "flood", fields: ["index": index]))
+            source.postApplicationMessage(try Structure(name: "flood", fields: ["index": index]))
         }
         #expect(throws: GStreamerError.self) { try pipeline.play() }
         var floods: [Int] = []
@@ -195,12 +195,10 @@ struct BusTests {
             return posted.structure?.hasName("secret") == true ? .drop : .pass
         }
         let messages = pipeline.messages
+        let posted = try ["secret", "public", "secret", "last"].map { try Structure(name: $0) }
         let poster = Thread {
             posterThread.withLock { $0 = pthread_self() }
-            source.postApplicationMessage(Structure(name: "secret"))
-            source.postApplicationMessage(Structure(name: "public"))
-            source.postApplicationMessage(Structure(name: "secret"))
-            source.postApplicationMessage(Structure(name: "last"))
+            for structure in posted { source.postApplicationMessage(structure) }
         }
         poster.start()
         var names: [String] = []

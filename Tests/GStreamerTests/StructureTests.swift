@@ -35,10 +35,10 @@ struct StructureTests {
 
     @Test("A structure built field by field iterates in order and round-trips through its string form")
     func built() throws {
-        var structure = Structure(name: "my-message", fields: ["count": 3, "rate": Fraction(25, 1), "name": "x"])
+        var structure = try Structure(name: "my-message", fields: ["count": 3, "rate": Fraction(25, 1), "name": "x"])
         structure.set("time", ClockTime(2_000_000_000))
         structure.set("caps", try Caps("video/x-raw, format=I420"))
-        structure.set("inner", Structure(name: "inner", fields: ["depth": 2]))
+        structure.set("inner", try Structure(name: "inner", fields: ["depth": 2]))
         structure["name"] = nil
         #expect(structure.fieldNames == ["count", "rate", "time", "caps", "inner"])
         let pairs = Array(structure)
@@ -77,13 +77,13 @@ struct StructureTests {
         #expect(caps.structure(at: 1)?.int("width") == 640)
         #expect(caps.structure(at: 3) == nil)
         let built = Caps(structures: [
-            Structure(name: "video/x-raw", fields: ["format": "I420", "width": 320]),
-            Structure(name: "video/x-raw", fields: ["format": "NV12", "width": 640]),
-            Structure(name: "audio/x-raw"),
+            try Structure(name: "video/x-raw", fields: ["format": "I420", "width": 320]),
+            try Structure(name: "video/x-raw", fields: ["format": "NV12", "width": 640]),
+            try Structure(name: "audio/x-raw"),
         ])
         #expect(built == caps)
         // An Int field is a gint, as caps fields must be: it intersects with parsed caps.
-        #expect(Caps(structures: [Structure(name: "video/x-raw", fields: ["width": 320])]).canIntersect(try Caps("video/x-raw, width=(int)320")))
+        #expect(Caps(structures: [try Structure(name: "video/x-raw", fields: ["width": 320])]).canIntersect(try Caps("video/x-raw, width=(int)320")))
     }
 
     @Test("Negotiated caps of a real pipeline, read field by field")

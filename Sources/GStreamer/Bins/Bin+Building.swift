@@ -5,7 +5,7 @@ import CGStreamerShim
 
 extension Bin {
     /// Adds elements to the bin. Throws, adding none of the rest, when one is in a bin already or the
-    /// bin has a child of the same name.
+    /// bin has a child of the same name (an element of that name inside a nested bin is no obstacle).
     ///
     /// The corresponding C function is `gst_bin_add`.
     ///
@@ -29,8 +29,9 @@ extension Bin {
                     kind: .invalidArgument,
                     message: "cannot add \(element.name) to \(name): it is in \(parent.name) already", source: element.name)
             }
-            if let existing = gst_bin_get_by_name(binPointer, element.name) {
-                gst_object_unref(UnsafeMutableRawPointer(existing))
+            // Among the bin's own children only: GStreamer wants names unique among siblings, and
+            // gst_bin_get_by_name would look into nested bins as well.
+            if children.contains(where: { $0.name == element.name }) {
                 throw GStreamerError(
                     kind: .invalidArgument,
                     message: "cannot add \(element.name) to \(name): it has an element of that name", source: element.name)

@@ -20,12 +20,31 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     /// The corresponding C functions are `gst_structure_new_empty` and `gst_structure_set_value`.
     ///
     /// - Parameters:
-    ///   - name: The structure's name; GStreamer requires it to start with a letter.
+    ///   - name: The structure's name: a letter, then letters, digits and `/-_.:+` (GStreamer's rule).
     ///   - fields: Field names and values, set in this order.
-    public init(name: String, fields: KeyValuePairs<String, any FieldValueConvertible> = [:]) {
-        try? GStreamer.initialize()
-        storage = CopyOnWrite(taking: gst_structure_new_empty(name))
+    /// - Throws: ``GStreamerError`` (invalid argument) for a name GStreamer refuses, such as `"1 bad name"`,
+    ///   or when GStreamer cannot be initialized.
+    public init(name: String, fields: KeyValuePairs<String, any FieldValueConvertible> = [:]) throws(GStreamerError) {
+        try GStreamer.initialize()
+        // gst_structure_new_empty logs a critical warning and returns NULL for such a name: checked first.
+        guard Self.isValidName(name), let pointer = gst_structure_new_empty(name) else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "\"\(name)\" is not a structure name: start with a letter, then letters, digits or /-_.:+")
+        }
+        storage = CopyOnWrite(taking: pointer)
         for (field, value) in fields { set(field, value.fieldValue) }
+    }
+
+    /// GStreamer's rule for structure names (gst_structure_validate_name): a letter first, then
+    /// letters, digits and the characters `/-_.:+`.
+    static func isValidName(_ name: String) -> Bool {
+        guard let first = name.unicodeScalars.first, first.isASCII, first.properties.isAlphabetic else { return false }
+        let punctuation = "/-_.:+".unicodeScalars
+        return name.unicodeScalars.allSatisfy { scalar in
+            scalar.isASCII
+                && (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || punctuation.contains(scalar))
+        }
     }
 
     /// Parses a structure from its string form, such as `"application/x-mine, count=(int)3"`.

@@ -66,11 +66,19 @@ public final class Event: @unchecked Sendable, MiniObjectWrapper {
     public static func seek(
         rate: Double = 1, flags: SeekFlags = [.flush, .keyUnit], start: ClockTime?, stop: ClockTime? = nil
     ) -> Event {
-        Event(
+        // GST_CLOCK_TIME_NONE (ClockTime.max) means no position, as nil does; gint64 holds the rest.
+        let start = start.flatMap(Self.seekPosition)
+        let stop = stop.flatMap(Self.seekPosition)
+        return Event(
             taking: gst_event_new_seek(
                 rate, GST_FORMAT_TIME, GstSeekFlags(flags.rawValue), start == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET,
-                start.map { gint64($0) } ?? -1, stop == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET,
-                stop.map { gint64($0) } ?? -1))
+                start ?? -1, stop == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, stop ?? -1))
+    }
+
+    /// A seek position as gst_event_new_seek takes it; nil for GST_CLOCK_TIME_NONE, and the largest
+    /// gint64 for a time beyond it (later than any stream ends).
+    private static func seekPosition(_ time: ClockTime) -> gint64? {
+        time == ClockTime.max ? nil : gint64(clamping: time)
     }
 
     /// A step: in PAUSED, the sinks advance by `amount` buffers or nanoseconds (frame stepping),
@@ -178,10 +186,11 @@ public final class Event: @unchecked Sendable, MiniObjectWrapper {
         var start: gint64 = -1
         var stop: gint64 = -1
         gst_event_parse_seek(pointer, &rate, &format, &flags, &startType, &start, &stopType, &stop)
-        return (
-            rate, SeekFlags(rawValue: flags.rawValue), startType == GST_SEEK_TYPE_SET ? ClockTime(start) : nil,
-            stopType == GST_SEEK_TYPE_SET ? ClockTime(stop) : nil
-        )
+        // A position set to -1 is GStreamer's "none" (C elements send stop -1 with GST_SEEK_TYPE_SET).
+        let position = { (type: GstSeekType, value: gint64) in
+            type == GST_SEEK_TYPE_SET && value >= 0 ? ClockTime(value) : nil
+        }
+        return (rate, SeekFlags(rawValue: flags.rawValue), position(startType, start), position(stopType, stop))
     }
 
     /// A segment event's segment (its rate, start, stop, ...).

@@ -1,0 +1,58 @@
+import CGStreamer
+import Testing
+
+@testable import GStreamer
+
+/// Inputs a user's program meets in its first week that used to trap or be refused wrongly (issue 29,
+/// items 3, 4 and 6): each was a crash or a wrong refusal before its fix.
+@Suite("User input that must not trap")
+struct UserInputTrapTests {
+    @Test("A structure name GStreamer refuses throws, naming the rule, instead of trapping")
+    func structureName() throws {
+        #expect(throws: GStreamerError.self) { try Structure(name: "1 bad name") }
+        #expect(throws: GStreamerError.self) { try Structure(name: "has space") }
+        #expect(throws: GStreamerError.self) { try Structure(name: "") }
+        do {
+            _ = try Structure(name: "1 bad name")
+        } catch {
+            #expect(error.message.contains("\"1 bad name\" is not a structure name: start with a letter"))
+        }
+        #expect(try Structure(name: "video/x-raw").name == "video/x-raw")
+        #expect(try Structure(name: "my-app.event:v2+x_y").name == "my-app.event:v2+x_y")
+    }
+
+    @Test("A seek whose stop is GStreamer's none (-1, as C elements send it) reads as nil, not a trap")
+    func seekFromC() throws {
+        try GStreamer.initialize()
+        // As a C element writes it: stop type SET with -1.
+        let raw = gst_event_new_seek(
+            1.0, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET, 2_000_000_000, GST_SEEK_TYPE_SET, -1)!
+        let event = Event(taking: raw)
+        let seek = try #require(event.seek)
+        #expect(seek.start == 2_000_000_000)
+        #expect(seek.stop == nil)
+    }
+
+    @Test("seek(stop: ClockTime.max) means no stop; a time beyond gint64 is clamped, not a trap")
+    func seekToNone() throws {
+        try GStreamer.initialize()
+        let none = try #require(Event.seek(start: 0, stop: ClockTime.max).seek)
+        #expect(none.start == 0 && none.stop == nil)
+        let far = try #require(Event.seek(start: ClockTime.max - 1, stop: nil).seek)
+        #expect(far.start == ClockTime(Int64.max))
+        let unset = try #require(Event.seek(start: nil, stop: 5).seek)
+        #expect(unset.start == nil && unset.stop == 5)
+    }
+
+    @Test("Names need be unique among siblings only: an element named as one inside a nested bin is added")
+    func siblingNames() throws {
+        let pipeline = try Pipeline(name: "outer")
+        let inner = try Bin(name: "inner")
+        try inner.add(try ElementFactory.make("identity", name: "x"))
+        try pipeline.add(inner)
+        try pipeline.add(try ElementFactory.make("identity", name: "x"))
+        #expect(pipeline.children.map(\.name).sorted() == ["inner", "x"])
+        #expect(throws: GStreamerError.self) { try pipeline.add(try ElementFactory.make("identity", name: "x")) }
+        #expect(throws: GStreamerError.self) { try inner.add(try ElementFactory.make("queue", name: "x")) }
+    }
+}
