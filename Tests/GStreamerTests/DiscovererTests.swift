@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import Synchronization
 import Testing
 
 @Suite("Discoverer and factory details: what media and elements hold, read without playing")
@@ -15,7 +16,7 @@ struct DiscovererTests {
                 + "speed-preset=ultrafast ! matroskamux name=m ! filesink location=\(path) "
                 + "audiotestsrc num-buffers=43 samplesperbuffer=1024 ! audio/x-raw,rate=44100,channels=2 ! vorbisenc ! m."
         ).run()
-        let info = try Discoverer(timeout: .seconds(10)).discover(uri: "file://" + path)
+        let info = try await Discoverer(timeout: .seconds(10)).discover(uri: "file://" + path)
         #expect(info.isSeekable)
         #expect(!info.isLive)
         let duration = try #require(info.duration)
@@ -35,6 +36,39 @@ struct DiscovererTests {
         #expect(info.audioStreams.first?.caps?.mediaType == "audio/x-vorbis")
         #expect(info.tags?.containerFormat == "Matroska")
         #expect(info.missingDecoders.isEmpty)
+    }
+
+    @Test("One discoverer shared by four tasks and by four threads at once reads the file for each")
+    func sharedDiscoverer() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("discoverer-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let path = directory.appendingPathComponent("clip.mkv").path
+        try await Pipeline(
+            launch: "videotestsrc num-buffers=15 ! video/x-raw,width=96,height=64,framerate=15/1 ! x264enc "
+                + "speed-preset=ultrafast ! matroskamux ! filesink location=\(path)"
+        ).run()
+        let discoverer = try Discoverer(timeout: .seconds(20))
+        let uri = "file://" + path
+        // GstDiscoverer refused a second URI while it handled one ("Already handling a uri").
+        let widths = try await withThrowingTaskGroup(of: Int?.self) { group in
+            for _ in 0..<4 { group.addTask { try await discoverer.discover(uri: uri).videoStreams.first?.video?.width } }
+            return try await group.reduce(into: []) { $0.append($1) }
+        }
+        #expect(widths == [96, 96, 96, 96])
+        let fromThreads = Mutex<[Int]>([])
+        let threads = (0..<4).map { _ in
+            Thread {
+                let width = (try? discoverer.discover(uri: uri))?.videoStreams.first?.video?.width ?? -1
+                fromThreads.withLock { $0.append(width) }
+            }
+        }
+        threads.forEach { $0.start() }
+        let deadline = ContinuousClock.now + .seconds(60)
+        while fromThreads.withLock({ $0.count }) < 4 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(fromThreads.withLock { $0 } == [96, 96, 96, 96])
     }
 
     @Test("A missing file is an error naming the URI")

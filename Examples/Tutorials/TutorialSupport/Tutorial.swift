@@ -137,7 +137,7 @@ public enum Tutorial {
             ).run()
         }
         let uri = "file://" + (path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path)
-        let info = try Discoverer().discover(uri: uri)
+        let info = try await Discoverer().discover(uri: uri)
         guard let duration = info.duration else { throw Failure(reason: "\(uri) has no known duration") }
         return Input(uri: uri, path: path, duration: duration, isGenerated: CommandLine.arguments.count <= 1)
     }

@@ -1,14 +1,22 @@
 import CGStreamer
 import CGStreamerShim
+import Dispatch
 
 /// Reads what a media file or URI holds by prerolling it once: its streams (container, audio,
 /// video, subtitles) with their caps and tags, its duration, whether it can seek.
 ///
 /// The corresponding C type is `GstDiscoverer` (gstreamer-pbutils).
+///
+/// One discoverer may be shared by any number of threads and tasks: GstDiscoverer handles one URI at a
+/// time (a second call meanwhile fails with "Already handling a uri"), so calls take turns.
 public final class Discoverer: @unchecked Sendable {
-    // GstDiscoverer's synchronous discovery is safe to call from any thread, one call at a time per
-    // discoverer; `discover` serializes its calls through GStreamer's own lock inside the object.
+    // Only `discover` touches `pointer` after init, one call at a time (`turn`).
     private let pointer: UnsafeMutablePointer<GstDiscoverer>
+    /// Held for one discovery: GstDiscoverer refuses a second URI while it handles one.
+    private let turn = Mutex(())
+    /// Where the async form waits for its turn and its answer, so that no thread of Swift's
+    /// cooperative pool blocks on GStreamer.
+    private let queue = DispatchQueue(label: "gstpipe.discoverer")
 
     /// A discoverer.
     ///
@@ -29,8 +37,10 @@ public final class Discoverer: @unchecked Sendable {
         g_object_unref(UnsafeMutableRawPointer(pointer))
     }
 
-    /// Reads `uri` far enough to know its streams, blocking the calling thread meanwhile. Streams
-    /// without a decoder are no error here: see ``DiscovererInfo/missingDecoders``.
+    /// Reads `uri` far enough to know its streams, blocking the calling thread meanwhile (and while
+    /// another thread's discovery with this discoverer finishes); from Swift concurrency, await
+    /// ``discover(uri:)-swift.method`` instead. Streams without a decoder are no error here: see
+    /// ``DiscovererInfo/missingDecoders``.
     ///
     /// The corresponding C function is `gst_discoverer_discover_uri`.
     ///
@@ -39,6 +49,28 @@ public final class Discoverer: @unchecked Sendable {
     /// - Throws: ``GStreamerError`` (runtime, naming the URI) when GStreamer cannot read it at all
     ///   (missing, not media, timed out).
     public func discover(uri: String) throws(GStreamerError) -> DiscovererInfo {
+        try turn.withLock { _ throws(GStreamerError) in try discoverNow(uri: uri) }
+    }
+
+    /// Reads `uri` far enough to know its streams, on a thread of the discoverer's own: the task
+    /// suspends, and no thread of Swift's cooperative pool waits. Calls from several tasks take turns.
+    ///
+    /// The corresponding C function is `gst_discoverer_discover_uri`.
+    ///
+    /// - Parameter uri: The media's URI (`file:///...`, `https://...`).
+    /// - Returns: What the media holds.
+    /// - Throws: ``GStreamerError`` (runtime, naming the URI) when GStreamer cannot read it at all
+    ///   (missing, not media, timed out).
+    public func discover(uri: String) async throws(GStreamerError) -> DiscovererInfo {
+        let result: Result<DiscovererInfo, GStreamerError> = await withCheckedContinuation { continuation in
+            queue.async {
+                continuation.resume(returning: Result { () throws(GStreamerError) in try self.discover(uri: uri) })
+            }
+        }
+        return try result.get()
+    }
+
+    private func discoverNow(uri: String) throws(GStreamerError) -> DiscovererInfo {
         var error: UnsafeMutablePointer<GError>?
         let info = gst_discoverer_discover_uri(pointer, uri, &error)
         defer { if let info { g_object_unref(UnsafeMutableRawPointer(info)) } }
