@@ -35,7 +35,7 @@ public struct SessionDescription: Sendable, Equatable, CustomStringConvertible {
     /// - Parameters:
     ///   - kind: Offer or answer.
     ///   - sdp: The SDP text, such as a browser's offer.
-    /// - Throws: ``GStreamerError`` (invalid argument) when the text is not SDP.
+    /// - Throws: `GStreamerError` (invalid argument) when the text is not SDP.
     public init(_ kind: Kind, sdp: String) throws(GStreamerError) {
         try GStreamer.initialize()
         let message = try Self.parse(sdp)
@@ -67,7 +67,7 @@ public struct SessionDescription: Sendable, Equatable, CustomStringConvertible {
     /// The corresponding C function is `gst_webrtc_session_description_new`.
     ///
     /// - Returns: A value of type `GstWebRTCSessionDescription`.
-    /// - Throws: ``GStreamerError`` (invalid argument) when the SDP no longer parses (it did when made).
+    /// - Throws: `GStreamerError` (invalid argument) when the SDP no longer parses (it did when made).
     public func makeValue() throws(GStreamerError) -> Value {
         let message = try Self.parse(sdp)
         let type: GstWebRTCSDPType =

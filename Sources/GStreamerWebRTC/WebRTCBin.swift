@@ -2,7 +2,7 @@ import GStreamer
 
 /// GStreamer's `webrtcbin` element, typed: the offer and answer as `async` calls, ICE candidates in
 /// and out, the negotiation, state and pad-added callbacks, statistics, and loopback for the ICE
-/// agent. Built on the core's signals with ``GStreamer/Value`` arguments and ``GStreamer/Promise``, as
+/// agent. Built on the core's signals with `Value` arguments and `Promise`, as
 /// gstreamer-rs's gstreamer-webrtc crate is built on glib's.
 ///
 /// Each `async` call emits the action signal with a promise and suspends until webrtcbin replies on
@@ -31,7 +31,7 @@ public final class WebRTCBin: Sendable {
     /// The corresponding C function is `gst_element_factory_make("webrtcbin", name)`.
     ///
     /// - Parameter name: The element's name; nil lets GStreamer number one.
-    /// - Throws: ``GStreamer/GStreamerError`` (invalid argument, naming the package) when webrtcbin is
+    /// - Throws: `GStreamerError` (invalid argument, naming the package) when webrtcbin is
     ///   not installed.
     public convenience init(name: String? = nil) throws(GStreamerError) {
         try self.init(try Element(factory: "webrtcbin", name: name))
@@ -40,7 +40,7 @@ public final class WebRTCBin: Sendable {
     /// Wraps an existing webrtcbin, such as one in a launched pipeline.
     ///
     /// - Parameter element: A webrtcbin element.
-    /// - Throws: ``GStreamer/GStreamerError`` (invalid argument) when the element is no webrtcbin.
+    /// - Throws: `GStreamerError` (invalid argument) when the element is no webrtcbin.
     public init(_ element: Element) throws(GStreamerError) {
         guard element.factoryName == "webrtcbin" else {
             throw GStreamerError(
@@ -60,7 +60,7 @@ public final class WebRTCBin: Sendable {
     ///
     /// - Parameter options: webrtcbin's offer options, or nil for none.
     /// - Returns: The offer; set it with ``setLocalDescription(_:)`` and send its SDP to the peer.
-    /// - Throws: ``GStreamer/GStreamerError`` when webrtcbin cannot make one (its reason), or the
+    /// - Throws: `GStreamerError` when webrtcbin cannot make one (its reason), or the
     ///   promise is interrupted (the task is cancelled, the element shuts down).
     public func createOffer(options: Structure? = nil) async throws(GStreamerError) -> SessionDescription {
         try await makeDescription("create-offer", field: "offer", options: options)
@@ -72,7 +72,7 @@ public final class WebRTCBin: Sendable {
     ///
     /// - Parameter options: webrtcbin's answer options, or nil for none.
     /// - Returns: The answer; set it with ``setLocalDescription(_:)`` and send its SDP to the peer.
-    /// - Throws: ``GStreamer/GStreamerError`` when webrtcbin cannot make one (no remote offer, say), or
+    /// - Throws: `GStreamerError` when webrtcbin cannot make one (no remote offer, say), or
     ///   the promise is interrupted.
     public func createAnswer(options: Structure? = nil) async throws(GStreamerError) -> SessionDescription {
         try await makeDescription("create-answer", field: "answer", options: options)
@@ -84,7 +84,7 @@ public final class WebRTCBin: Sendable {
     /// The corresponding C signal is `set-local-description`.
     ///
     /// - Parameter description: The offer or answer this webrtcbin made.
-    /// - Throws: ``GStreamer/GStreamerError`` when webrtcbin refuses it (its reason), or the promise is
+    /// - Throws: `GStreamerError` when webrtcbin refuses it (its reason), or the promise is
     ///   interrupted.
     public func setLocalDescription(_ description: SessionDescription) async throws(GStreamerError) {
         _ = try await request("set-local-description", .value(try description.makeValue()))
@@ -95,7 +95,7 @@ public final class WebRTCBin: Sendable {
     /// The corresponding C signal is `set-remote-description`.
     ///
     /// - Parameter description: The offer or answer the peer sent.
-    /// - Throws: ``GStreamer/GStreamerError`` when webrtcbin refuses it (its reason), or the promise is
+    /// - Throws: `GStreamerError` when webrtcbin refuses it (its reason), or the promise is
     ///   interrupted.
     public func setRemoteDescription(_ description: SessionDescription) async throws(GStreamerError) {
         _ = try await request("set-remote-description", .value(try description.makeValue()))
@@ -124,7 +124,7 @@ public final class WebRTCBin: Sendable {
     /// - Parameters:
     ///   - candidate: The candidate line, with or without the `a=` prefix.
     ///   - mediaLineIndex: The index of the m-line it belongs to (`sdpMLineIndex`).
-    /// - Throws: ``GStreamer/GStreamerError`` when the signal cannot be emitted (never for a webrtcbin).
+    /// - Throws: `GStreamerError` when the signal cannot be emitted (never for a webrtcbin).
     public func addICECandidate(_ candidate: String, mediaLineIndex: UInt) throws(GStreamerError) {
         try element.emit("add-ice-candidate", .uint(mediaLineIndex), .string(candidate))
     }
@@ -138,7 +138,7 @@ public final class WebRTCBin: Sendable {
     ///
     /// - Parameter address: An IP address of this machine, such as "127.0.0.1".
     /// - Returns: Whether the agent took it.
-    /// - Throws: ``GStreamer/GStreamerError`` (invalid argument) when webrtcbin has no ICE agent.
+    /// - Throws: `GStreamerError` (invalid argument) when webrtcbin has no ICE agent.
     @discardableResult
     public func addLocalIPAddress(_ address: String) throws(GStreamerError) -> Bool {
         guard let agent = try element.value(ofProperty: "ice-agent").object else {
@@ -171,7 +171,7 @@ public final class WebRTCBin: Sendable {
     /// The corresponding C signal is `get-stats` (with a NULL pad: every stream).
     ///
     /// - Returns: webrtcbin's statistics structure.
-    /// - Throws: ``GStreamer/GStreamerError`` when the promise is interrupted or webrtcbin gives none.
+    /// - Throws: `GStreamerError` when the promise is interrupted or webrtcbin gives none.
     public func statistics() async throws(GStreamerError) -> Structure {
         guard let reply = try await request("get-stats", .null) else {
             throw GStreamerError(kind: .runtime, message: "\(element.name) gave no statistics", source: element.name)
