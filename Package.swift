@@ -70,11 +70,6 @@ let package = Package(
         .target(
             name: "CGStreamerRTSPShim", dependencies: ["CGStreamer"],
             linkerSettings: [.linkedLibrary("gstrtspserver-1.0")]),
-        // webrtcbin's negotiation for `gstpipe ... ! webrtc://HOST:PORT/PATH`: the session descriptions
-        // and promises its signals take and give, which the core cannot marshal yet (issue 27, item 4).
-        .target(
-            name: "CGStreamerWebRTCShim", dependencies: ["CGStreamer"],
-            linkerSettings: [.linkedLibrary("gstwebrtc-1.0"), .linkedLibrary("gstsdp-1.0")]),
         .target(name: "GStreamerWebRTC", dependencies: ["GStreamer", "CGStreamer", "CGStreamerWebRTC"]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
         .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264", "GstPipeSupport"]),
@@ -82,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "gstpipe",
             dependencies: [
-                "GstPipeElements", "MediaIO", "GStreamer", "CGStreamerRTSPShim", "CGStreamerWebRTCShim",
+                "GstPipeElements", "MediaIO", "GStreamer", "GStreamerWebRTC", "CGStreamerRTSPShim",
                 "GstPipeSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
