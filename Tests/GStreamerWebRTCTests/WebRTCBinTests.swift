@@ -125,7 +125,10 @@ struct WebRTCBinTests {
         try pipeline.add(webrtc.element)
         try pipeline.play()
         defer { pipeline.stop() }
-        await #expect(throws: GStreamerError.self) { try await webrtc.createAnswer() }
+        // No remote offer to answer: webrtcbin's promise replies with an "error" field, thrown in its words.
+        let refusal = await #expect(throws: GStreamerError.self) { try await webrtc.createAnswer() }
+        #expect(refusal?.message.hasPrefix("create-answer: ") == true, "\(String(describing: refusal))")
+        #expect((refusal?.message.count ?? 0) > "create-answer: ".count + 10)
         #expect(throws: GStreamerError.self) { try SessionDescription(.offer, sdp: "hello") }
         #expect(throws: GStreamerError.self) { try WebRTCBin(try Element(factory: "identity")) }
         #expect(webrtc.iceGatheringState == .new)
