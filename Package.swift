@@ -5,8 +5,10 @@ import PackageDescription
 // -pthread, which SwiftPM refuses with a warning on every build.
 #if os(Linux)
 let gstreamerPkgConfig = Context.packageDirectory + "/Sources/CGStreamer/gstreamer.pc"
+let gstreamerWebRTCPkgConfig = gstreamerPkgConfig
 #else
 let gstreamerPkgConfig = "gstreamer-1.0"
+let gstreamerWebRTCPkgConfig = "gstreamer-webrtc-1.0"
 #endif
 
 let package = Package(
@@ -14,6 +16,8 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "GStreamer", targets: ["GStreamer"]),
+        // webrtcbin typed: offer and answer as async calls, ICE, statistics (GStreamerWebRTC.WebRTCBin).
+        .library(name: "GStreamerWebRTC", targets: ["GStreamerWebRTC"]),
         .library(name: "MediaIO", targets: ["MediaIO"]),
         .library(name: "GstPipeElements", targets: ["GstPipeElements"]),
         .executable(name: "gstpipe", targets: ["gstpipe"]),
@@ -48,6 +52,13 @@ let package = Package(
         // Its headers are in the compiler's own search path; x264.pc's Cflags hold only a Windows
         // define (-DX264_API_IMPORTS) that SwiftPM refuses with a warning on every build.
         .systemLibrary(name: "CX264", providers: [.apt(["libx264-dev"]), .brew(["x264"])]),
+        // GStreamer's WebRTC and SDP libraries (session descriptions, SDP messages), for GStreamerWebRTC:
+        // the same header folders as CGStreamer.
+        .systemLibrary(
+            name: "CGStreamerWebRTC",
+            pkgConfig: gstreamerWebRTCPkgConfig,
+            providers: [.apt(["libgstreamer-plugins-bad1.0-dev"]), .brew(["gst-plugins-bad"])]
+        ),
         // What Swift cannot call directly: variadic GObject calls, macros, casts, GType registration.
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
         // What several modules share: the lock (Synchronization's Mutex, or one ThreadSanitizer sees under
@@ -59,18 +70,14 @@ let package = Package(
         .target(
             name: "CGStreamerRTSPShim", dependencies: ["CGStreamer"],
             linkerSettings: [.linkedLibrary("gstrtspserver-1.0")]),
-        // webrtcbin's negotiation for `gstpipe ... ! webrtc://HOST:PORT/PATH`: the session descriptions
-        // and promises its signals take and give, which the core cannot marshal yet (issue 27, item 4).
-        .target(
-            name: "CGStreamerWebRTCShim", dependencies: ["CGStreamer"],
-            linkerSettings: [.linkedLibrary("gstwebrtc-1.0"), .linkedLibrary("gstsdp-1.0")]),
+        .target(name: "GStreamerWebRTC", dependencies: ["GStreamer", "CGStreamer", "CGStreamerWebRTC"]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
         .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264", "GstPipeSupport"]),
         .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
         .executableTarget(
             name: "gstpipe",
             dependencies: [
-                "GstPipeElements", "MediaIO", "GStreamer", "CGStreamerRTSPShim", "CGStreamerWebRTCShim",
+                "GstPipeElements", "MediaIO", "GStreamer", "GStreamerWebRTC", "CGStreamerRTSPShim",
                 "GstPipeSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -93,6 +100,7 @@ let package = Package(
         .executableTarget(
             name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
         .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "GstPipeSupport"]),
+        .testTarget(name: "GStreamerWebRTCTests", dependencies: ["GStreamerWebRTC", "GStreamer", "GstPipeSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer", "GstPipeSupport"]),
         // For the leak test: the bytes malloc has handed out (glibc's mallinfo2, which Swift's Glibc lacks).
         .target(name: "CHeapUsage", path: "Tests/CHeapUsage"),

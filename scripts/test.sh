@@ -14,6 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 library='GStreamerTests|MediaIOTests|GstPipeElementsTests'
 streams='StreamOutputTests|StreamInputTests'
+# Also matches GStreamerWebRTCTests (two webrtcbins negotiating in-process): with the WebRTC run.
 webrtc='WebRTCTests'
 swift test --filter "$library" "$@"
 swift test --filter gstpipeTests --skip "$streams|$webrtc" "$@"

@@ -64,7 +64,7 @@ public struct Structure: Sendable, Equatable, CustomStringConvertible, Sequence 
     }
 
     private var pointer: UnsafeMutablePointer<GstStructure> { storage.pointer }
-    private mutating func writablePointer() -> UnsafeMutablePointer<GstStructure> { storage.writablePointer() }
+    mutating func writablePointer() -> UnsafeMutablePointer<GstStructure> { storage.writablePointer() }
 
     /// Calls `body` with the GstStructure, for C interop; it must not be kept or changed.
     ///

@@ -88,6 +88,21 @@ extension SignalEmitter {
     ///   match its parameters in number or type.
     @discardableResult
     public func emit(_ signal: String, _ arguments: SignalValue...) throws(GStreamerError) -> SignalValue {
+        try emit(signal, arguments: arguments)
+    }
+
+    /// ``emit(_:_:)`` with the arguments as an array, for code that builds them.
+    ///
+    /// The corresponding C function is `g_signal_emitv`.
+    ///
+    /// - Parameters:
+    ///   - signal: The signal's name.
+    ///   - arguments: The arguments after the object, in the signal's order.
+    /// - Returns: The signal's return value, or ``SignalValue/void``.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such signal, or the arguments do not
+    ///   match its parameters in number or type.
+    @discardableResult
+    public func emit(_ signal: String, arguments: [SignalValue]) throws(GStreamerError) -> SignalValue {
         let owner = name
         return try withUnsafePointer { object throws(GStreamerError) in
             try Signals.emit(UnsafeMutableRawPointer(object), owner: owner, signal, arguments)

@@ -34,9 +34,15 @@ public enum SignalValue: Sendable, CustomStringConvertible {
     case property(String)
     /// A NULL object or boxed value.
     case null
-    /// Any other value: its type name and, when GStreamer can serialize it, its string form
-    /// (a GstTagList or GstStructure, say).
+    /// Any other value: its type name and, when GStreamer can serialize it, its string form. Signals no
+    /// longer hand this out (their other values come as ``value(_:)``); as an argument it is parsed as
+    /// the parameter's type.
     case other(typeName: String, serialized: String?)
+    /// A value of any type as a ``Value``: what a handler gets for a structure, a promise, an object
+    /// that is no element or pad, or any other boxed value (a `GstWebRTCSessionDescription`); as an
+    /// argument, any value converted to the parameter's type where GLib can (`.value(Value(promise))`
+    /// for webrtcbin's `create-offer`).
+    case value(Value)
 
     /// The value for logs: `true`, `42`, `"text"`, `element src0`, `buffer of 4096 bytes`, ….
     public var description: String {
@@ -56,6 +62,7 @@ public enum SignalValue: Sendable, CustomStringConvertible {
         case .property(let name): "property \(name)"
         case .null: "NULL"
         case .other(let typeName, let serialized): "\(typeName) \(serialized ?? "")"
+        case .value(let value): value.description
         }
     }
 
@@ -92,6 +99,32 @@ public enum SignalValue: Sendable, CustomStringConvertible {
     public var buffer: Buffer? { if case .buffer(let value) = self { value } else { nil } }
     /// The sample, when the value is one.
     public var sample: Sample? { if case .sample(let value) = self { value } else { nil } }
+    /// The structure, when the value is a non-NULL GstStructure.
+    public var structure: Structure? { asValue?.structure }
+    /// The object, when the value is any non-NULL GObject (an element, a pad, an ICE agent).
+    public var object: Object? { asValue?.object }
+    /// The promise, when the value is a non-NULL GstPromise (to reply to from a handler).
+    public var promise: Promise? { asValue?.promise }
+
+    /// The value as a ``Value``, whatever its case, to read with Value's accessors; nil for `.void`,
+    /// `.null` and `.other`.
+    public var asValue: Value? {
+        switch self {
+        case .value(let value): value
+        case .bool(let value): Value(value)
+        case .int(let value), .enumeration(let value, _): Value(value)
+        case .uint(let value): Value(value)
+        case .double(let value): Value(value)
+        case .string(let value): Value(value)
+        case .property(let name): Value(name)
+        case .element(let element): Value(element)
+        case .pad(let pad): Value(pad)
+        case .caps(let caps): Value(caps)
+        case .buffer(let buffer): Value(buffer)
+        case .sample(let sample): Value(sample)
+        case .void, .null, .other: nil
+        }
+    }
 
     // MARK: GValue conversion (internal)
 
@@ -102,7 +135,6 @@ public enum SignalValue: Sendable, CustomStringConvertible {
             return
         }
         let type = value.pointee.g_type
-        let typeName = g_type_name(type).map { String(cString: $0) } ?? "?"
         switch g_type_fundamental(type) {
         case CGStreamerShim_type_none(): self = .void
         case CGStreamerShim_type_char(): self = .int(Int(g_value_get_schar(value)))
@@ -119,7 +151,7 @@ public enum SignalValue: Sendable, CustomStringConvertible {
             } else if g_type_is_a(type, gst_element_get_type()) != 0 {
                 self = .element(Element.wrap(object.assumingMemoryBound(to: GstElement.self), owned: false))
             } else {
-                self = .other(typeName: typeName, serialized: nil)
+                self = .value(Value(copying: value))
             }
         default:
             if type == CGStreamerShim_type_caps() {
@@ -132,7 +164,7 @@ public enum SignalValue: Sendable, CustomStringConvertible {
             } else if g_type_fundamental(type) == CGStreamerShim_type_boxed(), g_value_get_boxed(value) == nil {
                 self = .null
             } else {
-                self = .other(typeName: typeName, serialized: String(takingGString: gst_value_serialize(value)))
+                self = .value(Value(copying: value))
             }
         }
     }
@@ -185,6 +217,7 @@ public enum SignalValue: Sendable, CustomStringConvertible {
         case .double(let value): return GScalar.double(value).write(into: target)
         case .string(let value): return GScalar.string(value).write(into: target)
         case .enumeration(let value, let nick): return GScalar.enumeration(value, nick: nick).write(into: target)
+        case .value(let value): return value.write(into: target)
         case .property, .other(_, _):
             guard case .other(_, let serialized?) = self else { return false }
             return gst_value_deserialize(target, serialized) != 0

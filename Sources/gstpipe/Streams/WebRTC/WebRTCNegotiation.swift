@@ -1,12 +1,11 @@
-import CGStreamer
-import CGStreamerWebRTCShim
 import GStreamer
+import GStreamerWebRTC
 
-/// One webrtcbin's side of the offer and answer, as async calls: each step's GstPromise (in the C
-/// shim, `CGStreamerWebRTCShim`) resumes a continuation from webrtcbin's own thread, so no thread of
-/// Swift's cooperative pool waits on GStreamer. webrtcbin gathers its ICE candidates after the
-/// answer is set; `gatheringComplete` waits for the last, so the answer a viewer gets holds them all
-/// (no trickle needed).
+/// One webrtcbin's side of the offer and answer, as async calls on the core's typed
+/// `GStreamerWebRTC.WebRTCBin`: each step's GstPromise resumes the task from webrtcbin's own thread,
+/// so no thread of Swift's cooperative pool waits on GStreamer. webrtcbin gathers its ICE candidates
+/// after the answer is set; `gatheringComplete` waits for the last, so the answer a viewer gets holds
+/// them all (no trickle needed).
 struct WebRTCNegotiation: Sendable {
     /// A step webrtcbin refused, in its words.
     struct Failure: Error, Sendable {
@@ -14,86 +13,66 @@ struct WebRTCNegotiation: Sendable {
     }
 
     let webrtcbin: Element
+    // nil only when `webrtcbin` is some other element, which every step then reports.
+    private let typed: WebRTCBin?
+
+    init(webrtcbin: Element) {
+        self.webrtcbin = webrtcbin
+        typed = try? WebRTCBin(webrtcbin)
+    }
 
     /// Gives webrtcbin the viewer's offer ("set-remote-description").
     func setRemoteOffer(_ sdp: String) async throws(Failure) {
-        _ = try await step { webrtcbin, done, context in
-            CGStreamerWebRTCShim_set_remote_offer(webrtcbin, sdp, done, context)
+        try await step { bin throws(GStreamerError) in
+            try await bin.setRemoteDescription(try SessionDescription(.offer, sdp: sdp))
         }
     }
 
     /// webrtcbin's answer to the offer, as SDP ("create-answer").
     func createAnswer() async throws(Failure) -> String {
-        let answer = try await step { webrtcbin, done, context in
-            CGStreamerWebRTCShim_create_answer(webrtcbin, done, context)
-        }
-        guard let answer else { throw Failure(reason: "webrtcbin made no answer") }
-        return answer
+        try await step { bin throws(GStreamerError) in try await bin.createAnswer().sdp }
     }
 
     /// Sets the answer as webrtcbin's own ("set-local-description"): it starts gathering candidates.
     func setLocalAnswer(_ sdp: String) async throws(Failure) {
-        _ = try await step { webrtcbin, done, context in
-            CGStreamerWebRTCShim_set_local_answer(webrtcbin, sdp, done, context)
+        try await step { bin throws(GStreamerError) in
+            try await bin.setLocalDescription(try SessionDescription(.answer, sdp: sdp))
         }
     }
 
     /// The local description as it stands, with the candidates gathered so far.
-    var localDescription: String? {
-        webrtcbin.withUnsafePointer { webrtcbin in
-            guard let text = CGStreamerWebRTCShim_local_description(webrtcbin) else { return nil }
-            defer { g_free(text) }
-            return String(cString: text)
-        }
-    }
+    var localDescription: String? { typed?.localDescription?.sdp }
 
     /// Lets the ICE agent offer `address` (libnice leaves loopback out unless told).
     @discardableResult
     func addLocalAddress(_ address: String) -> Bool {
-        webrtcbin.withUnsafePointer { CGStreamerWebRTCShim_add_local_address($0, address) != 0 }
+        (try? typed?.addLocalIPAddress(address)) ?? false
     }
 
     /// Returns once webrtcbin has gathered its last candidate ("ice-gathering-state" complete), or
     /// after `timeout` (a candidate that never comes, such as an unreachable STUN server's, must not
     /// hold the viewer's request: the answer then has the candidates gathered so far).
     func gatheringComplete(timeout: Duration) async {
+        guard let typed else { return }
         let waiter = OneShot()
-        let connection = try? webrtcbin.onNotify("ice-gathering-state") { value in
-            if value.stringValue == "complete" { waiter.fire() }
+        let connection = typed.onICEGatheringStateChanged { state in
+            if state == .complete { waiter.fire() }
         }
-        defer { connection?.disconnect() }
+        defer { connection.disconnect() }
         // After connecting: a state that was complete before the handler came is seen here.
-        if (try? webrtcbin.get("ice-gathering-state"))?.stringValue == "complete" { waiter.fire() }
+        if typed.iceGatheringState == .complete { waiter.fire() }
         await waiter.wait(timeout: timeout)
     }
 
-    /// Runs one promise-bearing step: `start` calls the shim with webrtcbin, the callback and its
-    /// context; the callback resumes the continuation once, from webrtcbin's thread.
-    private func step(
-        _ start: (UnsafeMutablePointer<GstElement>, CGStreamerWebRTCShimDone, UnsafeMutableRawPointer) -> Void
-    ) async throws(Failure) -> String? {
-        let result: Result<String?, Failure> = await withCheckedContinuation { continuation in
-            let context = Unmanaged.passRetained(StepContinuation(continuation)).toOpaque()
-            webrtcbin.withUnsafePointer { webrtcbin in
-                start(webrtcbin, { context, sdp, error in
-                    let box = Unmanaged<StepContinuation>.fromOpaque(context!).takeRetainedValue()
-                    if let error {
-                        box.continuation.resume(returning: .failure(Failure(reason: String(cString: error))))
-                    } else {
-                        box.continuation.resume(returning: .success(sdp.map { String(cString: $0) }))
-                    }
-                }, context)
-            }
+    /// Runs one promise-bearing step on the typed webrtcbin, its error as the step's failure.
+    private func step<Result>(
+        _ body: (WebRTCBin) async throws(GStreamerError) -> Result
+    ) async throws(Failure) -> Result {
+        guard let typed else { throw Failure(reason: "\(webrtcbin.name) is no webrtcbin") }
+        do {
+            return try await body(typed)
+        } catch {
+            throw Failure(reason: error.message)
         }
-        return try result.get()
-    }
-}
-
-/// The continuation a shim callback resumes, carried through its `void *` context.
-private final class StepContinuation: Sendable {
-    let continuation: CheckedContinuation<Result<String?, WebRTCNegotiation.Failure>, Never>
-
-    init(_ continuation: CheckedContinuation<Result<String?, WebRTCNegotiation.Failure>, Never>) {
-        self.continuation = continuation
     }
 }
