@@ -59,7 +59,7 @@ struct ValueTests {
         #expect(throws: GStreamerError.self) {
             try structure.withUnsafeGstStructure { try Value(copyingBoxed: UnsafeRawPointer($0), as: "gint") }
         }
-        var holder = Structure(name: "holder")
+        var holder = try Structure(name: "holder")
         holder.set("inner", value: value)
         #expect(holder.value("inner")?.structure == structure)
         #expect(holder.value("missing") == nil)
