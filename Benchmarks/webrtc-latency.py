@@ -17,6 +17,7 @@ same settings) ! rtpvp8pay ! webrtcbin`, one pipeline for its one viewer, answer
 server in this script.
 
 Usage: Benchmarks/webrtc-latency.py [--seconds S] [--size 640x480|1280x720] [--servers gstpipe,reference]
+                                   [--filter gray|'']  (gstpipe's element before webrtc://, gray by default)
 Prints, per server, the median and 95th percentile of the total and of its two parts in ms.
 """
 import argparse
@@ -238,6 +239,7 @@ def main():
     parser.add_argument("--seconds", type=int, default=20)
     parser.add_argument("--size", default="640x480")
     parser.add_argument("--servers", default="gstpipe,reference", help="which to measure, in this order")
+    parser.add_argument("--filter", default="gray", help="gstpipe's element before webrtc:// ('' for none)")
     arguments = parser.parse_args()
     if not os.access(CHROMIUM, os.X_OK):
         sys.exit(f"no Chromium at {CHROMIUM}: apt-get install chromium (scripts/setup.sh does)")
@@ -260,12 +262,13 @@ def main():
         for server in arguments.servers.split(","):
             load = common.load()
             if server == "gstpipe":
+                chain = [arguments.filter, "!"] if arguments.filter else []
                 description = ["shmsrc", f"socket-path={socket_path}", "is-live=true", "do-timestamp=true", "!",
-                               source.caps, "!", "gray", "!", f"webrtc://127.0.0.1:{GSTPIPE_PORT}/live"]
+                               source.caps, "!", *chain, f"webrtc://127.0.0.1:{GSTPIPE_PORT}/live"]
                 gstpipe = common.start_gstpipe(description, log)
                 common.wait_for_server(f"http://127.0.0.1:{GSTPIPE_PORT}/live", gstpipe)
                 report = watch("gstpipe", f"http://127.0.0.1:{GSTPIPE_PORT}/live/whep", arguments.seconds, state, work)
-                print(summary("gstpipe shmsrc ! gray ! webrtc://", report, load), flush=True)
+                print(summary(f"gstpipe shmsrc ! {' '.join(chain)} webrtc://", report, load), flush=True)
                 common.stop(gstpipe)
             else:
                 report = watch(
