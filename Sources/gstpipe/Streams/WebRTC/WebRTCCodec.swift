@@ -23,13 +23,18 @@ enum WebRTCCodec: String, Sendable, CaseIterable {
     /// with a key frame at least every two seconds at 30 frames a second so that a viewer who lost
     /// packets recovers without asking. A viewer who joins asks for a key frame of its own
     /// (`WebRTCViewers`).
+    ///
+    /// vp8enc runs on one thread: libvpx's threads wait for each other by spinning, which on a busy
+    /// machine costs many times the encode itself. Measured with gst-launch-1.0 on this 2-core machine
+    /// at load average 23, 90 frames at 1280x720: 0.75 s of CPU with one thread and 12.6 s with two
+    /// (moving color bars), 3.2 s against 15.7 s (noise); in gstpipe a frame then waited seconds to
+    /// be encoded (Benchmarks/webrtc-latency.py).
     var encoderChain: [String] {
         switch self {
         case .vp8:
             [
                 "vp8enc", "deadline=1", "cpu-used=8", "lag-in-frames=0", "end-usage=cbr",
-                "target-bitrate=2000000", "keyframe-max-dist=60", "error-resilient=default",
-                "threads=\(ProcessInfo.processInfo.activeProcessorCount)",
+                "target-bitrate=2000000", "keyframe-max-dist=60", "error-resilient=default", "threads=1",
             ]
         case .h264:
             // Constrained baseline (no B-frames, no CABAC) in 4:2:0: what WebRTC's H.264 profile
