@@ -10,22 +10,19 @@
 enum WebRTCPublisherTestPage {
     static let html = #"""
         <!doctype html>
-        <html><head><meta charset="utf-8"><title>WHIP test publisher</title></head>
-        <body>
+        <meta charset="utf-8"><title>WHIP test publisher</title>
         <script>
         'use strict';
-        const query = new URLSearchParams(location.search);
-        const endpoint = query.get('endpoint');
-        const publishSeconds = Number(query.get('publish') || 4);
+        const { endpoint, publish } = Object.fromEntries(new URLSearchParams(location.search));
+        const publishSeconds = Number(publish || 4);
         const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
         const report = {};
 
-        function endOfCandidates(pc) {
-          return new Promise((resolve) => {
-            pc.onicecandidate = (event) => { if (!event.candidate) resolve(); };
-            setTimeout(resolve, 2000);
-          });
-        }
+        // The browser's last candidate (the null one), or two seconds: the server takes no trickle.
+        const endOfCandidates = (pc) => Promise.race([
+          new Promise((resolve) => pc.addEventListener('icecandidate', (event) => event.candidate || resolve())),
+          sleep(2000),
+        ]);
 
         // A peer connection sending `media`'s tracks, its offer POSTed: the response.
         async function offer(media) {
@@ -78,7 +75,5 @@ enum WebRTCPublisherTestPage {
           .catch((error) => { report.error = String(error && error.message || error); })
           .finally(() => fetch('/result/report', { method: 'POST', body: JSON.stringify(report) }));
         </script>
-        </body>
-        </html>
         """#
 }

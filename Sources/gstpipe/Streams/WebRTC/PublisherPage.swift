@@ -7,97 +7,84 @@
 enum PublisherPage {
     static let html = #"""
         <!doctype html>
-        <html lang="en">
-        <head>
-        <meta charset="utf-8">
+        <html lang="en"><head><meta charset="utf-8"><title>gstpipe: publish your camera</title>
         <meta name="viewport" content="width=device-width, initial-scale=1">
-        <title>gstpipe publish</title>
         <style>
-          body { margin: 0; background: #111; color: #ccc; font: 15px system-ui, sans-serif; text-align: center; }
-          video { display: block; margin: 1em auto .5em; max-width: 100vw; max-height: 80vh; background: #000; }
-          #state.failed { color: #f66; }
-          button { margin: .5em; font: inherit; padding: .3em 1.2em; }
+          html { background: #181818; color: #ddd; font: 15px system-ui, sans-serif; }
+          main { display: flex; flex-direction: column; align-items: center; gap: .6em; padding: 1em; }
+          #camera { width: min(100%, 960px); max-height: 75vh; background: #000; }
+          .failed { color: #f77; }
         </style>
         </head>
         <body>
-        <video id="camera" autoplay muted playsinline></video>
-        <div id="state">starting</div>
-        <button id="stop" disabled>Stop</button>
+        <main>
+          <video id="camera" autoplay muted playsinline></video>
+          <p id="state">starting</p>
+          <button id="stop" disabled>Stop</button>
+        </main>
         <script>
         'use strict';
-        // The WHIP endpoint is next to this page: /in serves the page, /in/whip takes the offer.
-        const endpoint = location.pathname.replace(/\/+$/, '') + '/whip';
-        const camera = document.getElementById('camera');
-        const stateLine = document.getElementById('state');
-        const stopButton = document.getElementById('stop');
-        let session = null;
-        let pc = null;
-        let media = null;
+        // This page is PATH, the WHIP endpoint PATH/whip.
+        const whip = location.pathname.replace(/\/+$/, '') + '/whip';
+        const $ = (id) => document.getElementById(id);
+        let resource = null, peer = null, stream = null;
 
-        function show(text, failed) {
-          if (stateLine.textContent === text) return;
-          stateLine.textContent = text;
-          stateLine.className = failed ? 'failed' : '';
-          if (parent !== window) parent.postMessage({ gstpipe: 'publisher', state: text }, '*');
+        function say(state, failed) {
+          if ($('state').textContent === state) return;
+          $('state').textContent = state;
+          $('state').className = failed ? 'failed' : '';
+          if (parent !== window) parent.postMessage({ gstpipe: 'publisher', state }, '*');
         }
 
-        // The server takes no trickled candidates: the offer goes once the browser has gathered its own
-        // (or after two seconds, with those it has).
-        function gathered(pc) {
-          if (pc.iceGatheringState === 'complete') return Promise.resolve();
-          return new Promise((resolve) => {
-            pc.addEventListener('icegatheringstatechange', () => {
-              if (pc.iceGatheringState === 'complete') resolve();
-            });
-            setTimeout(resolve, 2000);
-          });
-        }
+        // The end of the browser's candidates (the null one), or two seconds: gstpipe takes no trickle.
+        const candidatesDone = (pc) => new Promise((done) => {
+          pc.addEventListener('icecandidate', (event) => { if (!event.candidate) done(); });
+          setTimeout(done, 2000);
+        });
 
         // Camera and microphone; the camera alone when there is no microphone.
-        async function capture() {
-          try {
-            return await navigator.mediaDevices.getUserMedia({ video: true, audio: true });
-          } catch (error) {
-            return await navigator.mediaDevices.getUserMedia({ video: true });
+        const capture = () => navigator.mediaDevices.getUserMedia({ video: true, audio: true })
+          .catch(() => navigator.mediaDevices.getUserMedia({ video: true }));
+
+        async function start() {
+          say('asking for the camera');
+          stream = await capture();
+          $('camera').srcObject = stream;
+          peer = new RTCPeerConnection();
+          for (const track of stream.getTracks()) {
+            peer.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
           }
-        }
-
-        async function publish() {
-          show('asking for the camera');
-          media = await capture();
-          camera.srcObject = media;
-          pc = new RTCPeerConnection();
-          for (const track of media.getTracks()) pc.addTransceiver(track, { direction: 'sendonly', streams: [media] });
-          pc.onconnectionstatechange = () => {
-            const state = pc.connectionState;
-            const failed = state === 'failed';
-            const shown = state === 'connected' ? 'publishing' : state;
-            show(failed ? 'failed: reload the page to publish again' : shown, failed);
-          };
-          show('connecting');
-          await pc.setLocalDescription(await pc.createOffer());
-          await gathered(pc);
-          const response = await fetch(endpoint, {
-            method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription.sdp,
+          peer.addEventListener('connectionstatechange', () => {
+            const state = peer.connectionState;
+            if (state === 'failed') say('failed: reload the page to publish again', true);
+            else say(state === 'connected' ? 'publishing' : state, false);
           });
-          if (response.status !== 201) throw new Error(response.status + ' ' + (await response.text()));
-          session = new URL(response.headers.get('Location'), location.href).href;
-          await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
-          stopButton.disabled = false;
+          say('connecting');
+          const gathered = candidatesDone(peer);
+          await peer.setLocalDescription(await peer.createOffer());
+          await gathered;
+          const reply = await fetch(whip, {
+            method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: peer.localDescription.sdp,
+          });
+          const text = await reply.text();
+          if (reply.status !== 201) throw new Error(`${reply.status} ${text}`);
+          resource = new URL(reply.headers.get('Location'), location.href).href;
+          await peer.setRemoteDescription({ type: 'answer', sdp: text });
+          $('stop').disabled = false;
         }
 
-        // Stop (or leaving the page) ends the session at once: gstpipe finishes its recording.
+        // Stop, or leaving the page, DELETEs the session: gstpipe finishes its recording.
         function stop() {
-          if (session) fetch(session, { method: 'DELETE', keepalive: true });
-          session = null;
-          if (pc) pc.close();
-          if (media) media.getTracks().forEach((track) => track.stop());
-          stopButton.disabled = true;
-          show('stopped');
+          if (resource) fetch(resource, { method: 'DELETE', keepalive: true });
+          resource = null;
+          peer?.close();
+          stream?.getTracks().forEach((track) => track.stop());
+          $('stop').disabled = true;
+          say('stopped', false);
         }
-        stopButton.addEventListener('click', stop);
-        addEventListener('pagehide', () => { if (session) stop(); });
-        publish().catch((error) => show('cannot publish: ' + error.message, true));
+        $('stop').addEventListener('click', stop);
+        addEventListener('pagehide', () => { if (resource) stop(); });
+        start().catch((error) => say('cannot publish: ' + error.message, true));
         </script>
         </body>
         </html>

@@ -60,6 +60,20 @@ extension SignallingRoutes {
 }
 
 extension SignallingRoutes {
+    /// A router that answers through the gatekeeper first, with `html` served at `path`: the page a
+    /// browser opens (the viewer's, the publisher's).
+    func makeRouter(page html: String, at path: String) -> Router<BasicRequestContext> {
+        let router = Router()
+        router.add(middleware: SignallingGatekeeper(routes: self))
+        router.get(RouterPath(path)) { _, _ in
+            Response(
+                status: .ok,
+                headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
+        }
+        return router
+    }
+
     /// The SDP body of an offer's POST, or the response refusing it: `415` (with `Accept-Post`) for
     /// another content type, `413` for a body longer than `maximumLength` bytes.
     static func sdpBody(of request: Request, maximumLength: Int) async -> Result<String, RefusedRequest> {

@@ -22,14 +22,7 @@ struct WHEPEndpoints: SignallingRoutes {
 
     /// The router for the page and the endpoint.
     func router() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: SignallingGatekeeper(routes: self))
-        router.get(RouterPath(path)) { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: ViewerPage.html)))
-        }
+        let router = makeRouter(page: ViewerPage.html, at: path)
         router.post(RouterPath(endpoint)) { request, _ in try await offer(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             let session = context.parameters.get("session") ?? ""

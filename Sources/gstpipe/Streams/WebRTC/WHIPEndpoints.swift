@@ -24,14 +24,7 @@ struct WHIPEndpoints: SignallingRoutes {
 
     /// The router for the page and the endpoint.
     func router() -> Router<BasicRequestContext> {
-        let router = Router()
-        router.add(middleware: SignallingGatekeeper(routes: self))
-        router.get(RouterPath(path)) { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: PublisherPage.html)))
-        }
+        let router = makeRouter(page: PublisherPage.html, at: path)
         router.post(RouterPath(endpoint)) { request, _ in await publish(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             guard input.leave(context.parameters.get("session") ?? "") else {

@@ -61,36 +61,13 @@ final class WebRTCPublisher: Sendable {
     /// Answers the publisher's offer, with every candidate gathered (on each of `addresses` too,
     /// which libnice would leave out if they are loopback).
     func answer(_ offer: PublisherOffer, addresses: [String]) async throws(WebRTCNegotiation.Failure) -> String {
-        let negotiation = WebRTCNegotiation(webrtcbin: webrtcbin)
-        for address in addresses { negotiation.addLocalAddress(address) }
-        try await negotiation.setRemoteOffer(offer.sdp)
-        let answer = try await negotiation.createAnswer()
-        try await negotiation.setLocalAnswer(answer)
-        await negotiation.gatheringComplete(timeout: .seconds(3))
-        return negotiation.localDescription ?? answer
+        try await WebRTCNegotiation(webrtcbin: webrtcbin).answer(offer.sdp, addresses: addresses)
     }
 
-    /// Calls `handler` once, on a GStreamer thread, when the publisher's connection failed or closed,
-    /// or its pipeline failed. `reason` says which.
+    /// Calls `handler` once, on a GStreamer thread, when the publisher's connection failed or closed
+    /// (ICE lost, DTLS refused, the browser gone), or its pipeline failed. `reason` says which.
     func onEnd(_ handler: @escaping @Sendable (_ reason: String) -> Void) {
-        let ended = OneShot()
-        let end: @Sendable (String) -> Void = { reason in
-            if ended.fire() { handler(reason) }
-        }
-        _ = try? webrtcbin.onNotify("connection-state") { value in
-            switch value.stringValue {
-            case "failed": end("its connection failed")
-            case "closed": end("its connection closed")
-            default: break
-            }
-        }
-        _ = try? webrtcbin.onNotify("ice-connection-state") { value in
-            if value.stringValue == "failed" { end("its connection failed (ICE)") }
-        }
-        pipeline.setSyncHandler { message in
-            if case .error(let error) = message.message { end(error.message) }
-            return .pass
-        }
+        WebRTCNegotiation(webrtcbin: webrtcbin).onEnd(of: pipeline, handler)
     }
 
     /// Stops the publisher's pipeline, closing its connection. Blocks while webrtcbin shuts down:

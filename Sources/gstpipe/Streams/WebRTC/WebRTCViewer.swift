@@ -66,34 +66,15 @@ final class WebRTCViewer: Sendable {
     /// `addresses` too, which libnice would leave out if they are loopback), then the answer with
     /// every candidate is returned for the viewer. Frames flow from here on.
     func answer(_ offer: ViewerOffer, addresses: [String]) async throws(WebRTCNegotiation.Failure) -> String {
-        let negotiation = WebRTCNegotiation(webrtcbin: webrtcbin)
-        for address in addresses { negotiation.addLocalAddress(address) }
-        try await negotiation.setRemoteOffer(offer.sdp)
-        let answer = try await negotiation.createAnswer()
-        try await negotiation.setLocalAnswer(answer)
-        state.withLock { $0.negotiated = true }
-        await negotiation.gatheringComplete(timeout: .seconds(3))
-        return negotiation.localDescription ?? answer
+        try await WebRTCNegotiation(webrtcbin: webrtcbin).answer(offer.sdp, addresses: addresses) {
+            state.withLock { $0.negotiated = true }
+        }
     }
 
     /// Calls `handler` once, on a GStreamer thread, when the viewer is gone for good: its connection
     /// failed or was closed, or its pipeline failed. `reason` says which.
     func onEnd(_ handler: @escaping @Sendable (_ reason: String) -> Void) {
-        let ended = OneShot()
-        let end: @Sendable (String) -> Void = { reason in
-            if ended.fire() { handler(reason) }
-        }
-        _ = try? webrtcbin.onNotify("connection-state") { value in
-            switch value.stringValue {
-            case "failed": end("its connection failed")
-            case "closed": end("its connection closed")
-            default: break
-            }
-        }
-        pipeline.setSyncHandler { message in
-            if case .error(let error) = message.message { end("\(error.message)") }
-            return .pass
-        }
+        WebRTCNegotiation(webrtcbin: webrtcbin).onEnd(of: pipeline, handler)
     }
 
     /// How long the viewer has been silent: no RTCP from it since its last report, or since it came
