@@ -114,6 +114,33 @@ struct WebRTCInputTests {
         #expect(levels.count > 16, "\(levels.count) levels\n\(comment)")
     }
 
+    @Test(
+        "gstpipe's own publisher page publishes the camera; the browser killed, 5 s of silence end the stream",
+        .browser, .enabled(if: FFProbe.isInstalled, "ffprobe is not installed"))
+    func publisherPage() async throws {
+        let namespace = try await NetworkNamespace()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-whip-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("page.mkv")
+        let server = try await Self.record(in: namespace, ["gray", "!", output.path])
+        let browser = namespace.run(
+            Browser.executable,
+            Browser.arguments(profile: folder.appendingPathComponent("profile").path, url: "http://127.0.0.1:8891/in"))
+        // The page asks for the camera, offers, connects and publishes; then the browser is gone
+        // without a word (no DELETE, no BYE): only the silence says so.
+        try await Task.sleep(for: .seconds(12))
+        browser.signal(SIGKILL)
+        _ = await browser.finish(timeout: 10)
+        let result = await server.finish(timeout: 60)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stderr.contains("a publisher came, sending audio and video"), "\(result.stderr)")
+        #expect(result.stderr.contains("the publisher left: it sent nothing for 5 s"), "\(result.stderr)")
+        let probe = try FFProbe(output)
+        #expect(probe.video.count == 1 && probe.audio.count == 1, "\(result.stderr)")
+        #expect((probe.duration ?? 0) >= 2, "\(probe.duration ?? 0) s\n\(result.stderr)")
+    }
+
     @Test("The WHIP endpoint: the publisher page, 409 for a second publisher, and WHIP's and CORS's refusals")
     func protocolErrors() async throws {
         let namespace = try await NetworkNamespace()
