@@ -9,9 +9,9 @@ import Synchronization
 ///
 /// In the run's pipeline it is a bin with the pads uridecodebin would have for a file with video
 /// and audio (`bin`, which `FileJobElements` links as it links uridecodebin: pad-added, then
-/// no-more-pads), each pad an appsrc fed the publisher's decoded samples. The publisher itself
-/// (`WebRTCPublisher`: webrtcbin and its decoders) runs in a pipeline of its own, chosen over a
-/// bin of webrtcbin inside the run's pipeline because:
+/// no-more-pads), behind each pad an appsrc fed the publisher's decoded samples (`addPads`). The
+/// publisher itself (`WebRTCPublisher`: webrtcbin and its decoders) runs in a pipeline of its own,
+/// chosen over a bin of webrtcbin inside the run's pipeline because:
 ///
 /// - it comes after the run's pipeline has started, and goes with the publisher: a pipeline of its
 ///   own starts and stops without a state change of the run's, and its errors (DTLS refused, ICE
