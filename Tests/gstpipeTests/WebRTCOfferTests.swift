@@ -84,10 +84,39 @@ struct WebRTCOfferTests {
         }
     }
 
-    @Test("webrtc:// first, as an input, is refused with what to write instead (WHIP is not there yet)")
-    func notAnInputYet() throws {
-        let result = try CLI.run(["webrtc://:8891/in", "!", "gray", "!", "fakesink"], timeout: 30)
+    @Test("A publisher's offer: what it sends, and refusals a publisher's developer can act on")
+    func publisherOffers() throws {
+        let offer = WebRTCInputTests.offer
+        #expect(try PublisherOffer(offer).sent == ["audio", "video"])
+        let videoOnly = offer.replacingOccurrences(of: "a=mid:0\r\na=sendonly", with: "a=mid:0\r\na=inactive")
+        #expect(try PublisherOffer(videoOnly).sent == ["video"])
+        func refusal(_ text: String) -> String? {
+            do {
+                _ = try PublisherOffer(text)
+                return nil
+            } catch {
+                return error.reason
+            }
+        }
+        #expect(refusal("hello") == "the offer is not a session description (SDP begins with v=0)")
+        #expect(refusal(offer.replacingOccurrences(of: "a=sendonly", with: "a=recvonly"))?.hasPrefix(
+            "the offer sends neither video nor audio") == true)
+        let noCredentials = offer.split(separator: "\r\n").filter { !$0.hasPrefix("a=ice-") }.joined(separator: "\r\n")
+        #expect(refusal(noCredentials) == "the offer has no ICE credentials (a=ice-ufrag and a=ice-pwd)")
+        let noFingerprint = offer.split(separator: "\r\n").filter { !$0.hasPrefix("a=fingerprint") }
+            .joined(separator: "\r\n")
+        #expect(refusal(noFingerprint)?.hasPrefix("the offer has no DTLS fingerprint") == true)
+    }
+
+    @Test("webrtc:// first is an input: a path is needed, no options, the port defaults to 8891")
+    func inputAddresses() throws {
+        let input = try #require(StreamInput.named("webrtc://:8891/in"))
+        try input.check("webrtc://:8891/in")
+        #expect(throws: FileJob.Failure.self) { try input.check("webrtc://127.0.0.1:8891") }
+        #expect(throws: FileJob.Failure.self) { try input.check("webrtc://127.0.0.1:8891/in?codec=h264") }
+        #expect(WebRTCInput.pageURL(of: "webrtc://127.0.0.1/in") == "http://127.0.0.1:8891/in")
+        let result = try CLI.run(["webrtc://127.0.0.1:8891", "!", "gray", "!", "fakesink"], timeout: 30)
         #expect(result.status == 2, "\(result.stderr)")
-        #expect(result.stderr.contains("webrtc:// is an output for now (browsers watch it)"), "\(result.stderr)")
+        #expect(result.stderr.contains("has no path"), "\(result.stderr)")
     }
 }

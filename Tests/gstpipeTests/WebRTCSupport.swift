@@ -107,20 +107,20 @@ enum Browser {
         """#
 }
 
-/// One browser session of a WebRTC test: the namespace's page server on port 8000 serving
-/// `WebRTCTestPage.html`, and Chromium opening it with `query`; `result(named:)` waits for what the
-/// page reports.
+/// One browser session of a WebRTC test: the namespace's page server on port 8000 serving `page`
+/// (`WebRTCTestPage.html` unless told), and Chromium opening it with `query`; `result(named:)` waits
+/// for what the page reports.
 final class BrowserSession: Sendable {
     let folder: URL
     private let pageServer: Spawned
     private let browser: Spawned
 
-    init(in namespace: NetworkNamespace, query: String) async throws {
+    init(in namespace: NetworkNamespace, query: String, page: String = WebRTCTestPage.html) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-webrtc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let collector = folder.appendingPathComponent("collector.py")
         try Browser.collector.write(to: collector, atomically: true, encoding: .utf8)
-        try WebRTCTestPage.html.write(
+        try page.write(
             to: folder.appendingPathComponent("viewer.html"), atomically: true, encoding: .utf8)
         pageServer = namespace.run("/usr/bin/python3", [collector.path, folder.path, "8000"])
         guard await namespace.waitForListener(8000) else {

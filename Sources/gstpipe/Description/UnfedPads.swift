@@ -10,8 +10,10 @@ enum UnfedPads {
     static func message(for pipeline: Pipeline) -> String? {
         let elements = descriptionElements(in: pipeline)
         // gst_parse_launch waits for a sometimes pad by connecting to the element's pad-added signal.
+        // So does a bin whose pads come later, which the file job links the same way (a `webrtc://`
+        // input's, whose pads come with the publisher).
         let linksLater = elements.filter { element in
-            element.padTemplates.contains { $0.direction == .source && $0.presence == .sometimes }
+            (element is Bin || element.padTemplates.contains { $0.direction == .source && $0.presence == .sometimes })
                 && element.hasHandlers(forSignal: "pad-added")
         }
         for element in elements {
@@ -30,7 +32,9 @@ enum UnfedPads {
     private static func descriptionElements(in bin: Bin) -> [Element] {
         // A bin lists its children newest first.
         bin.children.reversed().flatMap { child -> [Element] in
-            if child.factoryName == "bin", let inner = child as? Bin { return descriptionElements(in: inner) }
+            if child.factoryName == "bin", let inner = child as? Bin, !child.hasHandlers(forSignal: "pad-added") {
+                return descriptionElements(in: inner)
+            }
             return [child]
         }
     }

@@ -162,11 +162,6 @@ struct FileJob {
                 path: path, format: format, index: replacements.count, feeder: reader.feeder(before: index, in: tokens))
             replacements.append((index..<index + 1, output))
         }
-        if let first = tokens.first.map(TokenReader.unquoted), first.lowercased().hasPrefix("webrtc://") {
-            throw .usage(
-                "\(first): webrtc:// is an output for now (browsers watch it): put it at the end, such as "
-                    + "noise ! gray ! \(first); a browser publishing into gstpipe (WHIP) is not there yet")
-        }
         if tokens.count >= 2, tokens[1] == "!", reader.isFileName(TokenReader.unquoted(tokens[0]), position: .first) {
             input = try Self.readInput(TokenReader.unquoted(tokens[0]))
         }

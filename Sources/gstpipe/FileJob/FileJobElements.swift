@@ -23,6 +23,8 @@ struct FileJobElements {
         let decoded: Element
         /// Links the source's pads to `decoded` and to the audio branches as they appear.
         let pads: DecodedPads
+        /// For a `webrtc://` input, what serves the publisher (`source` is its bin); nil for uridecodebin.
+        var webrtc: WebRTCInput? = nil
     }
 
     /// The input's audio on its way to an output's muxer, beside the video.
@@ -80,8 +82,17 @@ struct FileJobElements {
     ) throws(GStreamerError) -> Input {
         let junction = try element(named: FileJob.inputJunction, in: pipeline)
         let bin = try parentBin(of: junction)
-        let source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))])
-            .make(named: "gstpipe-input", in: bin)
+        // A browser's publishing stands where uridecodebin would, with the same pads (`WebRTCInput`).
+        var webrtc: WebRTCInput?
+        let source: Element
+        if WebRTCInput.scheme.names(input.uri) {
+            let made = try WebRTCInput(uri: input.uri, media: job.media, in: bin)
+            webrtc = made
+            source = made.bin
+        } else {
+            source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))])
+                .make(named: "gstpipe-input", in: bin)
+        }
         var chain: [Element]
         if job.media == .audio {
             chain = [try ElementSpec("audioconvert").make(named: "gstpipe-decoded", in: bin)]
@@ -97,7 +108,7 @@ struct FileJobElements {
         let pads = DecodedPads(decodedInput: decodedInput, media: job.media, branches: outputs.compactMap(\.audio))
         // The handler holds the pads and branches, not the source: the source holds the handler.
         source.onPadAdded { pad in pads.link(pad) }
-        return Input(source: source, decoded: chain[0], pads: pads)
+        return Input(source: source, decoded: chain[0], pads: pads, webrtc: webrtc)
     }
 
     /// The chain of `file` after its junction: converter, encoder, muxer, sink, and its audio branch.

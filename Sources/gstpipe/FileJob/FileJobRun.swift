@@ -112,7 +112,10 @@ struct FileJobRun {
             if job.media == .video, let alpha = AlphaVideo.note(inside: source, of: pipeline, name: file.name) {
                 note(alpha)
             }
-            let hasAudio = source.sourcePads.contains { $0.currentCaps?.mediaType?.hasPrefix("audio/") == true }
+            // Caps asked for when not set yet: a webrtc:// input's pads have none before data flows.
+            let hasAudio = source.sourcePads.contains {
+                ($0.currentCaps ?? $0.queryCaps()).mediaType?.hasPrefix("audio/") == true
+            }
             let undecodableAudio = unknown.first { $0.mediaType?.hasPrefix("audio/") == true }
             if hasAudio || undecodableAudio != nil { job.notesIfAudio.forEach(note) }
             for output in outputs {

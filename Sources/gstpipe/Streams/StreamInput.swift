@@ -14,6 +14,11 @@ struct StreamInput: Sendable {
     /// Properties, by name and value as gst-launch-1.0 writes them, for the source element
     /// uridecodebin makes for the URI, from the command line's settings.
     var sourceProperties: @Sendable (StreamSettings) -> [(name: String, value: String)] = { _ in [] }
+    /// Checks the whole URI before the run (a usage error naming what is wrong), for an input gstpipe
+    /// serves itself (`webrtc://`).
+    var checkAddress: (@Sendable (String) throws(FileJob.Failure) -> Void)? = nil
+    /// What to do when nothing arrived within `--timeout`, for the URI; nil: check the sender.
+    var nothingArrived: (@Sendable (String) -> String)? = nil
 
     /// Every live input, in the order `--help` names them.
     static let all: [StreamInput] = [
@@ -23,6 +28,15 @@ struct StreamInput: Sendable {
         StreamInput(schemes: ["srt"], checkOptions: SRTOutput.checkOptions),
         // MPEG-TS.
         StreamInput(schemes: ["udp"]),
+        // A browser publishing by WHIP to gstpipe's own server (`WebRTCInput`), not uridecodebin.
+        StreamInput(
+            schemes: ["webrtc"], checkAddress: { token throws(FileJob.Failure) in
+                _ = try StreamAddress.parse(token, as: WebRTCInput.scheme)
+            },
+            nothingArrived: { token in
+                "nobody published: open \(WebRTCInput.pageURL(of: token)) in a browser, or send a WHIP offer to "
+                    + "\(WebRTCInput.pageURL(of: token))/whip"
+            }),
     ]
 
     /// The live input `token` names, nil for anything else (a file, a URI of another scheme).
@@ -37,6 +51,7 @@ struct StreamInput: Sendable {
     /// Refuses an option of `token`'s query that `checkOptions` finds wrong. An option written without
     /// a value has an empty one, which the check then names.
     func check(_ token: String) throws(FileJob.Failure) {
+        try checkAddress?(token)
         guard let checkOptions, let query = token.split(separator: "?", maxSplits: 1).dropFirst().first else { return }
         let options = query.split(separator: "&").map { item in
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
@@ -80,9 +95,12 @@ extension FileJobRun {
                 }
                 guard clock.now - lastChange >= timeout else { continue }
                 if count == 0 {
+                    let advice =
+                        StreamInput.named(input.uri)?.nothingArrived?(input.uri)
+                        ?? "check that the sender is running and sends to this machine and port"
                     inputElement.postError(
-                        "nothing arrived in \(Self.seconds(timeout)): check that the sender is running and sends "
-                            + "to this machine and port (--timeout sets the wait; 0 waits forever)")
+                        "nothing arrived in \(Self.seconds(timeout)): \(advice) (--timeout sets the wait; 0 waits "
+                            + "forever)")
                 } else {
                     note(
                         "\(input.name) sent nothing for \(Self.seconds(timeout)): the sender stopped, "

@@ -12,12 +12,17 @@ struct StreamRun {
     /// any output asks for.
     let linger: TimeInterval
 
-    /// Starts what the job's stream outputs need before the pipeline plays.
+    /// Starts what the job's stream outputs need before the pipeline plays, and the server of a
+    /// `webrtc://` input.
     init(
-        job: FileJob, outputs: [FileJobElements.Output], settings: StreamSettings,
+        job: FileJob, outputs: [FileJobElements.Output], input: WebRTCInput? = nil, settings: StreamSettings,
         note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) {
         var servers: [any StreamServer] = []
+        if let input {
+            try await input.start(note: note)
+            servers.append(input)
+        }
         for output in outputs {
             guard let stream = output.file.stream else { continue }
             if output.file.media == .video && stream.wantsRegularKeyFrames { Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder) }

@@ -13,7 +13,7 @@ import Hummingbird
 /// SDP `415`, an offer that cannot work `400` with the reason as plain text. Every answer carries
 /// CORS headers, and `OPTIONS` answers a browser's preflight, so that a page from another origin
 /// can watch (WHEP players are usually served from elsewhere).
-struct WHEPEndpoints: Sendable {
+struct WHEPEndpoints: SignallingRoutes {
     let path: String
     let viewers: WebRTCViewers
 
@@ -22,15 +22,7 @@ struct WHEPEndpoints: Sendable {
 
     /// The router for the page and the endpoint.
     func router() -> Router<BasicRequestContext> {
-        let router = Router()
-        let page = ViewerPage.html(configuration: viewers.ice.pageConfiguration)
-        router.add(middleware: Gatekeeper(endpoints: self))
-        router.get(RouterPath(path)) { _, _ in
-            Response(
-                status: .ok,
-                headers: [.contentType: "text/html; charset=utf-8", .cacheControl: "no-store"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: page)))
-        }
+        let router = makeRouter(page: ViewerPage.html(configuration: viewers.ice.pageConfiguration), at: path)
         router.post(RouterPath(endpoint)) { request, _ in try await offer(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             let session = context.parameters.get("session") ?? ""
@@ -39,6 +31,9 @@ struct WHEPEndpoints: Sendable {
         }
         return router
     }
+
+    /// Where a request for a path this server does not have is sent.
+    var elsewhere: String { "the viewer page is \(path), the WHEP endpoint \(endpoint)" }
 
     /// The methods `path` takes (OPTIONS aside), nil for a path this server does not have.
     func methods(for requestPath: String) -> [HTTPRequest.Method]? {
@@ -108,52 +103,4 @@ struct WHEPEndpoints: Sendable {
 
     /// `Link` (RFC 8288), which HTTPTypes does not name.
     static let link = HTTPField.Name("Link")!
-
-    /// `Accept-Post`, which says what a POST takes (RFC 5023; WHEP answers it to OPTIONS).
-    static let acceptPost = HTTPField.Name("Accept-Post")!
-
-    /// A response whose body is `message` as plain text: what a developer reads in the browser's
-    /// network panel.
-    static func text(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
-        var headers = headers
-        headers[.contentType] = "text/plain; charset=utf-8"
-        let body = ResponseBody(byteBuffer: ByteBuffer(string: message + "\n"))
-        return Response(status: status, headers: headers, body: body)
-    }
-}
-
-/// Before any route: unknown paths (404), methods a path does not take (405, with `Allow`), and the
-/// CORS preflight (`OPTIONS`); after it, the CORS headers on every response. Hummingbird's own
-/// CORSMiddleware exposes headers in the preflight only, and a page must read `Location` from the
-/// POST's own response.
-private struct Gatekeeper: RouterMiddleware {
-    typealias Context = BasicRequestContext
-    let endpoints: WHEPEndpoints
-
-    func handle(
-        _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-    ) async throws -> Response {
-        var response: Response
-        if let methods = endpoints.methods(for: request.uri.path) {
-            let allow = (methods + [.options]).map(\.rawValue).joined(separator: ", ")
-            if request.method == .options {
-                response = Response(status: .noContent, headers: [.allow: allow])
-                response.headers[.accessControlAllowMethods] = allow
-                response.headers[.accessControlAllowHeaders] = "content-type, authorization"
-                response.headers[.accessControlMaxAge] = "86400"
-                if methods.contains(.post) { response.headers[WHEPEndpoints.acceptPost] = "application/sdp" }
-            } else if methods.contains(request.method) {
-                response = try await next(request, context)
-            } else {
-                response = WHEPEndpoints.text(
-                    .methodNotAllowed, "\(request.uri.path) takes \(allow)", headers: [.allow: allow])
-            }
-        } else {
-            let here = "the viewer page is \(endpoints.path), the WHEP endpoint \(endpoints.endpoint)"
-            response = WHEPEndpoints.text(.notFound, "nothing here: \(here)")
-        }
-        response.headers[.accessControlAllowOrigin] = "*"
-        response.headers[.accessControlExposeHeaders] = "Location, Link"
-        return response
-    }
 }

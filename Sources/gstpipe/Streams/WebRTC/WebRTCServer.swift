@@ -1,16 +1,13 @@
 import Foundation
 import GStreamer
-import Hummingbird
-import Logging
-import Synchronization
 
-/// What serves a `webrtc://HOST:PORT/PATH` output: an HTTP server (Hummingbird) on HOST:PORT with
+/// What serves a `webrtc://HOST:PORT/PATH` output: an HTTP server (`SignallingServer`) on HOST:PORT with
 /// the viewer page and the WHEP endpoint (`WHEPEndpoints`), and the viewers fed from the output's
 /// appsink (`WebRTCViewers`). It runs beside the pipeline, on Swift tasks, until `close()`.
 final class WebRTCServer: StreamServer {
     let address: StreamAddress
     let viewers: WebRTCViewers
-    private let server: Task<Void, Never>
+    private let http: SignallingServer
 
     /// Starts listening; returns once the server accepts connections, or throws saying why it cannot.
     init(
@@ -25,55 +22,19 @@ final class WebRTCServer: StreamServer {
             throw .runtime("cannot serve \(address.uri): \(error.message)")
         }
         let endpoints = WHEPEndpoints(path: address.path, viewers: viewers)
-        let started = OneShot()
-        let failure = Mutex<String?>(nil)
-        // Hummingbird's log goes nowhere: gstpipe says what matters in its own notes, and standard
-        // output may carry data.
-        let logger = Logger(label: "gstpipe.webrtc") { _ in SwiftLogNoOpLogHandler() }
-        let bind = BindAddress.hostname(Self.bindHost(address.host), port: address.port)
-        let application = Application(
-            router: endpoints.router(), configuration: ApplicationConfiguration(address: bind),
-            onServerRunning: { _ in started.fire() }, logger: logger)
-        server = Task {
-            do {
-                try await application.run()
-            } catch {
-                failure.withLock { $0 = "\(error)" }
-                started.fire()
-            }
-        }
-        await started.wait(timeout: .seconds(30))
-        if let reason = failure.withLock({ $0 }) {
+        do {
+            http = try await SignallingServer(address: address, router: endpoints.router())
+        } catch {
             viewers.close()
-            let cause = reason.contains("in use") ? "port \(address.port) is in use" : reason
-            throw .runtime(
-                "cannot serve \(address.uri): \(cause) (choose another port, or an address of this machine, "
-                    + "such as 0.0.0.0 for all of them)")
+            throw error
         }
     }
 
-    /// The address to bind: all of this machine's for `webrtc://:PORT/PATH`.
-    private static func bindHost(_ host: String) -> String {
-        host.isEmpty ? "0.0.0.0" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
-    }
-
-    /// The addresses each viewer's ICE agent offers besides those libnice finds itself, which leave
-    /// loopback out: the address listened on, and loopback when listening on every address, so that
-    /// a browser on this machine connects without a network.
-    static func iceAddresses(for host: String) -> [String] {
-        switch host.lowercased() {
-        case "", "0.0.0.0", "localhost": return ["127.0.0.1"]
-        case "::", "[::]": return ["::1", "127.0.0.1"]
-        default: return [host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))]
-        }
-    }
+    /// The addresses each viewer's ICE agent offers besides those libnice finds (`SignallingServer`).
+    static func iceAddresses(for host: String) -> [String] { SignallingServer.iceAddresses(for: host) }
 
     /// The page's URL: this machine's name in place of an address that listens everywhere.
-    var pageURL: String {
-        let host = address.host
-        let shown = ["", "0.0.0.0", "::", "[::]"].contains(host) ? ProcessInfo.processInfo.hostName : host
-        return "http://\(shown):\(address.port)\(address.path)"
-    }
+    var pageURL: String { http.pageURL }
 
     /// The note said as the output starts.
     var startNote: String {
@@ -88,6 +49,6 @@ final class WebRTCServer: StreamServer {
     /// Closes every viewer's connection and stops listening.
     func close() {
         viewers.close()
-        server.cancel()
+        http.close()
     }
 }

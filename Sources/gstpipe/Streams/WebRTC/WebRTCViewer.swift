@@ -67,39 +67,15 @@ final class WebRTCViewer: Sendable {
     /// out if they are loopback), then the answer with every candidate (and each host candidate again
     /// at `ice`'s public address) is returned for the viewer. Frames flow from here on.
     func answer(_ offer: ViewerOffer, ice: ICESettings) async throws(WebRTCNegotiation.Failure) -> String {
-        let negotiation = WebRTCNegotiation(webrtcbin: webrtcbin)
-        do {
-            try ice.configure(webrtcbin)
-        } catch {
-            throw WebRTCNegotiation.Failure(reason: "webrtcbin refused the ICE servers: \(error.message)")
+        try await WebRTCNegotiation(webrtcbin: webrtcbin).answer(offer.sdp, ice: ice) {
+            state.withLock { $0.negotiated = true }
         }
-        for address in ice.localAddresses { negotiation.addLocalAddress(address) }
-        try await negotiation.setRemoteOffer(offer.sdp)
-        let answer = try await negotiation.createAnswer()
-        try await negotiation.setLocalAnswer(answer)
-        state.withLock { $0.negotiated = true }
-        await negotiation.gatheringComplete(timeout: .seconds(3))
-        return ice.advertised(negotiation.localDescription ?? answer)
     }
 
     /// Calls `handler` once, on a GStreamer thread, when the viewer is gone for good: its connection
     /// failed or was closed, or its pipeline failed. `reason` says which.
     func onEnd(_ handler: @escaping @Sendable (_ reason: String) -> Void) {
-        let ended = OneShot()
-        let end: @Sendable (String) -> Void = { reason in
-            if ended.fire() { handler(reason) }
-        }
-        _ = try? webrtcbin.onNotify("connection-state") { value in
-            switch value.stringValue {
-            case "failed": end("its connection failed")
-            case "closed": end("its connection closed")
-            default: break
-            }
-        }
-        pipeline.setSyncHandler { message in
-            if case .error(let error) = message.message { end("\(error.message)") }
-            return .pass
-        }
+        WebRTCNegotiation(webrtcbin: webrtcbin).onEnd(of: pipeline, handler)
     }
 
     /// How long the viewer has been silent: no RTCP from it since its last report, or since it came

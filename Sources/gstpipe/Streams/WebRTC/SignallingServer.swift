@@ -1,0 +1,73 @@
+import Foundation
+import Hummingbird
+import Logging
+import Synchronization
+
+/// The HTTP server both sides of `webrtc://HOST:PORT/PATH` run (Hummingbird): the output's viewer
+/// page and WHEP endpoint, the input's publisher page and WHIP endpoint. It listens on HOST:PORT
+/// beside the pipeline, on Swift tasks, until `close()`; starting it returns once it accepts
+/// connections, or throws saying why it cannot.
+final class SignallingServer: Sendable {
+    let address: StreamAddress
+    private let server: Task<Void, Never>
+
+    /// Starts listening on `address` with `router`.
+    init(address: StreamAddress, router: Router<BasicRequestContext>) async throws(FileJob.Failure) {
+        self.address = address
+        let started = OneShot()
+        let failure = Mutex<String?>(nil)
+        // Hummingbird's log goes nowhere: gstpipe says what matters in its own notes, and standard
+        // output may carry data.
+        let logger = Logger(label: "gstpipe.webrtc") { _ in SwiftLogNoOpLogHandler() }
+        let bind = BindAddress.hostname(Self.bindHost(address.host), port: address.port)
+        let application = Application(
+            router: router, configuration: ApplicationConfiguration(address: bind),
+            onServerRunning: { _ in started.fire() }, logger: logger)
+        server = Task {
+            do {
+                try await application.run()
+            } catch {
+                failure.withLock { $0 = "\(error)" }
+                started.fire()
+            }
+        }
+        await started.wait(timeout: .seconds(30))
+        if let reason = failure.withLock({ $0 }) {
+            let cause = reason.contains("in use") ? "port \(address.port) is in use" : reason
+            throw .runtime(
+                "cannot serve \(address.uri): \(cause) (choose another port, or an address of this machine, "
+                    + "such as 0.0.0.0 for all of them)")
+        }
+    }
+
+    /// The address to bind: all of this machine's for `webrtc://:PORT/PATH`.
+    private static func bindHost(_ host: String) -> String {
+        host.isEmpty ? "0.0.0.0" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+    }
+
+    /// The addresses each peer's ICE agent offers besides those libnice finds itself, which leave
+    /// loopback out: the address listened on, and loopback when listening on every address, so that
+    /// a browser on this machine connects without a network.
+    static func iceAddresses(for host: String) -> [String] {
+        switch host.lowercased() {
+        case "", "0.0.0.0", "localhost": return ["127.0.0.1"]
+        case "::", "[::]": return ["::1", "127.0.0.1"]
+        default: return [host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))]
+        }
+    }
+
+    /// The page's URL: this machine's name in place of an address that listens everywhere.
+    var pageURL: String { Self.pageURL(of: address) }
+
+    /// The page's URL for `address`: this machine's name in place of an address that listens everywhere.
+    static func pageURL(of address: StreamAddress) -> String {
+        let host = address.host
+        let shown = ["", "0.0.0.0", "::", "[::]"].contains(host) ? ProcessInfo.processInfo.hostName : host
+        return "http://\(shown):\(address.port)\(address.path)"
+    }
+
+    /// Stops listening.
+    func close() {
+        server.cancel()
+    }
+}

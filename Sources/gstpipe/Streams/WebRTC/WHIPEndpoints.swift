@@ -1,0 +1,76 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The HTTP side of a `webrtc://HOST:PORT/PATH` input, after WHIP (RFC 9725):
+///
+/// - `GET PATH`: the publisher page (`PublisherPage`);
+/// - `POST PATH/whip` with an `application/sdp` offer: `201 Created`, the session's URL in
+///   `Location`, and the SDP answer with every ICE candidate (no trickle); `409 Conflict` while
+///   another publisher is live, `503` once the stream has ended;
+/// - `DELETE PATH/whip/ID`: the publisher leaves, which ends the stream (`404` for a session that
+///   is not, or no longer, there).
+///
+/// Unknown paths, other methods, CORS and OPTIONS are answered as for WHEP (`SignallingGatekeeper`).
+struct WHIPEndpoints: SignallingRoutes {
+    let path: String
+    let input: WebRTCInput
+
+    /// The WHIP endpoint's path.
+    var endpoint: String { path + "/whip" }
+
+    /// Where a request for a path this server does not have is sent.
+    var elsewhere: String { "the publisher page is \(path), the WHIP endpoint \(endpoint)" }
+
+    /// The router for the page and the endpoint.
+    func router() -> Router<BasicRequestContext> {
+        let router = makeRouter(page: PublisherPage.html, at: path)
+        router.post(RouterPath(endpoint)) { request, _ in await publish(request) }
+        router.delete(RouterPath(endpoint + "/:session")) { _, context in
+            guard input.leave(context.parameters.get("session") ?? "") else {
+                return Self.text(.notFound, "no such session (it has ended)")
+            }
+            return Response(status: .ok)
+        }
+        return router
+    }
+
+    /// The methods `requestPath` takes (OPTIONS aside), nil for a path this server does not have.
+    func methods(for requestPath: String) -> [HTTPRequest.Method]? {
+        switch requestPath {
+        case path: return [.get]
+        case endpoint: return [.post]
+        case _ where requestPath.hasPrefix(endpoint + "/"):
+            let session = requestPath.dropFirst(endpoint.count + 1)
+            return session.isEmpty || session.contains("/") ? nil : [.delete]
+        default: return nil
+        }
+    }
+
+    /// A publisher's offer: checked, then answered by the input if no other publisher is live.
+    private func publish(_ request: Request) async -> Response {
+        let offer: PublisherOffer
+        switch await Self.sdpBody(of: request, maximumLength: PublisherOffer.maximumLength) {
+        case .failure(let refused): return refused.response
+        case .success(let text):
+            do {
+                offer = try PublisherOffer(text)
+            } catch {
+                return Self.text(.badRequest, error.reason)
+            }
+        }
+        switch await input.publish(offer) {
+        case .success(let (session, answer)):
+            return Response(
+                status: .created,
+                headers: [.contentType: "application/sdp", .location: "\(endpoint)/\(session)"],
+                body: ResponseBody(byteBuffer: ByteBuffer(string: answer)))
+        case .failure(.busy):
+            return Self.text(.conflict, "another publisher is live here: one at a time")
+        case .failure(.ended):
+            return Self.text(.serviceUnavailable, "the stream has ended: run gstpipe again to record another")
+        case .failure(.failed(let reason)):
+            return Self.text(.internalServerError, reason)
+        }
+    }
+}
