@@ -81,8 +81,10 @@ final class WebRTCViewers: Sendable {
         watchdog.withLock { $0 = Task { [weak self] in await self?.dropSilentViewers() } }
     }
 
-    /// A viewer silent this long (no RTCP: its tab was closed, its machine gone) is dropped.
-    static let silenceLimit: Duration = .seconds(5)
+    /// A viewer silent this long (no RTCP: its tab was closed, its machine gone) is dropped. Twice
+    /// GStreamer's regular RTCP interval (5 s, RFC 3550's minimum) and a margin: a viewer built
+    /// on GStreamer (gstpipe's own whep+ input) reports that seldom, a browser every second or so.
+    static let silenceLimit: Duration = .seconds(12)
     /// A viewer that never sent anything (its connection never came up) is dropped after this.
     static let connectionLimit: Duration = .seconds(20)
 
