@@ -14,7 +14,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 library='GStreamerTests|MediaIOTests|GstPipeElementsTests'
 streams='StreamOutputTests|StreamInputTests'
-webrtc='WebRTCTests'
+webrtc='WebRTCTests|WHIPClientTests'
 swift test --filter "$library" "$@"
 swift test --filter gstpipeTests --skip "$streams|$webrtc" "$@"
 swift test --filter "$streams" "$@"

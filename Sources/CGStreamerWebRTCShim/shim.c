@@ -112,3 +112,51 @@ gboolean CGStreamerWebRTCShim_add_local_address(GstElement *webrtcbin, const cha
     gst_object_unref(agent);
     return added;
 }
+
+void CGStreamerWebRTCShim_create_offer(GstElement *webrtcbin, CGStreamerWebRTCShimDone done, void *context) {
+    GstPromise *promise = gst_promise_new_with_change_func(promise_replied, step_new(done, context, "offer"), g_free);
+    g_signal_emit_by_name(webrtcbin, "create-offer", NULL, promise);
+    gst_promise_unref(promise);
+}
+
+/// Parses `sdp` as a description of `type` and emits `signal` with it (or calls `done` with the reason).
+static void set_text(GstElement *webrtcbin, const char *signal, GstWebRTCSDPType type, const char *sdp,
+                     CGStreamerWebRTCShimDone done, void *context) {
+    GstWebRTCSessionDescription *description = parse(sdp, type, done, context);
+    if (description) set_description(webrtcbin, signal, description, done, context);
+}
+
+void CGStreamerWebRTCShim_set_local_offer(GstElement *webrtcbin, const char *sdp, CGStreamerWebRTCShimDone done,
+                                          void *context) {
+    set_text(webrtcbin, "set-local-description", GST_WEBRTC_SDP_TYPE_OFFER, sdp, done, context);
+}
+
+void CGStreamerWebRTCShim_set_remote_answer(GstElement *webrtcbin, const char *sdp, CGStreamerWebRTCShimDone done,
+                                            void *context) {
+    set_text(webrtcbin, "set-remote-description", GST_WEBRTC_SDP_TYPE_ANSWER, sdp, done, context);
+}
+
+gboolean CGStreamerWebRTCShim_add_receiver(GstElement *webrtcbin, const char *caps) {
+    GstCaps *codecs = gst_caps_from_string(caps);
+    if (!codecs) return FALSE;
+    GstWebRTCRTPTransceiver *transceiver = NULL;
+    g_signal_emit_by_name(webrtcbin, "add-transceiver", GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_RECVONLY, codecs,
+                          &transceiver);
+    gst_caps_unref(codecs);
+    if (!transceiver) return FALSE;
+    gst_object_unref(transceiver);
+    return TRUE;
+}
+
+int CGStreamerWebRTCShim_send_only(GstElement *webrtcbin) {
+    GArray *transceivers = NULL;
+    g_signal_emit_by_name(webrtcbin, "get-transceivers", &transceivers);
+    if (!transceivers) return 0;
+    int changed = (int)transceivers->len;
+    for (guint index = 0; index < transceivers->len; index++) {
+        GstWebRTCRTPTransceiver *transceiver = g_array_index(transceivers, GstWebRTCRTPTransceiver *, index);
+        g_object_set(transceiver, "direction", GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_SENDONLY, NULL);
+    }
+    g_array_unref(transceivers);
+    return changed;
+}

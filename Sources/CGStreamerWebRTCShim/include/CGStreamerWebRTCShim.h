@@ -36,4 +36,29 @@ char *CGStreamerWebRTCShim_local_description(GstElement *webrtcbin);
 /// a server on 127.0.0.1 must offer it. FALSE when the agent refuses the address.
 gboolean CGStreamerWebRTCShim_add_local_address(GstElement *webrtcbin, const char *address);
 
+// The offering side, for `whip+http://` outputs and `whep+http://` inputs (gstpipe as a WHIP or WHEP
+// client): gstpipe makes the offer and the server answers.
+
+/// Asks webrtcbin for an offer: the "create-offer" action signal with a GstPromise; `done` gets the
+/// offer as SDP text.
+void CGStreamerWebRTCShim_create_offer(GstElement *webrtcbin, CGStreamerWebRTCShimDone done, void *context);
+
+/// Parses `sdp` and gives it to webrtcbin as its own offer ("set-local-description"), which starts
+/// the ICE agent gathering candidates.
+void CGStreamerWebRTCShim_set_local_offer(GstElement *webrtcbin, const char *sdp, CGStreamerWebRTCShimDone done,
+                                          void *context);
+
+/// Parses `sdp` and gives it to webrtcbin as the remote answer ("set-remote-description"). An answer
+/// that is not SDP calls `done` at once with the parser's reason.
+void CGStreamerWebRTCShim_set_remote_answer(GstElement *webrtcbin, const char *sdp, CGStreamerWebRTCShimDone done,
+                                            void *context);
+
+/// Adds a transceiver that receives only, offering the codecs `caps` lists (application/x-rtp
+/// structures, one a codec): the "add-transceiver" action signal. FALSE when the caps cannot be read.
+gboolean CGStreamerWebRTCShim_add_receiver(GstElement *webrtcbin, const char *caps);
+
+/// Makes every transceiver webrtcbin has send only (a publisher's: a sink pad requested by linking
+/// makes one that sends and receives). Returns how many it changed.
+int CGStreamerWebRTCShim_send_only(GstElement *webrtcbin);
+
 #endif

@@ -23,6 +23,8 @@ struct FileJobElements {
         let decoded: Element
         /// Links the source's pads to `decoded` and to the audio branches as they appear.
         let pads: DecodedPads
+        /// The session a live input runs beside the pipeline (WHEP), nil for uridecodebin.
+        var session: (any InputSession)? = nil
     }
 
     /// The input's audio on its way to an output's muxer, beside the video.
@@ -80,8 +82,14 @@ struct FileJobElements {
     ) throws(GStreamerError) -> Input {
         let junction = try element(named: FileJob.inputJunction, in: pipeline)
         let bin = try parentBin(of: junction)
-        let source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))])
-            .make(named: "gstpipe-input", in: bin)
+        var session: (any InputSession)?
+        if let makeSource = StreamInput.named(input.uri)?.makeSource { session = try makeSource(input.uri, bin) }
+        let source: Element
+        if let session {
+            source = session.element
+        } else {
+            source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))]).make(named: "gstpipe-input", in: bin)
+        }
         var chain: [Element]
         if job.media == .audio {
             chain = [try ElementSpec("audioconvert").make(named: "gstpipe-decoded", in: bin)]
@@ -97,7 +105,7 @@ struct FileJobElements {
         let pads = DecodedPads(decodedInput: decodedInput, media: job.media, branches: outputs.compactMap(\.audio))
         // The handler holds the pads and branches, not the source: the source holds the handler.
         source.onPadAdded { pad in pads.link(pad) }
-        return Input(source: source, decoded: chain[0], pads: pads)
+        return Input(source: source, decoded: chain[0], pads: pads, session: session)
     }
 
     /// The chain of `file` after its junction: converter, encoder, muxer, sink, and its audio branch.

@@ -97,7 +97,9 @@ struct PipelineRunner {
         files.setUpLiveInput(options.streams)
         let streams: StreamRun
         do {
-            streams = try await StreamRun(job: job, outputs: elements.outputs, settings: options.streams, note: note)
+            streams = try await StreamRun(
+                job: job, input: elements.input?.session, outputs: elements.outputs, settings: options.streams,
+                note: note)
         } catch {
             return error.report()
         }

@@ -14,6 +14,9 @@ struct StreamInput: Sendable {
     /// Properties, by name and value as gst-launch-1.0 writes them, for the source element
     /// uridecodebin makes for the URI, from the command line's settings.
     var sourceProperties: @Sendable (StreamSettings) -> [(name: String, value: String)] = { _ in [] }
+    /// The source that stands in uridecodebin's place, with the session it runs beside the pipeline,
+    /// added to the bin given; nil for an input uridecodebin reads.
+    var makeSource: (@Sendable (_ uri: String, _ bin: Bin) throws(GStreamerError) -> any InputSession)? = nil
 
     /// Every live input, in the order `--help` names them.
     static let all: [StreamInput] = [
@@ -23,6 +26,10 @@ struct StreamInput: Sendable {
         StreamInput(schemes: ["srt"], checkOptions: SRTOutput.checkOptions),
         // MPEG-TS.
         StreamInput(schemes: ["udp"]),
+        // Another server's WHEP endpoint, watched by gstpipe as its client.
+        StreamInput(
+            schemes: ["whep+http", "whep+https"], checkOptions: WHEPSource.checkOptions,
+            makeSource: { uri, bin throws(GStreamerError) in try WHEPSource(uri: uri, in: bin) }),
     ]
 
     /// The live input `token` names, nil for anything else (a file, a URI of another scheme).

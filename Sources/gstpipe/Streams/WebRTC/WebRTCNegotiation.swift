@@ -69,7 +69,7 @@ struct WebRTCNegotiation: Sendable {
 
     /// Runs one promise-bearing step: `start` calls the shim with webrtcbin, the callback and its
     /// context; the callback resumes the continuation once, from webrtcbin's thread.
-    private func step(
+    func step(
         _ start: (UnsafeMutablePointer<GstElement>, CGStreamerWebRTCShimDone, UnsafeMutableRawPointer) -> Void
     ) async throws(Failure) -> String? {
         let result: Result<String?, Failure> = await withCheckedContinuation { continuation in
