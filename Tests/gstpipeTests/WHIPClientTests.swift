@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 
+@testable import gstpipe
+
 /// gstpipe as a WHIP and WHEP client of other servers: `… ! whip+http://…` publishing to aiortc's
 /// WHIP endpoint (`scripts/aiortc-whip-server.py`, a WebRTC stack no one here wrote), and
 /// `whep+http://… ! out.mkv` watching gstpipe's own `webrtc://` output. Each test in a network
@@ -74,7 +76,8 @@ struct WHIPClientTests {
         let namespace = try await NetworkNamespace()
         let (server, report) = try await Self.startAiortc(in: namespace)
         defer { try? FileManager.default.removeItem(at: report) }
-        let missing = await namespace.run(CLI.binary.path, ["noise", "!", "gray", "!", "whip+http://127.0.0.1:8891/whip"])
+        let missing = await namespace.run(
+            CLI.binary.path, ["noise", "!", "gray", "!", "whip+http://127.0.0.1:8891/whip"])
             .finish(timeout: 30)
         let wrongToken = "wrong-\(UUID().uuidString.prefix(8))"
         let wrong = await namespace.run(
@@ -131,7 +134,8 @@ struct WHIPClientTests {
         let served = await server.finish(timeout: 20)
         let comment = Comment(rawValue: "server: \(served.stderr)\nwatcher: \(watched.stderr)")
         #expect(watched.status == 0, comment)
-        #expect(watched.stderr.contains("watching whep+http://127.0.0.1:8890/live/whep: the server sends video"), comment)
+        let watching = "watching whep+http://127.0.0.1:8890/live/whep: the server sends video"
+        #expect(watched.stderr.contains(watching), comment)
         let frames = Self.frameCount(output)
         #expect(frames >= 20, "\(frames) frames; \(comment)")
         let decoded = try await Media.frames(of: output)
@@ -164,5 +168,46 @@ extension Trait where Self == ConditionTrait {
         .enabled(
             if: FileManager.default.isExecutableFile(atPath: WHIPClientTests.python),
             "aiortc's venv is missing (\(WHIPClientTests.python)): run scripts/setup-python.sh")
+    }
+}
+
+/// What a `whip+http(s)://` or `whep+http(s)://` address says, read without a network.
+@Suite("WHIP and WHEP client addresses")
+struct WHIPClientAddressTests {
+    @Test("The token leaves the URL sent and every message; gstpipe's own options stay out of the endpoint's URL")
+    func addresses() throws {
+        let client = try WHIPClient(
+            uri: "whip+https://example.com/live/whip?token=abc&codec=h264&room=7", role: .whip, environment: [:])
+        #expect(client.endpoint.absoluteString == "https://example.com/live/whip?room=7")
+        #expect(client.token == "abc")
+        #expect(client.shown == "whip+https://example.com/live/whip?token=***&codec=h264&room=7")
+        let watcher = try WHIPClient(
+            uri: "whep+http://127.0.0.1:8889/live/whep", role: .whep, environment: ["GSTPIPE_WHEP_TOKEN": "xyz"])
+        #expect(watcher.token == "xyz" && watcher.endpoint.absoluteString == "http://127.0.0.1:8889/live/whep")
+        #expect(watcher.shown == "whep+http://127.0.0.1:8889/live/whep")
+    }
+
+    @Test("whip+http:// is an output scheme; a bad codec is refused with the token hidden")
+    func scheme() throws {
+        let output = try #require(try StreamOutputs.output(named: "whip+http://127.0.0.1:8889/live/whip?codec=h264"))
+        #expect(output.format.name == "H264 over WebRTC")
+        do {
+            _ = try StreamOutputs.output(named: "whip+http://host/whip?codec=av1&token=secret")
+        } catch {
+            guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
+            #expect(
+                message
+                    == "whip+http://host/whip?codec=av1&token=***: codec=av1 is not sent over WebRTC: "
+                    + "write codec=vp8 or h264")
+        }
+        do {
+            _ = try StreamOutputs.output(named: "whip+http://host:99999/whip?token=secret")
+        } catch {
+            guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
+            #expect(message.contains("token=***") && !message.contains("secret"), "\(message)")
+        }
+        let answer =
+            "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=sendonly\r\nm=audio 0 UDP/TLS/RTP/SAVPF 111\r\na=inactive\r\n"
+        #expect(WHEPSource.sentMedia(in: answer) == ["video"])
     }
 }

@@ -26,8 +26,12 @@ struct StreamRun {
             }
             for output in outputs {
                 guard let stream = output.file.stream else { continue }
-                if output.file.media == .video && stream.wantsRegularKeyFrames { Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder) }
-                if let server = try await stream.start(output, settings: settings, note: note) { servers.append(server) }
+                if output.file.media == .video && stream.wantsRegularKeyFrames {
+                    Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder)
+                }
+                if let server = try await stream.start(output, settings: settings, note: note) {
+                    servers.append(server)
+                }
             }
         } catch {
             servers.forEach { $0.close() }

@@ -42,7 +42,8 @@ struct WHIPClient: Sendable {
     ) {
         self.role = role
         shown = Self.masked(uri)
-        guard let plus = uri.firstIndex(of: "+"), var parts = URLComponents(string: String(uri[uri.index(after: plus)...]))
+        guard let plus = uri.firstIndex(of: "+"),
+            var parts = URLComponents(string: String(uri[uri.index(after: plus)...]))
         else {
             throw .usage("cannot read \(shown) as a \(role.name) endpoint: write it as whip+http://HOST:PORT/PATH")
         }

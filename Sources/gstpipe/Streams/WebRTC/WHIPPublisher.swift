@@ -47,7 +47,8 @@ final class WHIPPublisher: StreamServer {
             pipeline = try Pipeline(
                 launch: "appsrc name=whip-feed is-live=true format=time do-timestamp=true block=false "
                     + "leaky-type=downstream max-buffers=30 ! \(codec.payloader(payloadType: payloadType)) ! "
-                    + "\(Self.rtpCaps(codec, payloadType: payloadType)) ! webrtcbin name=whip-peer bundle-policy=max-bundle")
+                    + "\(Self.rtpCaps(codec, payloadType: payloadType)) ! "
+                    + "webrtcbin name=whip-peer bundle-policy=max-bundle")
             guard let appsrc = try? pipeline.appSrc(named: "whip-feed"), let peer = pipeline.element(named: "whip-peer")
             else { throw GStreamerError(kind: .core, message: "the publisher's pipeline has no appsrc or webrtcbin") }
             (feed, webrtcbin) = (appsrc, peer)
@@ -120,7 +121,8 @@ final class WHIPPublisher: StreamServer {
     /// The payloader's caps: what the offer says of the codec. H.264 in the profile and packetization
     /// every WebRTC receiver takes (`WebRTCCodec.h264`'s constrained baseline).
     private static func rtpCaps(_ codec: WebRTCCodec, payloadType: Int) -> String {
-        let caps = "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),payload=\(payloadType)"
+        let caps =
+            "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),payload=\(payloadType)"
         return codec == .h264 ? caps + ",packetization-mode=(string)1,profile-level-id=(string)42e01f" : caps
     }
 
