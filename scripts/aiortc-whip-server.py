@@ -4,6 +4,9 @@ the WebRTC side, that `gstpipe ... ! whip+http://127.0.0.1:PORT/whip` publishes 
 
     aiortc-whip-server.py PORT REPORT.json [TOKEN]
 
+It is a WHEP endpoint too: POST /whep answers with a video track that sends 150 gray frames of 160x120
+(Y 100, chroma neutral) at 30 a second, then ends, for `gstpipe whep+http://127.0.0.1:PORT/whep ! …`.
+
 POST /whip takes an application/sdp offer (with `Authorization: Bearer TOKEN` when a token is given,
 else 401), answers 201 with the SDP answer and a Location; DELETE on the Location ends the session.
 Every video frame received is decoded by aiortc and counted; REPORT.json is rewritten as frames come
@@ -22,7 +25,9 @@ import uuid
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import aioice.ice
-from aiortc import RTCPeerConnection, RTCSessionDescription
+from aiortc import RTCPeerConnection, RTCSessionDescription, VideoStreamTrack
+from aiortc.mediastreams import MediaStreamError
+from av import VideoFrame
 
 aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: ["127.0.0.1"]
 
@@ -73,8 +78,30 @@ async def count_frames(track):
             write_report()
 
 
-async def answer(offer_sdp):
+class GrayTrack(VideoStreamTrack):
+    """150 gray frames of 160x120, then the end of the track."""
+
+    def __init__(self):
+        super().__init__()
+        self.sent = 0
+
+    async def recv(self):
+        if self.sent >= 150:
+            self.stop()
+            raise MediaStreamError
+        pts, time_base = await self.next_timestamp()
+        frame = VideoFrame(width=160, height=120, format="yuv420p")
+        for plane, value in zip(frame.planes, (100, 128, 128)):
+            plane.update(bytes([value]) * plane.buffer_size)
+        frame.pts, frame.time_base = pts, time_base
+        self.sent += 1
+        return frame
+
+
+async def answer(offer_sdp, send=False):
     pc = RTCPeerConnection()
+    if send:
+        pc.addTrack(GrayTrack())
 
     @pc.on("track")
     def on_track(track):
@@ -115,14 +142,15 @@ class Handler(BaseHTTPRequestHandler):
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
-        if self.path != "/whip":
+        if self.path not in ("/whip", "/whep"):
             return self.respond(404, b"no such endpoint\n")
         if not self.authorized():
             return
         if self.headers.get("Content-Type", "").split(";")[0].strip() != "application/sdp":
             return self.respond(415, b"send the offer as application/sdp\n")
-        session, sdp = asyncio.run_coroutine_threadsafe(answer(body.decode()), loop).result(30)
-        self.respond(201, sdp.encode(), [("Content-Type", "application/sdp"), ("Location", f"/whip/{session}")])
+        send = self.path == "/whep"
+        session, sdp = asyncio.run_coroutine_threadsafe(answer(body.decode(), send), loop).result(30)
+        self.respond(201, sdp.encode(), [("Content-Type", "application/sdp"), ("Location", f"{self.path}/{session}")])
 
     def do_DELETE(self):
         if not self.authorized():

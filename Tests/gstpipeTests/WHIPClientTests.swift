@@ -144,6 +144,34 @@ struct WHIPClientTests {
         #expect(!spreads.isEmpty && spreads.allSatisfy { $0 <= 12 }, "chroma spread \(spreads); \(comment)")
     }
 
+    @Test("whep+http:// records aiortc's WHEP endpoint (150 gray frames) with a bearer token, then DELETEs", .aiortc)
+    func watchAiortc() async throws {
+        let namespace = try await NetworkNamespace()
+        let (server, report) = try await Self.startAiortc(in: namespace)
+        defer { try? FileManager.default.removeItem(at: report) }
+        let output = Media.temporary("whep-aiortc", "mkv")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // aiortc's track ends after its 150 frames; three silent seconds end the stream.
+        let result = await namespace.run(
+            CLI.binary.path, ["--timeout", "3", "whep+http://127.0.0.1:8891/whep?token=\(Self.token)", "!", output.path]
+        ).finish(timeout: 60)
+        let seen = Self.read(report)
+        server.signal(SIGKILL)
+        _ = await server.finish(timeout: 5)
+        let comment = Comment(rawValue: "\(seen)\n\(result.stderr)")
+        #expect(result.status == 0, comment)
+        let watching = "watching whep+http://127.0.0.1:8891/whep?token=***: the server sends video"
+        #expect(result.stderr.contains(watching), comment)
+        #expect(!result.stderr.contains(Self.token), comment)
+        #expect(seen["deleted"] as? Bool == true, comment)
+        let frames = Self.frameCount(output)
+        #expect(frames >= 100, "\(frames) frames; \(comment)")
+        let decoded = try await Media.frames(of: output)
+        #expect(decoded.first?.format.width == 160 && decoded.first?.format.height == 120, comment)
+        let spreads = try decoded.suffix(10).map(Media.chromaSpread)
+        #expect(!spreads.isEmpty && spreads.allSatisfy { $0 <= 12 }, "chroma spread \(spreads); \(comment)")
+    }
+
     /// The video frames ffprobe decodes in `url` (FFmpeg's reader, not GStreamer's).
     private static func frameCount(_ url: URL) -> Int {
         let process = Process()
