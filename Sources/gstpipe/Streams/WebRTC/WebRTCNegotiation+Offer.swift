@@ -8,25 +8,27 @@ extension WebRTCNegotiation {
     /// webrtcbin's offer, as SDP ("create-offer"), from its transceivers: a publisher's sink pads, or
     /// the receivers added with `addReceiver`.
     func createOffer() async throws(Failure) -> String {
-        let offer = try await step { webrtcbin, done, context in
-            CGStreamerWebRTCShim_create_offer(webrtcbin, done, context)
+        guard let offer = try await step({ CGStreamerWebRTCShim_create_offer($0, $1, $2) }) else {
+            throw Failure(reason: "webrtcbin made no offer")
         }
-        guard let offer else { throw Failure(reason: "webrtcbin made no offer") }
         return offer
     }
 
     /// Sets the offer as webrtcbin's own ("set-local-description"): it starts gathering candidates.
-    func setLocalOffer(_ sdp: String) async throws(Failure) {
-        _ = try await step { webrtcbin, done, context in
-            CGStreamerWebRTCShim_set_local_offer(webrtcbin, sdp, done, context)
-        }
-    }
+    func setLocalOffer(_ sdp: String) async throws(Failure) { try await set(sdp, local: true) }
 
     /// Gives webrtcbin the server's answer ("set-remote-description"); media flows once ICE and DTLS
     /// are up.
-    func setRemoteAnswer(_ sdp: String) async throws(Failure) {
+    func setRemoteAnswer(_ sdp: String) async throws(Failure) { try await set(sdp, local: false) }
+
+    /// An offerer's two descriptions: its own offer (`local`), or the answer to it.
+    private func set(_ sdp: String, local: Bool) async throws(Failure) {
         _ = try await step { webrtcbin, done, context in
-            CGStreamerWebRTCShim_set_remote_answer(webrtcbin, sdp, done, context)
+            if local {
+                CGStreamerWebRTCShim_set_local_offer(webrtcbin, sdp, done, context)
+            } else {
+                CGStreamerWebRTCShim_set_remote_answer(webrtcbin, sdp, done, context)
+            }
         }
     }
 
