@@ -18,6 +18,7 @@ packages=(
     libgstrtspserver-1.0-dev gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0
     xvfb graphviz python3-gst-1.0 ffmpeg
     gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev chromium curl iproute2 coturn
+    python3-venv
 )
 
 missing=()
@@ -32,6 +33,9 @@ if [ ${#missing[@]} -gt 0 ]; then
     $sudo apt-get update -qq
     DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# aiortc in a venv, for the WHIP client tests (scripts/setup-python.sh).
+"$(dirname "$0")/setup-python.sh"
 
 command -v swift >/dev/null || { echo "setup: Swift 6 is needed (https://www.swift.org/install/linux/)" >&2; exit 1; }
 echo "setup: GStreamer $(pkg-config --modversion gstreamer-1.0) and $(swift --version 2>/dev/null | head -1) ready"

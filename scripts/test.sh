@@ -15,7 +15,7 @@ cd "$(dirname "$0")/.."
 library='GStreamerTests|MediaIOTests|GstPipeElementsTests'
 streams='StreamOutputTests|StreamInputTests'
 # Also matches GStreamerWebRTCTests (two webrtcbins negotiating in-process): with the WebRTC run.
-webrtc='WebRTCTests|WebRTCInputTests'
+webrtc='WebRTCTests|WebRTCInputTests|WHIPClientTests'
 swift test --filter "$library" "$@"
 swift test --filter gstpipeTests --skip "$streams|$webrtc" "$@"
 swift test --filter "$streams" "$@"

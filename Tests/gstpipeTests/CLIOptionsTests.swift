@@ -138,10 +138,11 @@ struct CLIOptionsTests {
             Streams: a description may end in rtsp://HOST:PORT/PATH (served to any number
             of viewers), srt://HOST:PORT (caller) or srt://:PORT (listener),
             udp://HOST:PORT (MPEG-TS), rtp://HOST:PORT (the SDP printed, or written by
-            --sdp), DIR/NAME.m3u8 (HLS) or webrtc://HOST:PORT/PATH (a page and WHEP for
-            browsers), video encoded for streaming (x264 zerolatency, a key frame every 2 s
-            at any frame rate). A first token rtsp://, srt://, udp:// or webrtc:// is a
-            live input, which fails after --timeout seconds with nothing.
+            --sdp), DIR/NAME.m3u8 (HLS), webrtc://HOST:PORT/PATH (a page and WHEP for
+            browsers) or whip+http(s)://HOST:PORT/PATH (published to a WHIP server), video
+            encoded for streaming (x264 zerolatency, a key frame every 2 s at any frame
+            rate). A first token rtsp://, srt://, udp:// or whep+http:// is a live input,
+            which fails after --timeout seconds with nothing.
 
             Examples:
               gstpipe noise ! gray ! autovideosink
@@ -208,8 +209,8 @@ struct CLIOptionsTests {
               --rtsp-tcp              Receive an rtsp:// input's RTP over the RTSP
                                       connection (TCP), for networks that block UDP.
               --timeout <seconds>     Seconds a network input (rtsp://, srt://, udp://,
-                                      webrtc://) may send nothing before gstpipe gives up;
-                                      0 waits forever. (default: 10.0)
+                                      whep+http://) may send nothing before gstpipe gives
+                                      up; 0 waits forever. (default: 10.0)
               -f <FILE>               Run the description kept in FILE (# starts a comment;
                                       newlines count as spaces).
               --version               Show the version.

@@ -23,8 +23,9 @@ struct FileJobElements {
         let decoded: Element
         /// Links the source's pads to `decoded` and to the audio branches as they appear.
         let pads: DecodedPads
-        /// For a `webrtc://` input, what serves the publisher (`source` is its bin); nil for uridecodebin.
-        var webrtc: WebRTCInput? = nil
+        /// The session a live input runs beside the pipeline (a WHIP server, a WHEP client), nil for
+        /// uridecodebin.
+        var session: (any InputSession)? = nil
     }
 
     /// The input's audio on its way to an output's muxer, beside the video.
@@ -82,16 +83,15 @@ struct FileJobElements {
     ) throws(GStreamerError) -> Input {
         let junction = try element(named: FileJob.inputJunction, in: pipeline)
         let bin = try parentBin(of: junction)
-        // A browser's publishing stands where uridecodebin would, with the same pads (`WebRTCInput`).
-        var webrtc: WebRTCInput?
+        var session: (any InputSession)?
+        if let makeSource = StreamInput.named(input.uri)?.makeSource {
+            session = try makeSource(input.uri, job.media, bin)
+        }
         let source: Element
-        if WebRTCInput.scheme.names(input.uri) {
-            let made = try WebRTCInput(uri: input.uri, media: job.media, in: bin)
-            webrtc = made
-            source = made.bin
+        if let session {
+            source = session.element
         } else {
-            source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))])
-                .make(named: "gstpipe-input", in: bin)
+            source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))]).make(named: "gstpipe-input", in: bin)
         }
         var chain: [Element]
         if job.media == .audio {
@@ -108,7 +108,7 @@ struct FileJobElements {
         let pads = DecodedPads(decodedInput: decodedInput, media: job.media, branches: outputs.compactMap(\.audio))
         // The handler holds the pads and branches, not the source: the source holds the handler.
         source.onPadAdded { pad in pads.link(pad) }
-        return Input(source: source, decoded: chain[0], pads: pads, webrtc: webrtc)
+        return Input(source: source, decoded: chain[0], pads: pads, session: session)
     }
 
     /// The chain of `file` after its junction: converter, encoder, muxer, sink, and its audio branch.

@@ -98,7 +98,8 @@ struct PipelineRunner {
         let streams: StreamRun
         do {
             streams = try await StreamRun(
-                job: job, outputs: elements.outputs, input: elements.input?.webrtc, settings: options.streams, note: note)
+                job: job, input: elements.input?.session, outputs: elements.outputs, settings: options.streams,
+                note: note)
         } catch {
             return error.report()
         }

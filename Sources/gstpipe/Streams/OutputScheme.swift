@@ -91,7 +91,7 @@ struct StreamAddress: Sendable {
         }
         let name = token.split(separator: ":").first.map { $0.lowercased() } ?? ""
         let example = scheme.example
-        let pattern = #"^[A-Za-z]+://(\[[^\]]*\]|[^/:?]*)(:([0-9]*))?(/[^?]*)?(\?(.*))?$"#
+        let pattern = #"^[A-Za-z][A-Za-z0-9+.-]*://(\[[^\]]*\]|[^/:?]*)(:([0-9]*))?(/[^?]*)?(\?(.*))?$"#
         guard let match = token.firstMatch(of: try! Regex(pattern)) else {
             throw .usage("cannot read \(token) as a \(name):// address: write it as \(example)")
         }

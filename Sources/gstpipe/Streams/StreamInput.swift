@@ -19,6 +19,11 @@ struct StreamInput: Sendable {
     var checkAddress: (@Sendable (String) throws(FileJob.Failure) -> Void)? = nil
     /// What to do when nothing arrived within `--timeout`, for the URI; nil: check the sender.
     var nothingArrived: (@Sendable (String) -> String)? = nil
+    /// The source that stands in uridecodebin's place, with the session it runs beside the pipeline,
+    /// added to the bin given; nil for an input uridecodebin reads.
+    /// `media` is what the description works on (video, or audio alone).
+    var makeSource:
+        (@Sendable (_ uri: String, _ media: MediaKind, _ bin: Bin) throws(GStreamerError) -> any InputSession)? = nil
 
     /// Every live input, in the order `--help` names them.
     static let all: [StreamInput] = [
@@ -36,7 +41,12 @@ struct StreamInput: Sendable {
             nothingArrived: { token in
                 "nobody published: open \(WebRTCInput.pageURL(of: token)) in a browser, or send a WHIP offer to "
                     + "\(WebRTCInput.pageURL(of: token))/whip"
-            }),
+            },
+            makeSource: { uri, media, bin throws(GStreamerError) in try WebRTCInput(uri: uri, media: media, in: bin) }),
+        // Another server's WHEP endpoint, watched by gstpipe as its client.
+        StreamInput(
+            schemes: ["whep+http", "whep+https"], checkOptions: WHEPSource.checkOptions,
+            makeSource: { uri, _, bin throws(GStreamerError) in try WHEPSource(uri: uri, in: bin) }),
     ]
 
     /// The live input `token` names, nil for anything else (a file, a URI of another scheme).

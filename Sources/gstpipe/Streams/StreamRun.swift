@@ -12,21 +12,30 @@ struct StreamRun {
     /// any output asks for.
     let linger: TimeInterval
 
-    /// Starts what the job's stream outputs need before the pipeline plays, and the server of a
-    /// `webrtc://` input.
+    /// Starts what the job's live input (`input`: the WHIP server of a `webrtc://` input, or a WHEP client's session) and stream outputs need before the
+    /// pipeline plays; what started is closed again when one of them cannot start.
     init(
-        job: FileJob, outputs: [FileJobElements.Output], input: WebRTCInput? = nil, settings: StreamSettings,
+        job: FileJob, input: (any InputSession)? = nil, outputs: [FileJobElements.Output], settings: StreamSettings,
         note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) {
         var servers: [any StreamServer] = []
-        if let input {
-            try await input.start(note: note)
-            servers.append(input)
-        }
-        for output in outputs {
-            guard let stream = output.file.stream else { continue }
-            if output.file.media == .video && stream.wantsRegularKeyFrames { Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder) }
-            if let server = try await stream.start(output, settings: settings, note: note) { servers.append(server) }
+        do {
+            if let input {
+                try await input.start(note: note)
+                servers.append(input)
+            }
+            for output in outputs {
+                guard let stream = output.file.stream else { continue }
+                if output.file.media == .video && stream.wantsRegularKeyFrames {
+                    Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder)
+                }
+                if let server = try await stream.start(output, settings: settings, note: note) {
+                    servers.append(server)
+                }
+            }
+        } catch {
+            servers.forEach { $0.close() }
+            throw error
         }
         let streams = job.outputs.compactMap(\.stream)
         try settings.check(against: streams)

@@ -21,7 +21,7 @@ import Synchronization
 ///   for a publisher as a gap at the start). The appsrcs are not live for the same reason: a sink
 ///   that syncs (a preview) prerolls on the first frame and the clock starts there, not at the run's
 ///   start.
-final class WebRTCInput: StreamServer {
+final class WebRTCInput: InputSession {
     /// How the first token names the input; read as an output's address is (`StreamAddress`).
     static let scheme = OutputScheme(
         naming: .uri(["webrtc"]), help: "webrtc://HOST:PORT/PATH (a page and WHIP for a browser to publish)",
@@ -43,6 +43,9 @@ final class WebRTCInput: StreamServer {
     let address: StreamAddress
     /// What stands in the run's pipeline where uridecodebin stands for a file.
     let bin: Bin
+
+    /// The bin the file job links from in uridecodebin's place.
+    var element: Element { bin }
     /// What the description works on: the publisher's first sample of it starts the recording.
     private let media: MediaKind
     private let noteHandler = Mutex<@Sendable (String) -> Void>({ _ in })

@@ -65,7 +65,7 @@ struct WebRTCNegotiation: Sendable {
     }
 
     /// Runs one promise-bearing step on the typed webrtcbin, its error as the step's failure.
-    private func step<Result>(
+    func step<Result>(
         _ body: (WebRTCBin) async throws(GStreamerError) -> Result
     ) async throws(Failure) -> Result {
         guard let typed else { throw Failure(reason: "\(webrtcbin.name) is no webrtcbin") }

@@ -1,0 +1,167 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// The HTTP side of gstpipe as a client of another server: a WHIP endpoint (RFC 9725) it publishes
+/// to, or a WHEP endpoint it watches. The offer is POSTed as `application/sdp`, with
+/// `Authorization: Bearer TOKEN` when a token is given; the `201 Created` response holds the answer
+/// and, in `Location`, the session's resource, which a DELETE ends. Foundation's URLSession does the
+/// HTTP (libcurl underneath on Linux): no hand-written HTTP.
+///
+/// The token never shows: every address said to the user has `token=***` (`shown`).
+struct WHIPClient: Sendable {
+    /// Which protocol, for messages and the token's variable.
+    enum Role: Sendable {
+        case whip, whep
+
+        var name: String { self == .whip ? "WHIP" : "WHEP" }
+        /// The environment variable read when the address has no `?token=`.
+        var tokenVariable: String { self == .whip ? "GSTPIPE_WHIP_TOKEN" : "GSTPIPE_WHEP_TOKEN" }
+    }
+
+    /// A session the server accepted: its answer, and its resource (nil when the server gave no
+    /// `Location`: the session then ends with the connection alone).
+    struct Session: Sendable {
+        let answer: String
+        let resource: URL?
+    }
+
+    let role: Role
+    /// The endpoint as HTTP: `whip+` or `whep+` taken off, the token taken out of the query.
+    let endpoint: URL
+    let token: String?
+    /// The address as written, its token hidden.
+    let shown: String
+
+    /// Reads `uri` (`whip+http://…`, `whep+https://…`); the token comes from its `token` option, else
+    /// from the role's environment variable. Throws a usage error for an address URLSession cannot use.
+    init(uri: String, role: Role, environment: [String: String] = ProcessInfo.processInfo.environment) throws(
+        FileJob.Failure
+    ) {
+        self.role = role
+        shown = Self.masked(uri)
+        guard let plus = uri.firstIndex(of: "+"),
+            var parts = URLComponents(string: String(uri[uri.index(after: plus)...]))
+        else {
+            throw .usage("cannot read \(shown) as a \(role.name) endpoint: write it as whip+http://HOST:PORT/PATH")
+        }
+        let items = parts.queryItems ?? []
+        let written = items.last { $0.name == "token" }?.value
+        let kept = items.filter { $0.name != "token" && $0.name != "codec" }
+        parts.queryItems = kept.isEmpty ? nil : kept
+        guard let endpoint = parts.url, endpoint.host != nil else {
+            throw .usage("cannot read \(shown) as a \(role.name) endpoint: write it as whip+http://HOST:PORT/PATH")
+        }
+        self.endpoint = endpoint
+        let token = written ?? environment[role.tokenVariable]
+        self.token = token?.isEmpty == false ? token : nil
+    }
+
+    /// `uri` with the value of its `token` option replaced by `***`, for anything said to the user.
+    static func masked(_ uri: String) -> String {
+        uri.replacing(try! Regex("(?i)([?&]token=)[^&]*"), with: { "\($0.output[1].substring ?? "")***" })
+    }
+
+    /// POSTs `offer` and returns the server's answer and session; throws a runtime error that says
+    /// what went wrong and what to do (nothing listening, a token refused, an answer that is not SDP).
+    func open(offer: String) async throws(FileJob.Failure) -> Session {
+        var request = URLRequest(url: endpoint, timeoutInterval: 15)
+        request.httpMethod = "POST"
+        request.setValue("application/sdp", forHTTPHeaderField: "Content-Type")
+        request.setValue("application/sdp", forHTTPHeaderField: "Accept")
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        request.httpBody = Data(offer.utf8)
+        let data: Data
+        let response: HTTPURLResponse
+        do {
+            let (body, answer) = try await URLSession.shared.data(for: request)
+            guard let http = answer as? HTTPURLResponse else { throw URLError(.badServerResponse) }
+            (data, response) = (body, http)
+        } catch {
+            throw .runtime("cannot reach \(shown): \(Self.reason(error)) (check the address, and that the server runs)")
+        }
+        let body = String(decoding: data, as: UTF8.self)
+        try check(response, body: body)
+        let type = response.value(forHTTPHeaderField: "Content-Type")?.split(separator: ";").first
+            .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+        guard type == "application/sdp", body.hasPrefix("v=0") else {
+            throw .runtime(
+                "\(shown) answered \(response.statusCode) with \(type ?? "no Content-Type"), not an SDP answer "
+                    + "(\(Self.excerpt(body))): is it a \(role.name) endpoint?")
+        }
+        let resource = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: endpoint) }
+        return Session(answer: body, resource: resource?.absoluteURL)
+    }
+
+    /// Throws for any status but success, naming it and the server's reason; for 401 and 403, saying
+    /// whether a token was sent (never the token).
+    private func check(_ response: HTTPURLResponse, body: String) throws(FileJob.Failure) {
+        let status = response.statusCode
+        guard !(200...299).contains(status) else { return }
+        let said = "\(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)"
+        let reason = body.isEmpty ? "" : ": \(Self.excerpt(body))"
+        if status == 401 || status == 403 {
+            let fix =
+                token == nil
+                ? "no token was given: add ?token=TOKEN to the address, or set \(role.tokenVariable)"
+                : "the token is wrong (or not this endpoint's)"
+            throw .runtime("\(shown) refused gstpipe (\(said)\(reason)): \(fix)")
+        }
+        let advice = status == 404 ? " (check the path)" : status >= 500 ? " (the server failed: see its log)" : ""
+        throw .runtime("\(shown) refused the offer (\(said)\(reason))\(advice)")
+    }
+
+    /// Ends `session` by DELETE on its resource, waiting at most `timeout` seconds. Blocks: it runs as
+    /// the run ends (`StreamServer.close`), after the pipeline stopped. Returns the reason when the
+    /// server did not accept it, nil when it did (or there was nothing to delete).
+    @discardableResult
+    func close(_ session: Session, timeout: TimeInterval = 3) -> String? {
+        guard let resource = session.resource else { return nil }
+        var request = URLRequest(url: resource, timeoutInterval: timeout)
+        request.httpMethod = "DELETE"
+        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = Outcome()
+        URLSession.shared.dataTask(with: request) { _, response, error in
+            if let error {
+                outcome.set(Self.reason(error))
+            } else if let status = (response as? HTTPURLResponse)?.statusCode, !(200...299).contains(status) {
+                outcome.set("\(status)")
+            }
+            done.signal()
+        }.resume()
+        guard done.wait(timeout: .now() + timeout) == .success else { return "no reply in \(Int(timeout)) s" }
+        return outcome.value
+    }
+
+    /// What a DELETE's completion handler reports, read once it has signalled.
+    private final class Outcome: Sendable {
+        private let reason = Mutex<String?>(nil)
+        func set(_ text: String) { reason.withLock { $0 = text } }
+        var value: String? { reason.withLock { $0 } }
+    }
+
+    /// URLSession's error in a user's words.
+    private static func reason(_ error: any Error) -> String {
+        guard let error = error as? URLError else { return error.localizedDescription }
+        switch error.code {
+        case .cannotConnectToHost: return "connection refused"
+        case .cannotFindHost: return "no such host"
+        case .timedOut: return "no answer in time"
+        case .networkConnectionLost: return "the connection was lost"
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
+            return "the TLS connection failed (\(error.localizedDescription))"
+        default: return error.localizedDescription
+        }
+    }
+
+    /// The first line of a server's text, at most 200 characters, for a message.
+    private static func excerpt(_ body: String) -> String {
+        let line = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
+        let text = line.trimmingCharacters(in: .whitespaces)
+        if text.isEmpty { return "an empty body" }
+        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+    }
+}

@@ -1,0 +1,206 @@
+import Foundation
+import GStreamer
+
+/// What publishes a `whip+http(s)://` output: a pipeline of its own, `appsrc ! payloader ! webrtcbin`
+/// (send only), fed the run's encoded frames from the output's last element (a fakesink that keeps
+/// a file's pace). A pipeline apart, as each viewer of a `webrtc://` output has: webrtcbin's state
+/// and its connection stay out of the run's state changes.
+///
+/// webrtcbin negotiates once caps have reached each of its sink pads ("on-negotiation-needed"; a
+/// description set before then leaves the pad unconnected for good), so the offer goes out as the
+/// first encoded frame arrives: POSTed to the server, whose answer is set. What goes wrong then (a
+/// server nothing answers at, a token refused, an answer that is not SDP, a connection that fails)
+/// fails the run from the output's element, saying what to do.
+///
+/// The session ends with the run: end of stream goes on to the server (RTCP BYE), then `close()`
+/// DELETEs the session's resource, as WHIP asks, and stops the pipeline.
+final class WHIPPublisher: StreamServer {
+    private let client: WHIPClient
+    private let pipeline: Pipeline
+    private let feed: AppSrc
+    private let shared = Shared()
+
+    /// The state, in a box the streaming threads' handlers can hold.
+    private final class Shared: Sendable {
+        let state = Mutex(State())
+    }
+
+    private struct State {
+        /// The server's session, once it answered.
+        var session: WHIPClient.Session?
+        /// Caps that came since the last frame, for the appsrc.
+        var caps: Caps?
+        var closed = false
+    }
+
+    /// Builds the pipeline and starts it; the offer goes once frames come. `sink` is the output's
+    /// last element in the run's pipeline.
+    init(
+        client: WHIPClient, codec: WebRTCCodec, sink: Element, note: @escaping @Sendable (String) -> Void
+    ) throws(FileJob.Failure) {
+        self.client = client
+        let payloadType = 96
+        let webrtcbin: Element
+        do throws(GStreamerError) {
+            // is-live and do-timestamp: frames are stamped as they enter this pipeline, whose clock
+            // starts at its own zero (the run's timestamps belong to another pipeline).
+            pipeline = try Pipeline(
+                launch: "appsrc name=whip-feed is-live=true format=time do-timestamp=true block=false "
+                    + "leaky-type=downstream max-buffers=30 ! \(codec.payloader(payloadType: payloadType)) ! "
+                    + "\(Self.rtpCaps(codec, payloadType: payloadType)) ! "
+                    + "webrtcbin name=whip-peer bundle-policy=max-bundle")
+            guard let appsrc = try? pipeline.appSrc(named: "whip-feed"), let peer = pipeline.element(named: "whip-peer")
+            else { throw GStreamerError(kind: .core, message: "the publisher's pipeline has no appsrc or webrtcbin") }
+            (feed, webrtcbin) = (appsrc, peer)
+        } catch {
+            throw .runtime("cannot publish to \(client.shown): \(error.message)")
+        }
+        WebRTCNegotiation(webrtcbin: webrtcbin).sendOnly()
+        let (shared, shown) = (shared, client.shown)
+        pipeline.setSyncHandler { message in
+            if case .error(let error) = message.message, !shared.state.withLock({ $0.closed }) {
+                sink.postError("publishing to \(shown) failed: \(error.message)")
+            }
+            return .pass
+        }
+        let offered = OneShot()
+        _ = try? webrtcbin.connect("on-negotiation-needed") { _ in
+            guard offered.fire() else { return }
+            Task { await Self.negotiate(webrtcbin, client: client, shared: shared, sink: sink, note: note) }
+        }
+        watch(webrtcbin, sink: sink, note: note)
+        take(from: sink)
+        do {
+            try pipeline.play()
+        } catch {
+            throw .runtime("cannot publish to \(client.shown): \(error.message)")
+        }
+        note("publishing to \(client.shown) (\(codec.encodingName) over WebRTC) as the first frame is encoded")
+    }
+
+    /// Offers, POSTs the offer and sets the server's answer; a failure fails the run from `sink`.
+    private static func negotiate(
+        _ webrtcbin: Element, client: WHIPClient, shared: Shared, sink: Element,
+        note: @escaping @Sendable (String) -> Void
+    ) async {
+        let negotiation = WebRTCNegotiation(webrtcbin: webrtcbin)
+        let offer: String
+        do {
+            offer = try await negotiation.gatheredOffer(addresses: loopback(for: client.endpoint))
+        } catch {
+            sink.postError("cannot publish to \(client.shown): webrtcbin made no offer: \(error.reason)")
+            return
+        }
+        let session: WHIPClient.Session
+        do {
+            session = try await client.open(offer: offer)
+        } catch {
+            switch error {
+            case .usage(let message), .runtime(let message): sink.postError(message)
+            }
+            return
+        }
+        let closed = shared.state.withLock { state -> Bool in
+            state.session = session
+            return state.closed
+        }
+        // The run ended while the server answered: the session ends at once.
+        if closed {
+            client.close(session)
+            return
+        }
+        do {
+            try await negotiation.setRemoteAnswer(session.answer)
+        } catch {
+            sink.postError("\(client.shown) answered, but webrtcbin refused its answer: \(error.reason)")
+            return
+        }
+        if session.resource == nil { note("\(client.shown) gave no session URL: the session ends with the connection") }
+    }
+
+    /// The payloader's caps: what the offer says of the codec. H.264 in the profile and packetization
+    /// every WebRTC receiver takes (`WebRTCCodec.h264`'s constrained baseline).
+    private static func rtpCaps(_ codec: WebRTCCodec, payloadType: Int) -> String {
+        let caps =
+            "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),payload=\(payloadType)"
+        return codec == .h264 ? caps + ",packetization-mode=(string)1,profile-level-id=(string)42e01f" : caps
+    }
+
+    /// The loopback address for a server on this machine: libnice offers none unless told, and a
+    /// server on 127.0.0.1 (or `localhost`) would find no candidate it can reach.
+    static func loopback(for endpoint: URL) -> [String] {
+        switch endpoint.host?.lowercased() {
+        case "localhost": ["127.0.0.1", "::1"]
+        case let host? where host.hasPrefix("127."): [host]
+        case "::1", "[::1]": ["::1"]
+        default: []
+        }
+    }
+
+    /// Follows the connection: once it is up, a key frame is asked for, to start the server's picture;
+    /// when it fails or the server closes it, the run fails from the output's element, saying so.
+    /// The server's own requests for a key frame (PLI, FIR) reach the run's encoder.
+    private func watch(_ webrtcbin: Element, sink: Element, note: @escaping @Sendable (String) -> Void) {
+        let (shared, shown) = (shared, client.shown)
+        let ended = OneShot()
+        _ = try? webrtcbin.onNotify("connection-state") { value in
+            switch value.stringValue {
+            case "connected":
+                note("connected to \(shown): sending")
+                sink.send(.forceKeyUnitUpstream())
+            case "failed" where ended.fire():
+                sink.postError("the connection to \(shown) failed (ICE or DTLS): is the server reachable over UDP?")
+            case "closed" where !shared.state.withLock({ $0.closed }) && ended.fire():
+                sink.postError("\(shown) closed the connection")
+            default: break
+            }
+        }
+        _ = feed.pad(named: "src")?.addProbe(.eventUpstream) { info in
+            if info.event?.name == "GstForceKeyUnit" { sink.send(.forceKeyUnitUpstream()) }
+            return .ok
+        }
+    }
+
+    /// Takes each encoded frame as it reaches `sink` (and the end of stream), for the appsrc: the
+    /// first brings webrtcbin its caps, and the offer; webrtcbin holds what comes before the
+    /// connection is up, and the appsrc drops the oldest frames meanwhile.
+    private func take(from sink: Element) {
+        guard let input = sink.pad(named: "sink") else { return }
+        let (shared, feed) = (shared, feed)
+        input.addProbe([.buffer, .eventDownstream]) { info in
+            if let event = info.event {
+                // Caps go with the next frame; the end of stream at once (webrtcbin says BYE).
+                if let caps = event.caps { shared.state.withLock { $0.caps = caps } }
+                if event.typeName == "eos" { feed.endOfStream() }
+                return .ok
+            }
+            guard let buffer = info.buffer else { return .ok }
+            let (closed, newCaps) = shared.state.withLock { state -> (Bool, Caps?) in
+                defer { state.caps = nil }
+                return (state.closed, state.caps)
+            }
+            guard !closed else { return .ok }
+            if let newCaps { feed.caps = newCaps }
+            // This pipeline's appsrc stamps it (do-timestamp): the run's times mean nothing here.
+            let own = buffer.withTimestamps(pts: nil, duration: buffer.duration)
+            own.dts = nil
+            feed.push(own)
+            return .ok
+        }
+    }
+
+    /// End of stream has gone to the appsrc from the probe; nothing to wait for.
+    func finish() {}
+
+    /// DELETEs the session (WHIP's end) and stops the pipeline: after the run's pipeline has stopped.
+    func close() {
+        let first = shared.state.withLock { state -> Bool in
+            defer { state.closed = true }
+            return !state.closed
+        }
+        guard first else { return }
+        if let session = shared.state.withLock({ $0.session }) { client.close(session) }
+        pipeline.setSyncHandler(nil)
+        pipeline.stop()
+    }
+}

@@ -1,0 +1,241 @@
+import Foundation
+import Testing
+
+@testable import gstpipe
+
+/// gstpipe as a WHIP and WHEP client of other servers: `… ! whip+http://…` publishing to aiortc's
+/// WHIP endpoint (`scripts/aiortc-whip-server.py`, a WebRTC stack no one here wrote), and
+/// `whep+http://… ! out.mkv` watching gstpipe's own `webrtc://` output. Each test in a network
+/// namespace of its own with loopback alone (`NetworkNamespace`); serialized, as the browser tests
+/// are, for the two cores.
+@Suite(
+    "WHIPClientTests", .serialized,
+    .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
+struct WHIPClientTests {
+    /// The venv `scripts/setup-python.sh` makes, with aiortc.
+    static let python = ProcessInfo.processInfo.environment["GSTPIPE_PYTHON"] ?? "/opt/gstpipe-python/bin/python"
+    static let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/aiortc-whip-server.py")
+    static let token = "s3cret-\(UUID().uuidString.prefix(8))"
+
+    /// aiortc's WHIP endpoint at 127.0.0.1:8891/whip in `namespace`, checking `token`; its report file.
+    private static func startAiortc(in namespace: NetworkNamespace) async throws -> (Spawned, URL) {
+        let report = Media.temporary("aiortc-report", "json")
+        let server = namespace.run(python, [Self.server.path, "8891", report.path, token])
+        guard await namespace.waitForListener(8891) else {
+            let result = await server.finish(timeout: 5)
+            Issue.record("the aiortc server did not listen: \(result.stderr)")
+            throw NetworkNamespace.NamespaceError(message: "no aiortc server")
+        }
+        return (server, report)
+    }
+
+    private static func read(_ report: URL) -> [String: Any] {
+        guard let data = try? Data(contentsOf: report) else { return [:] }
+        return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
+    }
+
+    @Test("Gray noise published to aiortc's WHIP endpoint with a bearer token: decoded there, gray, then DELETEd",
+          .aiortc)
+    func publishToAiortc() async throws {
+        let namespace = try await NetworkNamespace()
+        let (server, report) = try await Self.startAiortc(in: namespace)
+        defer { try? FileManager.default.removeItem(at: report) }
+        // 90 frames at 30 a second: 3 s of gray noise, then end of stream and DELETE. Small frames:
+        // noise is the hardest picture for VP8 to encode, and the machine's two cores are shared.
+        let gstpipe = namespace.run(
+            CLI.binary.path,
+            [
+                "noise", "num-buffers=90", "width=160", "height=120", "!", "gray", "!",
+                "whip+http://127.0.0.1:8891/whip?token=\(Self.token)",
+            ])
+        let result = await gstpipe.finish(timeout: 60)
+        // aiortc decodes on its own time: wait for the DELETE to be in the report.
+        var seen = Self.read(report)
+        for _ in 0..<50 where seen["deleted"] as? Bool != true {
+            try await Task.sleep(for: .milliseconds(100))
+            seen = Self.read(report)
+        }
+        server.signal(SIGKILL)
+        _ = await server.finish(timeout: 5)
+        let comment = Comment(rawValue: "\(seen)\n\(result.stderr)")
+        #expect(result.status == 0, comment)
+        #expect((seen["frames"] as? Int ?? 0) >= 30, comment)
+        #expect(seen["width"] as? Int == 160 && seen["height"] as? Int == 120, comment)
+        #expect((seen["chromaDeviation"] as? Int ?? 255) <= 12, comment)
+        #expect(seen["deleted"] as? Bool == true, comment)
+        let requests = seen["requests"] as? [[String: Any]] ?? []
+        #expect(requests.first?["method"] as? String == "POST" && requests.first?["status"] as? Int == 201, comment)
+        #expect(requests.allSatisfy { $0["authorization"] as? Bool == true }, comment)
+        #expect(result.stderr.contains("publishing to whip+http://127.0.0.1:8891/whip?token=***"), comment)
+        #expect(!result.stderr.contains(Self.token), comment)
+    }
+
+    @Test("A WHIP endpoint that wants a token: 401 said plainly, the token never printed", .aiortc)
+    func tokenRefused() async throws {
+        let namespace = try await NetworkNamespace()
+        let (server, report) = try await Self.startAiortc(in: namespace)
+        defer { try? FileManager.default.removeItem(at: report) }
+        let missing = await namespace.run(
+            CLI.binary.path, ["noise", "!", "gray", "!", "whip+http://127.0.0.1:8891/whip"])
+            .finish(timeout: 30)
+        let wrongToken = "wrong-\(UUID().uuidString.prefix(8))"
+        let wrong = await namespace.run(
+            CLI.binary.path, ["noise", "!", "gray", "!", "whip+http://127.0.0.1:8891/whip?token=\(wrongToken)"]
+        ).finish(timeout: 30)
+        server.signal(SIGKILL)
+        _ = await server.finish(timeout: 5)
+        #expect(missing.status == 1, "\(missing.stderr)")
+        #expect(
+            missing.stderr.contains(
+                "whip+http://127.0.0.1:8891/whip refused gstpipe (401 Unauthorized: missing or wrong bearer token): "
+                    + "no token was given: add ?token=TOKEN to the address, or set GSTPIPE_WHIP_TOKEN"),
+            "\(missing.stderr)")
+        #expect(wrong.status == 1, "\(wrong.stderr)")
+        #expect(
+            wrong.stderr.contains("whip+http://127.0.0.1:8891/whip?token=*** refused gstpipe (401 Unauthorized"),
+            "\(wrong.stderr)")
+        #expect(wrong.stderr.contains("the token is wrong"), "\(wrong.stderr)")
+        #expect(!wrong.stderr.contains(wrongToken), "\(wrong.stderr)")
+    }
+
+    @Test("Nothing listening at the WHIP address: connection refused, exit 1")
+    func nothingListening() async throws {
+        let namespace = try await NetworkNamespace()
+        let result = await namespace.run(
+            CLI.binary.path, ["noise", "!", "gray", "!", "whip+http://127.0.0.1:8892/whip?token=abc"]
+        ).finish(timeout: 30)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("cannot reach whip+http://127.0.0.1:8892/whip?token=***: connection refused"),
+            "\(result.stderr)")
+        #expect(!result.stderr.contains("token=abc"), "\(result.stderr)")
+    }
+
+    @Test("whep+http:// watches gstpipe's own webrtc:// output into a file; the stream's end ends it (exit 0)")
+    func watchOwnServer() async throws {
+        let namespace = try await NetworkNamespace()
+        // 8 s of gray noise in small frames (noise is VP8's hardest picture, on two shared cores), then
+        // the server ends the stream by itself and exits.
+        let server = namespace.run(
+            CLI.binary.path,
+            ["noise", "num-buffers=240", "width=160", "height=120", "!", "gray", "!", "webrtc://127.0.0.1:8890/live"])
+        guard await namespace.waitForListener(8890) else {
+            let result = await server.finish(timeout: 5)
+            Issue.record("gstpipe did not listen: \(result.stderr)")
+            return
+        }
+        let output = Media.temporary("whep", "mkv")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let watcher = namespace.run(
+            CLI.binary.path, ["--timeout", "5", "whep+http://127.0.0.1:8890/live/whep", "!", output.path])
+        // The watcher ends by itself when the server's stream ends.
+        let watched = await watcher.finish(timeout: 60)
+        let served = await server.finish(timeout: 20)
+        let comment = Comment(rawValue: "server: \(served.stderr)\nwatcher: \(watched.stderr)")
+        #expect(watched.status == 0, comment)
+        let watching = "watching whep+http://127.0.0.1:8890/live/whep: the server sends video"
+        #expect(watched.stderr.contains(watching), comment)
+        let frames = Self.frameCount(output)
+        #expect(frames >= 20, "\(frames) frames; \(comment)")
+        let decoded = try await Media.frames(of: output)
+        #expect(decoded.first?.format.width == 160, comment)
+        let spreads = try decoded.suffix(10).map(Media.chromaSpread)
+        #expect(!spreads.isEmpty && spreads.allSatisfy { $0 <= 12 }, "chroma spread \(spreads); \(comment)")
+    }
+
+    @Test("whep+http:// records aiortc's WHEP endpoint (150 gray frames) with a bearer token, then DELETEs", .aiortc)
+    func watchAiortc() async throws {
+        let namespace = try await NetworkNamespace()
+        let (server, report) = try await Self.startAiortc(in: namespace)
+        defer { try? FileManager.default.removeItem(at: report) }
+        let output = Media.temporary("whep-aiortc", "mkv")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // aiortc's track ends after its 150 frames; three silent seconds end the stream.
+        let result = await namespace.run(
+            CLI.binary.path, ["--timeout", "3", "whep+http://127.0.0.1:8891/whep?token=\(Self.token)", "!", output.path]
+        ).finish(timeout: 60)
+        let seen = Self.read(report)
+        server.signal(SIGKILL)
+        _ = await server.finish(timeout: 5)
+        let comment = Comment(rawValue: "\(seen)\n\(result.stderr)")
+        #expect(result.status == 0, comment)
+        let watching = "watching whep+http://127.0.0.1:8891/whep?token=***: the server sends video"
+        #expect(result.stderr.contains(watching), comment)
+        #expect(!result.stderr.contains(Self.token), comment)
+        #expect(seen["deleted"] as? Bool == true, comment)
+        let frames = Self.frameCount(output)
+        #expect(frames >= 100, "\(frames) frames; \(comment)")
+        let decoded = try await Media.frames(of: output)
+        #expect(decoded.first?.format.width == 160 && decoded.first?.format.height == 120, comment)
+        let spreads = try decoded.suffix(10).map(Media.chromaSpread)
+        #expect(!spreads.isEmpty && spreads.allSatisfy { $0 <= 12 }, "chroma spread \(spreads); \(comment)")
+    }
+
+    /// The video frames ffprobe decodes in `url` (FFmpeg's reader, not GStreamer's).
+    private static func frameCount(_ url: URL) -> Int {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: FFProbe.path)
+        process.arguments = [
+            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+            "-of", "csv=p=0", url.path,
+        ]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        guard (try? process.run()) != nil else { return 0 }
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Int(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+}
+
+extension Trait where Self == ConditionTrait {
+    /// aiortc is in the venv `scripts/setup-python.sh` makes.
+    static var aiortc: Self {
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: WHIPClientTests.python),
+            "aiortc's venv is missing (\(WHIPClientTests.python)): run scripts/setup-python.sh")
+    }
+}
+
+/// What a `whip+http(s)://` or `whep+http(s)://` address says, read without a network.
+@Suite("WHIP and WHEP client addresses")
+struct WHIPClientAddressTests {
+    @Test("The token leaves the URL sent and every message; gstpipe's own options stay out of the endpoint's URL")
+    func addresses() throws {
+        let client = try WHIPClient(
+            uri: "whip+https://example.com/live/whip?token=abc&codec=h264&room=7", role: .whip, environment: [:])
+        #expect(client.endpoint.absoluteString == "https://example.com/live/whip?room=7")
+        #expect(client.token == "abc")
+        #expect(client.shown == "whip+https://example.com/live/whip?token=***&codec=h264&room=7")
+        let watcher = try WHIPClient(
+            uri: "whep+http://127.0.0.1:8889/live/whep", role: .whep, environment: ["GSTPIPE_WHEP_TOKEN": "xyz"])
+        #expect(watcher.token == "xyz" && watcher.endpoint.absoluteString == "http://127.0.0.1:8889/live/whep")
+        #expect(watcher.shown == "whep+http://127.0.0.1:8889/live/whep")
+    }
+
+    @Test("whip+http:// is an output scheme; a bad codec is refused with the token hidden")
+    func scheme() throws {
+        let output = try #require(try StreamOutputs.output(named: "whip+http://127.0.0.1:8889/live/whip?codec=h264"))
+        #expect(output.format.name == "H264 over WebRTC")
+        do {
+            _ = try StreamOutputs.output(named: "whip+http://host/whip?codec=av1&token=secret")
+        } catch {
+            guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
+            #expect(
+                message
+                    == "whip+http://host/whip?codec=av1&token=***: codec=av1 is not sent over WebRTC: "
+                    + "write codec=vp8 or h264")
+        }
+        do {
+            _ = try StreamOutputs.output(named: "whip+http://host:99999/whip?token=secret")
+        } catch {
+            guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
+            #expect(message.contains("token=***") && !message.contains("secret"), "\(message)")
+        }
+        let answer =
+            "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=sendonly\r\nm=audio 0 UDP/TLS/RTP/SAVPF 111\r\na=inactive\r\n"
+        #expect(WHEPSource.sentMedia(in: answer) == ["video"])
+    }
+}
