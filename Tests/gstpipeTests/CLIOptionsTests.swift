@@ -141,8 +141,8 @@ struct CLIOptionsTests {
             --sdp), DIR/NAME.m3u8 (HLS), webrtc://HOST:PORT/PATH (a page and WHEP for
             browsers) or whip+http(s)://HOST:PORT/PATH (published to a WHIP server), video
             encoded for streaming (x264 zerolatency, a key frame every 2 s at any frame
-            rate). A first token rtsp://, srt://, udp:// or whep+http:// is a live input,
-            which fails after --timeout seconds with nothing.
+            rate). A first token rtsp://, srt://, udp://, webrtc:// or whep+http:// is a
+            live input, which fails after --timeout seconds with nothing.
 
             Examples:
               gstpipe noise ! gray ! autovideosink
@@ -209,8 +209,17 @@ struct CLIOptionsTests {
               --rtsp-tcp              Receive an rtsp:// input's RTP over the RTSP
                                       connection (TCP), for networks that block UDP.
               --timeout <seconds>     Seconds a network input (rtsp://, srt://, udp://,
-                                      whep+http://) may send nothing before gstpipe gives
-                                      up; 0 waits forever. (default: 10.0)
+                                      webrtc://, whep+http://) may send nothing before
+                                      gstpipe gives up; 0 waits forever. (default: 10.0)
+              --stun <uri>            A STUN server for webrtc:// (stun://HOST:PORT): the
+                                      server and its pages learn their addresses as seen
+                                      from beyond a NAT.
+              --turn <uri>            A TURN server for webrtc://
+                                      (turn://USER:PASS@HOST:PORT, or turns://): media
+                                      relayed where no direct path exists; the served pages
+                                      use it too.
+              --public-ip <address>   The address a NAT forwards to this machine: webrtc://
+                                      also offers its candidates there.
               -f <FILE>               Run the description kept in FILE (# starts a comment;
                                       newlines count as spaces).
               --version               Show the version.

@@ -40,7 +40,7 @@ struct OutputSchemeTests {
                 + "srt://:PORT (listener), udp://HOST:PORT (MPEG-TS), rtp://HOST:PORT (the SDP printed, or written "
                 + "by --sdp), DIR/NAME.m3u8 (HLS), webrtc://HOST:PORT/PATH (a page and WHEP for browsers) or "
                 + "whip+http(s)://HOST:PORT/PATH (published to a WHIP server)")
-        #expect(StreamInput.helpNames.listed("or") == "rtsp://, srt://, udp:// or whep+http://")
+        #expect(StreamInput.helpNames.listed("or") == "rtsp://, srt://, udp://, webrtc:// or whep+http://")
     }
 
     /// An entry of the shape `webrtc://HOST:PORT/PATH?codec=h264` needs: a server (port 0 picks a
