@@ -6,7 +6,7 @@ import Synchronization
 
 /// What serves a `webrtc://HOST:PORT/PATH` output: an HTTP server (Hummingbird) on HOST:PORT with
 /// the viewer page and the WHEP endpoint (`WHEPEndpoints`), and the viewers fed from the output's
-/// appsink (`WebRTCViewers`). It runs beside the pipeline, on Swift tasks, until `close()`.
+/// appsinks (`WebRTCViewers`). It runs beside the pipeline, on Swift tasks, until `close()`.
 final class WebRTCServer: StreamServer {
     let address: StreamAddress
     let viewers: WebRTCViewers
@@ -14,12 +14,13 @@ final class WebRTCServer: StreamServer {
 
     /// Starts listening; returns once the server accepts connections, or throws saying why it cannot.
     init(
-        address: StreamAddress, codec: WebRTCCodec, appsink: Element, note: @escaping @Sendable (String) -> Void
+        address: StreamAddress, codec: WebRTCCodec, sources: WebRTCViewers.Sources,
+        note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) {
         self.address = address
         do {
             viewers = try WebRTCViewers(
-                appsink: appsink, codec: codec, addresses: Self.iceAddresses(for: address.host), note: note)
+                sources: sources, codec: codec, addresses: Self.iceAddresses(for: address.host), note: note)
         } catch {
             throw .runtime("cannot serve \(address.uri): \(error.message)")
         }
@@ -77,7 +78,7 @@ final class WebRTCServer: StreamServer {
     /// The note said as the output starts.
     var startNote: String {
         "serving \(address.uri): watch at \(pageURL) (a browser on any origin; WHEP endpoint \(pageURL)/whep, "
-            + "\(viewers.codec.encodingName), up to \(WebRTCViewers.limit) viewers)"
+            + "\(viewers.media.name), up to \(WebRTCViewers.limit) viewers)"
     }
 
     /// Nothing to wait for at end of stream: each viewer's appsrc is ended as the appsink ends.
