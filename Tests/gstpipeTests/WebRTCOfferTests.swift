@@ -1,4 +1,5 @@
 import Foundation
+import GStreamer
 import Testing
 
 @testable import gstpipe
@@ -124,6 +125,31 @@ struct WebRTCOfferTests {
         let noH264 = Self.offer().split(separator: "\r\n").filter { !$0.contains("H264") }.joined(separator: "\r\n")
         let refusal = Self.refusal(noH264, codec: .h264)
         #expect(refusal?.hasSuffix("this server sends H.264, which this browser does not take") == true)
+    }
+
+    @Test("webrtcbin answers an offer of video and sound with both, sent from one media stream; sound alone alike")
+    func answers() async throws {
+        try GStreamer.initialize()
+        for (media, offer) in [(Self.videoAndSound, Self.offerWithAudio()), (Self.soundAlone, Self.offerWithAudio())] {
+            let read = try ViewerOffer(offer, sending: media)
+            let viewer = try WebRTCViewer(id: "test", number: 1, media: media, offer: read)
+            let answer = try await viewer.answer(read, addresses: ["127.0.0.1"])
+            viewer.close()
+            let sections = WebRTCTests.sections(of: answer)
+            let audio = sections["audio"] ?? [], video = sections["video"] ?? []
+            #expect(audio.contains("a=sendonly") && audio.contains("a=rtpmap:111 OPUS/48000/2"), "\(answer)")
+            func msid(_ section: [String]) -> Substring? {
+                section.first { $0.hasPrefix("a=ssrc:") && $0.contains(" msid:") }?.split(separator: " ")[1]
+            }
+            #expect(msid(audio) != nil, "\(answer)")
+            if media.video != nil {
+                #expect(video.contains("a=sendonly") && video.contains("a=rtpmap:96 VP8/90000"), "\(answer)")
+                #expect(msid(video) == msid(audio), "\(answer)")
+            } else {
+                // Sound alone: the offer's video section is answered, sending nothing.
+                #expect(video.contains("a=inactive"), "\(answer)")
+            }
+        }
     }
 
     @Test("webrtc:// URIs: a path is needed, the port defaults to 8890, no host is every address, one option")

@@ -8,9 +8,9 @@ import Synchronization
 /// webrtcbin for the shared Opus when there is sound and the viewer's offer takes it. A pipeline
 /// apart, not a branch of the run's: an error in one viewer's webrtcbin (DTLS refused, ICE failed)
 /// ends that viewer alone, and a viewer comes and goes without a state change of the source's
-/// pipeline. Its appsrcs never block and
-/// drops its oldest frames when full, so a viewer that cannot keep up loses frames (and asks for a
-/// key frame to recover) without holding back the encoder or the others.
+/// pipeline. Its appsrcs never block and drop their oldest buffers when full, so a viewer that
+/// cannot keep up loses frames (and asks for a key frame to recover) without holding back the
+/// encoder or the others.
 final class WebRTCViewer: Sendable {
     /// The session's id, the last part of its WHEP resource's URL.
     let id: String
