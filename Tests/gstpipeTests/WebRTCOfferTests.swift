@@ -1,4 +1,5 @@
 import Foundation
+import GStreamer
 import Testing
 
 @testable import gstpipe
@@ -29,9 +30,37 @@ struct WebRTCOfferTests {
         ].joined(separator: "\r\n")
     }
 
+    /// A browser's offer to receive audio, as Chromium writes it (shortened): Opus first, then G.722,
+    /// PCMU, telephone events; the section's ICE credentials and fingerprint as the video's.
+    static let audioSection = [
+        "m=audio 9 UDP/TLS/RTP/SAVPF 111 9 0 126", "c=IN IP4 0.0.0.0", "a=ice-ufrag:Yq3v",
+        "a=ice-pwd:2c1r8m1Ly3p0bG0Y2wJ2n8Xb",
+        "a=fingerprint:sha-256 9B:2A:55:07:61:3A:0E:D7:5B:64:7F:1F:12:25:6E:7F:E6:0A:7C:3E:61:1D:C5:6D",
+        "a=setup:actpass", "a=mid:1", "a=recvonly", "a=rtcp-mux", "a=rtpmap:111 opus/48000/2",
+        "a=rtcp-fb:111 transport-cc", "a=fmtp:111 minptime=10;useinbandfec=1", "a=rtpmap:9 G722/8000",
+        "a=rtpmap:0 PCMU/8000", "a=rtpmap:126 telephone-event/8000", "",
+    ].joined(separator: "\r\n")
+
+    /// The video offer with the audio section after it, bundled.
+    static func offerWithAudio(_ audio: String = audioSection) -> String {
+        offer().replacingOccurrences(of: "a=group:BUNDLE 0", with: "a=group:BUNDLE 0 1") + audio
+    }
+
+    /// What a description of sound alone's offer looks like: the audio section alone.
+    static let audioOnlyOffer =
+        ["v=0", "o=- 1 1 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 1", ""].joined(separator: "\r\n")
+        + audioSection
+
+    static let videoAndSound = WebRTCMedia(video: .vp8, audio: true)
+    static let soundAlone = WebRTCMedia(video: nil, audio: true)
+
     static func refusal(_ text: String, codec: WebRTCCodec = .vp8) -> String? {
+        refusal(text, sending: WebRTCMedia(video: codec, audio: false))
+    }
+
+    static func refusal(_ text: String, sending media: WebRTCMedia) -> String? {
         do {
-            _ = try ViewerOffer(text, codec: codec)
+            _ = try ViewerOffer(text, sending: media)
             return nil
         } catch {
             return error.reason
@@ -40,11 +69,45 @@ struct WebRTCOfferTests {
 
     @Test("A browser's offer: VP8's payload type, and for H.264 the constrained baseline one in mode 1")
     func payloadTypes() throws {
-        #expect(try ViewerOffer(Self.offer(), codec: .vp8).payloadType == 96)
-        #expect(try ViewerOffer(Self.offer(), codec: .h264).payloadType == 104)
+        let vp8 = WebRTCMedia(video: .vp8, audio: false)
+        let h264 = WebRTCMedia(video: .h264, audio: false)
+        #expect(try ViewerOffer(Self.offer(), sending: vp8).videoPayloadType == 96)
+        #expect(try ViewerOffer(Self.offer(), sending: h264).videoPayloadType == 104)
         let baselineOnly = Self.offer().replacingOccurrences(
             of: "profile-level-id=42e01f", with: "profile-level-id=4d001f")
-        #expect(try ViewerOffer(baselineOnly, codec: .h264).payloadType == 102)
+        #expect(try ViewerOffer(baselineOnly, sending: h264).videoPayloadType == 102)
+        // No sound is sent: an offer's audio section is left alone.
+        #expect(try ViewerOffer(Self.offerWithAudio(), sending: vp8).audioPayloadType == nil)
+    }
+
+    @Test("Sound beside video: Opus's payload type when the offer receives audio, the video alone when it does not")
+    func soundBesideVideo() throws {
+        let both = try ViewerOffer(Self.offerWithAudio(), sending: Self.videoAndSound)
+        #expect(both.videoPayloadType == 96 && both.audioPayloadType == 111)
+        let videoOnly = try ViewerOffer(Self.offer(), sending: Self.videoAndSound)
+        #expect(videoOnly.videoPayloadType == 96 && videoOnly.audioPayloadType == nil)
+        let sending = Self.offerWithAudio(Self.audioSection.replacingOccurrences(of: "a=recvonly", with: "a=sendonly"))
+        #expect(try ViewerOffer(sending, sending: Self.videoAndSound).audioPayloadType == nil)
+        let noOpus = Self.offerWithAudio(
+            Self.audioSection.replacingOccurrences(of: "a=rtpmap:111 opus/48000/2", with: ""))
+        #expect(try ViewerOffer(noOpus, sending: Self.videoAndSound).audioPayloadType == nil)
+    }
+
+    @Test("Sound alone: an offer must receive Opus; its video section, if any, is left alone")
+    func soundAlone() throws {
+        let audioOnly = try ViewerOffer(Self.audioOnlyOffer, sending: Self.soundAlone)
+        #expect(audioOnly.videoPayloadType == nil && audioOnly.audioPayloadType == 111)
+        let both = try ViewerOffer(Self.offerWithAudio(), sending: Self.soundAlone)
+        #expect(both.videoPayloadType == nil && both.audioPayloadType == 111)
+        #expect(
+            Self.refusal(Self.offer(), sending: Self.soundAlone)?.hasPrefix(
+                "the offer has no audio section (m=audio): this stream is sound alone") == true)
+        let noOpus = Self.audioOnlyOffer.replacingOccurrences(of: "a=rtpmap:111 opus/48000/2", with: "")
+        #expect(
+            Self.refusal(noOpus, sending: Self.soundAlone)
+                == "the offer's audio has no Opus (it offers G722, PCMU, telephone-event)")
+        let sending = Self.audioOnlyOffer.replacingOccurrences(of: "a=recvonly", with: "a=sendonly")
+        #expect(Self.refusal(sending, sending: Self.soundAlone)?.contains("audio does not receive") == true)
     }
 
     @Test("Offers that cannot work are refused with a reason the viewer's developer can act on")
@@ -62,6 +125,31 @@ struct WebRTCOfferTests {
         let noH264 = Self.offer().split(separator: "\r\n").filter { !$0.contains("H264") }.joined(separator: "\r\n")
         let refusal = Self.refusal(noH264, codec: .h264)
         #expect(refusal?.hasSuffix("this server sends H.264, which this browser does not take") == true)
+    }
+
+    @Test("webrtcbin answers an offer of video and sound with both, sent from one media stream; sound alone alike")
+    func answers() async throws {
+        try GStreamer.initialize()
+        for (media, offer) in [(Self.videoAndSound, Self.offerWithAudio()), (Self.soundAlone, Self.offerWithAudio())] {
+            let read = try ViewerOffer(offer, sending: media)
+            let viewer = try WebRTCViewer(id: "test", number: 1, media: media, offer: read)
+            let answer = try await viewer.answer(read, addresses: ["127.0.0.1"])
+            viewer.close()
+            let sections = WebRTCTests.sections(of: answer)
+            let audio = sections["audio"] ?? [], video = sections["video"] ?? []
+            #expect(audio.contains("a=sendonly") && audio.contains("a=rtpmap:111 OPUS/48000/2"), "\(answer)")
+            func msid(_ section: [String]) -> Substring? {
+                section.first { $0.hasPrefix("a=ssrc:") && $0.contains(" msid:") }?.split(separator: " ")[1]
+            }
+            #expect(msid(audio) != nil, "\(answer)")
+            if media.video != nil {
+                #expect(video.contains("a=sendonly") && video.contains("a=rtpmap:96 VP8/90000"), "\(answer)")
+                #expect(msid(video) == msid(audio), "\(answer)")
+            } else {
+                // Sound alone: the offer's video section is answered, sending nothing.
+                #expect(video.contains("a=inactive"), "\(answer)")
+            }
+        }
     }
 
     @Test("webrtc:// URIs: a path is needed, the port defaults to 8890, no host is every address, one option")

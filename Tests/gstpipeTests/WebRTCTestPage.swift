@@ -5,12 +5,15 @@
 /// Query: `endpoint` (the WHEP URL), `viewers` (peer connections at once), `watch` (seconds each
 /// watches), `ice` (an RTCConfiguration as JSON, such as TURN servers and iceTransportPolicy 'relay'),
 /// `leave` (after watching, the first viewer leaves: `delete`, by WHEP DELETE, twice, or
-/// `close`, closing its connection without a word), `after` (seconds the others watch after that).
+/// `close`, closing its connection without a word), `after` (seconds the others watch after that),
+/// `audio=1` (each viewer also offers to receive audio, before its video, as many WHEP players do,
+/// and plays it unmuted; `audio=last`: after its video, as gstpipe's own page does).
 /// With `embed=URL` it embeds gstpipe's own viewer page instead and reports the states that page
 /// posts. It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
 /// candidates, the time to its first frame (from its POST, and from its connection coming up), and
 /// what it saw (frames, how far from gray the pixels were, how often the picture changed between
-/// samples a quarter second apart, the codec it decoded).
+/// samples a quarter second apart, the codec it decoded, and with `audio=1` the answer's SDP and the
+/// inbound audio's statistics at the start and end of the watch).
 enum WebRTCTestPage {
     static let html = #"""
         <!doctype html>
@@ -25,6 +28,8 @@ enum WebRTCTestPage {
         const leave = query.get('leave');
         const afterSeconds = Number(query.get('after') || 0);
         const configuration = query.get('ice') ? JSON.parse(query.get('ice')) : {};
+        const audio = query.get('audio') === '1' || query.get('audio') === 'last';
+        const audioLast = query.get('audio') === 'last';
         const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
         // Resolves at the end of the browser's gathering (the null candidate), or after two seconds:
@@ -38,14 +43,22 @@ enum WebRTCTestPage {
 
         async function join(index) {
           const pc = new RTCPeerConnection(configuration);
+          if (audio && !audioLast) pc.addTransceiver('audio', { direction: 'recvonly' });
           pc.addTransceiver('video', { direction: 'recvonly' });
+          if (audioLast) pc.addTransceiver('audio', { direction: 'recvonly' });
           const video = document.createElement('video');
-          video.muted = true;
+          // Sound is played (the browser runs with no autoplay restriction), so that it is decoded.
+          video.muted = !audio;
           video.autoplay = true;
           video.playsInline = true;
           document.body.appendChild(video);
-          const viewer = { index, pc, video, frames: 0, firstFrameMs: null };
-          pc.ontrack = (event) => { video.srcObject = event.streams[0] || new MediaStream([event.track]); };
+          const viewer = { index, pc, video, frames: 0, firstFrameMs: null, tracks: [] };
+          const stream = new MediaStream();
+          pc.ontrack = (event) => {
+            viewer.tracks.push(event.track.kind);
+            stream.addTrack(event.track);
+            video.srcObject = stream;
+          };
           const candidates = endOfCandidates(pc);
           await pc.setLocalDescription(await pc.createOffer());
           await candidates;
@@ -59,6 +72,7 @@ enum WebRTCTestPage {
           if (response.status !== 201) throw new Error('POST answered ' + response.status + ': ' + answer);
           viewer.candidates = answer.split('\n').filter((line) => line.startsWith('a=candidate:')).length;
           viewer.relayCandidates = answer.split('\n').filter((line) => / typ relay/.test(line)).length;
+          if (audio) viewer.answer = answer;
           viewer.session = new URL(viewer.location, endpoint).href;
           pc.addEventListener('connectionstatechange', () => {
             if (pc.connectionState === 'connected' && viewer.connected === undefined) {
@@ -91,8 +105,29 @@ enum WebRTCTestPage {
 
         // Frames, gray (the largest and mean difference between a pixel's channels), and changes
         // (sample pairs whose mean absolute difference in luma is over 2).
+        // The inbound audio's statistics: packets, samples played out, level, codec; and the NTP time
+        // at which the audio and the video are played out (estimatedPlayoutTimestamp), to compare.
+        async function audioStats(pc) {
+          const stats = await pc.getStats();
+          const seen = {};
+          stats.forEach((entry) => {
+            if (entry.type !== 'inbound-rtp') return;
+            if (entry.kind === 'audio') {
+              Object.assign(seen, {
+                packetsReceived: entry.packetsReceived, totalSamplesReceived: entry.totalSamplesReceived,
+                audioLevel: entry.audioLevel, playout: entry.estimatedPlayoutTimestamp,
+                codec: stats.get(entry.codecId) && stats.get(entry.codecId).mimeType,
+              });
+            } else if (entry.kind === 'video') {
+              seen.videoPlayout = entry.estimatedPlayoutTimestamp;
+            }
+          });
+          return seen;
+        }
+
         async function watch(viewer, seconds) {
           const startFrames = viewer.frames;
+          const audioBefore = audio ? await audioStats(viewer.pc) : null;
           const seen = { samples: 0, maxSpread: 0, meanSpread: 0, changes: 0, width: 0, height: 0 };
           let previous = null;
           let spreadSum = 0, spreadCount = 0;
@@ -133,6 +168,11 @@ enum WebRTCTestPage {
             }
           });
           seen.frames = viewer.frames - startFrames;
+          if (audio) {
+            seen.audioBefore = audioBefore;
+            seen.audio = await audioStats(viewer.pc);
+            seen.tracks = viewer.tracks;
+          }
           seen.connection = viewer.pc.connectionState;
           return seen;
         }
@@ -143,7 +183,7 @@ enum WebRTCTestPage {
           for (let i = 0; i < count; i++) viewers.push(await join(i));
           const first = await Promise.all(viewers.map((viewer) => watch(viewer, watchSeconds)));
           viewers.forEach((viewer, i) => report.viewers.push({
-            status: viewer.status, location: viewer.location, candidates: viewer.candidates,
+            status: viewer.status, location: viewer.location, candidates: viewer.candidates, answer: viewer.answer,
             relayCandidates: viewer.relayCandidates,
             firstFrameMs: viewer.firstFrameMs, afterConnectedMs: viewer.afterConnectedMs, watched: first[i],
           }));

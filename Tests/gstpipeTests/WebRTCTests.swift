@@ -47,15 +47,7 @@ struct WebRTCTests {
     static func watchNoise(
         at uri: String = "webrtc://127.0.0.1:8890/live", query: String, stop: Int32 = SIGINT
     ) async throws -> Run {
-        let namespace = try await NetworkNamespace()
-        let server = try await serveNoise(in: namespace, uri: uri)
-        let session = try await BrowserSession(in: namespace, query: "endpoint=\(endpoint)&\(query)")
-        let report = await session.result(named: "report", timeout: 90)
-        await session.close()
-        if report == nil { Issue.record("the page reported nothing") }
-        if let error = report?["error"] { Issue.record("the page failed: \(error)") }
-        server.signal(stop)
-        return Run(report: report, result: await server.finish(timeout: 20))
+        try await watch(["noise", "!", "gray", "!", uri], query: query, stop: stop)
     }
 
     /// Moving gray noise: frames at the source's size, every pixel gray (R = G = B within what VP8's

@@ -10,7 +10,7 @@ import Synchronization
 /// - for each output, from its junction on: a converter, the encoder (and caps before it), the
 ///   muxer, the sink; and for the output that gets the input's audio beside its video, an audio
 ///   branch (converter, queue, resampler, encoder), which `FileJobRun` links to the muxer once the
-///   input shows it has audio.
+///   input shows it has audio, or which ends in a sink of its own (`StreamOutput.audioSinkChain`).
 ///
 /// Elements get labels (gstpipe-mux0, gstpipe-output0, ...) for the user's messages ("from element
 /// gstpipe-output0: ..."), `-m` and `--graph`; nothing looks them up by name.
@@ -34,8 +34,14 @@ struct FileJobElements {
         let queue: Element
         let resampler: Element
         let encoder: Element
+        /// The elements after the encoder, the sink last, when the audio goes to a sink of its own
+        /// rather than into the muxer (`StreamOutput.audioSinkChain`); empty otherwise.
+        var sinkChain: [Element] = []
 
-        var elements: [Element] { [converter, queue, resampler, encoder] }
+        /// The sink the audio ends in, when it has its own.
+        var sink: Element? { sinkChain.last }
+
+        var elements: [Element] { [converter, queue, resampler, encoder] + sinkChain }
     }
 
     /// One output's chain, from its junction to the sink.
@@ -181,7 +187,8 @@ struct FileJobElements {
         var audio: AudioBranch?
         if job.input != nil, let audioEncoder = file.audioEncoder {
             // In the pipeline itself, beside the decoding source whose pad it links to.
-            audio = try buildAudioBranch(index: index, encoder: audioEncoder, in: pipeline)
+            audio = try buildAudioBranch(
+                index: index, encoder: audioEncoder, then: file.stream?.audioSinkChain ?? [], in: pipeline)
         }
         return Output(
             file: file, converter: chain[0], encoder: encoder, muxer: muxer, sink: sink, audio: audio,
@@ -191,11 +198,12 @@ struct FileJobElements {
     /// The branch that takes the input's audio to an output's muxer, beside its video; linked at
     /// neither end yet: `DecodedPads` links its input, `FileJobRun` its encoder once the input shows
     /// it has audio (a muxer pad that never gets data stalls the muxer, and mp4mux keeps an empty
-    /// track for a pad given back).
+    /// track for a pad given back). With `sinks` (an output whose audio has a sink of its own), the
+    /// encoder is linked to them here: a sink that never gets data holds nothing up.
     private static func buildAudioBranch(
-        index: Int, encoder: String, in bin: Bin
+        index: Int, encoder: String, then sinks: [ElementSpec], in bin: Bin
     ) throws(GStreamerError) -> AudioBranch {
-        let branch = AudioBranch(
+        var branch = AudioBranch(
             converter: try ElementSpec("audioconvert").make(named: "gstpipe-audio\(index)", in: bin),
             // Sized in time only, far above any encoder's latency: x264 holds seconds of frames while
             // the muxer waits for them, and a one-second audio queue would fill and block the demuxer
@@ -209,6 +217,10 @@ struct FileJobElements {
             ).make(named: "gstpipe-audioqueue\(index)", in: bin),
             resampler: try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin),
             encoder: try ElementSpec(encoder).make(named: "gstpipe-audioencoder\(index)", in: bin))
+        for (position, spec) in sinks.enumerated() {
+            let name = position == sinks.count - 1 ? "gstpipe-audiooutput\(index)" : nil
+            branch.sinkChain.append(try spec.make(named: name, in: bin))
+        }
         try link(branch.elements)
         return branch
     }

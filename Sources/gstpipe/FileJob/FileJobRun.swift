@@ -135,11 +135,12 @@ struct FileJobRun {
     }
 
     /// Links an audio branch that got the input's audio to a pad its muxer makes on request (the
-    /// muxer has not started, no data has flowed yet).
+    /// muxer has not started, no data has flowed yet); a branch with a sink of its own is linked
+    /// already.
     private static func connectAudioBranch(
         _ branch: FileJobElements.AudioBranch, of output: FileJobElements.Output, note: @Sendable (String) -> Void
     ) {
-        guard let muxer = output.muxer, let encoded = branch.encoder.pad(named: "src") else { return }
+        guard branch.sink == nil, let muxer = output.muxer, let encoded = branch.encoder.pad(named: "src") else { return }
         // The muxer's template for audio: one named so (mp4mux's "audio_%u"; hlssink2's "audio", whose
         // templates take any caps, so that caps alone would choose its "video"), else the first that
         // takes the encoder's caps (mpegtsmux's "sink_%d").

@@ -37,6 +37,11 @@ protocol StreamOutput: Sendable {
     /// last; empty when the muxer writes the output itself (hlssink2).
     var sinkChain: [ElementSpec] { get }
 
+    /// The elements that take a file input's encoded audio, the sink last, when `format` has no
+    /// muxer to put it in beside the video (WebRTC's second appsink, which its viewers share); nil
+    /// when the audio goes into the muxer. Default: nil.
+    var audioSinkChain: [ElementSpec]? { get }
+
     /// The one-line note said as the job is read; nil for a server, which says where it serves once
     /// it listens (`start`).
     func startNote(_ settings: StreamSettings) -> String?
@@ -83,6 +88,8 @@ extension StreamOutput {
     }
 
     var lingerAfterEnd: TimeInterval { 0 }
+
+    var audioSinkChain: [ElementSpec]? { nil }
 
     var wantsRegularKeyFrames: Bool { true }
 

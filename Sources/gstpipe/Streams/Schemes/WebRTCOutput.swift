@@ -1,6 +1,8 @@
 /// `webrtc://HOST:PORT/PATH`: served by gstpipe itself to browsers (`WebRTCServer`): a viewer page at
 /// PATH and a WHEP endpoint at PATH/whep. The chain ends in an appsink whose encoded frames (VP8, or
-/// H.264 with `?codec=h264`) every viewer shares, each payloaded for its own webrtcbin.
+/// H.264 with `?codec=h264`) every viewer shares, each payloaded for its own webrtcbin; a file
+/// input's audio, encoded once as Opus, ends in a second appsink (`audioSinkChain`), and a
+/// description of sound alone (`audiotestsrc ! webrtc://…`) is encoded as Opus into the first.
 struct WebRTCOutput: StreamOutput {
     static let scheme = OutputScheme(
         naming: .uri(["webrtc"]), help: "webrtc://HOST:PORT/PATH (a page and WHEP for browsers)",
@@ -23,6 +25,19 @@ struct WebRTCOutput: StreamOutput {
         [ElementSpec("appsink", [("sync", .text("true")), ("async", .text("false")), ("max-buffers", .text("60"))])]
     }
 
+    /// A file input's Opus, at 48 kHz (`WebRTCMedia.opusCaps`), in its own appsink, at the file's
+    /// pace as the video is.
+    var audioSinkChain: [ElementSpec]? {
+        [
+            ElementSpec(
+                "appsink",
+                [
+                    ("caps", .text(WebRTCMedia.opusCaps)), ("sync", .text("true")), ("async", .text("false")),
+                    ("max-buffers", .text("100")),
+                ])
+        ]
+    }
+
     func startNote(_ settings: StreamSettings) -> String? { nil }
 
     var failureAdvice: String { "the WebRTC encoder stopped: run gstpipe again, with -v for GStreamer's details" }
@@ -35,9 +50,18 @@ struct WebRTCOutput: StreamOutput {
         _ chain: FileJobElements.Output, settings: StreamSettings, note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) -> (any StreamServer)? {
         guard let appsink = chain.sink else { return nil }
+        let sources: WebRTCViewers.Sources
+        if chain.file.media == .audio {
+            // Sound alone: Opus at 48 kHz in the one appsink, which takes those caps before any flow.
+            try? appsink.set("caps", fromString: WebRTCMedia.opusCaps)
+            sources = WebRTCViewers.Sources(video: nil, audio: appsink)
+        } else {
+            sources = WebRTCViewers.Sources(video: appsink, audio: chain.audio?.sink)
+        }
         var ice = settings.ice
         ice.localAddresses = WebRTCServer.iceAddresses(for: address.host)
-        let server = try await WebRTCServer(address: address, codec: codec, ice: ice, appsink: appsink, note: note)
+        let server = try await WebRTCServer(
+            address: address, codec: codec, ice: ice, sources: sources, note: note)
         note(server.startNote)
         return server
     }
@@ -60,10 +84,12 @@ struct WebRTCOutput: StreamOutput {
 }
 
 extension OutputFormat {
-    /// A `webrtc://` output: encoded once for every viewer, payloaded per viewer (`WebRTCViewer`).
+    /// A `webrtc://` output: encoded once for every viewer, payloaded per viewer (`WebRTCViewer`);
+    /// sound as Opus, beside the video (a file's audio) or alone (a description of sound).
     static func webrtc(codec: WebRTCCodec) -> OutputFormat {
         OutputFormat(
             extensions: [], name: "\(codec.encodingName) over WebRTC", videoChain: codec.encoderChain, muxer: nil,
-            audioEncoders: nil, isImage: false, encoderInput: "video/x-raw,format=I420")
+            audioEncoders: ["opusenc"], audioName: "Opus over WebRTC", isImage: false,
+            encoderInput: "video/x-raw,format=I420")
     }
 }

@@ -1,6 +1,8 @@
 /// The page a `webrtc://` output serves at its path: a `<video>` that watches the stream through the
 /// server's WHEP endpoint (PATH/whep, next to the page), the connection's state below it, and a
-/// DELETE of the session when the page goes away. Everything is here: no script or style from
+/// DELETE of the session when the page goes away. It offers to receive sound too; browsers play a
+/// page's sound unasked only once the user has interacted with it, so the video starts muted and a
+/// "Sound on" button shows when the stream has sound. Everything is here: no script or style from
 /// elsewhere, so it works on a network with no way out. Embedded in another page (an iframe), it
 /// tells that page its state with postMessage (`{gstpipe: 'viewer', state}`; 'playing' with the
 /// picture's size once the first frame shows), so the page around it can follow the player. Its
@@ -22,10 +24,12 @@ enum ViewerPage {
           body { margin: 0; background: #111; color: #ccc; font: 15px system-ui, sans-serif; text-align: center; }
           video { display: block; margin: 1em auto .5em; max-width: 100vw; max-height: 85vh; background: #000; }
           #state.failed { color: #f66; }
+          #sound { font: inherit; margin-bottom: .5em; }
         </style>
         </head>
         <body>
         <video id="video" autoplay muted playsinline controls></video>
+        <button id="sound" hidden>Sound on</button>
         <div id="state">starting</div>
         <script>
         'use strict';
@@ -33,6 +37,11 @@ enum ViewerPage {
         const endpoint = location.pathname.replace(/\/+$/, '') + '/whep';
         const video = document.getElementById('video');
         const stateLine = document.getElementById('state');
+        // Video and sound in one stream, played by the one element.
+        const stream = new MediaStream();
+        const sound = document.getElementById('sound');
+        sound.onclick = () => { video.muted = false; };
+        video.onvolumechange = () => { sound.hidden = !video.muted || !stream.getAudioTracks().length; };
         let session = null;
         // The server's STUN and TURN servers (--stun, --turn), so that this browser gathers the same kinds.
         const configuration = /*CONFIGURATION*/{};
@@ -59,12 +68,22 @@ enum ViewerPage {
         async function watch() {
           const pc = new RTCPeerConnection(configuration);
           pc.addTransceiver('video', { direction: 'recvonly' });
+          pc.addTransceiver('audio', { direction: 'recvonly' });
           pc.ontrack = (event) => {
-            video.srcObject = event.streams[0] || new MediaStream([event.track]);
+            stream.addTrack(event.track);
+            if (video.srcObject !== stream) video.srcObject = stream;
+            if (event.track.kind === 'audio') {
+              sound.hidden = !video.muted;
+              return;
+            }
             video.requestVideoFrameCallback((now, frame) => {
               show('playing', false, { width: frame.width, height: frame.height });
             });
           };
+          // Sound alone: playing once the element plays, with no picture to wait for.
+          video.addEventListener('playing', () => {
+            if (!stream.getVideoTracks().length) show('playing', false, { width: 0, height: 0 });
+          });
           pc.onconnectionstatechange = () => {
             const state = pc.connectionState;
             const failed = state === 'failed' || state === 'closed';

@@ -64,7 +64,7 @@ struct WHEPEndpoints: SignallingRoutes {
         }
         let offer: ViewerOffer
         do {
-            offer = try ViewerOffer(String(buffer: body), codec: viewers.codec)
+            offer = try ViewerOffer(String(buffer: body), sending: viewers.media)
         } catch {
             return Self.text(.badRequest, error.reason)
         }

@@ -3,7 +3,7 @@ import GStreamer
 
 /// What serves a `webrtc://HOST:PORT/PATH` output: an HTTP server (`SignallingServer`) on HOST:PORT with
 /// the viewer page and the WHEP endpoint (`WHEPEndpoints`), and the viewers fed from the output's
-/// appsink (`WebRTCViewers`). It runs beside the pipeline, on Swift tasks, until `close()`.
+/// appsinks (`WebRTCViewers`). It runs beside the pipeline, on Swift tasks, until `close()`.
 final class WebRTCServer: StreamServer {
     let address: StreamAddress
     let viewers: WebRTCViewers
@@ -11,13 +11,13 @@ final class WebRTCServer: StreamServer {
 
     /// Starts listening; returns once the server accepts connections, or throws saying why it cannot.
     init(
-        address: StreamAddress, codec: WebRTCCodec, ice: ICESettings, appsink: Element,
+        address: StreamAddress, codec: WebRTCCodec, ice: ICESettings, sources: WebRTCViewers.Sources,
         note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) {
         self.address = address
         do {
             viewers = try WebRTCViewers(
-                appsink: appsink, codec: codec, ice: ice, note: note)
+                sources: sources, codec: codec, ice: ice, note: note)
         } catch {
             throw .runtime("cannot serve \(address.uri): \(error.message)")
         }
@@ -39,7 +39,7 @@ final class WebRTCServer: StreamServer {
     /// The note said as the output starts.
     var startNote: String {
         "serving \(address.uri): watch at \(pageURL) (a browser on any origin; WHEP endpoint \(pageURL)/whep, "
-            + "\(viewers.codec.encodingName), up to \(WebRTCViewers.limit) viewers"
+            + "\(viewers.media.name), up to \(WebRTCViewers.limit) viewers"
             + (viewers.ice.shown.map { "; ICE: \($0)" } ?? "") + ")"
     }
 

@@ -1,20 +1,26 @@
+import CGStreamer
 import Foundation
 import GStreamer
 import Synchronization
 
 /// One viewer of a `webrtc://` output: a pipeline of its own, `appsrc ! payloader ! webrtcbin`, fed
-/// the shared encoder's frames by `WebRTCViewers`. A pipeline apart, not a branch of the run's: an
-/// error in one viewer's webrtcbin (DTLS refused, ICE failed) ends that viewer alone, and a viewer
-/// comes and goes without a state change of the source's pipeline. Its appsrc never blocks and
-/// drops its oldest frames when full, so a viewer that cannot keep up loses frames (and asks for a
-/// key frame to recover) without holding back the encoder or the others.
+/// the shared encoder's frames by `WebRTCViewers`, and a second `appsrc ! rtpopuspay` into the same
+/// webrtcbin for the shared Opus when there is sound and the viewer's offer takes it. A pipeline
+/// apart, not a branch of the run's: an error in one viewer's webrtcbin (DTLS refused, ICE failed)
+/// ends that viewer alone, and a viewer comes and goes without a state change of the source's
+/// pipeline. Its appsrcs never block and drop their oldest buffers when full, so a viewer that
+/// cannot keep up loses frames (and asks for a key frame to recover) without holding back the
+/// encoder or the others.
 final class WebRTCViewer: Sendable {
     /// The session's id, the last part of its WHEP resource's URL.
     let id: String
     /// Counted from 1 in the order viewers came, for notes.
     let number: Int
     private let pipeline: Pipeline
-    private let feed: AppSrc
+    /// The video's appsrc, nil when the description is sound alone.
+    private let feed: AppSrc?
+    /// The sound's appsrc, nil when there is none or the viewer's offer takes none.
+    private let sound: AppSrc?
     private let webrtcbin: Element
     private let state = Mutex(State())
 
@@ -24,6 +30,7 @@ final class WebRTCViewer: Sendable {
         var negotiated = false
         var waitingForKey = true
         var caps: Caps?
+        var soundCaps: Caps?
         var closed = false
     }
 
@@ -41,25 +48,50 @@ final class WebRTCViewer: Sendable {
 
     private let liveness = Liveness()
 
-    /// Builds the viewer's pipeline for `offer` and starts it (nothing flows until it is negotiated).
-    init(id: String, number: Int, codec: WebRTCCodec, offer: ViewerOffer) throws(GStreamerError) {
+    /// Builds the viewer's pipeline for `offer` and starts it (nothing flows until it is negotiated):
+    /// a branch for the video the offer takes, and one for the sound when `media` has sound and the
+    /// offer takes it (without, the viewer gets the video alone).
+    init(id: String, number: Int, media: WebRTCMedia, offer: ViewerOffer) throws(GStreamerError) {
         self.id = id
         self.number = number
-        let rtpCaps = "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),"
-            + "payload=\(offer.payloadType)"
-        // is-live with do-timestamp: each frame is stamped with this pipeline's running time as it
-        // leaves the appsrc, so a viewer's stream starts at its own zero. A second of frames at most.
+        // Live appsrcs, stamped here (`stamp`); about a second of frames, or of 20 ms Opus packets,
+        // the oldest dropped beyond that.
+        let appsrc = "is-live=true format=time block=false leaky-type=downstream"
+        // Each stream's SSRC chosen here and put in the caps webrtcbin answers from, so that the
+        // answer names it (a=ssrc, with a=msid: one stream id for both, which a browser plays in
+        // sync). Without, a browser routes packets by payload type alone, and Chromium dropped
+        // every Opus packet when the offer's audio section came before an unanswered video one.
+        let (videoSSRC, audioSSRC) = Self.ssrcs()
+        var branches: [String] = []
+        if let codec = media.video, let payloadType = offer.videoPayloadType {
+            let rtpCaps = "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),"
+                + "payload=\(payloadType),ssrc=(uint)\(videoSSRC)"
+            branches.append(
+                "appsrc name=feed \(appsrc) max-buffers=30 ! \(codec.payloader(payloadType: payloadType)) "
+                    + "ssrc=\(videoSSRC) ! \(rtpCaps) ! peer.")
+        }
+        if media.audio, let payloadType = offer.audioPayloadType {
+            let payloader = WebRTCMedia.opusPayloader(payloadType: payloadType, ssrc: audioSSRC)
+            branches.append("appsrc name=sound \(appsrc) max-buffers=50 ! \(payloader) ! peer.")
+        }
         pipeline = try Pipeline(
-            launch: "appsrc name=feed is-live=true format=time do-timestamp=true block=false leaky-type=downstream "
-                + "max-buffers=30 ! \(codec.payloader(payloadType: offer.payloadType)) ! \(rtpCaps) ! "
-                + "webrtcbin name=peer bundle-policy=max-bundle")
-        guard let feed = try? pipeline.appSrc(named: "feed"), let webrtcbin = pipeline.element(named: "peer") else {
+            launch: (["webrtcbin name=peer bundle-policy=max-bundle"] + branches).joined(separator: " "))
+        feed = try? pipeline.appSrc(named: "feed")
+        sound = try? pipeline.appSrc(named: "sound")
+        guard feed != nil || sound != nil, let webrtcbin = pipeline.element(named: "peer") else {
             throw GStreamerError(kind: .core, message: "the viewer's pipeline has no appsrc or webrtcbin")
         }
-        self.feed = feed
         self.webrtcbin = webrtcbin
         listenForReports()
         try pipeline.play()
+    }
+
+    /// Two SSRCs for a viewer's video and sound: random (RFC 3550), not zero, not the same.
+    private static func ssrcs() -> (video: UInt32, audio: UInt32) {
+        let video = UInt32.random(in: 1...UInt32.max)
+        var audio = UInt32.random(in: 1...UInt32.max)
+        while audio == video { audio = UInt32.random(in: 1...UInt32.max) }
+        return (video, audio)
     }
 
     /// Answers the viewer's offer: webrtcbin takes it, answers, and gathers its candidates (through
@@ -106,15 +138,17 @@ final class WebRTCViewer: Sendable {
     /// Calls `handler` when the viewer asks for a key frame (its browser lost packets and sent a PLI
     /// or FIR, which webrtcbin sends upstream as a force-key-unit event, to this pipeline's appsrc).
     func onKeyFrameRequest(_ handler: @escaping @Sendable () -> Void) {
-        _ = feed.pad(named: "src")?.addProbe(.eventUpstream) { info in
+        _ = feed?.pad(named: "src")?.addProbe(.eventUpstream) { info in
             if info.event?.name == "GstForceKeyUnit" { handler() }
             return .ok
         }
     }
 
-    /// Takes one encoded frame from the shared encoder: passed on when the viewer is negotiated and
-    /// has had a key frame. Returns true when the viewer is waiting for a key frame.
-    func take(_ buffer: Buffer, caps: Caps?) -> Bool {
+    /// Takes one encoded frame from the shared encoder, meant for the clock time `time` in the run:
+    /// passed on when the viewer is negotiated and has had a key frame. Returns true when the viewer
+    /// is waiting for a key frame.
+    func take(_ buffer: Buffer, caps: Caps?, time: ClockTime?) -> Bool {
+        guard let feed else { return false }
         let (push, newCaps) = state.withLock { state -> (Bool, Caps?) in
             guard state.negotiated, !state.closed else { return (false, nil) }
             if state.waitingForKey && buffer.isDeltaUnit { return (false, nil) }
@@ -125,18 +159,56 @@ final class WebRTCViewer: Sendable {
         }
         guard push else { return state.withLock { $0.negotiated && $0.waitingForKey } }
         if let newCaps { feed.caps = newCaps }
-        // A buffer of its own over the same memory, its time left to the appsrc (do-timestamp): the
-        // run's times (DTS too) are those of another pipeline, ahead of this one's, and a sink here
-        // would hold each frame until this pipeline's clock reached them.
-        let own = buffer.withTimestamps(pts: nil, duration: buffer.duration)
-        own.dts = nil
-        feed.push(own)
+        if let own = stamp(buffer, time: time) { feed.push(own) }
         return false
     }
 
-    /// Sends end of stream to the viewer (webrtcbin says goodbye with RTCP BYE).
-    func endOfStream() {
-        feed.endOfStream()
+    /// Takes one Opus packet from the shared audio encoder, meant for the clock time `time` in the run:
+    /// passed on once the viewer is negotiated, when it gets sound.
+    func takeSound(_ buffer: Buffer, caps: Caps?, time: ClockTime?) {
+        guard let sound else { return }
+        let (push, newCaps) = state.withLock { state -> (Bool, Caps?) in
+            guard state.negotiated, !state.closed else { return (false, nil) }
+            guard let caps, state.soundCaps.map({ $0 != caps }) ?? true else { return (true, nil) }
+            state.soundCaps = caps
+            return (true, caps)
+        }
+        guard push else { return }
+        if let newCaps { sound.caps = newCaps }
+        if let own = stamp(buffer, time: time) { sound.push(own) }
+    }
+
+    /// A buffer of its own over the same memory, stamped, when the viewer gets video and sound, in
+    /// this pipeline's running time for the clock time `time` (when the run meant it to be played:
+    /// its base time plus the buffer's running time there). Both pipelines run on the system clock,
+    /// so video and sound keep in this pipeline the distance they had in the run (the browser plays
+    /// them in sync by their RTP timestamps and RTCP sender reports, and both streams are named in
+    /// one media stream of the answer), and a buffer the run sent late goes out with its own time,
+    /// not a later one. The run's running times themselves are those of another
+    /// pipeline, ahead of this one's, and a sink here would hold each buffer until this pipeline's
+    /// clock reached them. Nil before this pipeline has a clock (nothing can be sent then).
+    private func stamp(_ buffer: Buffer, time: ClockTime?) -> Buffer? {
+        let (running, base) = pipeline.withUnsafePointer {
+            (gst_element_get_current_running_time($0), gst_element_get_base_time($0))
+        }
+        guard running != GstClockTime.max else { return nil }
+        // One stream alone (video, or sound) has nothing to keep in step with: it goes out stamped
+        // as it comes, as before there was sound. So does a buffer without a time.
+        guard feed != nil && sound != nil, let time else {
+            let own = buffer.withTimestamps(pts: ClockTime(running), duration: buffer.duration)
+            own.dts = ClockTime(running)
+            return own
+        }
+        let pts = ClockTime(max(0, Int64(bitPattern: time) - Int64(bitPattern: UInt64(base))))
+        let own = buffer.withTimestamps(pts: pts, duration: buffer.duration)
+        own.dts = pts
+        return own
+    }
+
+    /// Sends end of stream to the viewer, for the video (`sound` false) or the sound: webrtcbin says
+    /// goodbye with RTCP BYE.
+    func endOfStream(sound isSound: Bool) {
+        _ = isSound ? sound?.endOfStream() : feed?.endOfStream()
     }
 
     /// Stops the viewer's pipeline, closing its connection. Blocks while webrtcbin shuts down:

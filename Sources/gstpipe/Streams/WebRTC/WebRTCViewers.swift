@@ -1,10 +1,13 @@
+import CGStreamer
 import Foundation
 import GStreamer
 import Synchronization
 
 /// The viewers of one `webrtc://` output and the encoded frames they share: the run's pipeline
-/// encodes once into an appsink, and each frame that reaches it goes to every viewer's own pipeline
-/// (`WebRTCViewer`) on the appsink's streaming thread. A viewer joins by its WHEP offer (`join`) and
+/// encodes once into an appsink (the video's, and the sound's when there is sound: `Sources`), and
+/// each frame or Opus packet that reaches one goes to every viewer's own pipeline (`WebRTCViewer`)
+/// on that appsink's streaming thread, with its running time in the run, by which each viewer
+/// stamps sound and video alike. A viewer joins by its WHEP offer (`join`) and
 /// leaves by DELETE (`leave`), by its connection failing or closing, or when the run ends.
 ///
 /// A viewer that joins needs a key frame: the encoder is asked for one (an upstream force-key-unit
@@ -22,8 +25,17 @@ final class WebRTCViewers: Sendable {
     /// The most viewers served at once; one more is told to come back later.
     static let limit = 64
 
+    /// The run's appsinks the viewers are fed from.
+    struct Sources: Sendable {
+        /// Encoded video, nil for a description of sound alone.
+        let video: Element?
+        /// Opus, nil without sound. A file input without sound takes its audio branch out of the run
+        /// as it starts (`FileJobRun`): the viewers that join after get the video alone.
+        let audio: Element?
+    }
+
     let codec: WebRTCCodec
-    private let appsink: Element
+    private let sources: Sources
     /// STUN, TURN, the public address, and the addresses each viewer's ICE agent offers beside what
     /// libnice finds (loopback, which it leaves out).
     let ice: ICESettings
@@ -46,39 +58,74 @@ final class WebRTCViewers: Sendable {
         let state = Mutex(State())
     }
 
-    /// Starts taking what reaches `appsink` (encoded `codec` frames) for the viewers to come.
+    /// Starts taking what reaches the appsinks of `sources` (encoded `codec` frames, Opus) for the
+    /// viewers to come.
     init(
-        appsink: Element, codec: WebRTCCodec, ice: ICESettings, note: @escaping @Sendable (String) -> Void
+        sources: Sources, codec: WebRTCCodec, ice: ICESettings, note: @escaping @Sendable (String) -> Void
     ) throws(GStreamerError) {
-        self.appsink = appsink
+        self.sources = sources
         self.codec = codec
         self.ice = ice
         self.note = note
-        try appsink.set("emit-signals", true)
         let shared = shared
-        // The handlers hold the appsink (to pull from it) and the state, not `self`; `close()`
-        // disconnects them.
+        var connections: [SignalConnection] = []
+        if let video = sources.video {
+            connections += try Self.take(from: video, isSound: false, ends: true, shared: shared) {
+                viewers, buffer, caps, time in
+                let waiting = viewers.map { $0.take(buffer, caps: caps, time: time) }.contains(true)
+                // A viewer still waiting for its first key frame when a delta frame came: ask again
+                // (the first request may have gone before the encoder started).
+                if waiting && buffer.isDeltaUnit { Self.requestKeyFrame(from: video, shared: shared, limited: true) }
+            }
+        }
+        if let audio = sources.audio {
+            // The sound ends the stream when it is all there is; beside video, the video's end does
+            // (a file's audio ends with it, and an audio branch taken out never ends).
+            connections += try Self.take(from: audio, isSound: true, ends: sources.video == nil, shared: shared) {
+                viewers, buffer, caps, time in
+                viewers.forEach { $0.takeSound(buffer, caps: caps, time: time) }
+            }
+        }
+        self.connections.withLock { $0 = connections }
+        watchdog.withLock { $0 = Task { [weak self] in await self?.dropSilentViewers() } }
+    }
+
+    /// Hands each sample reaching `appsink` to `deliver`, with the viewers of the moment, the caps and
+    /// the clock time the run meant the buffer for; at its end of stream, ends that kind (`isSound`) for
+    /// every viewer, and the stream when it `ends` it (no viewer joins after). The handlers hold the
+    /// appsink (to pull from it) and the state, not `self`; `close()` disconnects them.
+    private static func take(
+        from appsink: Element, isSound: Bool, ends: Bool, shared: Shared,
+        deliver: @escaping @Sendable ([WebRTCViewer], Buffer, Caps?, ClockTime?) -> Void
+    ) throws(GStreamerError) -> [SignalConnection] {
+        try appsink.set("emit-signals", true)
         let newSample = try appsink.connectReturning("new-sample") { [appsink] _ in
             guard let sample = try? appsink.emit("pull-sample").sample, let buffer = sample.buffer else {
                 return .enumeration(-3, nick: "eos")
             }
             let viewers = shared.state.withLock { Array($0.viewers.values) }
-            let caps = sample.caps
-            let waiting = viewers.map { $0.take(buffer, caps: caps) }.contains(true)
-            // A viewer still waiting for its first key frame when a delta frame came: ask again
-            // (the first request may have gone before the encoder started).
-            if waiting && buffer.isDeltaUnit { Self.requestKeyFrame(from: appsink, shared: shared, limited: true) }
+            // The clock time the run meant it for: its base time plus the buffer's running time.
+            let base = ClockTime(appsink.withUnsafePointer { gst_element_get_base_time($0) })
+            deliver(viewers, buffer, sample.caps, runningTime(of: buffer, in: sample.segment).map { $0 + base })
             return .enumeration(0, nick: "ok")
         }
         let endOfStream = try appsink.connect("eos") { _ in
             let viewers = shared.state.withLock { state in
-                state.ended = true
+                if ends { state.ended = true }
                 return Array(state.viewers.values)
             }
-            viewers.forEach { $0.endOfStream() }
+            viewers.forEach { $0.endOfStream(sound: isSound) }
         }
-        connections.withLock { $0 = [newSample, endOfStream] }
-        watchdog.withLock { $0 = Task { [weak self] in await self?.dropSilentViewers() } }
+        return [newSample, endOfStream]
+    }
+
+    /// The running time of `buffer` in the run (its segment's base, plus its time into the segment
+    /// at the segment's rate), which the video's and the sound's appsinks share; nil without a time.
+    static func runningTime(of buffer: Buffer, in segment: Segment?) -> ClockTime? {
+        guard let pts = buffer.pts else { return nil }
+        guard let segment, segment.rate != 0 else { return pts }
+        guard pts > segment.start else { return segment.base }
+        return segment.base + ClockTime(Double(pts - segment.start) / abs(segment.rate))
     }
 
     /// A viewer silent this long (no RTCP: its tab was closed, its machine gone) is dropped. Twice
@@ -108,6 +155,12 @@ final class WebRTCViewers: Sendable {
         }
     }
 
+    /// What the viewers get: the video's codec, and Opus while the run has sound (a file's audio
+    /// branch still in the run: one the input could not feed has been taken out).
+    var media: WebRTCMedia {
+        WebRTCMedia(video: sources.video == nil ? nil : codec, audio: sources.audio?.parent != nil)
+    }
+
     /// How many are watching now.
     var count: Int { shared.state.withLock { $0.viewers.count } }
 
@@ -124,7 +177,7 @@ final class WebRTCViewers: Sendable {
         let id = UUID().uuidString.lowercased()
         let viewer: WebRTCViewer
         do {
-            viewer = try WebRTCViewer(id: id, number: number, codec: codec, offer: offer)
+            viewer = try WebRTCViewer(id: id, number: number, media: media, offer: offer)
         } catch {
             throw .failed("cannot start a viewer's pipeline: \(error.message)")
         }
@@ -139,9 +192,9 @@ final class WebRTCViewers: Sendable {
             throw .ended
         }
         viewer.onEnd { [weak self] reason in self?.remove(id, because: reason) }
-        let (appsink, shared) = (appsink, shared)
-        viewer.onConnected { Self.requestKeyFrame(from: appsink, shared: shared, limited: false) }
-        viewer.onKeyFrameRequest { Self.requestKeyFrame(from: appsink, shared: shared, limited: true) }
+        let (video, shared) = (sources.video, shared)
+        viewer.onConnected { Self.requestKeyFrame(from: video, shared: shared, limited: false) }
+        viewer.onKeyFrameRequest { Self.requestKeyFrame(from: video, shared: shared, limited: true) }
         let answer: String
         do {
             answer = try await viewer.answer(offer, ice: ice)
@@ -149,7 +202,7 @@ final class WebRTCViewers: Sendable {
             remove(id, because: "its offer was refused: \(error.reason)", quietly: true)
             throw .failed("webrtcbin refused the offer: \(error.reason)")
         }
-        Self.requestKeyFrame(from: appsink, shared: shared, limited: false)
+        Self.requestKeyFrame(from: video, shared: shared, limited: false)
         note("viewer \(number) joined (\(count) watching)")
         return (id, answer)
     }
@@ -184,7 +237,8 @@ final class WebRTCViewers: Sendable {
 
     /// Asks the encoder for a key frame; `limited` requests (a viewer's own, or a repeat) at most
     /// once every half second.
-    private static func requestKeyFrame(from appsink: Element, shared: Shared, limited: Bool) {
+    private static func requestKeyFrame(from appsink: Element?, shared: Shared, limited: Bool) {
+        guard let appsink else { return }
         let now = ContinuousClock.now
         let due = shared.state.withLock { state -> Bool in
             if limited, let last = state.lastForwardedRequest, now - last < .milliseconds(500) { return false }
