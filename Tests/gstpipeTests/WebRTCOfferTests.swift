@@ -133,7 +133,7 @@ struct WebRTCOfferTests {
         for (media, offer) in [(Self.videoAndSound, Self.offerWithAudio()), (Self.soundAlone, Self.offerWithAudio())] {
             let read = try ViewerOffer(offer, sending: media)
             let viewer = try WebRTCViewer(id: "test", number: 1, media: media, offer: read)
-            let answer = try await viewer.answer(read, addresses: ["127.0.0.1"])
+            let answer = try await viewer.answer(read, ice: ICESettings(localAddresses: ["127.0.0.1"]))
             viewer.close()
             let sections = WebRTCTests.sections(of: answer)
             let audio = sections["audio"] ?? [], video = sections["video"] ?? []
