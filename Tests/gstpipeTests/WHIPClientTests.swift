@@ -41,12 +41,14 @@ struct WHIPClientTests {
         let namespace = try await NetworkNamespace()
         let (server, report) = try await Self.startAiortc(in: namespace)
         defer { try? FileManager.default.removeItem(at: report) }
-        // 90 frames at 30 a second: 3 s of gray noise, then end of stream and DELETE. Small frames:
-        // noise is the hardest picture for VP8 to encode, and the machine's two cores are shared.
+        // 240 frames at 30 a second: 8 s of gray noise, then end of stream and DELETE. Frames sent before
+        // ICE and DTLS are up are lost (as with any WHIP publisher), and on a loaded 2-core machine that
+        // took over 3 s: 8 s leave time for 30 to arrive. Small frames: noise is the hardest picture
+        // for VP8 to encode, and the machine's two cores are shared.
         let gstpipe = namespace.run(
             CLI.binary.path,
             [
-                "noise", "num-buffers=90", "width=160", "height=120", "!", "gray", "!",
+                "noise", "num-buffers=240", "width=160", "height=120", "!", "gray", "!",
                 "whip+http://127.0.0.1:8891/whip?token=\(Self.token)",
             ])
         let result = await gstpipe.finish(timeout: 60)
