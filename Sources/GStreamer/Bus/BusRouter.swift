@@ -20,6 +20,8 @@ final class BusRouter: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Held while one message is handed to every reader (`route`).
+    private let delivery = Mutex(())
     /// The pipeline's address, to recognize its own state changes.
     private let pipelineAddress: UInt
 
@@ -97,8 +99,13 @@ final class BusRouter: Sendable {
         }
         let handler = state.withLock { $0.syncHandler }
         if handler?(message) == .drop { return }
-        let subscribers = state.withLock { Array($0.subscribers.values) }
-        for subscriber in subscribers { subscriber.enqueue(message) }
+        // One message at a time to every reader: threads post at once (a streaming thread's latency
+        // message, the state change's new-clock), and without this two readers could get them in
+        // different orders. enqueue never blocks, and calls nothing that posts.
+        delivery.withLock { _ in
+            let subscribers = state.withLock { Array($0.subscribers.values) }
+            for subscriber in subscribers { subscriber.enqueue(message) }
+        }
     }
 
     // MARK: Bookkeeping
