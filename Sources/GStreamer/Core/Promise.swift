@@ -27,16 +27,22 @@ public final class Promise: @unchecked Sendable {
         let outcome = PromiseOutcome()
         self.outcome = outcome
         madeHere = true
+        let data = Unmanaged.passRetained(outcome).toOpaque()
         pointer = gst_promise_new_with_change_func(
             { promise, data in
                 guard let promise, let data else { return }
                 Unmanaged<PromiseOutcome>.fromOpaque(data).takeUnretainedValue().settle(promise)
-            },
-            Unmanaged.passRetained(outcome).toOpaque(),
-            { data in
-                guard let data else { return }
-                Unmanaged<PromiseOutcome>.fromOpaque(data).release()
-            })
+            }, data, nil)
+        // The outcome is released as the GstPromise is finalized, by a weak reference: not by the
+        // change function's notify, whose data gst_promise_expire clears (the outcome leaked).
+        pointer.withMemoryRebound(to: GstMiniObject.self, capacity: 1) { object in
+            gst_mini_object_weak_ref(
+                object,
+                { data, _ in
+                    guard let data else { return }
+                    Unmanaged<PromiseOutcome>.fromOpaque(data).release()
+                }, data)
+        }
     }
 
     /// Wraps a promise made elsewhere, with a reference of its own.
