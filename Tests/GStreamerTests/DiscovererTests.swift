@@ -5,17 +5,22 @@ import Testing
 
 @Suite("Discoverer and factory details: what media and elements hold, read without playing")
 struct DiscovererTests {
-    @Test("A 1 s Matroska file of 160x120 H.264 at 30 fps and 2-channel 44.1 kHz Vorbis is read as such")
-    func discoverFile() async throws {
+    /// Runs `launch` (its `%s` the file's path) to write clip.mkv in a new folder; the caller removes it.
+    static func clip(_ launch: String) async throws -> (path: String, directory: URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("discoverer-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("clip.mkv").path
-        try await Pipeline(
-            launch: "videotestsrc num-buffers=30 ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc "
-                + "speed-preset=ultrafast ! matroskamux name=m ! filesink location=\(path) "
-                + "audiotestsrc num-buffers=43 samplesperbuffer=1024 ! audio/x-raw,rate=44100,channels=2 ! vorbisenc ! m."
-        ).run()
+        try await Pipeline(launch: launch.replacingOccurrences(of: "%s", with: path)).run()
+        return (path, directory)
+    }
+
+    @Test("A 1 s Matroska file of 160x120 H.264 at 30 fps and 2-channel 44.1 kHz Vorbis is read as such")
+    func discoverFile() async throws {
+        let (path, directory) = try await Self.clip(
+            "videotestsrc num-buffers=30 ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc "
+                + "speed-preset=ultrafast ! matroskamux name=m ! filesink location=%s "
+                + "audiotestsrc num-buffers=43 samplesperbuffer=1024 ! audio/x-raw,rate=44100,channels=2 ! vorbisenc ! m.")
+        defer { try? FileManager.default.removeItem(at: directory) }
         let info = try await Discoverer(timeout: .seconds(10)).discover(uri: "file://" + path)
         #expect(info.isSeekable)
         #expect(!info.isLive)
@@ -40,14 +45,10 @@ struct DiscovererTests {
 
     @Test("One discoverer shared by four tasks and by four threads at once reads the file for each")
     func sharedDiscoverer() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("discoverer-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let (path, directory) = try await Self.clip(
+            "videotestsrc num-buffers=15 ! video/x-raw,width=96,height=64,framerate=15/1 ! x264enc "
+                + "speed-preset=ultrafast ! matroskamux ! filesink location=%s")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("clip.mkv").path
-        try await Pipeline(
-            launch: "videotestsrc num-buffers=15 ! video/x-raw,width=96,height=64,framerate=15/1 ! x264enc "
-                + "speed-preset=ultrafast ! matroskamux ! filesink location=\(path)"
-        ).run()
         let discoverer = try Discoverer(timeout: .seconds(20))
         let uri = "file://" + path
         // GstDiscoverer refused a second URI while it handled one ("Already handling a uri").
