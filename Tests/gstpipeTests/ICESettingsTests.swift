@@ -61,14 +61,14 @@ struct ICESettingsTests {
         #expect(parsed["iceServers"]?.last?["credential"] == "a</script>")
     }
 
-    @Test("--turn without a webrtc:// output, or written wrong, is a usage error")
+    @Test("--turn without WebRTC in the description, or written wrong, is a usage error")
     func usage() throws {
         let noOutput = try CLI.run(
             ["noise", "num-buffers=1", "!", "gray", "!", "fakesink", "--turn", "turn://a:b@127.0.0.1:3478"],
             timeout: 30)
         #expect(noOutput.status == 2, "\(noOutput.stderr)")
         #expect(
-            noOutput.stderr.contains("--stun, --turn and --public-ip are for webrtc:// outputs"), "\(noOutput.stderr)")
+            noOutput.stderr.contains("--stun, --turn and --public-ip are for WebRTC (webrtc://, whip+http://"), "\(noOutput.stderr)")
         let wrong = try CLI.run(
             ["noise", "!", "gray", "!", "webrtc://127.0.0.1:8890/live", "--turn", "turn://127.0.0.1:3478"],
             timeout: 30)

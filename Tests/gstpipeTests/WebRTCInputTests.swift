@@ -12,10 +12,10 @@ struct WebRTCInputTests {
 
     /// gstpipe recording what is published at webrtc://127.0.0.1:8891/in through `description`.
     private static func record(
-        in namespace: NetworkNamespace, _ description: [String], timeout: String = "60"
+        in namespace: NetworkNamespace, _ description: [String], timeout: String = "60", options: [String] = []
     ) async throws -> Spawned {
         let server = namespace.run(
-            CLI.binary.path, ["--timeout", timeout, "webrtc://127.0.0.1:8891/in", "!"] + description)
+            CLI.binary.path, options + ["--timeout", timeout, "webrtc://127.0.0.1:8891/in", "!"] + description)
         guard await namespace.waitForListener(8891) else {
             let result = await server.finish(timeout: 5)
             Issue.record("gstpipe did not listen: \(result.stderr)")
@@ -189,6 +189,24 @@ struct WebRTCInputTests {
         let second = await post(Self.offer)
         #expect(second.hasPrefix("HTTP/1.1 409"), "\(second)")
 
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 30)
+        #expect(result.status == 130, "\(result.stderr)")
+    }
+
+    @Test("--stun reaches the publisher page's peer connection and the WHIP answer's Link headers")
+    func iceServers() async throws {
+        let namespace = try await NetworkNamespace()
+        // Nothing answers at the STUN address: the answer comes once libnice gives up on it.
+        let server = try await Self.record(
+            in: namespace, ["gray", "!", "fakesink"], options: ["--stun", "stun://127.0.0.1:3478"])
+        let page = await namespace.curl(["http://127.0.0.1:8891/in"])
+        #expect(page.contains(#"{"iceServers":[{"urls":"stun:127.0.0.1:3478"}]}"#), "\(page.suffix(2000))")
+        let answer = await namespace.curl([
+            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", Self.offer, Self.endpoint,
+        ])
+        #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer)")
+        #expect(answer.lowercased().contains(#"link: <stun:127.0.0.1:3478>; rel="ice-server""#), "\(answer)")
         server.signal(SIGINT)
         let result = await server.finish(timeout: 30)
         #expect(result.status == 130, "\(result.stderr)")

@@ -21,7 +21,7 @@ struct StreamRun {
         var servers: [any StreamServer] = []
         do {
             if let input {
-                try await input.start(note: note)
+                try await input.start(settings: settings, note: note)
                 servers.append(input)
             }
             for output in outputs {
@@ -38,7 +38,7 @@ struct StreamRun {
             throw error
         }
         let streams = job.outputs.compactMap(\.stream)
-        try settings.check(against: streams)
+        try settings.check(against: streams, input: input)
         self.servers = servers
         linger = streams.map { $0.lingerAfterEnd }.max() ?? 0
     }

@@ -13,13 +13,16 @@ struct StreamSettings: Sendable {
     /// STUN and TURN servers and a public address for WebRTC (`--stun`, `--turn`, `--public-ip`).
     var ice = ICESettings()
 
-    /// Refuses a setting that describes an output the description does not have.
-    func check(against outputs: [any StreamOutput]) throws(FileJob.Failure) {
+    /// Refuses a setting that describes an output (or a WebRTC input) the description does not have.
+    func check(against outputs: [any StreamOutput], input: (any InputSession)? = nil) throws(FileJob.Failure) {
         if sdpFile != nil && !outputs.contains(where: { $0 is RTPOutput }) {
             throw .usage("--sdp FILE describes an rtp:// output, and this description has none")
         }
-        if !ice.isEmpty && !outputs.contains(where: { $0 is WebRTCOutput }) {
-            throw .usage("--stun, --turn and --public-ip are for webrtc:// outputs, and this description has none")
+        let webRTCOutput = outputs.contains { $0 is WebRTCOutput || $0 is WHIPOutput }
+        if !ice.isEmpty && !webRTCOutput && !(input is WebRTCInput) && !(input is WHEPSource) {
+            throw .usage(
+                "--stun, --turn and --public-ip are for WebRTC (webrtc://, whip+http:// or whep+http://), "
+                    + "and this description has none")
         }
     }
 }

@@ -38,7 +38,7 @@ struct WHIPOutput: StreamOutput {
         _ chain: FileJobElements.Output, settings: StreamSettings, note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) -> (any StreamServer)? {
         guard let sink = chain.sink else { return nil }
-        return try WHIPPublisher(client: client, codec: codec, sink: sink, note: note)
+        return try WHIPPublisher(client: client, codec: codec, ice: settings.ice, sink: sink, note: note)
     }
 
     /// `codec` is checked as for `webrtc://`; `token` is the bearer token; anything else is the

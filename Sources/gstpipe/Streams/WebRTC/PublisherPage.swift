@@ -5,7 +5,13 @@
 /// from elsewhere. Embedded in another page, it tells that page its state with postMessage
 /// (`{gstpipe: 'publisher', state}`).
 enum PublisherPage {
-    static let html = #"""
+    /// The page, with `configuration` (an `RTCConfiguration` as JSON: the server's STUN and TURN
+    /// servers, `ICESettings.pageConfiguration`) for its peer connection.
+    static func html(configuration: String) -> String {
+        template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
+    }
+
+    private static let template = #"""
         <!doctype html>
         <html lang="en"><head><meta charset="utf-8"><title>gstpipe: publish your camera</title>
         <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -28,6 +34,7 @@ enum PublisherPage {
         const whip = location.pathname.replace(/\/+$/, '') + '/whip';
         const $ = (id) => document.getElementById(id);
         let resource = null, peer = null, stream = null;
+        const configuration = /*CONFIGURATION*/{};
 
         function say(state, failed) {
           if ($('state').textContent === state) return;
@@ -50,7 +57,7 @@ enum PublisherPage {
           say('asking for the camera');
           stream = await capture();
           $('camera').srcObject = stream;
-          peer = new RTCPeerConnection();
+          peer = new RTCPeerConnection(configuration);
           for (const track of stream.getTracks()) {
             peer.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
           }

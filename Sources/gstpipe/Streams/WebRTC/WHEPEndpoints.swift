@@ -70,10 +70,7 @@ struct WHEPEndpoints: SignallingRoutes {
         }
         do {
             let (session, answer) = try await viewers.join(offer)
-            var headers: HTTPFields = [.contentType: "application/sdp", .location: "\(endpoint)/\(session)"]
-            for link in Self.iceServerLinks(viewers.ice) { headers.append(HTTPField(name: Self.link, value: link)) }
-            let body = ResponseBody(byteBuffer: ByteBuffer(string: answer))
-            return Response(status: .created, headers: headers, body: body)
+            return Self.created(at: "\(endpoint)/\(session)", answer: answer, ice: viewers.ice)
         } catch {
             switch error {
             case .full(let limit):
@@ -85,22 +82,4 @@ struct WHEPEndpoints: SignallingRoutes {
             }
         }
     }
-
-    /// The server's STUN and TURN servers as `Link` headers (`rel="ice-server"`), as WHIP (RFC 9725,
-    /// section 4.6) and WHEP give them to a client that configures its own peer connection.
-    static func iceServerLinks(_ ice: ICESettings) -> [String] {
-        var links: [String] = []
-        if let stun = ice.stun { links.append("<stun:\(stun.dropFirst("stun://".count))>; rel=\"ice-server\"") }
-        if let turn = ice.turn {
-            let quoted = { (text: String) in text.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "\"", with: "\\\"") }
-            links.append(
-                "<\(turn.browserURL)>; rel=\"ice-server\"; username=\"\(quoted(turn.user))\"; "
-                    + "credential=\"\(quoted(turn.password))\"; credential-type=\"password\"")
-        }
-        return links
-    }
-
-    /// `Link` (RFC 8288), which HTTPTypes does not name.
-    static let link = HTTPField.Name("Link")!
 }

@@ -82,8 +82,13 @@ final class WHEPSource: InputSession {
 
     /// Offers, POSTs the offer and sets the answer, with webrtcbin in READY (the pipeline has not
     /// played yet: webrtcbin negotiates from READY on, and the run's state change takes it on).
-    func start(note: @escaping @Sendable (String) -> Void) async throws(FileJob.Failure) {
+    func start(settings: StreamSettings, note: @escaping @Sendable (String) -> Void) async throws(FileJob.Failure) {
         _ = try? webrtcbin.setState(.ready)
+        do {
+            try settings.ice.configure(webrtcbin)
+        } catch {
+            throw .runtime("cannot watch \(client.shown): webrtcbin refused the ICE servers: \(error.message)")
+        }
         let negotiation = WebRTCNegotiation(webrtcbin: webrtcbin)
         let offer: String
         do {
@@ -240,6 +245,7 @@ protocol InputSession: StreamServer {
     /// stream, then no-more-pads.
     var element: Element { get }
 
-    /// Opens the session; throws saying why it cannot be.
-    func start(note: @escaping @Sendable (String) -> Void) async throws(FileJob.Failure)
+    /// Opens the session with the command line's stream settings (its STUN and TURN servers);
+    /// throws saying why it cannot be.
+    func start(settings: StreamSettings, note: @escaping @Sendable (String) -> Void) async throws(FileJob.Failure)
 }

@@ -24,7 +24,7 @@ struct WHIPEndpoints: SignallingRoutes {
 
     /// The router for the page and the endpoint.
     func router() -> Router<BasicRequestContext> {
-        let router = makeRouter(page: PublisherPage.html, at: path)
+        let router = makeRouter(page: PublisherPage.html(configuration: input.ice.pageConfiguration), at: path)
         router.post(RouterPath(endpoint)) { request, _ in await publish(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             guard input.leave(context.parameters.get("session") ?? "") else {
@@ -61,10 +61,7 @@ struct WHIPEndpoints: SignallingRoutes {
         }
         switch await input.publish(offer) {
         case .success(let (session, answer)):
-            return Response(
-                status: .created,
-                headers: [.contentType: "application/sdp", .location: "\(endpoint)/\(session)"],
-                body: ResponseBody(byteBuffer: ByteBuffer(string: answer)))
+            return Self.created(at: "\(endpoint)/\(session)", answer: answer, ice: input.ice)
         case .failure(.busy):
             return Self.text(.conflict, "another publisher is live here: one at a time")
         case .failure(.ended):

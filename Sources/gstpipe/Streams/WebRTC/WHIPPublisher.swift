@@ -34,9 +34,10 @@ final class WHIPPublisher: StreamServer {
     }
 
     /// Builds the pipeline and starts it; the offer goes once frames come. `sink` is the output's
-    /// last element in the run's pipeline.
+    /// last element in the run's pipeline; `ice` has the STUN and TURN servers to gather through.
     init(
-        client: WHIPClient, codec: WebRTCCodec, sink: Element, note: @escaping @Sendable (String) -> Void
+        client: WHIPClient, codec: WebRTCCodec, ice: ICESettings, sink: Element,
+        note: @escaping @Sendable (String) -> Void
     ) throws(FileJob.Failure) {
         self.client = client
         let payloadType = 96
@@ -52,6 +53,7 @@ final class WHIPPublisher: StreamServer {
             guard let appsrc = try? pipeline.appSrc(named: "whip-feed"), let peer = pipeline.element(named: "whip-peer")
             else { throw GStreamerError(kind: .core, message: "the publisher's pipeline has no appsrc or webrtcbin") }
             (feed, webrtcbin) = (appsrc, peer)
+            try ice.configure(webrtcbin)
         } catch {
             throw .runtime("cannot publish to \(client.shown): \(error.message)")
         }

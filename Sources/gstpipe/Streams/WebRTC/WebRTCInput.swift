@@ -46,6 +46,10 @@ final class WebRTCInput: InputSession {
 
     /// The bin the file job links from in uridecodebin's place.
     var element: Element { bin }
+    /// The STUN and TURN servers (`--stun`, `--turn`, `--public-ip`) and the local addresses each
+    /// publisher's ICE agent offers, and the page's peer connection uses; set by `start`.
+    var ice: ICESettings { iceSettings.withLock { $0 } }
+    private let iceSettings = Mutex(ICESettings())
     /// What the description works on: the publisher's first sample of it starts the recording.
     private let media: MediaKind
     private let noteHandler = Mutex<@Sendable (String) -> Void>({ _ in })
@@ -95,8 +99,11 @@ final class WebRTCInput: InputSession {
 
     /// Listens, says where to publish, and watches the publisher for silence; `note` says what
     /// the publisher does.
-    func start(note: @escaping @Sendable (String) -> Void) async throws(FileJob.Failure) {
+    func start(settings: StreamSettings, note: @escaping @Sendable (String) -> Void) async throws(FileJob.Failure) {
         noteHandler.withLock { $0 = note }
+        var ice = settings.ice
+        ice.localAddresses = SignallingServer.iceAddresses(for: address.host)
+        iceSettings.withLock { [ice] in $0 = ice }
         let server = try await SignallingServer(
             address: address, router: WHIPEndpoints(path: address.path, input: self).router())
         http.withLock { $0 = server }
@@ -126,8 +133,7 @@ final class WebRTCInput: InputSession {
             return .failure(.failed("cannot take the publisher: \(error.message)"))
         }
         do {
-            answer = try await publisher.answer(
-                offer, ice: ICESettings(localAddresses: SignallingServer.iceAddresses(for: address.host)))
+            answer = try await publisher.answer(offer, ice: ice)
         } catch {
             state.withLock { $0.taken = false }
             teardown.async { publisher.close() }
