@@ -64,6 +64,19 @@ GstStateChangeReturn CGStreamerShim_bin_parent_change_state(GstElement *element,
     return parent_class_of(element)->change_state(element, transition);
 }
 
+// An event sent to a plain element: end of stream to a pulled source goes to Swift, which sends it out of
+// the source pad in its place among the buffers, as basesrc does with the end of stream an application
+// sends (gst_element_send_event on the pipeline, as gstpipe does on Ctrl-C). GstElement's own handler
+// sends a downstream event into a sink pad, and drops it for an element that has none.
+static gboolean swift_element_send_event(GstElement *element, GstEvent *event) {
+    void *object = *swift_object_slot(element);
+    if (object != NULL && GST_EVENT_TYPE(event) == GST_EVENT_EOS && swift_callbacks.send_end_of_stream != NULL &&
+        swift_callbacks.send_end_of_stream(element, object, event)) {
+        return TRUE;
+    }
+    return element_parent_class->send_event(element, event);
+}
+
 // A Swift element is one element to the rest of the pipeline: what its inner appsrc and appsink post
 // comes from it. Their state changes are dropped (the bin posts its own); tags, element messages,
 // warnings, QoS, latency and the like are re-addressed to the bin. Errors keep their source, as
@@ -111,6 +124,7 @@ static void swift_bin_class_init(gpointer g_class, gpointer class_data) {
     } else {
         element_parent_class = g_type_class_peek(GST_TYPE_ELEMENT);
         ((CGStreamerShimElementClass *)g_class)->swift_class = data->swift_class;
+        element_class->send_event = swift_element_send_event;
     }
     object_class->set_property = swift_bin_set_property;
     object_class->get_property = swift_bin_get_property;

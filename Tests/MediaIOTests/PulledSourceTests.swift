@@ -53,6 +53,27 @@ struct PulledSourceTests {
         pipeline.stop()
     }
 
+    @Test("End of stream sent to the pipeline (gstpipe's Ctrl-C) leaves the source's pad: the run ends early, whole")
+    func endOfStreamSent() async throws {
+        AudioTestElements.register()
+        // 30 s of sound, played in real time: without the end of stream the run would last them all.
+        let pipeline = try Pipeline(
+            launch: "audiopulled tag=pulled-eos channels=2 rate=44100 samples=1323000 per-buffer=441 ! "
+                + "audiorecord tag=pulled-eos-sink sync=true")
+        let run = Task { try await pipeline.run() }
+        try await Task.sleep(for: .milliseconds(500))
+        // GstElement's own handler drops a downstream event for an element without a sink pad.
+        #expect(pipeline.sendEndOfStream())
+        let sent = ContinuousClock.now
+        try await run.value
+        #expect(ContinuousClock.now - sent < .seconds(5))
+        let buffers = AudioRecordingSink.records.withLock { $0["pulled-eos-sink"] ?? [] }
+        let samples = buffers.reduce(0) { $0 + $1.samples.count / 2 }
+        #expect(samples > 0 && samples < 1_323_000, "\(samples) samples")
+        // Whole buffers, in order: the end of stream went after the buffer being pushed.
+        #expect(buffers.map(\.timestamp) == (0..<buffers.count).map { UInt64($0) * 10_000_000 })
+    }
+
     @Test("An unlinked source pad stops the run with an error from the source")
     func notLinked() async throws {
         AudioTestElements.register()

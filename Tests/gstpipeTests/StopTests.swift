@@ -146,6 +146,20 @@ struct StopTests {
         }
     }
 
+    @Test("Ctrl-C ends a pulled Swift source (audionoise, its own pad and task) by end of stream, every time")
+    func pulledSourceInterrupted() throws {
+        // GStreamer dropped the end of stream sent to an element without a sink pad: the run went on
+        // until its second Ctrl-C, or forever.
+        for _ in 0..<3 {
+            let started = Date()
+            let result = try CLI.run(
+                ["audionoise", "!", "fakesink", "sync=true"], timeout: 30, interruptAfter: 1, signal: SIGINT)
+            #expect(result.status == 130, "\(result.stderr)")
+            #expect(!result.signaled)
+            #expect(Date().timeIntervalSince(started) < 1 + 5)
+        }
+    }
+
     @Test("A second SIGTERM stops at once, even with a streaming thread stuck in a slow element")
     func secondSignal() throws {
         // The end of stream cannot get through an element that sleeps 10 s on every buffer.

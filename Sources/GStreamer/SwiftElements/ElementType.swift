@@ -233,6 +233,11 @@ public enum ElementType {
             let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
             return bridge.changeState(transition)
         }
+        callbacks.send_end_of_stream = { _, object, event in
+            guard let object, let event else { return 0 }
+            let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
+            return bridge.body.takeEndOfStream(event) ? 1 : 0
+        }
         CGStreamerShim_bin_set_callbacks(&callbacks)
     }()
 

@@ -162,6 +162,13 @@ final class PadSource: ElementKindBody, @unchecked Sendable {
     func padsDeactivated() {
         output.reset()
     }
+
+    /// The application's end of stream (Ctrl-C in gstpipe) goes out of the pad after the buffer being
+    /// pushed, if any; the task then pauses at its next turn, as on the source's own end.
+    func takeEndOfStream(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
+        _ = output.end(with: event)
+        return true
+    }
 }
 
 /// The calling thread, cheaply: pthread_self reads a register, where g_thread_self looks GLib's

@@ -23,8 +23,16 @@ struct WebRTCMedia: Sendable, Equatable {
             + "encoding-name=\(opusEncodingName),payload=\(payloadType),ssrc=(uint)\(ssrc)"
     }
 
-    /// What the start-up note says is sent: "VP8", "VP8 and Opus", "Opus".
+    /// What is sent: "VP8", "VP8 and Opus", "Opus".
     var name: String {
         [video?.encodingName, audio ? "Opus" : nil].compactMap { $0 }.joined(separator: " and ")
+    }
+
+    /// What the start-up note says is sent. Sound beside video comes from the input's audio track,
+    /// which is known only once the input is read (after the note): "VP8 (and Opus if the input has
+    /// sound)", not a promise of Opus for a file without sound.
+    var announced: String {
+        guard let video, audio else { return name }
+        return "\(video.encodingName) (and Opus if the input has sound)"
     }
 }

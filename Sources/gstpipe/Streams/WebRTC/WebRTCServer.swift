@@ -39,7 +39,7 @@ final class WebRTCServer: StreamServer {
     /// The note said as the output starts.
     var startNote: String {
         "serving \(address.uri): watch at \(pageURL) (a browser on any origin; WHEP endpoint \(pageURL)/whep, "
-            + "\(viewers.media.name), up to \(WebRTCViewers.limit) viewers"
+            + "\(viewers.media.announced), up to \(WebRTCViewers.limit) viewers"
             + (viewers.ice.shown.map { "; ICE: \($0)" } ?? "") + ")"
     }
 
