@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 library='GStreamerTests|MediaIOTests|GstPipeElementsTests'
-streams='StreamOutputTests|StreamInputTests'
+streams='StreamOutputTests|StreamInputTests|RTSPAuthTests'
 # The WebRTC suites, each a run of its own after the others (a browser or aiortc each, which beside
 # one another on two cores missed what the tests time); 'WebRTCTests' also matches
 # GStreamerWebRTCTests (two webrtcbins negotiating in-process).

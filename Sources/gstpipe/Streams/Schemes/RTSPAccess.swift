@@ -51,7 +51,9 @@ struct RTSPAccess: Sendable {
         maxClients = address.option("max-clients").flatMap { Int($0) }
         if address.uri.lowercased().hasPrefix("rtsps:") {
             guard let certificate = settings.tlsCertificate, let key = settings.tlsKey else {
-                throw .usage("\(address.uri) serves over TLS: give its certificate and key with --tls-cert FILE --tls-key FILE (PEM)")
+                throw .usage(
+                    "\(address.uri) serves over TLS: give its certificate and key with --tls-cert FILE "
+                        + "--tls-key FILE (PEM)")
             }
             tls = (try Self.readable(certificate, "--tls-cert"), try Self.readable(key, "--tls-key"))
         }

@@ -44,7 +44,8 @@ struct RTSPUser: Sendable {
             }
             Secrets.remember(parts[1])
             let isHash = parts[1].count == 32 && parts[1].allSatisfy(\.isHexDigit)
-            users.append(RTSPUser(name: parts[0], secret: isHash ? .digestHash(parts[1].lowercased()) : .password(parts[1])))
+            users.append(
+                RTSPUser(name: parts[0], secret: isHash ? .digestHash(parts[1].lowercased()) : .password(parts[1])))
         }
         guard !users.isEmpty else { throw .runtime("the users file \(file) names no user: add lines of user:password") }
         return users
