@@ -140,6 +140,10 @@ struct RTSPAuthTests {
         ]).finish(timeout: 40)
         #expect(refused.status == 1 && refused.stderr.contains("Unauthorized"), "\(refused.stderr)")
         #expect(refused.stderr.contains("rtsps://alice:***@127.0.0.1:8555/gray"), "\(refused.stderr)")
+        #expect(refused.stderr.contains("check the user and password"), "\(refused.stderr)")
+        let untrusted = await session.gstpipe(["rtsps://alice:\(Self.secret)@127.0.0.1:8555/gray", "!", "fakesink"])
+            .finish(timeout: 40)
+        #expect(untrusted.status == 1 && untrusted.stderr.contains("--tls-no-verify reads"), "\(untrusted.stderr)")
         let output = session.folder.appendingPathComponent("read.mkv").path
         let graph = session.folder.appendingPathComponent("read.dot").path
         let read = await session.gstpipe([

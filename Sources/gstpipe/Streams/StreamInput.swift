@@ -64,6 +64,23 @@ struct StreamInput: Sendable {
         return all.first { input in input.schemes.contains { lowercased.hasPrefix("\($0)://") } }
     }
 
+    /// What to do when reading `uri` failed before anything came with GStreamer's `message`: rtspsrc
+    /// says no more than "Unauthorized", or, for a certificate it does not trust, that it could not
+    /// open the resource. Nil when there is nothing to add.
+    static func advice(reading uri: String, failedWith message: String) -> String? {
+        let lowercased = uri.lowercased()
+        guard lowercased.hasPrefix("rtsp") else { return nil }
+        if message.contains("Unauthorized") {
+            return "check the user and password: rtsp://USER:PASS@HOST/PATH, or USER@ and "
+                + URICredentials.passwordVariable
+        }
+        if lowercased.hasPrefix("rtsps://") && message.contains("Could not open resource") {
+            return "nothing answers there, or its certificate is not one this machine trusts: --tls-no-verify reads "
+                + "a test server's self-signed one"
+        }
+        return nil
+    }
+
     /// "rtsp://", "srt://", "udp://": the schemes `--help` names.
     static var helpNames: [String] { all.map { $0.schemes[0] + "://" } }
 
