@@ -120,14 +120,15 @@ static GstRTSPStatusCode refuse_if_over(GstRTSPClient *client, GstRTSPContext *c
 
 static void client_closed(GstRTSPClient *client, gpointer data) {
     CGStreamerRTSPShimServer *s = data;
-    if (!g_object_get_data(G_OBJECT(client), refused_key)) s->clients--;
+    if (!g_object_get_data(G_OBJECT(client), refused_key)) g_atomic_int_add(&s->clients, -1);
 }
 
 void CGStreamerRTSPShim_access_client_connected(CGStreamerRTSPShimServer *s, GstRTSPClient *client) {
     if (s->max_clients <= 0) return;
-    // Both run on the server's thread (client-connected, closed): the count needs no lock.
-    g_signal_connect(client, "closed", G_CALLBACK(client_closed), s);
-    if (s->clients >= s->max_clients) {
+    // Counted on the server's thread (client-connected), uncounted on the client's (closed, from
+    // the thread pool): atomically.
+    if (g_atomic_int_add(&s->clients, 1) >= s->max_clients) {
+        g_atomic_int_add(&s->clients, -1);
         g_object_set_data(G_OBJECT(client), refused_key, GINT_TO_POINTER(1));
         // Not OPTIONS: gst-rtsp-server 1.22 frees a message of its stack when pre-options-request
         // refuses (the server aborted, measured); OPTIONS gives nothing away anyway.
@@ -135,9 +136,8 @@ void CGStreamerRTSPShim_access_client_connected(CGStreamerRTSPShimServer *s, Gst
         for (gsize i = 0; i < G_N_ELEMENTS(requests); i++) {
             g_signal_connect(client, requests[i], G_CALLBACK(refuse_if_over), s);
         }
-        return;
     }
-    s->clients++;
+    g_signal_connect(client, "closed", G_CALLBACK(client_closed), s);
 }
 
 void CGStreamerRTSPShim_access_install(CGStreamerRTSPShimServer *s) {

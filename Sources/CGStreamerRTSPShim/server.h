@@ -21,7 +21,7 @@ struct CGStreamerRTSPShimServer {
     GstRTSPToken *token;  // owned: what a let-in client holds (the role the factory allows)
     gboolean has_users;  // users were added: no one else is let in
     int max_clients;   // 0: no limit
-    int clients;       // connections open now, counted on the server's thread
+    gint clients;      // connections open now (atomic: counted and uncounted on different threads)
 };
 
 /// Called by shim.c on the server's thread for each new connection: counts it, and refuses its
