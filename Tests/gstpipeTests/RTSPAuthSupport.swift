@@ -42,9 +42,11 @@ final class RTSPAuthSession: Sendable {
         return Run(namespace.run("/usr/bin/env", assignments + [CLI.binary.path] + arguments), self)
     }
 
-    /// gstpipe serving `frames` of live gray video (30 fps) to `output`, once it listens.
+    /// gstpipe serving `frames` of live gray video (30 fps) to `output`, once it listens: a minute by
+    /// default, which the tests end sooner (`stop`), so that slow clients on a loaded machine still
+    /// find it serving.
     func serve(
-        _ output: String, _ options: [String] = [], frames: Int = 900, environment: [String: String] = [:]
+        _ output: String, _ options: [String] = [], frames: Int = 1800, environment: [String: String] = [:]
     ) async throws -> Run {
         let server = gstpipe(liveGray(frames: frames) + ["!", output] + options, environment: environment)
         guard let port = output.firstMatch(of: #/:(\d+)\//#).flatMap({ Int($0.1) }), await waitForListener(port) else {
@@ -135,15 +137,25 @@ final class RTSPAuthSession: Sendable {
     func certificate(named name: String) async throws -> (certificate: String, key: String) {
         let certificate = folder.appendingPathComponent("\(name).pem").path
         let key = folder.appendingPathComponent("\(name).key").path
-        let made = await
-            (try Spawned(
-                "/usr/bin/openssl",
-                [
-                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
-                    "-subj", "/CN=127.0.0.1",
-                ])).finish(timeout: 60)
-        guard made.status == 0 else { throw NetworkNamespace.NamespaceError(message: "openssl req: \(made.stderr)") }
+        try await openssl([
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+            "-subj", "/CN=127.0.0.1",
+        ])
         return (certificate, key)
+    }
+
+    /// A certificate for `key` that expired a day ago (`openssl x509 -days -1`), in the folder.
+    func expiredCertificate(for key: String) async throws -> String {
+        let request = folder.appendingPathComponent("expired.csr").path
+        let certificate = folder.appendingPathComponent("expired.pem").path
+        try await openssl(["req", "-new", "-key", key, "-subj", "/CN=127.0.0.1", "-out", request])
+        try await openssl(["x509", "-req", "-in", request, "-signkey", key, "-days", "-1", "-out", certificate])
+        return certificate
+    }
+
+    private func openssl(_ arguments: [String]) async throws {
+        let made = await (try Spawned("/usr/bin/openssl", arguments)).finish(timeout: 60)
+        guard made.status == 0 else { throw NetworkNamespace.NamespaceError(message: "openssl: \(made.stderr)") }
     }
 
     /// Expects that no gstpipe run of the test wrote `secret`, on either output.

@@ -88,7 +88,7 @@ struct RTSPAuthTests {
         await session.stop(server, saying: "rtsps://alice:***@127.0.0.1:8555/gray", secret: Self.secret)
     }
 
-    @Test("rtsps:// refuses, before serving, a key that is not the certificate's, and a missing file")
+    @Test("rtsps:// refuses, before serving, a key that is not the certificate's, a missing or expired certificate")
     func tlsRefused() async throws {
         let session = try await RTSPAuthSession()
         let (certificate, _) = try await session.certificate(named: "one")
@@ -103,6 +103,11 @@ struct RTSPAuthTests {
             liveGray(frames: 30) + ["!", output, "--tls-cert", "/nonexistent.pem", "--tls-key", otherKey]
         ).finish(timeout: 30)
         #expect(missing.status == 1 && missing.stderr.contains("/nonexistent.pem (--tls-cert) does not exist"))
+        let old = try await session.expiredCertificate(for: otherKey)
+        let expired = await session.gstpipe(
+            liveGray(frames: 30) + ["!", output, "--tls-cert", old, "--tls-key", otherKey]
+        ).finish(timeout: 30)
+        #expect(expired.status == 1 && expired.stderr.contains("the certificate expired on"), "\(expired.stderr)")
         let none = await session.gstpipe(liveGray(frames: 30) + ["!", output]).finish(timeout: 30)
         #expect(none.status == 2 && none.stderr.contains("give its certificate and key with --tls-cert"))
         session.checkNoSecret(Self.secret)
