@@ -1,4 +1,4 @@
-#include "CGStreamerRTSPShim.h"
+#include "server.h"
 #include <gst/app/app.h>
 #include <gst/video/video.h>
 #include <gst/rtsp-server/rtsp-server.h>
@@ -28,20 +28,6 @@ typedef struct {
     gboolean finished;    // end of stream left the payloader
 } Feed;
 
-struct CGStreamerRTSPShimServer {
-    GstRTSPServer *server;
-    GstRTSPMediaFactory *factory;
-    GMainContext *context;
-    GMainLoop *loop;
-    GThread *thread;
-    GSource *source;
-    GstElement *appsink;
-    GMutex lock;
-    GCond changed;
-    GPtrArray *feeds;  // of Feed *
-    gboolean ended;    // end of stream reached the appsink
-    gboolean mpeg_ts;  // MPEG-TS, not H.264: no key frame to wait for (the client's demuxer finds it)
-};
 
 static void feed_free(gpointer data) {
     Feed *feed = data;
@@ -135,6 +121,7 @@ static gboolean play_request(GstRTSPClient *client, GstRTSPContext *context, gpo
 static void client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server;
     g_signal_connect(client, "play-request", G_CALLBACK(play_request), data);
+    CGStreamerRTSPShim_access_client_connected(data, client);
 }
 
 static GstFlowReturn new_sample(GstAppSink *sink, gpointer data) {
@@ -186,9 +173,9 @@ static gpointer run_loop(gpointer data) {
     return NULL;
 }
 
-CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, const char *address,
-                                                          const char *service, const char *path,
-                                                          gboolean mpeg_ts, char **error) {
+CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_new(GstElement *appsink, const char *address,
+                                                        const char *service, const char *path,
+                                                        gboolean mpeg_ts) {
     CGStreamerRTSPShimServer *s = g_new0(CGStreamerRTSPShimServer, 1);
     s->mpeg_ts = mpeg_ts;
     g_mutex_init(&s->lock);
@@ -208,28 +195,26 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, c
     gst_rtsp_mount_points_add_factory(mounts, path, factory);
     g_object_unref(mounts);
     g_signal_connect(s->server, "client-connected", G_CALLBACK(client_connected), s);
+    return s;
+}
 
+gboolean CGStreamerRTSPShim_server_listen(CGStreamerRTSPShimServer *s, char **error) {
+    CGStreamerRTSPShim_access_install(s);
     GError *failure = NULL;
     s->source = gst_rtsp_server_create_source(s->server, NULL, &failure);
     if (!s->source) {
         *error = g_strdup(failure ? failure->message : "the server could not listen");
         g_clear_error(&failure);
-        g_signal_handlers_disconnect_by_data(s->factory, s);
-        g_object_unref(s->factory);
-        g_object_unref(s->server);
-        gst_object_unref(s->appsink);
-        g_ptr_array_unref(s->feeds);
-        g_free(s);
-        return NULL;
+        return FALSE;
     }
     s->context = g_main_context_new();
     g_source_attach(s->source, s->context);
     s->loop = g_main_loop_new(s->context, FALSE);
 
     GstAppSinkCallbacks callbacks = {.eos = appsink_eos, .new_sample = new_sample};
-    gst_app_sink_set_callbacks(GST_APP_SINK(appsink), &callbacks, s, NULL);
+    gst_app_sink_set_callbacks(GST_APP_SINK(s->appsink), &callbacks, s, NULL);
     s->thread = g_thread_new("gstpipe-rtsp", run_loop, s->loop);
-    return s;
+    return TRUE;
 }
 
 int CGStreamerRTSPShim_server_port(CGStreamerRTSPShimServer *s) { return gst_rtsp_server_get_bound_port(s->server); }
@@ -264,6 +249,18 @@ static gboolean shut_down(gpointer data) {
 }
 
 void CGStreamerRTSPShim_server_free(CGStreamerRTSPShimServer *s) {
+    if (!s->thread) {
+        // Never listened: nothing runs, nothing calls back.
+        g_signal_handlers_disconnect_by_data(s->factory, s);
+        g_signal_handlers_disconnect_by_data(s->server, s);
+        g_object_unref(s->factory);
+        g_object_unref(s->server);
+        gst_object_unref(s->appsink);
+        g_ptr_array_unref(s->feeds);
+        CGStreamerRTSPShim_access_free(s);
+        g_free(s);
+        return;
+    }
     // Nothing calls back into `s` from here on: not the appsink, the factory, the server, a media
     // (its handlers go with the feeds) or a client (shut_down).
     GstAppSinkCallbacks none = {0};
@@ -286,6 +283,7 @@ void CGStreamerRTSPShim_server_free(CGStreamerRTSPShimServer *s) {
     g_object_unref(s->server);
     gst_object_unref(s->appsink);
     g_ptr_array_unref(s->feeds);
+    CGStreamerRTSPShim_access_free(s);
     // The struct itself (its lock) stays: a media thread may be inside media_unprepared, waiting for
     // the lock, as the handlers were disconnected. A few dozen bytes once per server.
 }

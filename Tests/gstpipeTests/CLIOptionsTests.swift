@@ -208,6 +208,13 @@ struct CLIOptionsTests {
                                       FILE instead of printing it.
               --rtsp-tcp              Receive an rtsp:// input's RTP over the RTSP
                                       connection (TCP), for networks that block UDP.
+              --rtsp-users <FILE>     Who may watch rtsp:// outputs: a file of
+                                      user:password lines (or user:digest-hash), readable
+                                      by you alone.
+              --tls-cert <FILE>       The certificate of an rtsps:// output (PEM).
+              --tls-key <FILE>        The private key of --tls-cert (PEM).
+              --tls-no-verify         Accept any certificate from an rtsps:// input's
+                                      server (a self-signed test server): unsafe.
               --timeout <seconds>     Seconds a network input (rtsp://, srt://, udp://,
                                       webrtc://, whep+http://) may send nothing before
                                       gstpipe gives up; 0 waits forever. (default: 10.0)

@@ -7,13 +7,43 @@
 /// clients, fed from the appsink's callbacks, on a GLib main loop thread of its own.
 typedef struct CGStreamerRTSPShimServer CGStreamerRTSPShimServer;
 
-/// Starts serving what reaches `appsink` (H.264, byte-stream, one access unit a buffer; or MPEG-TS
-/// when `mpeg_ts`) at rtsp://address:service/path. Takes the appsink's callbacks. Returns NULL and sets `*error` (free
-/// it with g_free) when the server cannot listen (the port is in use, the address is not this
-/// machine's).
-CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_start(GstElement *appsink, const char *address,
-                                                          const char *service, const char *path,
-                                                          gboolean mpeg_ts, char **error);
+/// A server that will serve what reaches `appsink` (H.264, byte-stream, one access unit a buffer; or
+/// MPEG-TS when `mpeg_ts`) at rtsp://address:service/path, once `CGStreamerRTSPShim_server_listen`
+/// succeeds. Until then it can be told who may watch (the `_access` functions below).
+CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_new(GstElement *appsink, const char *address,
+                                                        const char *service, const char *path,
+                                                        gboolean mpeg_ts);
+
+/// Starts listening, and takes the appsink's callbacks. Returns FALSE and sets `*error` (free it with
+/// g_free) when the server cannot listen (the port is in use, the address is not this machine's); the
+/// server is then still to be freed.
+gboolean CGStreamerRTSPShim_server_listen(CGStreamerRTSPShimServer *server, char **error);
+
+/// Lets `user` in with `password` (Digest, or Basic after `_access_use_basic`). Before listening.
+void CGStreamerRTSPShim_access_add_user(CGStreamerRTSPShimServer *server, const char *user, const char *password);
+
+/// Lets `user` in by Digest with `hash`, the 32 hex digits of MD5(user:realm:password), as htdigest
+/// writes it, for the realm `CGStreamerRTSPShim_access_realm`. Returns FALSE and sets `*error` (g_free)
+/// when gst-rtsp-server refuses it. Before listening.
+gboolean CGStreamerRTSPShim_access_add_user_hash(CGStreamerRTSPShimServer *server, const char *user,
+                                                 const char *hash, char **error);
+
+/// The realm the server names in its challenges ("gstpipe").
+const char *CGStreamerRTSPShim_access_realm(void);
+
+/// Asks clients for Basic authentication instead of Digest (the password then crosses the network
+/// in clear, unless over TLS). Before listening.
+void CGStreamerRTSPShim_access_use_basic(CGStreamerRTSPShimServer *server);
+
+/// Serves over TLS (rtsps://) with the certificate and key of these PEM files, and media interleaved
+/// in the TLS connection (RTP over TCP only). Returns FALSE and sets `*error` (g_free) when GLib cannot
+/// load them. Before listening.
+gboolean CGStreamerRTSPShim_access_use_tls(CGStreamerRTSPShimServer *server, const char *certificate_file,
+                                           const char *key_file, char **error);
+
+/// Serves at most `clients` connections at once: a request on any connection beyond them is answered
+/// 503 Service Unavailable. Before listening.
+void CGStreamerRTSPShim_access_limit_clients(CGStreamerRTSPShimServer *server, int clients);
 
 /// The TCP port the server listens on (the one asked for, or the one chosen for port 0).
 int CGStreamerRTSPShim_server_port(CGStreamerRTSPShimServer *server);

@@ -20,6 +20,22 @@ struct StreamOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
+            "Who may watch rtsp:// outputs: a file of user:password lines (or user:digest-hash), readable by you "
+                + "alone.",
+            valueName: "FILE"))
+    var rtspUsers: String?
+
+    @Option(help: ArgumentHelp("The certificate of an rtsps:// output (PEM).", valueName: "FILE"))
+    var tlsCert: String?
+
+    @Option(help: ArgumentHelp("The private key of --tls-cert (PEM).", valueName: "FILE"))
+    var tlsKey: String?
+
+    @Flag(help: "Accept any certificate from an rtsps:// input's server (a self-signed test server): unsafe.")
+    var tlsNoVerify = false
+
+    @Option(
+        help: ArgumentHelp(
             "Seconds a network input (\(StreamInput.helpNames.joined(separator: ", "))) may send nothing before "
                 + "gstpipe gives up; 0 waits forever.",
             valueName: "seconds"))
@@ -73,7 +89,8 @@ struct StreamOptions: ParsableArguments {
 
     var settings: StreamSettings {
         StreamSettings(
-            hlsWindow: hlsWindow, sdpFile: sdp, rtspTCP: rtspTCP,
+            hlsWindow: hlsWindow, sdpFile: sdp, rtspTCP: rtspTCP, rtspUsers: rtspUsers, tlsCertificate: tlsCert,
+            tlsKey: tlsKey, tlsNoVerify: tlsNoVerify,
             inputTimeout: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)),
             ice: (try? readICE()) ?? ICESettings())
     }

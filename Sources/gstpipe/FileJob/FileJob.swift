@@ -14,9 +14,12 @@ import MediaIO
 /// input's audio instead of its video, and its outputs are written as audio (`media`).
 struct FileJob {
     struct Input {
-        /// The token as written.
+        /// The token as written, its password masked.
         let name: String
+        /// What GStreamer reads: without the user and password of an rtsp:// input, which go to
+        /// rtspsrc as properties (`credentials`), so that no property showing the URI shows them.
         let uri: String
+        var credentials: URICredentials? = nil
 
         /// A live network source (rtsp://, srt://, udp://): it has no length, and may send nothing.
         var isNetwork: Bool { StreamInput.named(uri) != nil }
@@ -269,8 +272,11 @@ struct FileJob {
     /// (`FileJobRun`): probing it first would cost a second start of demuxer and decoders.
     private static func readInput(_ token: String) throws(Failure) -> Input {
         if TokenReader.isURI(token) {
-            try StreamInput.named(token)?.check(token)
-            return Input(name: WHIPClient.masked(token), uri: token)
+            let live = StreamInput.named(token)
+            try live?.check(token)
+            guard live?.takesCredentials == true else { return Input(name: WHIPClient.masked(token), uri: token) }
+            let (uri, credentials) = try URICredentials.split(token)
+            return Input(name: URICredentials.masked(token), uri: uri, credentials: credentials)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: token, isDirectory: &isFolder) else {

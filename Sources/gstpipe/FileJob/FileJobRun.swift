@@ -189,7 +189,10 @@ struct FileJobRun {
             ?? (streamMissing
                 ? "cannot use the \(job.media) of \(input.name): it does not link to what follows it in the "
                     + "description (-v shows the caps)"
-                : beforeVideo ? "cannot read \(input.name): \(error.message)" : nil)
+                : beforeVideo
+                    ? "cannot read \(input.name): \(error.message)"
+                        + (StreamInput.advice(reading: input.uri, failedWith: error.message).map { " (\($0))" } ?? "")
+                    : nil)
         guard let reason else { return nil }
         // The outputs never got a frame: no note about them, as when the input is refused up front.
         outputs.forEach { _ = remove($0) }

@@ -94,7 +94,7 @@ struct PipelineRunner {
         } catch {
             return error.report()
         }
-        files.setUpLiveInput(options.streams)
+        files.setUpLiveInput(options.streams, note: note)
         let streams: StreamRun
         do {
             streams = try await StreamRun(
@@ -160,7 +160,7 @@ struct PipelineRunner {
         defer { silence?.cancel() }
         for await message in messages {
             if options.printMessages && !options.quiet {
-                print("Got message: \(message)")
+                print(Secrets.masked("Got message: \(message)"))
             }
             switch message {
             case .endOfStream:
@@ -227,7 +227,7 @@ struct PipelineRunner {
     /// Graphviz's `dot` for .svg and .png; without Graphviz, the .dot file and how to render it.
     private func drawGraph(of pipeline: Pipeline) {
         guard let path = options.graph else { return }
-        let dot = pipeline.dotGraph()
+        let dot = Secrets.masked(pipeline.dotGraph())
         let format = URL(fileURLWithPath: path).pathExtension.lowercased()
         let dotPath = format == "dot" ? path : path + ".dot"
         do {
@@ -293,6 +293,6 @@ func printError(_ text: String, prefix: String = "ERROR") {
 /// Writes to standard error, ignoring failure: after SIGHUP the terminal is gone and every write
 /// fails, and the run must still finish its files.
 func writeStandardError(_ text: String) {
-    var text = text
+    var text = Secrets.masked(text)
     text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
 }

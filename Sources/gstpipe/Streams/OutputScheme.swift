@@ -46,6 +46,8 @@ struct OutputScheme: Sendable {
     /// True when an address must name a path (an RTSP mount, `/live`); false: it may not have one.
     var needsPath = false
     var options: QueryOptions = .passedOn
+    /// True when an address may carry a user and password (`rtsp://alice:secret@HOST/PATH`).
+    var takesCredentials = false
 
     /// The output is written as files, named like one (HLS).
     var isFile: Bool {
@@ -70,7 +72,7 @@ struct OutputScheme: Sendable {
 /// Where a stream output goes, as its token wrote it: host, port, path and query options for a URI;
 /// the path alone for a playlist (`DIR/NAME.m3u8`).
 struct StreamAddress: Sendable {
-    /// The token as written.
+    /// The token as written, its password (if any) masked: for messages.
     let uri: String
     /// The address to bind (a server), or to send to; empty for an SRT listener, or for a playlist.
     let host: String
@@ -79,6 +81,8 @@ struct StreamAddress: Sendable {
     let path: String
     /// The query's options, in order (`latency=200`).
     let options: [(name: String, value: String)]
+    /// The user and password written before the host, taken out of `uri`.
+    var credentials: URICredentials? = nil
 
     /// The value of the last option called `name`, if any.
     func option(_ name: String) -> String? { options.last { $0.name == name }?.value }
@@ -91,39 +95,45 @@ struct StreamAddress: Sendable {
         }
         let name = token.split(separator: ":").first.map { $0.lowercased() } ?? ""
         let example = scheme.example
+        let shown = URICredentials.masked(token)
+        if URICredentials.isCarried(by: token) && !scheme.takesCredentials {
+            throw .usage("\(shown): a \(name):// address takes no user or password: write it as \(example)")
+        }
+        let (bare, credentials) = try URICredentials.split(token)
         let pattern = #"^[A-Za-z][A-Za-z0-9+.-]*://(\[[^\]]*\]|[^/:?]*)(:([0-9]*))?(/[^?]*)?(\?(.*))?$"#
-        guard let match = token.firstMatch(of: try! Regex(pattern)) else {
-            throw .usage("cannot read \(token) as a \(name):// address: write it as \(example)")
+        guard let match = bare.firstMatch(of: try! Regex(pattern)) else {
+            throw .usage("cannot read \(shown) as a \(name):// address: write it as \(example)")
         }
         let host = match.output[1].substring.map(String.init) ?? ""
         let port = match.output[3].substring.flatMap { Int($0) } ?? scheme.defaultPort ?? -1
         let path = match.output[4].substring.map(String.init) ?? ""
         let query = match.output[6].substring.map(String.init) ?? ""
         guard port >= 0 else {
-            throw .usage("\(token) has no port: add one, such as \(example)")
+            throw .usage("\(shown) has no port: add one, such as \(example)")
         }
         guard (scheme.isServer ? 0 : 1)...65535 ~= port else {
-            throw .usage("\(token): the port must be between 1 and 65535")
+            throw .usage("\(shown): the port must be between 1 and 65535")
         }
         if host.isEmpty && scheme.needsHost {
-            throw .usage("\(token) has no host: write it as \(example)")
+            throw .usage("\(shown) has no host: write it as \(example)")
         }
         if scheme.needsPath && (path.isEmpty || path == "/") {
-            throw .usage("\(token) has no path: name the stream, such as \(example)")
+            throw .usage("\(shown) has no path: name the stream, such as \(example)")
         }
         if !scheme.needsPath && !path.isEmpty && path != "/" {
-            throw .usage("\(token): a \(name):// address takes no path: write it as \(example)")
+            throw .usage("\(shown): a \(name):// address takes no path: write it as \(example)")
         }
         var options: [(String, String)] = []
         for item in query.split(separator: "&") where !item.isEmpty {
             let parts = item.split(separator: "=", maxSplits: 1).map(String.init)
             guard parts.count == 2 else {
-                throw .usage("\(token): the option \(item) has no value: write it as name=value, such as latency=200")
+                throw .usage("\(shown): the option \(item) has no value: write it as name=value, such as latency=200")
             }
-            if case .refused(let reason) = scheme.options { throw .usage("\(token): \(reason)") }
+            if case .refused(let reason) = scheme.options { throw .usage("\(shown): \(reason)") }
             options.append((parts[0], parts[1]))
         }
-        if case .checked(let check) = scheme.options { try check(options, token) }
-        return StreamAddress(uri: token, host: host, port: port, path: path, options: options)
+        if case .checked(let check) = scheme.options { try check(options, shown) }
+        return StreamAddress(
+            uri: shown, host: host, port: port, path: path, options: options, credentials: credentials)
     }
 }

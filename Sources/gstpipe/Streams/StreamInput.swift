@@ -14,6 +14,9 @@ struct StreamInput: Sendable {
     /// Properties, by name and value as gst-launch-1.0 writes them, for the source element
     /// uridecodebin makes for the URI, from the command line's settings.
     var sourceProperties: @Sendable (StreamSettings) -> [(name: String, value: String)] = { _ in [] }
+    /// True when the URI may carry a user and password (`rtsp://alice:secret@HOST/PATH`), which go to
+    /// the source element as `user-id` and `user-pw`.
+    var takesCredentials = false
     /// Checks the whole URI before the run (a usage error naming what is wrong), for an input gstpipe
     /// serves itself (`webrtc://`).
     var checkAddress: (@Sendable (String) throws(FileJob.Failure) -> Void)? = nil
@@ -27,8 +30,14 @@ struct StreamInput: Sendable {
 
     /// Every live input, in the order `--help` names them.
     static let all: [StreamInput] = [
-        // rtspsrc: RTP over the RTSP connection with --rtsp-tcp, for networks that block UDP.
-        StreamInput(schemes: ["rtsp", "rtsps"], sourceProperties: { $0.rtspTCP ? [("protocols", "tcp")] : [] }),
+        // rtspsrc: RTP over the RTSP connection with --rtsp-tcp, for networks that block UDP; any
+        // certificate with --tls-no-verify.
+        StreamInput(
+            schemes: ["rtsp", "rtsps"],
+            sourceProperties: { settings in
+                (settings.rtspTCP ? [("protocols", "tcp")] : [])
+                    + (settings.tlsNoVerify ? [("tls-validation-flags", "no-flags")] : [])
+            }, takesCredentials: true),
         // srtsrc ignores an option it does not know, as srtsink does.
         StreamInput(schemes: ["srt"], checkOptions: SRTOutput.checkOptions),
         // MPEG-TS.
@@ -55,6 +64,23 @@ struct StreamInput: Sendable {
         return all.first { input in input.schemes.contains { lowercased.hasPrefix("\($0)://") } }
     }
 
+    /// What to do when reading `uri` failed before anything came with GStreamer's `message`: rtspsrc
+    /// says no more than "Unauthorized", or, for a certificate it does not trust, that it could not
+    /// open the resource. Nil when there is nothing to add.
+    static func advice(reading uri: String, failedWith message: String) -> String? {
+        let lowercased = uri.lowercased()
+        guard lowercased.hasPrefix("rtsp") else { return nil }
+        if message.contains("Unauthorized") {
+            return "check the user and password: rtsp://USER:PASS@HOST/PATH, or USER@ and "
+                + URICredentials.passwordVariable
+        }
+        if lowercased.hasPrefix("rtsps://") && message.contains("Could not open resource") {
+            return "nothing answers there, or its certificate is not one this machine trusts: --tls-no-verify reads "
+                + "a test server's self-signed one"
+        }
+        return nil
+    }
+
     /// "rtsp://", "srt://", "udp://": the schemes `--help` names.
     static var helpNames: [String] { all.map { $0.schemes[0] + "://" } }
 
@@ -73,14 +99,23 @@ struct StreamInput: Sendable {
 
 extension FileJobRun {
     /// For a live input: sets its `sourceProperties` on the source element uridecodebin makes for it
-    /// (rtspsrc over TCP, for `--rtsp-tcp`).
-    func setUpLiveInput(_ settings: StreamSettings) {
-        guard let uri = job.input?.uri, let properties = StreamInput.named(uri)?.sourceProperties(settings),
-            !properties.isEmpty, let inputElement
-        else { return }
+    /// (rtspsrc over TCP, for `--rtsp-tcp`), and its user and password.
+    func setUpLiveInput(_ settings: StreamSettings, note: @escaping @Sendable (String) -> Void) {
+        guard let input = job.input, let live = StreamInput.named(input.uri), let inputElement else { return }
+        var properties = live.sourceProperties(settings)
+        if let credentials = input.credentials {
+            properties += [("user-id", credentials.user), ("user-pw", credentials.password)]
+        }
+        if settings.tlsNoVerify && input.uri.lowercased().hasPrefix("rtsps:") {
+            note(
+                "WARNING: --tls-no-verify: the certificate of \(input.name) is not checked, so anyone on the way can "
+                    + "pose as the server and read the password and the stream; use it for test servers only")
+        }
+        guard !properties.isEmpty else { return }
+        let set = properties
         _ = try? inputElement.connect("source-setup") { arguments in
             guard case .element(let source)? = arguments.first else { return }
-            for (name, value) in properties { try? source.set(name, fromString: value) }
+            for (name, value) in set { try? source.set(name, fromString: value) }
         }
     }
 

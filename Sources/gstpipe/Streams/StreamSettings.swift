@@ -8,6 +8,13 @@ struct StreamSettings: Sendable {
     var sdpFile: String?
     /// Ask an `rtsp://` input's server for RTP over the RTSP connection (`--rtsp-tcp`).
     var rtspTCP = false
+    /// The users file of `rtsp://` outputs (`--rtsp-users`), `RTSPUser.read`.
+    var rtspUsers: String?
+    /// The PEM certificate and key of an `rtsps://` output (`--tls-cert`, `--tls-key`).
+    var tlsCertificate: String?
+    var tlsKey: String?
+    /// Accept any certificate from an `rtsps://` input's server (`--tls-no-verify`), said loudly.
+    var tlsNoVerify = false
     /// How long a network input may send nothing before the run fails (`--timeout`); nil waits forever.
     var inputTimeout: Duration? = .seconds(10)
     /// STUN and TURN servers and a public address for WebRTC (`--stun`, `--turn`, `--public-ip`).
@@ -17,6 +24,13 @@ struct StreamSettings: Sendable {
     func check(against outputs: [any StreamOutput], input: (any InputSession)? = nil) throws(FileJob.Failure) {
         if sdpFile != nil && !outputs.contains(where: { $0 is RTPOutput }) {
             throw .usage("--sdp FILE describes an rtp:// output, and this description has none")
+        }
+        let rtsp = outputs.compactMap { $0 as? RTSPOutput }
+        if rtspUsers != nil && rtsp.isEmpty {
+            throw .usage("--rtsp-users FILE names who may watch an rtsp:// output, and this description has none")
+        }
+        if (tlsCertificate != nil || tlsKey != nil) && !rtsp.contains(where: \.isTLS) {
+            throw .usage("--tls-cert and --tls-key are for rtsps:// outputs, and this description has none")
         }
         let webRTCOutput = outputs.contains { $0 is WebRTCOutput || $0 is WHIPOutput }
         if !ice.isEmpty && !webRTCOutput && !(input is WebRTCInput) && !(input is WHEPSource) {

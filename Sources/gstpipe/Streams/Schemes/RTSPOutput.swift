@@ -1,11 +1,12 @@
 /// `rtsp://HOST:PORT/PATH`: served by gstpipe itself (`RTSPServer`) to any number of viewers, who
-/// come and go without touching the pipeline. The chain ends in an appsink the server takes H.264
+/// come and go without touching the pipeline; with a password, over TLS (`rtsps://`) or to a number
+/// of viewers at most, as `RTSPAccess` reads them. The chain ends in an appsink the server takes H.264
 /// access units from; with a file input's audio, H.264 and AAC in MPEG-TS, one RTP stream.
 struct RTSPOutput: StreamOutput {
     static let scheme = OutputScheme(
-        naming: .uri(["rtsp"]), help: "rtsp://HOST:PORT/PATH (served to any number of viewers)",
+        naming: .uri(["rtsp", "rtsps"]), help: "rtsp://HOST:PORT/PATH (served to any number of viewers)",
         example: "rtsp://0.0.0.0:8554/live", isServer: true, defaultPort: 8554, needsPath: true,
-        options: .refused("rtsp:// outputs take no options (the server serves every client the same stream)"))
+        options: .checked(RTSPAccess.checkOptions), takesCredentials: true)
 
     let address: StreamAddress
     /// The server sends MPEG-TS (video and a file's audio), not H.264 alone.
@@ -14,6 +15,9 @@ struct RTSPOutput: StreamOutput {
     init(_ address: StreamAddress) {
         self.address = address
     }
+
+    /// Served over TLS: `rtsps://`.
+    var isTLS: Bool { address.uri.lowercased().hasPrefix("rtsps:") }
 
     /// The server payloads it (rtph264pay, or rtpmp2tpay) in its own media pipeline. Without a file
     /// input H.264 goes alone, with a frame less of latency (no demuxer waiting for the next frame).
@@ -42,8 +46,10 @@ struct RTSPOutput: StreamOutput {
         _ chain: FileJobElements.Output, settings: StreamSettings, note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) -> (any StreamServer)? {
         guard let appsink = chain.sink else { return nil }
-        let server = try RTSPServer(address: address, appsink: appsink, mpegTS: carriesTransportStream)
-        note("serving \(server.url) (open it with ffplay, VLC or gst-play-1.0; any number of viewers)")
+        let access = try RTSPAccess(address, settings: settings)
+        let server = try RTSPServer(address: address, appsink: appsink, mpegTS: carriesTransportStream, access: access)
+        let who = access.users.isEmpty ? "any number of viewers" : "viewers with a password"
+        note("serving \(server.url) (open it with ffplay, VLC or gst-play-1.0; \(who))")
         return server
     }
 }

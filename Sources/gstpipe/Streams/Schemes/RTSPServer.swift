@@ -14,32 +14,46 @@ final class RTSPServer: StreamServer, @unchecked Sendable {
     let address: StreamAddress
     /// The port it listens on.
     let port: Int
+    /// Who it lets in.
+    let access: RTSPAccess
 
     /// Starts serving what reaches `appsink`: H.264 access units, or MPEG-TS when `mpegTS` (a file
-    /// input's video and audio together). Throws a message saying why the server cannot listen.
-    init(address: StreamAddress, appsink: Element, mpegTS: Bool = false) throws(FileJob.Failure) {
+    /// input's video and audio together), to the clients `access` lets in. Throws a message saying why
+    /// the server cannot listen, or what is wrong with its users, certificate or key.
+    init(
+        address: StreamAddress, appsink: Element, mpegTS: Bool = false, access: RTSPAccess = RTSPAccess()
+    ) throws(FileJob.Failure) {
         self.address = address
-        var error: UnsafeMutablePointer<CChar>?
-        let started = appsink.withUnsafePointer { sink in
-            CGStreamerRTSPShim_server_start(
-                sink, address.host, String(address.port), address.path, mpegTS ? 1 : 0, &error)
+        let made = appsink.withUnsafePointer { sink in
+            CGStreamerRTSPShim_server_new(sink, address.host, String(address.port), address.path, mpegTS ? 1 : 0)
         }
-        guard let started else {
-            let reason = error.map { String(cString: $0) } ?? "the server could not listen"
-            g_free(error)
+        guard let made else { throw .runtime("cannot serve \(address.uri): gst-rtsp-server made no server") }
+        do {
+            try access.apply(to: made)
+        } catch {
+            CGStreamerRTSPShim_server_free(made)
+            throw error
+        }
+        var error: UnsafeMutablePointer<CChar>?
+        guard CGStreamerRTSPShim_server_listen(made, &error) != 0 else {
+            let reason = RTSPAccess.take(error)
+            CGStreamerRTSPShim_server_free(made)
             throw .runtime(
                 "cannot serve \(address.uri): \(reason) (choose another port, or an address of this machine, "
                     + "such as 0.0.0.0 for all of them)")
         }
-        server = started
-        port = Int(CGStreamerRTSPShim_server_port(started))
+        server = made
+        port = Int(CGStreamerRTSPShim_server_port(made))
+        self.access = access
     }
 
-    /// The URL to open: the one given, with the port the server got, and this machine's name in
-    /// place of 0.0.0.0 (which a viewer cannot open).
+    /// The URL to open: the one given (its password masked), with the port the server got, and this
+    /// machine's name in place of 0.0.0.0 (which a viewer cannot open).
     var url: String {
         let host = ["0.0.0.0", "::", "[::]"].contains(address.host) ? ProcessInfo.processInfo.hostName : address.host
-        return "rtsp://\(host):\(port)\(address.path)"
+        let scheme = access.tls == nil ? "rtsp" : "rtsps"
+        let user = address.credentials.map { "\($0.user):***@" } ?? ""
+        return "\(scheme)://\(user)\(host):\(port)\(address.path)"
     }
 
     /// After end of stream reached the appsink: waits (up to `timeout`) until each media pipeline has

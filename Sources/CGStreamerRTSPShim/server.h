@@ -1,0 +1,41 @@
+#ifndef CGSTREAMER_RTSP_SHIM_SERVER_H
+#define CGSTREAMER_RTSP_SHIM_SERVER_H
+// The server's parts, shared by shim.c (serving) and access.c (who may watch); not for Swift.
+#include "CGStreamerRTSPShim.h"
+#include <gst/rtsp-server/rtsp-server.h>
+
+struct CGStreamerRTSPShimServer {
+    GstRTSPServer *server;
+    GstRTSPMediaFactory *factory;
+    GMainContext *context;
+    GMainLoop *loop;
+    GThread *thread;
+    GSource *source;
+    GstElement *appsink;
+    GMutex lock;
+    GCond changed;
+    GPtrArray *feeds;  // of Feed *
+    gboolean ended;    // end of stream reached the appsink
+    gboolean mpeg_ts;  // MPEG-TS, not H.264: no key frame to wait for (the client's demuxer finds it)
+    GstRTSPAuth *auth;  // owned; NULL while anyone may watch over plain TCP
+    GstRTSPToken *token;  // owned: what a let-in client holds (the role the factory allows)
+    gboolean has_users;  // users were added: no one else is let in
+    int max_clients;   // 0: no limit
+    gint clients;      // connections open now (atomic: counted and uncounted on different threads)
+};
+
+/// Called by shim.c on the server's thread for each new connection: counts it, and refuses its
+/// requests when it is beyond the limit.
+void CGStreamerRTSPShim_access_client_connected(CGStreamerRTSPShimServer *s, GstRTSPClient *client);
+
+/// Called by shim.c before listening: hands the auth (if any) to the server.
+void CGStreamerRTSPShim_access_install(CGStreamerRTSPShimServer *s);
+
+/// False, with `*error` (g_free) saying why, when a TLS handshake with `certificate` fails: its key
+/// is not the certificate's (tls_check.c).
+gboolean CGStreamerRTSPShim_tls_pair_works(GTlsCertificate *certificate, char **error);
+
+/// Frees what access.c made.
+void CGStreamerRTSPShim_access_free(CGStreamerRTSPShimServer *s);
+
+#endif

@@ -1,0 +1,60 @@
+import Foundation
+
+/// The user and password a URI carries before its host (`rtsp://alice:secret@host:8554/live`): taken
+/// out of the URI, so that what GStreamer and the messages see holds no password, and remembered as a
+/// secret (`Secrets`), so that nothing gstpipe writes shows it.
+struct URICredentials: Sendable {
+    let user: String
+    let password: String
+
+    /// Where the password of `rtsp://alice@…` comes from, so that it stays out of the process list.
+    static let passwordVariable = "GSTPIPE_RTSP_PASSWORD"
+
+    /// The scheme and `user[:password]` of a URI: the authority ends at the first `/`, `?` or `#`, and
+    /// the user part at its last `@` (a password holding `@` or `/` is written percent-encoded).
+    private static var pattern: Regex<AnyRegexOutput> { try! Regex(#"^([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)@"#) }
+
+    /// `uri` without its user and password, and them, decoded; the password of a URI naming a user
+    /// alone comes from `GSTPIPE_RTSP_PASSWORD` in `environment`. Throws a usage error (with the
+    /// password masked) for an empty user, or a user without a password from either place.
+    static func split(
+        _ uri: String, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(FileJob.Failure) -> (uri: String, credentials: URICredentials?) {
+        guard let match = uri.firstMatch(of: pattern), let userInfo = match.output[2].substring else {
+            return (uri, nil)
+        }
+        let bare = String(match.output[1].substring ?? "") + uri[match.range.upperBound...]
+        let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        let user = parts[0].removingPercentEncoding ?? parts[0]
+        guard !user.isEmpty else {
+            throw .usage("\(masked(uri)) names a password without a user: write it as rtsp://USER:PASSWORD@HOST/PATH")
+        }
+        let password: String
+        if parts.count == 2 {
+            Secrets.remember(parts[1])
+            password = parts[1].removingPercentEncoding ?? parts[1]
+        } else if let fromEnvironment = environment[passwordVariable], !fromEnvironment.isEmpty {
+            password = fromEnvironment
+        } else {
+            throw .usage(
+                "\(uri) names the user \(user) without a password: set \(passwordVariable) in the environment "
+                    + "(it stays out of the process list), or write USER:PASSWORD@ in the URI")
+        }
+        guard !password.isEmpty else {
+            throw .usage("\(masked(uri)) has an empty password: write one, or set \(passwordVariable) and leave it out")
+        }
+        Secrets.remember(password)
+        return (bare, URICredentials(user: user, password: password))
+    }
+
+    /// True when `uri` has a user part (`alice@`, `alice:secret@`).
+    static func isCarried(by uri: String) -> Bool { uri.firstMatch(of: pattern) != nil }
+
+    /// `uri` with the password of its user part replaced by `***`, for anything said to the user.
+    static func masked(_ uri: String) -> String {
+        guard let match = uri.firstMatch(of: pattern), let userInfo = match.output[2].substring,
+            let colon = userInfo.firstIndex(of: ":")
+        else { return uri }
+        return String(uri[..<colon]) + ":***@" + uri[match.range.upperBound...]
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+
+@testable import gstpipe
+
+/// Credentials in URIs and users files, read without running anything: taken out of what GStreamer
+/// and the messages see, masked wherever a URI is shown, and never in an error.
+@Suite("Credentials: URIs, GSTPIPE_RTSP_PASSWORD, users files, rtsp:// options")
+struct URICredentialsTests {
+    static func failure(_ body: () throws(FileJob.Failure) -> Void) -> String? {
+        do {
+            try body()
+        } catch {
+            switch error {
+            case .usage(let message), .runtime(let message): return message
+            }
+        }
+        return nil
+    }
+
+    @Test("rtsp://USER:PASS@ is split (percent-decoded), masked as USER:***@, and its address has no password")
+    func split() throws {
+        let (uri, credentials) = try URICredentials.split(
+            "rtsp://alice:p%40ss:w@camera:8554/live?x=1", environment: [:])
+        #expect(uri == "rtsp://camera:8554/live?x=1")
+        #expect(credentials?.user == "alice" && credentials?.password == "p@ss:w")
+        #expect(URICredentials.masked("rtsps://alice:secret@h/live") == "rtsps://alice:***@h/live")
+        #expect(URICredentials.masked("rtsp://alice@h/live") == "rtsp://alice@h/live")
+        #expect(URICredentials.masked("rtsp://h/live?a=b@c") == "rtsp://h/live?a=b@c")
+        let output = try #require(
+            try StreamOutputs.output(named: "rtsp://alice:secret@0.0.0.0:8554/live") as? RTSPOutput)
+        #expect(output.address.uri == "rtsp://alice:***@0.0.0.0:8554/live" && output.address.host == "0.0.0.0")
+        #expect(output.address.credentials?.password == "secret")
+        // Secrets are the process's: distinct ones, so that tests running beside this one mask nothing here.
+        _ = try URICredentials.split("rtsp://alice:s3cr3t-of-split@h/live", environment: [:])
+        #expect(Secrets.masked("user-pw=s3cr3t-of-split;") == "user-pw=***;")
+    }
+
+    @Test("rtsp://alice@ takes GSTPIPE_RTSP_PASSWORD, and without it says to set it")
+    func environment() throws {
+        let (_, credentials) = try URICredentials.split(
+            "rtsp://alice@h/live", environment: ["GSTPIPE_RTSP_PASSWORD": "env-pa55"])
+        #expect(credentials?.password == "env-pa55")
+        let message = Self.failure { () throws(FileJob.Failure) in
+            _ = try URICredentials.split("rtsp://alice@h/live", environment: [:])
+        }
+        #expect(message?.contains("names the user alice without a password: set GSTPIPE_RTSP_PASSWORD") == true)
+    }
+
+    @Test("A scheme without credentials refuses them, the password masked")
+    func refused() {
+        let message = Self.failure { () throws(FileJob.Failure) in
+            _ = try StreamOutputs.output(named: "srt://bob:hunter2@127.0.0.1:9000")
+        }
+        #expect(
+            message == "srt://bob:***@127.0.0.1:9000: a srt:// address takes no user or password: write it as "
+                + "srt://HOST:9000 (caller) or srt://:9000 (listener)", "\(message ?? "")")
+    }
+
+    @Test("A users file: comments and blank lines skipped, 32 hex digits read as a digest hash, errors without secrets")
+    func usersFile() throws {
+        let users = try RTSPUser.parse(
+            "# viewers\n\nbob:b0b-pass\n carol:0123456789abcdef0123456789ABCDEF \n", file: "users")
+        #expect(users.map(\.name) == ["bob", "carol"])
+        guard case .password("b0b-pass") = users[0].secret, case .digestHash(let hash) = users[1].secret else {
+            Issue.record("\(users)")
+            return
+        }
+        #expect(hash == "0123456789abcdef0123456789abcdef")
+        let bad = Self.failure { () throws(FileJob.Failure) in
+            _ = try RTSPUser.parse("dave-no-colon-s3cret\n", file: "u")
+        }
+        #expect(bad == "u, line 1: write each user as user:password (or user:digest-hash)")
+        let empty = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.parse("# nobody\n", file: "u") }
+        #expect(empty == "the users file u names no user: add lines of user:password")
+    }
+
+    @Test("rtsp:// options: auth=basic|digest and max-clients=N; anything else named")
+    func options() {
+        #expect(
+            Self.failure { () throws(FileJob.Failure) in
+                _ = try StreamOutputs.output(named: "rtsp://h/live?auth=basic&max-clients=3")
+            } == nil)
+        #expect(
+            Self.failure { () throws(FileJob.Failure) in
+                _ = try StreamOutputs.output(named: "rtsp://h/live?auth=ntlm")
+            } == "rtsp://h/live?auth=ntlm: auth takes basic or digest, not ntlm")
+        #expect(
+            Self.failure { () throws(FileJob.Failure) in
+                _ = try StreamOutputs.output(named: "rtsp://h/live?max-clients=0")
+            } == "rtsp://h/live?max-clients=0: max-clients takes a number of clients, 1 or more, not 0")
+        let other = Self.failure { () throws(FileJob.Failure) in
+            _ = try StreamOutputs.output(named: "rtsp://h/live?x=1")
+        }
+        #expect(
+            other?.hasPrefix("rtsp://h/live?x=1: an rtsp:// output takes auth=basic|digest and max-clients=N") == true)
+    }
+}
