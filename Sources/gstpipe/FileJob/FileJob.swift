@@ -270,7 +270,7 @@ struct FileJob {
     private static func readInput(_ token: String) throws(Failure) -> Input {
         if TokenReader.isURI(token) {
             try StreamInput.named(token)?.check(token)
-            return Input(name: WHIPClient.masked(token), uri: token)
+            return Input(name: Secrets.redact(token), uri: token)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: token, isDirectory: &isFolder) else {
