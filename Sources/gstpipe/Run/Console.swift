@@ -1,4 +1,5 @@
 import Foundation
+import MediaIO
 
 // Everything gstpipe says goes out through these two writes, which hide secrets (`Secrets.redact`):
 // a message is redacted where it leaves, whatever code made it (a GStreamer error quoting an
@@ -19,6 +20,18 @@ func writeStandardError(_ text: String) {
 /// unlike `print`: the progress line redraws in place with it.
 func writeStandardOutput(_ text: String) {
     write(text, to: STDOUT_FILENO)
+}
+
+/// Takes GStreamer's debug log (`GST_DEBUG`) over, so that its lines are redacted too (rtspsrc logs its
+/// location, password and all): to standard error, or appended to `GST_DEBUG_FILE` (which GStreamer
+/// created as it started) as GStreamer would have written them.
+func redactGStreamerLog(environment: [String: String] = ProcessInfo.processInfo.environment) {
+    var descriptor = STDERR_FILENO
+    if let path = environment["GST_DEBUG_FILE"], !path.isEmpty, path != "-" {
+        let file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        if file >= 0 { descriptor = file }
+    }
+    try? DebugLog.redirect { [descriptor] line in write(line, to: descriptor) }
 }
 
 private func write(_ text: String, to descriptor: Int32) {

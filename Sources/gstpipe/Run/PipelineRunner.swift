@@ -50,6 +50,8 @@ struct PipelineRunner {
         let job: FileJob
         let pipeline: Pipeline
         AlphaVideo.decodeWithoutAlpha()
+        // After the line above (read as GStreamer starts), before anything GStreamer logs.
+        redactGStreamerLog()
         // Swift elements time their calls only for the report that shows the times.
         if options.stats { SwiftElementStatistics.isTimingEnabled = true }
         do {
