@@ -182,6 +182,7 @@ struct PipelineRunner {
                 progress?.finish()
                 if let failure = files.inputFailure(after: error) {
                     printError(failure)
+                    drawGraph(of: pipeline)
                     return ExitStatus.runtimeError
                 }
                 heldWarnings.forEach(printWarning)

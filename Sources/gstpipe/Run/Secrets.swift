@@ -58,7 +58,7 @@ enum Secrets {
     /// `text` with every secret written `***`: the forms first, then each registered secret (the
     /// longest first, so that a secret holding another is hidden whole).
     static func redact(_ text: String) -> String {
-        var text = text.replacing(userInfo) { "\($0.1)\(mask)@" }
+        var text = text.replacing(userInfo) { "\($0.1)\(mask)" }
         text = text.replacing(option) { "\($0.1)\(mask)" }
         text = text.replacing(bearer) { "\($0.1)\(mask)" }
         let secrets = registered.withLock { $0 }.sorted { $0.count > $1.count }
@@ -71,19 +71,21 @@ enum Secrets {
     // The patterns are built on each use: a Regex held in a static would have to be Sendable.
 
     /// `scheme://user:PASSWORD@`: the password ends at the last `@` before the host (a password may
-    /// hold an `@` the user did not encode), and never crosses a space, a path, a query or a quote.
+    /// hold an `@` the user did not encode), and never crosses a space, a path, a query or a quote. A
+    /// structure's text escapes the `@` (`alice:PASS\@host`).
     /// The placeholders of help text (`USER:PASS@`) stay.
     private static var userInfo: Regex<(Substring, Substring, Substring)> {
-        #/(?i)([a-z][a-z0-9+.\-]*://[^\s/?#@:"'\\]*:)(?!(?-i:PASS|PASSWORD|SECRET)@)([^\s/?#"'\\]*)@/#
+        #/(?i)([a-z][a-z0-9+.\-]*://[^\s/?#@:"'\\]*:)(?!(?-i:PASS|PASSWORD|SECRET)@)([^\s/?#"'\\]*)(?=\\?@)/#
     }
 
     /// `token=VALUE` (in a query, a fragment, a launch description or a graph's `user-pw=\"VALUE\"`),
-    /// up to the next option, quote or space. GStreamer's `NULL` (no value) and the placeholders of
-    /// help text (`token=TOKEN`) stay.
+    /// up to the next option, quote or space; a colon that ends it is the sentence's (`?token=***: ...`).
+    /// GStreamer's `NULL` (no value) and the placeholders of help text (`token=TOKEN`) stay.
     private static var option: Regex<(Substring, Substring, Substring)> {
         let name = #"(?i)((?:token|password|passwd|passphrase|user-pw|proxy-pw)=\\?"?)"#
         let notPlaceholder = #"(?!(?-i:NULL|TOKEN|SECRET|PASS(?:WORD|PHRASE)?)\b)(?!\*\*\*)"#
-        return try! Regex(name + notPlaceholder + #"([^\s&#"'\\,;]+)"#, as: (Substring, Substring, Substring).self)
+        let value = #"([^\s&#"'\\,;]*[^\s&#"'\\,;:])"#
+        return try! Regex(name + notPlaceholder + value, as: (Substring, Substring, Substring).self)
     }
 
     /// `Bearer TOKEN` (RFC 6750's characters), not the words "Bearer token" nor a challenge's
