@@ -69,6 +69,7 @@ struct StreamInputTests {
         let result = try CLI.run(
             ["srt://127.0.0.1:\(port)?latency=80&\(secret)", "!", "gray", "!", output.path, "--timeout", "2"], timeout: 40)
         #expect(result.status == 0, "\(result.stderr)")
+        expectHidden(["gstpipe-secret-2"], in: ShownText(result), masked: false)
         _ = await sender.finish(timeout: 10)
         let probed = try await Self.probe(output)
         #expect(Self.check(probed, atLeast: 30), "\(probed)")

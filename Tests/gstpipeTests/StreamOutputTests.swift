@@ -115,7 +115,9 @@ struct StreamOutputTests {
                 .finish(timeout: 30))
         #expect(refused.result.status != 0 && refused.frames == 0, "\(refused)")
         server.signal(SIGTERM)
-        #expect(await server.finish(timeout: 15).status == 143)
+        let ended = await server.finish(timeout: 15)
+        #expect(ended.status == 143)
+        expectHidden(["gstpipe-secret-1"], in: ShownText(ended), masked: false)
     }
 
     @Test(

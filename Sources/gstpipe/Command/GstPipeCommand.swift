@@ -144,6 +144,7 @@ struct GstPipeCommand: AsyncParsableCommand {
             guard let text = try? String(contentsOfFile: file, encoding: .utf8) else {
                 throw ValidationError("Cannot read the description file \(file): check the path.")
             }
+            Secrets.found(in: text).forEach(Secrets.register)
             source = .text(DescriptionFile.description(from: text))
         }
         let status = await PipelineRunner(description: source, options: options).run()
@@ -155,8 +156,15 @@ struct GstPipeCommand: AsyncParsableCommand {
         // The description takes every unrecognized token (options may stand anywhere, as for
         // gst-launch-1.0), so the subcommand is picked out by hand.
         let arguments = Array(CommandLine.arguments.dropFirst())
+        // Before anything is printed: a password in an argument may come back in any message.
+        Secrets.registerStartup(arguments: arguments, environment: ProcessInfo.processInfo.environment)
         if arguments.first == "inspect" {
-            Inspect.main(Array(arguments.dropFirst()))  // exits on errors
+            do {
+                var inspect = try Inspect.parseAsRoot(Array(arguments.dropFirst()))
+                try inspect.run()
+            } catch {
+                Inspect.exitRedacted(error)
+            }
             Foundation.exit(0)
         }
         do {
@@ -167,12 +175,22 @@ struct GstPipeCommand: AsyncParsableCommand {
                 try command.run()
             }
         } catch {
-            if exitCode(for: error) == .validationFailure {
-                writeStandardError(fullMessage(for: error) + "\n")
-                Foundation.exit(ExitStatus.usage)
-            }
-            exit(withError: error)
+            exitRedacted(error)
         }
+    }
+}
+
+extension ParsableCommand {
+    /// Exits as ArgumentParser's `exit(withError:)` does (help and version on standard output, errors on
+    /// standard error), its words through `Secrets` (an error quotes the argument, which may hold a
+    /// password), and usage errors with 2 as gst-launch-1.0's do (not ArgumentParser's 64).
+    static func exitRedacted(_ error: any Error) -> Never {
+        let code = exitCode(for: error)
+        let message = fullMessage(for: error)
+        if !message.isEmpty {
+            if code == .success { writeStandardOutput(message + "\n") } else { writeStandardError(message + "\n") }
+        }
+        Foundation.exit(code == .validationFailure ? ExitStatus.usage : code.rawValue)
     }
 }
 

@@ -274,9 +274,9 @@ struct FileJob {
         if TokenReader.isURI(token) {
             let live = StreamInput.named(token)
             try live?.check(token)
-            guard live?.takesCredentials == true else { return Input(name: WHIPClient.masked(token), uri: token) }
+            guard live?.takesCredentials == true else { return Input(name: Secrets.redact(token), uri: token) }
             let (uri, credentials) = try URICredentials.split(token)
-            return Input(name: URICredentials.masked(token), uri: uri, credentials: credentials)
+            return Input(name: Secrets.redact(token), uri: uri, credentials: credentials)
         }
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: token, isDirectory: &isFolder) else {

@@ -50,6 +50,8 @@ struct PipelineRunner {
         let job: FileJob
         let pipeline: Pipeline
         AlphaVideo.decodeWithoutAlpha()
+        // After the line above (read as GStreamer starts), before anything GStreamer logs.
+        redactGStreamerLog()
         // Swift elements time their calls only for the report that shows the times.
         if options.stats { SwiftElementStatistics.isTimingEnabled = true }
         do {
@@ -160,7 +162,7 @@ struct PipelineRunner {
         defer { silence?.cancel() }
         for await message in messages {
             if options.printMessages && !options.quiet {
-                print(Secrets.masked("Got message: \(message)"))
+                writeStandardOutput("Got message: \(message)\n")
             }
             switch message {
             case .endOfStream:
@@ -180,6 +182,7 @@ struct PipelineRunner {
                 progress?.finish()
                 if let failure = files.inputFailure(after: error) {
                     printError(failure)
+                    drawGraph(of: pipeline)
                     return ExitStatus.runtimeError
                 }
                 heldWarnings.forEach(printWarning)
@@ -209,7 +212,7 @@ struct PipelineRunner {
                 printWarning(warning)
             case .propertyNotify(let object, let property, let value) where options.verbose:
                 progress?.clear()
-                print("\(object): \(property) = \(value ?? "NULL")")
+                writeStandardOutput("\(object): \(property) = \(value ?? "NULL")\n")
             default:
                 continue
             }
@@ -220,14 +223,15 @@ struct PipelineRunner {
     /// `--stats`: frames and frames per second of each Swift element.
     private func printStatistics(of pipeline: Pipeline, since started: ContinuousClock.Instant) {
         guard options.stats else { return }
-        print(Statistics.report(for: pipeline, wallTime: ContinuousClock.now - started))
+        writeStandardOutput(Statistics.report(for: pipeline, wallTime: ContinuousClock.now - started) + "\n")
     }
 
     /// Writes `--graph FILE`: the pipeline as it ran (still holding its negotiated caps), rendered by
     /// Graphviz's `dot` for .svg and .png; without Graphviz, the .dot file and how to render it.
     private func drawGraph(of pipeline: Pipeline) {
         guard let path = options.graph else { return }
-        let dot = Secrets.masked(pipeline.dotGraph())
+        // Element properties are in it: rtspsrc's location with its password, user-pw, a TURN server.
+        let dot = Secrets.redact(pipeline.dotGraph())
         let format = URL(fileURLWithPath: path).pathExtension.lowercased()
         let dotPath = format == "dot" ? path : path + ".dot"
         do {
@@ -286,13 +290,3 @@ extension FileJob.Failure {
     }
 }
 
-func printError(_ text: String, prefix: String = "ERROR") {
-    writeStandardError("\(prefix): \(text)\n")
-}
-
-/// Writes to standard error, ignoring failure: after SIGHUP the terminal is gone and every write
-/// fails, and the run must still finish its files.
-func writeStandardError(_ text: String) {
-    var text = Secrets.masked(text)
-    text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
-}

@@ -77,8 +77,7 @@ final class ProgressLine: Sendable {
     }
 
     private func write(_ text: String) {
-        var text = text
-        text.withUTF8 { bytes in _ = Foundation.write(STDOUT_FILENO, bytes.baseAddress, bytes.count) }
+        writeStandardOutput(text)
     }
 
     /// 0:01:02.3

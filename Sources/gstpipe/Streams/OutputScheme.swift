@@ -95,7 +95,7 @@ struct StreamAddress: Sendable {
         }
         let name = token.split(separator: ":").first.map { $0.lowercased() } ?? ""
         let example = scheme.example
-        let shown = URICredentials.masked(token)
+        let shown = Secrets.redact(token)
         if URICredentials.isCarried(by: token) && !scheme.takesCredentials {
             throw .usage("\(shown): a \(name):// address takes no user or password: write it as \(example)")
         }

@@ -20,23 +20,11 @@ enum StreamOutputs {
         do {
             return try type.init(StreamAddress.parse(token, as: type.scheme))
         } catch {
-            // A bearer token (`?token=`) never shows, in any scheme's words.
-            throw error.hidingTokens(of: token)
+            // A password or bearer token (`?token=`) never shows, in any scheme's words.
+            throw error.redacted
         }
     }
 
     /// "rtsp://HOST:PORT/PATH (served to any number of viewers), … or DIR/NAME.m3u8 (HLS)", for `--help`.
     static var help: String { all.map { $0.scheme.help }.listed("or") }
-}
-
-extension FileJob.Failure {
-    /// The same failure with `token`'s bearer token (`?token=SECRET`) written `***`.
-    func hidingTokens(of token: String) -> FileJob.Failure {
-        let masked = WHIPClient.masked(token)
-        guard masked != token else { return self }
-        switch self {
-        case .usage(let message): return .usage(message.replacingOccurrences(of: token, with: masked))
-        case .runtime(let message): return .runtime(message.replacingOccurrences(of: token, with: masked))
-        }
-    }
 }

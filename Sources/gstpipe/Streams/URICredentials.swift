@@ -27,11 +27,11 @@ struct URICredentials: Sendable {
         let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         let user = parts[0].removingPercentEncoding ?? parts[0]
         guard !user.isEmpty else {
-            throw .usage("\(masked(uri)) names a password without a user: write it as rtsp://USER:PASSWORD@HOST/PATH")
+            throw .usage("\(Secrets.redact(uri)) names a password without a user: write it as rtsp://USER:PASSWORD@HOST/PATH")
         }
         let password: String
         if parts.count == 2 {
-            Secrets.remember(parts[1])
+            Secrets.register(parts[1])
             password = parts[1].removingPercentEncoding ?? parts[1]
         } else if let fromEnvironment = environment[passwordVariable], !fromEnvironment.isEmpty {
             password = fromEnvironment
@@ -41,20 +41,12 @@ struct URICredentials: Sendable {
                     + "(it stays out of the process list), or write USER:PASSWORD@ in the URI")
         }
         guard !password.isEmpty else {
-            throw .usage("\(masked(uri)) has an empty password: write one, or set \(passwordVariable) and leave it out")
+            throw .usage("\(Secrets.redact(uri)) has an empty password: write one, or set \(passwordVariable) and leave it out")
         }
-        Secrets.remember(password)
+        Secrets.register(password)
         return (bare, URICredentials(user: user, password: password))
     }
 
     /// True when `uri` has a user part (`alice@`, `alice:secret@`).
     static func isCarried(by uri: String) -> Bool { uri.firstMatch(of: pattern) != nil }
-
-    /// `uri` with the password of its user part replaced by `***`, for anything said to the user.
-    static func masked(_ uri: String) -> String {
-        guard let match = uri.firstMatch(of: pattern), let userInfo = match.output[2].substring,
-            let colon = userInfo.firstIndex(of: ":")
-        else { return uri }
-        return String(uri[..<colon]) + ":***@" + uri[match.range.upperBound...]
-    }
 }

@@ -42,7 +42,7 @@ struct RTSPUser: Sendable {
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
                 throw .runtime("\(file), line \(index + 1): write each user as user:password (or user:digest-hash)")
             }
-            Secrets.remember(parts[1])
+            Secrets.register(parts[1])
             let isHash = parts[1].count == 32 && parts[1].allSatisfy(\.isHexDigit)
             users.append(
                 RTSPUser(name: parts[0], secret: isHash ? .digestHash(parts[1].lowercased()) : .password(parts[1])))

@@ -48,10 +48,10 @@ struct WHIPOutput: StreamOutput {
     ) {
         let codecs = WebRTCCodec.allCases.map(\.rawValue).joined(separator: " or ")
         for (name, value) in options where name == "codec" && WebRTCCodec(option: value) == nil {
-            throw .usage("\(WHIPClient.masked(token)): codec=\(value) is not sent over WebRTC: write codec=\(codecs)")
+            throw .usage("\(Secrets.redact(token)): codec=\(value) is not sent over WebRTC: write codec=\(codecs)")
         }
         if options.contains(where: { $0.name == "token" && $0.value.isEmpty }) {
-            throw .usage("\(WHIPClient.masked(token)): token= is empty: give the bearer token, or leave the option out")
+            throw .usage("\(Secrets.redact(token)): token= is empty: give the bearer token, or leave the option out")
         }
     }
 }

@@ -35,8 +35,8 @@ struct ICESettings: Sendable, Equatable {
         /// As a browser's `RTCIceServer.urls` takes it (`turn:HOST:PORT`); the credentials go apart.
         var browserURL: String { "\(secure ? "turns" : "turn"):\(ICESettings.uriHost(host)):\(port)" }
 
-        /// For notes: the password never printed.
-        var shown: String { "\(secure ? "turns" : "turn")://\(user):***@\(ICESettings.uriHost(host)):\(port)" }
+        /// For notes: the password never printed (`turn://alice:***@host:3478`).
+        var shown: String { Secrets.redact(gstreamerURI) }
     }
 
     /// `stun://HOST:PORT`, as webrtcbin's `stun-server` takes it.

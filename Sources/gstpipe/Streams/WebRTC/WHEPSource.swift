@@ -54,7 +54,7 @@ final class WHEPSource: InputSession {
             client = try WHIPClient(uri: uri, role: .whep)
         } catch {
             // FileJob read the address before: this does not happen.
-            throw GStreamerError(kind: .invalidArgument, message: "cannot read \(WHIPClient.masked(uri))")
+            throw GStreamerError(kind: .invalidArgument, message: "cannot read \(Secrets.redact(uri))")
         }
         bin = try Bin(name: "gstpipe-input")
         element = bin
@@ -233,7 +233,7 @@ final class WHEPSource: InputSession {
     /// Refuses an empty `token=` (the other options belong to the endpoint).
     static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(FileJob.Failure) {
         if options.contains(where: { $0.name == "token" && $0.value.isEmpty }) {
-            throw .usage("\(WHIPClient.masked(token)): token= is empty: give the bearer token, or leave the option out")
+            throw .usage("\(Secrets.redact(token)): token= is empty: give the bearer token, or leave the option out")
         }
     }
 }

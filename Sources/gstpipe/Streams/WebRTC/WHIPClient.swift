@@ -10,7 +10,7 @@ import FoundationNetworking
 /// and, in `Location`, the session's resource, which a DELETE ends. Foundation's URLSession does the
 /// HTTP (libcurl underneath on Linux): no hand-written HTTP.
 ///
-/// The token never shows: every address said to the user has `token=***` (`shown`).
+/// The token never shows: every address said to the user has `token=***` (`shown`, by `Secrets`).
 struct WHIPClient: Sendable {
     /// Which protocol, for messages and the token's variable.
     enum Role: Sendable {
@@ -41,7 +41,7 @@ struct WHIPClient: Sendable {
         FileJob.Failure
     ) {
         self.role = role
-        shown = Self.masked(uri)
+        shown = Secrets.redact(uri)
         guard let plus = uri.firstIndex(of: "+"),
             var parts = URLComponents(string: String(uri[uri.index(after: plus)...]))
         else {
@@ -57,11 +57,6 @@ struct WHIPClient: Sendable {
         self.endpoint = endpoint
         let token = written ?? environment[role.tokenVariable]
         self.token = token?.isEmpty == false ? token : nil
-    }
-
-    /// `uri` with the value of its `token` option replaced by `***`, for anything said to the user.
-    static func masked(_ uri: String) -> String {
-        uri.replacing(try! Regex("(?i)([?&]token=)[^&]*"), with: { "\($0.output[1].substring ?? "")***" })
     }
 
     /// POSTs `offer` and returns the server's answer and session; throws a runtime error that says

@@ -1,0 +1,41 @@
+import CGStreamer
+
+/// GStreamer's debug log (`GST_DEBUG`): where its lines go.
+///
+/// By default GStreamer writes them itself, to standard error or `GST_DEBUG_FILE`. An application
+/// that must see them first (to hide a password an element logs with its location, as rtspsrc does
+/// at level 5) takes them over with ``redirect(_:)``.
+public enum DebugLog {
+    private static let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    /// Sends every line of GStreamer's debug log to `handler` in place of GStreamer's own writer,
+    /// from whichever thread logs. A line is what GStreamer would have written, without colours and
+    /// with its newline. Later calls replace the handler. Initializes GStreamer if needed (its own
+    /// writer is installed by initialization, and must be taken out after it).
+    ///
+    /// The corresponding C functions are `gst_debug_remove_log_function` (of `gst_debug_log_default`),
+    /// `gst_debug_add_log_function` and `gst_debug_log_get_line`.
+    ///
+    /// - Parameter handler: Called with each line; it must not log to GStreamer's debug log itself.
+    /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized.
+    public static func redirect(_ handler: @escaping @Sendable (String) -> Void) throws(GStreamerError) {
+        try GStreamer.initialize()
+        let installed = self.handler.withLock { current in
+            defer { current = handler }
+            return current != nil
+        }
+        guard !installed else { return }
+        gst_debug_remove_log_function(gst_debug_log_default)
+        gst_debug_add_log_function(logLine, nil, nil)
+    }
+
+    /// The log function GStreamer calls: formats the line as its default writer would, and hands it on.
+    private static let logLine: GstLogFunction = { category, level, file, function, line, object, message, _ in
+        guard let category, let file, let function, let message,
+            let text = gst_debug_log_get_line(category, level, file, function, line, object, message)
+        else { return }
+        let string = String(cString: text)
+        g_free(text)
+        DebugLog.handler.withLock { $0 }?(string)
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+
+/// The one place that knows what a secret is, and hides it: everything gstpipe prints (errors, notes,
+/// warnings, GStreamer's messages and debug details relayed, the progress line, `--graph` pictures)
+/// passes through `redact` on its way out (`Console`), so that no password or token shows, whatever
+/// code said it.
+///
+/// Two kinds of secret are hidden:
+/// - secrets in the forms that carry them, wherever they stand: a URI's password
+///   (`rtsp://alice:***@host`, `turn://alice:***@host`), the value of a `token=`, `password=` or
+///   `passphrase=` option (`?token=***`, `#token=***`, and properties such as rtspsrc's
+///   `user-pw="***"` in a pipeline graph), and a bearer token (`Bearer ***`);
+/// - secrets registered at start-up (`registerStartup`): each one found in those forms in the
+///   command line or a description file, and the values of the environment's `GSTPIPE_*_PASSWORD`,
+///   `GSTPIPE_*_TOKEN` and `GSTPIPE_*_PASSPHRASE`, which are then hidden on their own too, as when an
+///   element's error quotes a password without its URI. Code that reads a secret from elsewhere (a
+///   users file) registers it with `register`.
+enum Secrets {
+    /// What a secret is written as.
+    static let mask = "***"
+
+    /// Registered secrets shorter than this are not hidden on their own (they would hide ordinary
+    /// words: a password "ab" would blank every "ab"); in a URI or an option they still are.
+    static let shortestHiddenAlone = 3
+
+    private static let registered = Mutex<Set<String>>([])
+
+    /// Hides `secret` wherever it shows from now on, as written and percent-decoded.
+    static func register(_ secret: String) {
+        let forms = [secret, secret.removingPercentEncoding].compactMap { $0 }
+            .filter { $0.count >= shortestHiddenAlone && $0 != mask }
+        guard !forms.isEmpty else { return }
+        registered.withLock { $0.formUnion(forms) }
+    }
+
+    /// Registers the secrets in the command line's `arguments` and in `environment`'s
+    /// `GSTPIPE_*_PASSWORD`, `GSTPIPE_*_TOKEN` and `GSTPIPE_*_PASSPHRASE`, before anything is printed.
+    static func registerStartup(arguments: [String], environment: [String: String]) {
+        arguments.flatMap(found(in:)).forEach(register)
+        for (name, value) in environment where isSecretVariable(name) { register(value) }
+    }
+
+    /// True for an environment variable of gstpipe's that holds a secret (`GSTPIPE_RTSP_PASSWORD`,
+    /// `GSTPIPE_WHIP_TOKEN`).
+    static func isSecretVariable(_ name: String) -> Bool {
+        name.hasPrefix("GSTPIPE_") && ["_PASSWORD", "_TOKEN", "_PASSPHRASE", "_SECRET"].contains { name.hasSuffix($0) }
+    }
+
+    /// The secrets `text` holds in the forms `redact` knows: URI passwords, option values, bearer tokens.
+    static func found(in text: String) -> [String] {
+        var secrets: [String] = []
+        for match in text.matches(of: userInfo) where !match.2.isEmpty { secrets.append(String(match.2)) }
+        for match in text.matches(of: option) { secrets.append(String(match.2)) }
+        for match in text.matches(of: bearer) { secrets.append(String(match.2)) }
+        return secrets
+    }
+
+    /// `text` with every secret written `***`: the forms first, then each registered secret (the
+    /// longest first, so that a secret holding another is hidden whole).
+    static func redact(_ text: String) -> String {
+        var text = text.replacing(userInfo) { "\($0.1)\(mask)" }
+        text = text.replacing(option) { "\($0.1)\(mask)" }
+        text = text.replacing(bearer) { "\($0.1)\(mask)" }
+        let secrets = registered.withLock { $0 }.sorted { $0.count > $1.count }
+        for secret in secrets where text.contains(secret) {
+            text = text.replacingOccurrences(of: secret, with: mask)
+        }
+        return text
+    }
+
+    // The patterns are built on each use: a Regex held in a static would have to be Sendable.
+
+    /// `scheme://user:PASSWORD@`: the password ends at the last `@` before the host (a password may
+    /// hold an `@` the user did not encode), and never crosses a space, a path, a query or a quote. A
+    /// structure's text escapes the `@` (`alice:PASS\@host`).
+    /// The placeholders of help text (`USER:PASS@`) stay.
+    private static var userInfo: Regex<(Substring, Substring, Substring)> {
+        #/(?i)([a-z][a-z0-9+.\-]*://[^\s/?#@:"'\\]*:)(?!(?-i:PASS|PASSWORD|SECRET)@)([^\s/?#"'\\]*)(?=\\?@)/#
+    }
+
+    /// `token=VALUE` (in a query, a fragment, a launch description or a graph's `user-pw=\"VALUE\"`),
+    /// up to the next option, quote or space; a colon that ends it is the sentence's (`?token=***: ...`).
+    /// GStreamer's `NULL` (no value) and the placeholders of help text (`token=TOKEN`) stay.
+    private static var option: Regex<(Substring, Substring, Substring)> {
+        let name = #"(?i)((?:token|password|passwd|passphrase|user-pw|proxy-pw)=\\?"?)"#
+        let notPlaceholder = #"(?!(?-i:NULL|TOKEN|SECRET|PASS(?:WORD|PHRASE)?)\b)(?!\*\*\*)"#
+        let value = #"([^\s&#"'\\,;]*[^\s&#"'\\,;:])"#
+        return try! Regex(name + notPlaceholder + value, as: (Substring, Substring, Substring).self)
+    }
+
+    /// `Bearer TOKEN` (RFC 6750's characters), not the words "Bearer token" nor a challenge's
+    /// `Bearer realm=`.
+    private static var bearer: Regex<(Substring, Substring, Substring)> {
+        #/((?-i:Bearer)\s+)(?!(?i:token\b|realm=|error=|scope=))([A-Za-z0-9\-._~+\/]+=*)/#
+    }
+}
+
+extension FileJob.Failure {
+    /// The same failure with its secrets written `***`, for a failure whose words are read before
+    /// they are printed (tests, and callers that keep them).
+    var redacted: FileJob.Failure {
+        switch self {
+        case .usage(let message): .usage(Secrets.redact(message))
+        case .runtime(let message): .runtime(Secrets.redact(message))
+        }
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import MediaIO
+import Testing
+
+@testable import gstpipe
+
+/// `Secrets.redact`, read without a network: every form a secret takes, what stays as written, and
+/// the secrets registered at start-up.
+@Suite("Secrets: passwords and tokens written ***")
+struct SecretsTests {
+    @Test(
+        "A URI's password is hidden, the rest of the URI kept",
+        arguments: [
+            ("cannot read rtsp://alice:s3cret@127.0.0.1:554/cam", "cannot read rtsp://alice:***@127.0.0.1:554/cam"),
+            ("rtsps://alice:p@ss@host/x (served)", "rtsps://alice:***@host/x (served)"),
+            ("ICE: turn://alice:pw%40x@turn.example.net:3478", "ICE: turn://alice:***@turn.example.net:3478"),
+            ("turns://bob:k3y@[::1]:5349", "turns://bob:***@[::1]:5349"),
+            (
+                #"text=(string)"Connecting\ to\ rtsp://alice:s3cret\@h/x""#,
+                #"text=(string)"Connecting\ to\ rtsp://alice:***\@h/x""#
+            ),
+            (#"location=\"rtsp://alice:s3cret@127.0.0.1:1/x\"\n"#, #"location=\"rtsp://alice:***@127.0.0.1:1/x\"\n"#),
+            // No password, or no user: nothing to hide.
+            ("rtsp://alice@host:8554/live", "rtsp://alice@host:8554/live"),
+            ("http://127.0.0.1:8080/live?x=1", "http://127.0.0.1:8080/live?x=1"),
+            ("rtsp://host:8554/a@b", "rtsp://host:8554/a@b"),
+            // Help text's placeholders stay.
+            ("rtsp://USER:PASS@HOST:PORT/PATH", "rtsp://USER:PASS@HOST:PORT/PATH"),
+        ])
+    func uriPasswords(text: String, shown: String) {
+        #expect(Secrets.redact(text) == shown)
+    }
+
+    @Test(
+        "token=, password= and passphrase= values, in a query, a fragment, a description or a graph",
+        arguments: [
+            ("whip+http://h/whip?codec=vp8&token=abc&room=1", "whip+http://h/whip?codec=vp8&token=***&room=1"),
+            ("cannot reach whep+http://h/whep?token=abc: refused", "cannot reach whep+http://h/whep?token=***: refused"),
+            ("http://h:8889/live#token=abc", "http://h:8889/live#token=***"),
+            ("srt://127.0.0.1:9?passphrase=longphrase1 failed", "srt://127.0.0.1:9?passphrase=*** failed"),
+            (#"proxy-pw=NULL\nuser-pw=\"otherpw\""#, #"proxy-pw=NULL\nuser-pw=\"***\""#),
+            ("rtspsrc user-pw=otherpw ! fakesink", "rtspsrc user-pw=*** ! fakesink"),
+            // Placeholders and empty values stay.
+            ("add ?token=TOKEN to the address", "add ?token=TOKEN to the address"),
+            ("webrtc://h/p?token=: token= is empty", "webrtc://h/p?token=: token= is empty"),
+        ])
+    func options(text: String, shown: String) {
+        #expect(Secrets.redact(text) == shown)
+    }
+
+    @Test("A bearer token is hidden; the words \"Bearer token\" and a challenge's realm stay")
+    func bearer() {
+        #expect(Secrets.redact("Authorization: Bearer abc.DEF-1_2~3+4/5==") == "Authorization: Bearer ***")
+        #expect(Secrets.redact("give a Bearer token") == "give a Bearer token")
+        #expect(Secrets.redact(#"WWW-Authenticate: Bearer realm="gstpipe""#) == #"WWW-Authenticate: Bearer realm="gstpipe""#)
+    }
+
+    @Test("Secrets of the command line and of GSTPIPE_*_PASSWORD/TOKEN are hidden on their own too")
+    func registered() {
+        Secrets.registerStartup(
+            arguments: ["rtsp://alice:argpass17@127.0.0.1/x", "--turn=turn://bob:turn%2Fpw9@h:3478", "!", "fakesink"],
+            environment: [
+                "GSTPIPE_RTSP_PASSWORD": "envpass23", "GSTPIPE_WHIP_TOKEN": "envtoken31", "HOME": "/root",
+                "GSTPIPE_RTSP_USER": "carol",
+            ])
+        #expect(Secrets.redact("401 for alice with argpass17") == "401 for alice with ***")
+        // As written and percent-decoded.
+        #expect(Secrets.redact("turn/pw9 and turn%2Fpw9") == "*** and ***")
+        #expect(Secrets.redact("Authorization envpass23 envtoken31") == "Authorization *** ***")
+        // Other variables are no secrets.
+        #expect(Secrets.redact("/root carol") == "/root carol")
+        #expect(Secrets.isSecretVariable("GSTPIPE_RTSP_PASSWORD") && !Secrets.isSecretVariable("GSTPIPE_RTSP_USER"))
+        #expect(Secrets.found(in: "rtsp://a:b1@h/x?token=t2 Bearer t3") == ["b1", "t2", "t3"])
+    }
+
+    @Test("A registered secret inside a real GStreamer error and its debug details is hidden")
+    func gstreamerError() throws {
+        Secrets.register("gstsecret41")
+        let pipeline = try Pipeline(launch: "filesrc location=/nonexistent/gstsecret41.mp4 ! fakesink")
+        defer { pipeline.stop() }
+        do {
+            try pipeline.play()
+            Issue.record("a missing file played")
+        } catch {
+            let text = "\(error.message)\n\(error.debug ?? "")"
+            #expect(text.contains("gstsecret41"), "GStreamer's words no longer quote the location: \(text)")
+            let shown = Secrets.redact(text)
+            #expect(!shown.contains("gstsecret41") && shown.contains("/nonexistent/***.mp4"), "\(shown)")
+        }
+    }
+
+    @Test("A failure read before it is printed (a scheme's usage error) is redacted as a whole")
+    func failure() {
+        guard case .usage(let message) = FileJob.Failure.usage("rtsp://alice:pw55x@h/x: bad").redacted else {
+            Issue.record("not a usage error")
+            return
+        }
+        #expect(message == "rtsp://alice:***@h/x: bad")
+    }
+}
