@@ -33,8 +33,19 @@ struct WebRTCTokenTests {
     @Test("With ?token=, WHEP without or with a wrong token is 401 with WWW-Authenticate; with it, it is served")
     func whepToken() async throws {
         let namespace = try await NetworkNamespace()
-        let server = try await WebRTCTests.serveNoise(
-            in: namespace, uri: "webrtc://127.0.0.1:8890/live?token=\(Self.secret)")
+        // -v and --graph too: GStreamer's messages and the pipeline's picture must not show the token either.
+        let graph = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(UUID().uuidString).dot")
+        defer { try? FileManager.default.removeItem(at: graph) }
+        let server = namespace.run(
+            CLI.binary.path,
+            [
+                "-v", "--graph", graph.path, "noise", "!", "gray", "!",
+                "webrtc://127.0.0.1:8890/live?token=\(Self.secret)",
+            ])
+        guard await namespace.waitForListener(8890) else {
+            Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
+            return
+        }
         var outputs: [String] = []
 
         let page = await namespace.curl(["http://127.0.0.1:8890/live?token=\(Self.secret)"])
@@ -78,7 +89,9 @@ struct WebRTCTokenTests {
         #expect(result.status == 130, "\(result.stderr)")
         #expect(result.stderr.contains("serving webrtc://127.0.0.1:8890/live?token=***: "), "\(result.stderr)")
         #expect(result.stderr.contains("watch at http://127.0.0.1:8890/live#token=*** "), "\(result.stderr)")
-        Self.expectNoSecret(outputs + [result.stdout, result.stderr])
+        let picture = (try? String(contentsOf: graph, encoding: .utf8)) ?? ""
+        #expect(picture.contains("digraph"), "no graph written: \(result.stderr)")
+        Self.expectNoSecret(outputs + [result.stdout, result.stderr, picture])
     }
 
     @Test("?max-clients=1: the second viewer is 503 with Retry-After; an offer too large is 413, a header too long 400")
