@@ -180,4 +180,30 @@ struct WebRTCTokenTests {
             Self.expectNoSecret([run.result.stdout, run.result.stderr])
         }
     }
+
+    @Test("gstpipe's own publisher page opened with #token= publishes into an input that needs the token", .browser)
+    func publisherPageWithToken() async throws {
+        let namespace = try await NetworkNamespace()
+        let server = namespace.run(
+            "/usr/bin/env",
+            ["GSTPIPE_WEBRTC_TOKEN=\(Self.secret)", CLI.binary.path, "--timeout", "60", "webrtc://127.0.0.1:8891/in",
+             "!", "gray", "!", "fakesink"])
+        guard await namespace.waitForListener(8891) else {
+            Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
+            return
+        }
+        let profile = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        let browser = namespace.run(
+            Browser.executable,
+            Browser.arguments(profile: profile.path, url: "http://127.0.0.1:8891/in#token=\(Self.secret)"))
+        // The page asks for the (fake) camera, offers with the token and publishes.
+        try await Task.sleep(for: .seconds(10))
+        browser.signal(SIGKILL)
+        _ = await browser.finish(timeout: 10)
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 30)
+        #expect(result.stderr.contains("a publisher came, sending audio and video"), "\(result.stderr)")
+        Self.expectNoSecret([result.stdout, result.stderr])
+    }
 }
