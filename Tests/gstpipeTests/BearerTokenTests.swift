@@ -40,4 +40,25 @@ struct BearerTokenTests {
         #expect(BearerToken.masked("webrtc://:8890/live?codec=h264&token=abc&max-clients=2")
             == "webrtc://:8890/live?codec=h264&token=***&max-clients=2")
     }
+
+    @Test("Options a webrtc:// output or input refuses are named, the token shown as ***")
+    func refusedOptions() {
+        func refusal(_ uri: String, as scheme: OutputScheme) -> String? {
+            OutputSchemeTests.usageMessage { () throws(FileJob.Failure) in
+                _ = try StreamAddress.parse(uri, as: scheme)
+            }
+        }
+        #expect(
+            refusal("webrtc://:8890/live?token=abc&max-clients=0", as: WebRTCOutput.scheme)
+                == "webrtc://:8890/live?token=***&max-clients=0: max-clients=0 is not a number of viewers: write one "
+                + "from 1 to 10000")
+        #expect(
+            refusal("webrtc://:8890/live?token=abc&fps=5", as: WebRTCOutput.scheme)
+                == "webrtc://:8890/live?token=***&fps=5: webrtc:// takes codec (vp8 or h264), token and max-clients, "
+                + "not fps")
+        #expect(
+            refusal("webrtc://:8891/in?token=abc&codec=h264", as: WebRTCInput.scheme)
+                == "webrtc://:8891/in?token=***&codec=h264: a webrtc:// input takes one option, token, not codec")
+        #expect(refusal("webrtc://:8891/in?token=abc", as: WebRTCInput.scheme) == nil)
+    }
 }
