@@ -130,17 +130,25 @@ struct WebRTCTokenTests {
         #expect(result.stderr.contains("viewer 1 joined (1 watching)"), "\(result.stderr)")
     }
 
+    /// gstpipe taking a publisher at webrtc://127.0.0.1:8891/in, its token from GSTPIPE_WEBRTC_TOKEN.
+    static func recordWithToken(in namespace: NetworkNamespace) async throws -> Spawned {
+        let server = namespace.run(
+            "/usr/bin/env",
+            [
+                "GSTPIPE_WEBRTC_TOKEN=\(secret)", CLI.binary.path, "--timeout", "60", "webrtc://127.0.0.1:8891/in",
+                "!", "gray", "!", "fakesink",
+            ])
+        guard await namespace.waitForListener(8891) else {
+            Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
+            throw NetworkNamespace.NamespaceError(message: "no server")
+        }
+        return server
+    }
+
     @Test("A webrtc:// input with GSTPIPE_WEBRTC_TOKEN: WHIP without the token is 401, the publisher page is served")
     func whipToken() async throws {
         let namespace = try await NetworkNamespace()
-        let server = namespace.run(
-            "/usr/bin/env",
-            ["GSTPIPE_WEBRTC_TOKEN=\(Self.secret)", CLI.binary.path, "--timeout", "60", "webrtc://127.0.0.1:8891/in",
-             "!", "gray", "!", "fakesink"])
-        guard await namespace.waitForListener(8891) else {
-            Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
-            return
-        }
+        let server = try await Self.recordWithToken(in: namespace)
         let whip = "http://127.0.0.1:8891/in/whip"
         let page = await namespace.curl(["http://127.0.0.1:8891/in"])
         #expect(page.hasPrefix("HTTP/1.1 200") && page.contains("'Bearer ' + token"), "\(page.prefix(300))")
@@ -184,14 +192,7 @@ struct WebRTCTokenTests {
     @Test("gstpipe's own publisher page opened with #token= publishes into an input that needs the token", .browser)
     func publisherPageWithToken() async throws {
         let namespace = try await NetworkNamespace()
-        let server = namespace.run(
-            "/usr/bin/env",
-            ["GSTPIPE_WEBRTC_TOKEN=\(Self.secret)", CLI.binary.path, "--timeout", "60", "webrtc://127.0.0.1:8891/in",
-             "!", "gray", "!", "fakesink"])
-        guard await namespace.waitForListener(8891) else {
-            Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
-            return
-        }
+        let server = try await Self.recordWithToken(in: namespace)
         let profile = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: profile) }
         let browser = namespace.run(
