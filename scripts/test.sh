@@ -20,11 +20,12 @@ secured='RTSPAuthTests'
 # The WebRTC suites, each a run of its own after the others (a browser or aiortc each, which beside
 # one another on two cores missed what the tests time); 'WebRTCTests' also matches
 # GStreamerWebRTCTests (two webrtcbins negotiating in-process).
-webrtc='WebRTCTests|WebRTCInputTests|WHIPClientTests'
+# ServerAbuseTests holds 500 connections against a server (a browser or ffmpeg watching) for a minute.
+webrtc='WebRTCTests|WebRTCInputTests|WHIPClientTests|WebRTCTokenTests|ServerAbuseTests'
 swift test --filter "$library" "$@"
 swift test --filter gstpipeTests --skip "$streams|$secured|$webrtc" "$@"
 swift test --filter "$streams" "$@"
 swift test --filter "$secured" "$@"
-for suite in WebRTCTests WebRTCInputTests WHIPClientTests; do
+for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests ServerAbuseTests; do
     swift test --filter "$suite" "$@"
 done

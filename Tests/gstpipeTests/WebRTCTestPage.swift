@@ -7,7 +7,8 @@
 /// `leave` (after watching, the first viewer leaves: `delete`, by WHEP DELETE, twice, or
 /// `close`, closing its connection without a word), `after` (seconds the others watch after that),
 /// `audio=1` (each viewer also offers to receive audio, before its video, as many WHEP players do,
-/// and plays it unmuted; `audio=last`: after its video, as gstpipe's own page does).
+/// and plays it unmuted; `audio=last`: after its video, as gstpipe's own page does), `token` (sent
+/// as `Authorization: Bearer` with every request).
 /// With `embed=URL` it embeds gstpipe's own viewer page instead and reports the states that page
 /// posts. It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
 /// candidates, the time to its first frame (from its POST, and from its connection coming up), and
@@ -30,6 +31,7 @@ enum WebRTCTestPage {
         const configuration = query.get('ice') ? JSON.parse(query.get('ice')) : {};
         const audio = query.get('audio') === '1' || query.get('audio') === 'last';
         const audioLast = query.get('audio') === 'last';
+        const authorization = query.get('token') ? { Authorization: 'Bearer ' + query.get('token') } : {};
         const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
         // Resolves at the end of the browser's gathering (the null candidate), or after two seconds:
@@ -64,7 +66,8 @@ enum WebRTCTestPage {
           await candidates;
           const started = performance.now();
           const response = await fetch(endpoint, {
-            method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription.sdp,
+            method: 'POST', headers: { 'Content-Type': 'application/sdp', ...authorization },
+            body: pc.localDescription.sdp,
           });
           viewer.status = response.status;
           viewer.location = response.headers.get('Location');
@@ -190,7 +193,7 @@ enum WebRTCTestPage {
           if (leave === 'delete') {
             report.deletes = [];
             for (let i = 0; i < 2; i++) {
-              const response = await fetch(viewers[0].session, { method: 'DELETE' });
+              const response = await fetch(viewers[0].session, { method: 'DELETE', headers: authorization });
               report.deletes.push(response.status);
             }
             viewers[0].pc.close();

@@ -61,23 +61,33 @@ struct WebRTCOutput: StreamOutput {
         var ice = settings.ice
         ice.localAddresses = WebRTCServer.iceAddresses(for: address.host)
         let server = try await WebRTCServer(
-            address: address, codec: codec, ice: ice, sources: sources, note: note)
+            address: address, codec: codec, ice: ice, sources: sources, limit: maxClients, note: note)
         note(server.startNote)
         return server
     }
 
-    /// A `webrtc://` output takes one option: the codec every viewer gets (`codec=vp8`, the default,
-    /// or `codec=h264`).
+    /// The most viewers served at once (`?max-clients=N`).
+    var maxClients: Int { address.option("max-clients").flatMap { Int($0) } ?? WebRTCViewers.defaultLimit }
+
+    /// A `webrtc://` output takes the codec every viewer gets (`codec=vp8`, the default, or
+    /// `codec=h264`), the token viewers must send (`token=SECRET`, `BearerToken`), and the most viewers
+    /// at once (`max-clients=N`). The token is hidden in every message.
     private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(
         FileJob.Failure
     ) {
         let codecs = WebRTCCodec.allCases.map(\.rawValue).joined(separator: " or ")
+        let shown = Secrets.redact(token)
         for (name, value) in options {
-            guard name == "codec" else {
-                throw .usage("\(token): webrtc:// takes one option, codec (\(codecs)), not \(name)")
-            }
-            guard WebRTCCodec(option: value) != nil else {
-                throw .usage("\(token): codec=\(value) is not sent over WebRTC: write codec=\(codecs)")
+            switch name {
+            case "codec" where WebRTCCodec(option: value) == nil:
+                throw .usage("\(shown): codec=\(value) is not sent over WebRTC: write codec=\(codecs)")
+            case "max-clients" where !(1...10_000 ~= Int(value) ?? 0):
+                throw .usage("\(shown): max-clients=\(value) is not a number of viewers: write one from 1 to 10000")
+            case "codec", "max-clients", "token":
+                continue
+            default:
+                throw .usage(
+                    "\(shown): webrtc:// takes codec (\(codecs)), token and max-clients, not \(name)")
             }
         }
     }

@@ -3,7 +3,7 @@
 /// (PATH/whip, next to the page), with the connection's state below and a Stop button that ends
 /// the session (DELETE), which ends gstpipe's recording. Everything is here: no script or style
 /// from elsewhere. Embedded in another page, it tells that page its state with postMessage
-/// (`{gstpipe: 'publisher', state}`).
+/// (`{gstpipe: 'publisher', state}`). It sends the token of its own URL with its requests (`BearerToken`).
 enum PublisherPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON: the server's STUN and TURN
     /// servers, `ICESettings.pageConfiguration`) for its peer connection.
@@ -32,6 +32,11 @@ enum PublisherPage {
         'use strict';
         // This page is PATH, the WHIP endpoint PATH/whip.
         const whip = location.pathname.replace(/\/+$/, '') + '/whip';
+        // The token of this page's own URL (#token=, which reaches no server's log, or ?token=), sent
+        // with every request when gstpipe was given one.
+        const token = new URLSearchParams(location.hash.slice(1)).get('token')
+          || new URLSearchParams(location.search).get('token');
+        const authorization = token ? { Authorization: 'Bearer ' + token } : {};
         const $ = (id) => document.getElementById(id);
         let resource = null, peer = null, stream = null;
         const configuration = /*CONFIGURATION*/{};
@@ -71,7 +76,8 @@ enum PublisherPage {
           await peer.setLocalDescription(await peer.createOffer());
           await gathered;
           const reply = await fetch(whip, {
-            method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: peer.localDescription.sdp,
+            method: 'POST', headers: { 'Content-Type': 'application/sdp', ...authorization },
+            body: peer.localDescription.sdp,
           });
           const text = await reply.text();
           if (reply.status !== 201) throw new Error(`${reply.status} ${text}`);
@@ -82,7 +88,7 @@ enum PublisherPage {
 
         // Stop, or leaving the page, DELETEs the session: gstpipe finishes its recording.
         function stop() {
-          if (resource) fetch(resource, { method: 'DELETE', keepalive: true });
+          if (resource) fetch(resource, { method: 'DELETE', headers: authorization, keepalive: true });
           resource = null;
           peer?.close();
           stream?.getTracks().forEach((track) => track.stop());

@@ -8,6 +8,8 @@ protocol SignallingRoutes: Sendable {
     func methods(for requestPath: String) -> [HTTPRequest.Method]?
     /// What a 404 says is here instead: "the viewer page is /live, the WHEP endpoint /live/whep".
     var elsewhere: String { get }
+    /// The secret WHEP's or WHIP's requests must bear, nil when anyone may send them.
+    var token: BearerToken? { get }
 }
 
 /// Before any route: unknown paths (404), methods a path does not take (405, with `Allow`), and the
@@ -30,6 +32,14 @@ struct SignallingGatekeeper<Routes: SignallingRoutes>: RouterMiddleware {
                 response.headers[.accessControlAllowHeaders] = "content-type, authorization"
                 response.headers[.accessControlMaxAge] = "86400"
                 if methods.contains(.post) { response.headers[Routes.acceptPost] = "application/sdp" }
+            } else if let token = routes.token, request.method != .get && request.method != .head,
+                !token.admits(request.headers[.authorization])
+            {
+                let given = request.headers[.authorization]
+                response = Routes.text(
+                    .unauthorized, "this stream needs its token: send Authorization: Bearer TOKEN "
+                        + "(the page sends it when opened with #token=TOKEN at the end of its URL)",
+                    headers: BearerToken.challenge(given: given))
             } else if methods.contains(request.method) {
                 response = try await next(request, context)
             } else {
@@ -40,7 +50,7 @@ struct SignallingGatekeeper<Routes: SignallingRoutes>: RouterMiddleware {
             response = Routes.text(.notFound, "nothing here: \(routes.elsewhere)")
         }
         response.headers[.accessControlAllowOrigin] = "*"
-        response.headers[.accessControlExposeHeaders] = "Location, Link"
+        response.headers[.accessControlExposeHeaders] = "Location, Link, WWW-Authenticate"
         return response
     }
 }

@@ -21,7 +21,17 @@ final class SignallingServer: Sendable {
         let logger = Logger(label: "gstpipe.webrtc") { _ in SwiftLogNoOpLogHandler() }
         let bind = BindAddress.hostname(Self.bindHost(address.host), port: address.port)
         let application = Application(
-            router: router, configuration: ApplicationConfiguration(address: bind),
+            // HTTP/1.1 with limits on what one request may hold, beyond which swift-nio's decoder refuses
+            // it and closes the connection: a request line or header field of 8 KiB (a browser's are
+            // well under 1), 32 KiB of headers in all, 100 fields. The body is bounded where it is read
+            // (an offer's 413).
+            router: router,
+            server: .http1(
+                configuration: .init(
+                    idleTimeout: .seconds(Self.idleSeconds),
+                    httpDecoderConfiguration: .init(
+                        maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),
+            configuration: ApplicationConfiguration(address: bind),
             onServerRunning: { _ in started.fire() }, logger: logger)
         server = Task {
             do {
@@ -35,10 +45,15 @@ final class SignallingServer: Sendable {
         if let reason = failure.withLock({ $0 }) {
             let cause = reason.contains("in use") ? "port \(address.port) is in use" : reason
             throw .runtime(
-                "cannot serve \(address.uri): \(cause) (choose another port, or an address of this machine, "
-                    + "such as 0.0.0.0 for all of them)")
+                "cannot serve \(Secrets.redact(address.uri)): \(cause) (choose another port, or an address of "
+                    + "this machine, such as 0.0.0.0 for all of them)")
         }
     }
+
+    /// Seconds a connection may be idle (no request, or a request that never ends: slowloris) before
+    /// it is closed: a browser's page makes its requests at once, and an idle connection holds a file
+    /// descriptor.
+    static let idleSeconds: Int64 = 30
 
     /// The address to bind: all of this machine's for `webrtc://:PORT/PATH`.
     private static func bindHost(_ host: String) -> String {

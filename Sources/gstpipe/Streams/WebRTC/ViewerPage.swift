@@ -6,7 +6,8 @@
 /// elsewhere, so it works on a network with no way out. Embedded in another page (an iframe), it
 /// tells that page its state with postMessage (`{gstpipe: 'viewer', state}`; 'playing' with the
 /// picture's size once the first frame shows), so the page around it can follow the player. Its
-/// peer connection uses the server's STUN and TURN servers (`configuration`, `ICESettings`).
+/// peer connection uses the server's STUN and TURN servers (`configuration`, `ICESettings`). It sends
+/// the token of its own URL with its requests (`BearerToken`).
 enum ViewerPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON) for its peer connection.
     static func html(configuration: String) -> String {
@@ -35,6 +36,11 @@ enum ViewerPage {
         'use strict';
         // The WHEP endpoint is next to this page: /live serves the page, /live/whep takes offers.
         const endpoint = location.pathname.replace(/\/+$/, '') + '/whep';
+        // The token of this page's own URL (#token=, which reaches no server's log, or ?token=), sent
+        // with every request when gstpipe was given one.
+        const token = new URLSearchParams(location.hash.slice(1)).get('token')
+          || new URLSearchParams(location.search).get('token');
+        const authorization = token ? { Authorization: 'Bearer ' + token } : {};
         const video = document.getElementById('video');
         const stateLine = document.getElementById('state');
         // Video and sound in one stream, played by the one element.
@@ -95,7 +101,8 @@ enum ViewerPage {
           await pc.setLocalDescription(await pc.createOffer());
           await gathered(pc);
           const response = await fetch(endpoint, {
-            method: 'POST', headers: { 'Content-Type': 'application/sdp' }, body: pc.localDescription.sdp,
+            method: 'POST', headers: { 'Content-Type': 'application/sdp', ...authorization },
+            body: pc.localDescription.sdp,
           });
           if (response.status !== 201) throw new Error(response.status + ' ' + (await response.text()));
           session = new URL(response.headers.get('Location'), location.href).href;
@@ -104,7 +111,7 @@ enum ViewerPage {
 
         // Leaving ends the session at once, rather than when the server notices the silence.
         addEventListener('pagehide', () => {
-          if (session) fetch(session, { method: 'DELETE', keepalive: true });
+          if (session) fetch(session, { method: 'DELETE', headers: authorization, keepalive: true });
         });
         watch().catch((error) => show('cannot watch: ' + error.message, true));
         </script>

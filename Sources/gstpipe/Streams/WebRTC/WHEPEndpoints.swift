@@ -16,6 +16,7 @@ import Hummingbird
 struct WHEPEndpoints: SignallingRoutes {
     let path: String
     let viewers: WebRTCViewers
+    let token: BearerToken?
 
     /// The WHEP endpoint's path.
     var endpoint: String { path + "/whep" }
@@ -74,7 +75,11 @@ struct WHEPEndpoints: SignallingRoutes {
         } catch {
             switch error {
             case .full(let limit):
-                return Self.text(.serviceUnavailable, "\(limit) viewers are watching, the most served at once")
+                // Retry-After: a viewer's page that is closed leaves at once (DELETE), a vanished one
+                // within WebRTCViewers.silenceLimit.
+                return Self.text(
+                    .serviceUnavailable, "\(limit) viewers are watching, the most served at once: try again later",
+                    headers: [.retryAfter: "15"])
             case .ended:
                 return Self.text(.serviceUnavailable, "the stream has ended")
             case .failed(let reason):

@@ -15,6 +15,7 @@ import Hummingbird
 struct WHIPEndpoints: SignallingRoutes {
     let path: String
     let input: WebRTCInput
+    let token: BearerToken?
 
     /// The WHIP endpoint's path.
     var endpoint: String { path + "/whip" }

@@ -26,7 +26,17 @@ final class WebRTCInput: InputSession {
     static let scheme = OutputScheme(
         naming: .uri(["webrtc"]), help: "webrtc://HOST:PORT/PATH (a page and WHIP for a browser to publish)",
         example: "webrtc://0.0.0.0:8891/in (or webrtc://:8891/in)", isServer: true, defaultPort: 8891,
-        needsHost: false, needsPath: true, options: .refused("a webrtc:// input takes no options"))
+        needsHost: false, needsPath: true, options: .checked(checkOptions))
+
+    /// A `webrtc://` input takes one option: the token a publisher must send (`token=SECRET`,
+    /// `BearerToken`), hidden in every message.
+    private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(
+        FileJob.Failure
+    ) {
+        if let other = options.first(where: { $0.name != "token" }) {
+            throw .usage("\(Secrets.redact(token)): a webrtc:// input takes one option, token, not \(other.name)")
+        }
+    }
 
     /// A publisher that sends nothing for this long has gone (a closed tab says nothing: see
     /// `WebRTCViewer.silence`); a stream the offer promised that gives nothing for this long after the
@@ -105,11 +115,13 @@ final class WebRTCInput: InputSession {
         ice.localAddresses = SignallingServer.iceAddresses(for: address.host)
         iceSettings.withLock { [ice] in $0 = ice }
         let server = try await SignallingServer(
-            address: address, router: WHIPEndpoints(path: address.path, input: self).router())
+            address: address,
+            router: WHIPEndpoints(path: address.path, input: self, token: BearerToken(address: address)).router())
         http.withLock { $0 = server }
+        let page = BearerToken(address: address) == nil ? server.pageURL : server.pageURL + "#token=***"
         note(
-            "waiting for a publisher at \(address.uri): open \(server.pageURL) in a browser to send its camera "
-                + "and microphone (WHIP endpoint \(server.pageURL)/whip)")
+            "waiting for a publisher at \(Secrets.redact(address.uri)): open \(page) in a browser to send its "
+                + "camera and microphone (WHIP endpoint \(server.pageURL)/whip)")
         watchdog.withLock { $0 = Task { [weak self] in await self?.watchSilence() } }
     }
 

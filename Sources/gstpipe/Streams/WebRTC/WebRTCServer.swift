@@ -11,17 +11,17 @@ final class WebRTCServer: StreamServer {
 
     /// Starts listening; returns once the server accepts connections, or throws saying why it cannot.
     init(
-        address: StreamAddress, codec: WebRTCCodec, ice: ICESettings, sources: WebRTCViewers.Sources,
+        address: StreamAddress, codec: WebRTCCodec, ice: ICESettings, sources: WebRTCViewers.Sources, limit: Int,
         note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) {
         self.address = address
         do {
             viewers = try WebRTCViewers(
-                sources: sources, codec: codec, ice: ice, note: note)
+                sources: sources, codec: codec, ice: ice, limit: limit, note: note)
         } catch {
-            throw .runtime("cannot serve \(address.uri): \(error.message)")
+            throw .runtime("cannot serve \(Secrets.redact(address.uri)): \(error.message)")
         }
-        let endpoints = WHEPEndpoints(path: address.path, viewers: viewers)
+        let endpoints = WHEPEndpoints(path: address.path, viewers: viewers, token: BearerToken(address: address))
         do {
             http = try await SignallingServer(address: address, router: endpoints.router())
         } catch {
@@ -36,10 +36,12 @@ final class WebRTCServer: StreamServer {
     /// The page's URL: this machine's name in place of an address that listens everywhere.
     var pageURL: String { http.pageURL }
 
-    /// The note said as the output starts.
+    /// The note said as the output starts, the token hidden; with a token, the page's address says
+    /// where it goes (`#token=`).
     var startNote: String {
-        "serving \(address.uri): watch at \(pageURL) (a browser on any origin; WHEP endpoint \(pageURL)/whep, "
-            + "\(viewers.media.announced), up to \(WebRTCViewers.limit) viewers"
+        let page = BearerToken(address: address) == nil ? pageURL : pageURL + "#token=***"
+        return "serving \(Secrets.redact(address.uri)): watch at \(page) (a browser on any origin; WHEP endpoint "
+            + "\(pageURL)/whep, \(viewers.media.announced), up to \(viewers.limit) viewer\(viewers.limit == 1 ? "" : "s")"
             + (viewers.ice.shown.map { "; ICE: \($0)" } ?? "") + ")"
     }
 

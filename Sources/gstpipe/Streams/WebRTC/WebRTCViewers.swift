@@ -22,8 +22,12 @@ final class WebRTCViewers: Sendable {
         case failed(String)
     }
 
-    /// The most viewers served at once; one more is told to come back later.
-    static let limit = 64
+    /// The most viewers served at once unless the address says (`?max-clients=N`); one more is told
+    /// to come back later.
+    static let defaultLimit = 64
+
+    /// The most viewers served at once.
+    let limit: Int
 
     /// The run's appsinks the viewers are fed from.
     struct Sources: Sendable {
@@ -61,9 +65,11 @@ final class WebRTCViewers: Sendable {
     /// Starts taking what reaches the appsinks of `sources` (encoded `codec` frames, Opus) for the
     /// viewers to come.
     init(
-        sources: Sources, codec: WebRTCCodec, ice: ICESettings, note: @escaping @Sendable (String) -> Void
+        sources: Sources, codec: WebRTCCodec, ice: ICESettings, limit: Int = defaultLimit,
+        note: @escaping @Sendable (String) -> Void
     ) throws(GStreamerError) {
         self.sources = sources
+        self.limit = limit
         self.codec = codec
         self.ice = ice
         self.note = note
@@ -167,9 +173,10 @@ final class WebRTCViewers: Sendable {
     /// Takes a viewer's offer: builds its pipeline, answers, and keeps it until it leaves. Returns the
     /// session's id (for its resource's URL) and the answer with every candidate.
     func join(_ offer: ViewerOffer) async throws(JoinFailure) -> (id: String, answer: String) {
+        let limit = limit
         let admitted = shared.state.withLock { state -> Result<Int, JoinFailure> in
             if state.ended { return .failure(.ended) }
-            if state.viewers.count >= Self.limit { return .failure(.full(Self.limit)) }
+            if state.viewers.count >= limit { return .failure(.full(limit)) }
             state.joined += 1
             return .success(state.joined)
         }

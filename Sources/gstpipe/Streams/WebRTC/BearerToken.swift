@@ -1,0 +1,44 @@
+import Foundation
+import HTTPTypes
+
+/// The secret a `webrtc://` server asks of every WHEP or WHIP request that changes something (POST,
+/// PATCH, DELETE) as `Authorization: Bearer SECRET` (RFC 6750, as WHIP and WHEP specify): from the
+/// address's `?token=`, else from `GSTPIPE_WEBRTC_TOKEN`, which keeps it out of the process list. The
+/// pages are served to anyone (they hold nothing secret) and send the token they find in their own
+/// URL (`#token=`, which no server log sees, or `?token=`).
+///
+/// The token is compared in constant time, and never shown: every address said to the user has
+/// `token=***` (`masked`).
+struct BearerToken: Sendable {
+    /// The environment variable read when the address has no `?token=`.
+    static let variable = "GSTPIPE_WEBRTC_TOKEN"
+
+    private let secret: [UInt8]
+
+    /// The token of `address` (its `token` option, else `variable`), nil when there is none.
+    init?(address: StreamAddress, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let token = address.option("token") ?? environment[Self.variable], !token.isEmpty else { return nil }
+        secret = Array(token.utf8)
+    }
+
+    /// True when `authorization` (the request's header) is `Bearer` and this token. Every byte is
+    /// compared whatever the first difference, so that the time taken tells nothing of the token.
+    func admits(_ authorization: String?) -> Bool {
+        guard let authorization, authorization.count > 7,
+            authorization.prefix(7).lowercased() == "bearer "
+        else { return false }
+        let given = Array(authorization.utf8.dropFirst(7))
+        var difference = UInt8(truncatingIfNeeded: given.count ^ secret.count)
+        for index in secret.indices {
+            difference |= secret[index] ^ (index < given.count ? given[index] : 0)
+        }
+        return difference == 0
+    }
+
+    /// The header of a refusal: RFC 6750's `invalid_token` when a token was given, and the bare
+    /// challenge when none was.
+    static func challenge(given authorization: String?) -> HTTPFields {
+        let challenge = "Bearer realm=\"gstpipe\""
+        return [.wwwAuthenticate: authorization == nil ? challenge : challenge + ", error=\"invalid_token\""]
+    }
+}

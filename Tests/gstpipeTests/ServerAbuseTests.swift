@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+
+/// 200 idle and 300 malformed connections at once (`scripts/abuse-connections.py`: garbage, a
+/// request line that never ends, headers that never end, slowloris) against gstpipe's servers, while
+/// a real client watches: headless Chromium bearing the token of a `webrtc://` output, ffmpeg reading
+/// an `rtsp://` output. The client still gets frames (a known issue for RTSP: see `rtsp()`), and the
+/// server's memory (VmRSS) grows by far less than the abusers send (up to 150 MB). In a network
+/// namespace of its own each.
+@Suite(
+    "ServerAbuseTests", .serialized,
+    .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
+struct ServerAbuseTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/abuse-connections.py").path
+
+    /// What a server may grow by under the abuse: its buffers for 500 connections, not what they send.
+    static let growthLimit = 64 * 1024 * 1024
+
+    /// The resident memory of process `pid`, in bytes (VmRSS in /proc).
+    static func residentBytes(of pid: Int32) -> Int {
+        let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+        let kilobytes = status.firstMatch(of: #/VmRSS:\s+(\d+) kB/#).flatMap { Int($0.1) } ?? 0
+        return kilobytes * 1024
+    }
+
+    /// The script against 127.0.0.1:`port` in `namespace`, holding its connections `seconds`.
+    static func abuse(_ namespace: NetworkNamespace, port: Int, protocol name: String, seconds: Int) -> Spawned {
+        namespace.run(
+            "/usr/bin/python3", [script, "127.0.0.1", "\(port)", "--protocol", name, "--seconds", "\(seconds)"])
+    }
+
+    /// The script's report: per kind of connection, how many the server closed, after how long, and
+    /// the status lines it answered.
+    static func report(_ result: CLIResult) -> [String: [String: Any]] {
+        let json = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any]
+        #expect(json?["opened"] as? Int == 500, "\(result.stdout) \(result.stderr)")
+        return json?["kinds"] as? [String: [String: Any]] ?? [:]
+    }
+
+    @Test("webrtc:// with a token: a browser bearing it watches through 500 abusive connections", .browser)
+    func webrtc() async throws {
+        let secret = WebRTCTokenTests.secret
+        let namespace = try await NetworkNamespace()
+        let server = try await WebRTCTests.serveNoise(
+            in: namespace, uri: "webrtc://127.0.0.1:8890/live?token=\(secret)")
+        try await Task.sleep(for: .seconds(2))
+        let before = Self.residentBytes(of: server.process.processIdentifier)
+        // Beyond the server's idle timeout (30 s), so that the idle connections see it.
+        let abuser = Self.abuse(namespace, port: 8890, protocol: "http", seconds: 45)
+        try await Task.sleep(for: .seconds(3))
+        let session = try await BrowserSession(
+            in: namespace, query: "endpoint=\(WebRTCTests.endpoint)&viewers=1&watch=5&token=\(secret)")
+        let page = await session.result(named: "report", timeout: 90)
+        await session.close()
+        let abused = await abuser.finish(timeout: 90)
+        let after = Self.residentBytes(of: server.process.processIdentifier)
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+        let run = WebRTCTests.Run(report: page, result: result)
+
+        WebRTCTests.expectMovingGray(run.seen(0), seconds: 5, run.comment)
+        let kinds = Self.report(abused)
+        let comment = Comment(rawValue: abused.stdout)
+        // Idle connections and slowloris are closed at the idle timeout; the others at once, with 400.
+        for kind in ["idle", "slowloris"] {
+            #expect(kinds[kind]?["closedByServer"] as? Int == kinds[kind]?["count"] as? Int, comment)
+            #expect((kinds[kind]?["closedAfter"] as? [Double])?.first ?? 0 >= 25, comment)
+        }
+        for kind in ["garbage", "long-line", "huge-headers"] {
+            #expect(kinds[kind]?["closedByServer"] as? Int == 75, comment)
+            #expect((kinds[kind]?["status"] as? [String: Int])?["HTTP/1.1 400 Bad Request"] == 75, comment)
+        }
+        #expect(after - before < Self.growthLimit, "VmRSS \(before) -> \(after) bytes")
+        #expect(result.status == 130, run.comment)
+        WebRTCTokenTests.expectNoSecret([result.stdout, result.stderr, abused.stdout, abused.stderr])
+    }
+
+    @Test("rtsp://: ffmpeg reads frames through 500 abusive connections, the server's memory bounded")
+    func rtsp() async throws {
+        let namespace = try await NetworkNamespace()
+        let server = namespace.run(CLI.binary.path, liveGray(frames: 3600) + ["!", "rtsp://127.0.0.1:8554/live"])
+        var listening = false
+        for _ in 0..<100 where !listening {
+            // curl speaks RTSP too: OPTIONS answered means the server listens.
+            let probe = await namespace.run("/usr/bin/curl", ["-s", "-o", "/dev/null", "rtsp://127.0.0.1:8554/live"])
+                .finish(timeout: 10)
+            listening = probe.status == 0
+            if !listening { try await Task.sleep(for: .milliseconds(200)) }
+        }
+        #expect(listening)
+        try await Task.sleep(for: .seconds(1))
+        let before = Self.residentBytes(of: server.process.processIdentifier)
+        let abuser = Self.abuse(namespace, port: 8554, protocol: "rtsp", seconds: 25)
+        try await Task.sleep(for: .seconds(3))
+        let reader = namespace.run(
+            "/usr/bin/ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-nostats", "-progress", "pipe:1", "-rtsp_transport", "tcp", "-i",
+                "rtsp://127.0.0.1:8554/live", "-frames:v", "60", "-f", "null", "-",
+            ])
+        let read = FFmpegRead(await reader.finish(timeout: 40))
+        let abused = await abuser.finish(timeout: 60)
+        let after = Self.residentBytes(of: server.process.processIdentifier)
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+
+        // Measured here: 200 idle connections and 75 of garbage leave ffmpeg served, but 150 whose request
+        // line or headers never end (160 KiB a second each) keep gst-rtsp-server (1.22) from answering
+        // it ("Invalid data found when processing input"): it reads such a line to its end, where
+        // swift-nio's decoder refuses it at 8 KiB and closes. A limit for the RTSP server is issue 28's.
+        withKnownIssue("gst-rtsp-server reads never-ending request lines and headers", isIntermittent: true) {
+            #expect(read.frames == 60 && read.width == 320 && read.height == 240, "\(read)")
+        }
+        let kinds = Self.report(abused)
+        #expect(kinds["garbage"]?["count"] as? Int == 75, Comment(rawValue: abused.stdout))
+        #expect(after - before < Self.growthLimit, "VmRSS \(before) -> \(after) bytes: \(abused.stdout)")
+        #expect(result.status == 130, "\(result.stderr)")
+    }
+}
