@@ -72,8 +72,9 @@ struct OutputScheme: Sendable {
 /// Where a stream output goes, as its token wrote it: host, port, path and query options for a URI;
 /// the path alone for a playlist (`DIR/NAME.m3u8`).
 struct StreamAddress: Sendable {
-    /// The token as written, its password (if any) masked: for messages.
+    /// The token as written, its secrets (password, token) masked: for messages.
     let uri: String
+
     /// The address to bind (a server), or to send to; empty for an SRT listener, or for a playlist.
     let host: String
     let port: Int
@@ -83,6 +84,11 @@ struct StreamAddress: Sendable {
     let options: [(name: String, value: String)]
     /// The user and password written before the host, taken out of `uri`.
     var credentials: URICredentials? = nil
+    /// The token as written, secrets and all (nil: as `uri`): never printed, for a client that sends
+    /// them on (`whip+http://…?token=`).
+    var writtenToken: String? = nil
+    /// `writtenToken`, or `uri`.
+    var written: String { writtenToken ?? uri }
 
     /// The value of the last option called `name`, if any.
     func option(_ name: String) -> String? { options.last { $0.name == name }?.value }
@@ -134,6 +140,7 @@ struct StreamAddress: Sendable {
         }
         if case .checked(let check) = scheme.options { try check(options, shown) }
         return StreamAddress(
-            uri: shown, host: host, port: port, path: path, options: options, credentials: credentials)
+            uri: shown, host: host, port: port, path: path, options: options, credentials: credentials,
+            writtenToken: token)
     }
 }

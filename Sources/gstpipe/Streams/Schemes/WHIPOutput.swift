@@ -14,7 +14,7 @@ struct WHIPOutput: StreamOutput {
 
     init(_ address: StreamAddress) throws(FileJob.Failure) {
         self.address = address
-        client = try WHIPClient(uri: address.uri, role: .whip)
+        client = try WHIPClient(uri: address.written, role: .whip)
     }
 
     /// VP8 unless the address asks for H.264, as for `webrtc://`.
