@@ -89,7 +89,7 @@ struct PadOutput: ~Copyable {
                 output.segmentSeqnum = seqnum
             }
             output.sendPending(pad)
-            let flow = gst_pad_push(pad, gst_buffer_ref(buffer.pointer))
+            let flow = gst_pad_push(pad, buffer.newReference())
             if flow == GST_FLOW_NOT_LINKED, gst_pad_is_linked(pad) == 0, !output.reportedUnlinked {
                 // The source upstream would report it in its own name, and the user would look there.
                 output.reportedUnlinked = true
