@@ -9,11 +9,14 @@ import Testing
 /// nothing. `standardReaderSeesEndOfStream` and `popInOrder` failed then.
 @Suite("The bus's own queue: pop, timedPop, bounded when nobody pops")
 struct BusPopTests {
-    /// A pipeline in READY (in NULL its bus drops what is posted) with a `fakesrc` named "app" to post from.
-    static func readyPipeline() throws -> (Pipeline, Element) {
+    /// A pipeline in READY (in NULL its bus drops what is posted) with a `fakesrc` named "app" to post from,
+    /// and its bus, emptied of the state change's own messages.
+    static func readyPipeline() throws -> (Pipeline, Element, Bus) {
         let pipeline = try Pipeline(launch: "fakesrc name=app ! fakesink")
         _ = try pipeline.setState(.ready)
-        return (pipeline, try #require(pipeline.element(named: "app")))
+        let bus = pipeline.bus
+        while bus.pop() != nil {}
+        return (pipeline, try #require(pipeline.element(named: "app")), bus)
     }
 
     @Test("gst_bus_timed_pop_filtered and Bus.timedPop see end of stream, while a MessageStream reader sees it too")
@@ -44,10 +47,8 @@ struct BusPopTests {
 
     @Test("pop returns posted messages oldest first, nil when none is left; a filter skips other kinds")
     func popInOrder() throws {
-        let (pipeline, app) = try BusPopTests.readyPipeline()
+        let (pipeline, app, bus) = try BusPopTests.readyPipeline()
         defer { pipeline.stop() }
-        let bus = pipeline.bus
-        while bus.pop() != nil {}  // the state change's own messages
         #expect(!bus.hasPending)
         for index in 0..<3 { app.postApplicationMessage(try Structure(name: "step", fields: ["index": index])) }
         app.postElementMessage(try Structure(name: "done"))
@@ -65,10 +66,8 @@ struct BusPopTests {
 
     @Test("A message the sync handler drops reaches no reader of the queue")
     func syncHandlerDrop() throws {
-        let (pipeline, app) = try BusPopTests.readyPipeline()
+        let (pipeline, app, bus) = try BusPopTests.readyPipeline()
         defer { pipeline.stop() }
-        let bus = pipeline.bus
-        while bus.pop() != nil {}
         pipeline.setSyncHandler { $0.structure?.name == "secret" ? .drop : .pass }
         app.postApplicationMessage(try Structure(name: "secret"))
         app.postApplicationMessage(try Structure(name: "public"))
@@ -80,10 +79,8 @@ struct BusPopTests {
 
     @Test("Nobody popping: the queue keeps the newest Bus.backlogLimit messages, not every one")
     func backlogBounded() throws {
-        let (pipeline, app) = try BusPopTests.readyPipeline()
+        let (pipeline, app, bus) = try BusPopTests.readyPipeline()
         defer { pipeline.stop() }
-        let bus = pipeline.bus
-        while bus.pop() != nil {}
         let extra = 100
         for index in 0..<(Bus.backlogLimit + extra) {
             app.postApplicationMessage(try Structure(name: "n", fields: ["index": index]))
