@@ -36,7 +36,8 @@ public final class AppSink: Element, @unchecked Sendable {
 
     // MARK: Pulling
 
-    /// The next sample, waiting for it.
+    /// The next sample, waiting for it. Blocks the calling thread: from async code use
+    /// ``nextSample(timeout:)``, which waits without holding a thread of Swift's cooperative pool.
     ///
     /// The corresponding C function is `gst_app_sink_pull_sample`.
     ///
@@ -46,7 +47,8 @@ public final class AppSink: Element, @unchecked Sendable {
         gst_app_sink_pull_sample(appSinkPointer).map { Sample(taking: $0) }
     }
 
-    /// The next sample, waiting at most `timeout`.
+    /// The next sample, waiting at most `timeout`. Blocks the calling thread while it waits: from async
+    /// code use ``nextSample(timeout:)``.
     ///
     /// The corresponding C function is `gst_app_sink_try_pull_sample`.
     ///
@@ -56,7 +58,8 @@ public final class AppSink: Element, @unchecked Sendable {
         gst_app_sink_try_pull_sample(appSinkPointer, GstClockTime(nanoseconds(timeout))).map { Sample(taking: $0) }
     }
 
-    /// The sample the appsink prerolled with (the first one, in PAUSED), waiting for it.
+    /// The sample the appsink prerolled with (the first one, in PAUSED), waiting for it. Blocks the
+    /// calling thread: from async code use ``nextPreroll(timeout:)``.
     ///
     /// The corresponding C function is `gst_app_sink_pull_preroll`.
     ///
@@ -73,6 +76,36 @@ public final class AppSink: Element, @unchecked Sendable {
     /// - Returns: The preroll sample; nil when none came in time, at end of stream or when stopped.
     public func tryPullPreroll(timeout: Duration) -> Sample? {
         gst_app_sink_try_pull_preroll(appSinkPointer, GstClockTime(nanoseconds(timeout))).map { Sample(taking: $0) }
+    }
+
+    /// The next sample, as `pullSample()` or `tryPullSample(timeout:)` give it, awaited: the wait happens on
+    /// a GLib pool thread, so any number of these can be awaited at once without starving Swift's
+    /// cooperative pool. Cancelling the task does not end the wait: stop the pipeline, or pass a timeout.
+    ///
+    /// The corresponding C functions are `gst_app_sink_pull_sample` and `gst_app_sink_try_pull_sample`,
+    /// called on another thread.
+    ///
+    /// - Parameter timeout: The longest to wait; nil (the default) waits until a sample comes.
+    /// - Returns: The sample; nil when none came in time, at end of stream, or when the appsink is stopped.
+    public func nextSample(timeout: Duration? = nil) async -> Sample? {
+        let timeout = timeout.map { GstClockTime(nanoseconds($0)) } ?? GstClockTime.max
+        return await BlockingCall.run { [self] in
+            gst_app_sink_try_pull_sample(appSinkPointer, timeout).map { Sample(taking: $0) }
+        }
+    }
+
+    /// The preroll sample, as `pullPreroll()` gives it, awaited without holding a thread of Swift's
+    /// cooperative pool (see ``nextSample(timeout:)``).
+    ///
+    /// The corresponding C function is `gst_app_sink_try_pull_preroll`, called on another thread.
+    ///
+    /// - Parameter timeout: The longest to wait; nil (the default) waits until the preroll sample comes.
+    /// - Returns: The preroll sample; nil when none came in time, at end of stream or when stopped.
+    public func nextPreroll(timeout: Duration? = nil) async -> Sample? {
+        let timeout = timeout.map { GstClockTime(nanoseconds($0)) } ?? GstClockTime.max
+        return await BlockingCall.run { [self] in
+            gst_app_sink_try_pull_preroll(appSinkPointer, timeout).map { Sample(taking: $0) }
+        }
     }
 
     /// True when end of stream has reached the appsink and every sample before it was pulled.

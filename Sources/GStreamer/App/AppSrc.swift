@@ -61,7 +61,7 @@ public final class AppSrc: Element, @unchecked Sendable {
     @discardableResult
     public func push(_ buffer: Buffer) -> FlowResult {
         // push_buffer takes a reference of its own: the wrapper keeps its reference.
-        FlowResult(gst_app_src_push_buffer(appSrcPointer, gst_buffer_ref(buffer.pointer)))
+        FlowResult(gst_app_src_push_buffer(appSrcPointer, buffer.newReference()))
     }
 
     /// Pushes `sample`'s buffer, and its caps when they differ from the current ones (and, with

@@ -1,7 +1,8 @@
 import CGStreamer
 import CGStreamerShim
 
-/// A top-level bin with a clock and a bus. Brought to NULL by `stop()` or, at the latest, by `deinit`.
+/// A top-level bin with a clock and a bus. Brought to NULL by `stop()` or, at the latest, after `deinit`:
+/// a pipeline released while running is brought to NULL on another thread, so releasing it never blocks.
 public final class Pipeline: Bin, @unchecked Sendable {
     /// Builds a pipeline from a gst-launch description, such as `"videotestsrc ! gray ! fakesink"`.
     /// Throws GStreamer's own message when the description cannot be constructed.
@@ -91,13 +92,23 @@ public final class Pipeline: Bin, @unchecked Sendable {
     }
 
     deinit {
-        // GStreamer forbids a state change from a streaming thread of the pipeline (it would join the
-        // thread it runs on): when the last reference goes there, a thread of its own brings it to NULL.
-        if router.isOnStreamingThread {
-            Pipeline.tearDownOnOwnThread(pointer, router: router)
+        // Bringing a running pipeline to NULL waits for its streaming threads to stop, so it is done on a
+        // GLib pool thread and deinit returns at once: a deinit on Swift's cooperative pool must not block
+        // it, and on a streaming thread of the pipeline GStreamer forbids the change (it would join the
+        // thread it runs on). A pipeline already in NULL (stopped) has nothing to wait for.
+        if router.isOnStreamingThread || !isAtRest {
+            Pipeline.tearDownOnPoolThread(pointer, router: router)
         } else {
             Pipeline.tearDown(pointer, router: router)
         }
+    }
+
+    /// In NULL with no change in progress: setting NULL again returns at once.
+    private var isAtRest: Bool {
+        var current = GST_STATE_VOID_PENDING
+        var pending = GST_STATE_VOID_PENDING
+        _ = gst_element_get_state(pointer, &current, &pending, 0)
+        return current == GST_STATE_NULL && pending == GST_STATE_VOID_PENDING
     }
 
     /// Brings the pipeline to NULL and detaches the router.
@@ -109,28 +120,19 @@ public final class Pipeline: Bin, @unchecked Sendable {
         router.finish()
     }
 
-    /// `tearDown` on a new thread, holding a reference of its own to the pipeline until it is done.
-    private static func tearDownOnOwnThread(_ pointer: UnsafeMutablePointer<GstElement>, router: BusRouter) {
+    /// `tearDown` on a GLib pool thread, holding a reference of its own to the pipeline until it is done.
+    private static func tearDownOnPoolThread(_ pointer: UnsafeMutablePointer<GstElement>, router: BusRouter) {
         final class Job: Sendable {
             // The pipeline pointer: GstElement is thread-safe, and the job holds its own reference.
             nonisolated(unsafe) let pointer: UnsafeMutablePointer<GstElement>
-            let router: BusRouter
-            init(_ pointer: UnsafeMutablePointer<GstElement>, _ router: BusRouter) {
-                self.pointer = pointer
-                self.router = router
-            }
+            init(_ pointer: UnsafeMutablePointer<GstElement>) { self.pointer = pointer }
         }
         gst_object_ref(UnsafeMutableRawPointer(pointer))
-        let job = Unmanaged.passRetained(Job(pointer, router)).toOpaque()
-        let thread = g_thread_new(
-            "gstpipe-teardown",
-            { data in
-                let job = Unmanaged<Job>.fromOpaque(data!).takeRetainedValue()
-                Pipeline.tearDown(job.pointer, router: job.router)
-                gst_object_unref(UnsafeMutableRawPointer(job.pointer))
-                return nil
-            }, job)
-        g_thread_unref(thread)
+        let job = Job(pointer)
+        BlockingCall.start {
+            Pipeline.tearDown(job.pointer, router: router)
+            gst_object_unref(UnsafeMutableRawPointer(job.pointer))
+        }
     }
 
     let router: BusRouter
@@ -192,7 +194,9 @@ public final class Pipeline: Bin, @unchecked Sendable {
         try changeStateReportingBusError(.paused)
     }
 
-    /// Brings the pipeline to NULL, releasing its resources. Never fails.
+    /// Brings the pipeline to NULL, releasing its resources. Never fails. Blocks the calling thread until
+    /// the streaming threads have stopped: from async code, `await changeState(to: .null)` waits without
+    /// holding a thread of Swift's cooperative pool.
     ///
     /// The corresponding C function is `gst_element_set_state` with `GST_STATE_NULL`.
     public func stop() {

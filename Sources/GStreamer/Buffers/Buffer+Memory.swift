@@ -12,6 +12,8 @@ extension Buffer {
     /// - Returns: What `body` returns.
     /// - Throws: ``GStreamerError`` (core) when the buffer cannot be mapped, or what `body` throws.
     public func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) throws -> R {
+        let pointer = enterScope()
+        defer { leaveScope() }
         var map = GstMapInfo()
         guard gst_buffer_map(pointer, &map, GST_MAP_READ) != 0 else {
             throw GStreamerError(kind: .core, message: "could not map a buffer for reading")
@@ -32,6 +34,8 @@ extension Buffer {
         guard isWritable else {
             throw GStreamerError(kind: .invalidArgument, message: "the buffer is shared and cannot be written")
         }
+        let pointer = enterScope()
+        defer { leaveScope() }
         var map = GstMapInfo()
         guard gst_buffer_map(pointer, &map, GST_MAP_WRITE) != 0 else {
             throw GStreamerError(kind: .core, message: "could not map a buffer for writing")
@@ -50,7 +54,7 @@ extension Buffer {
     /// - Returns: The new buffer, or nil when the range is empty or runs past the end.
     public func region(offset: Int, size: Int) -> Buffer? {
         guard offset >= 0, size > 0, offset + size <= self.size,
-            let copy = gst_buffer_copy_region(pointer, GST_BUFFER_COPY_MEMORY, gsize(offset), gsize(size))
+            let copy = withPointer({ gst_buffer_copy_region($0, GST_BUFFER_COPY_MEMORY, gsize(offset), gsize(size)) })
         else { return nil }
         return Buffer(taking: copy)
     }
@@ -66,8 +70,10 @@ extension Buffer {
         try GStreamer.initialize()
         let buffer = gst_buffer_new()!
         for part in parts {
-            for index in 0..<gst_buffer_n_memory(part.pointer) {
-                gst_buffer_append_memory(buffer, gst_memory_ref(gst_buffer_peek_memory(part.pointer, index)))
+            part.withPointer { pointer in
+                for index in 0..<gst_buffer_n_memory(pointer) {
+                    gst_buffer_append_memory(buffer, gst_memory_ref(gst_buffer_peek_memory(pointer, index)))
+                }
             }
         }
         return Buffer(taking: buffer)
@@ -76,15 +82,17 @@ extension Buffer {
     /// For each memory block, the address of the memory it was shared from (itself when not shared):
     /// equal roots mean the same bytes, so no copy was made.
     package var memoryRoots: [UInt] {
-        (0..<gst_buffer_n_memory(pointer)).map { index in
-            var memory = gst_buffer_peek_memory(pointer, index)!
-            while let parent = memory.pointee.parent { memory = parent }
-            return UInt(bitPattern: memory)
+        withPointer { pointer in
+            (0..<gst_buffer_n_memory(pointer)).map { index in
+                var memory = gst_buffer_peek_memory(pointer, index)!
+                while let parent = memory.pointee.parent { memory = parent }
+                return UInt(bitPattern: memory)
+            }
         }
     }
 
     /// True when the buffer came from a buffer pool (and goes back to it when released).
-    package var isFromPool: Bool { pointer.pointee.pool != nil }
+    package var isFromPool: Bool { withPointer { $0.pointee.pool != nil } }
 
     /// The bytes as an array (a copy).
     public var bytes: [UInt8] {

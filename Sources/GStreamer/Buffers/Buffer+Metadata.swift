@@ -31,6 +31,8 @@ extension Buffer {
     ///
     /// - Parameter info: The layout to describe: format, size, and each plane's offset and stride in bytes.
     public func addVideoMeta(_ info: VideoInfo) {
+        let pointer = enterScope()
+        defer { leaveScope() }
         var offsets = info.raw.offset
         var strides = info.raw.stride
         withUnsafeMutableBytes(of: &offsets) { offsetBytes in
@@ -48,6 +50,8 @@ extension Buffer {
     ///
     /// The corresponding C function is `gst_buffer_get_video_meta`.
     public var videoMetaLayout: (offsets: [Int], strides: [Int])? {
+        let pointer = enterScope()
+        defer { leaveScope() }
         guard let meta = gst_buffer_get_video_meta(pointer) else { return nil }
         let planes = Int(meta.pointee.n_planes)
         let offsets = withUnsafeBytes(of: meta.pointee.offset) { Array($0.bindMemory(to: gsize.self).prefix(planes)) }

@@ -62,7 +62,7 @@ extension Buffer {
             return true
         }
         if inPlace { return self }
-        let copy = gst_buffer_copy(pointer)!
+        let copy = withPointer { gst_buffer_copy($0) }!
         change(copy)
         HandOver.published(copy)
         return Buffer(taking: copy)

@@ -15,12 +15,18 @@ import Synchronization
 public final class Buffer: @unchecked Sendable {
     /// The GstBuffer held now (its address). A setter that finds it shared replaces it with its copy.
     private let current: Atomic<UInt>
-    /// Buffers replaced by copies, each still referenced: a pointer another thread read before the
-    /// replacement stays valid as long as the wrapper. Guards every write to `current`'s metadata.
-    private let replaced = Mutex<[UInt]>([])
+    /// Guards every write to `current`'s metadata, and counts the scopes (`withPointer`) using a pointer
+    /// read from `current`: a buffer replaced while one runs stays referenced until the last ends, then
+    /// goes. So a replaced buffer is released at once when nobody uses it, not kept for the wrapper's life.
+    private let scopes = Mutex(Scopes())
 
-    /// The GstBuffer the wrapper holds now; valid as long as the wrapper.
-    var pointer: UnsafeMutablePointer<GstBuffer> {
+    private struct Scopes {
+        var active = 0
+        /// Buffers replaced by copies while a scope was active, each still referenced.
+        var retired: [UInt] = []
+    }
+
+    private var currentPointer: UnsafeMutablePointer<GstBuffer> {
         UnsafeMutablePointer(bitPattern: current.load(ordering: .acquiring))!
     }
 
@@ -33,16 +39,48 @@ public final class Buffer: @unchecked Sendable {
     }
 
     deinit {
-        gst_buffer_unref(pointer)
-        for old in replaced.withLock({ $0 }) {
+        gst_buffer_unref(currentPointer)
+        for old in scopes.withLock({ $0.retired }) {
             gst_buffer_unref(UnsafeMutablePointer(bitPattern: old))
         }
     }
 
+    /// Starts a scope using the GstBuffer held now; `leaveScope` ends it. The pointer stays valid until
+    /// then, even when a setter on another thread replaces the buffer meanwhile.
+    func enterScope() -> UnsafeMutablePointer<GstBuffer> {
+        scopes.withLock { scopes in
+            scopes.active += 1
+            return currentPointer
+        }
+    }
+
+    /// Ends a scope `enterScope` started; the last one to end releases the buffers replaced meanwhile.
+    func leaveScope() {
+        let retired = scopes.withLock { scopes -> [UInt] in
+            scopes.active -= 1
+            guard scopes.active == 0 else { return [] }
+            defer { scopes.retired.removeAll() }
+            return scopes.retired
+        }
+        for old in retired { gst_buffer_unref(UnsafeMutablePointer(bitPattern: old)) }
+    }
+
+    /// Calls `body` with the GstBuffer held now, valid until it returns (see `enterScope`).
+    func withPointer<T, E: Error>(_ body: (UnsafeMutablePointer<GstBuffer>) throws(E) -> T) throws(E) -> T {
+        let pointer = enterScope()
+        defer { leaveScope() }
+        return try body(pointer)
+    }
+
+    /// A new reference to the GstBuffer held now, for GStreamer to take (a push).
+    func newReference() -> UnsafeMutablePointer<GstBuffer> {
+        scopes.withLock { _ in gst_buffer_ref(currentPointer) }
+    }
+
     /// Reads the buffer's metadata (timestamps, flags), in step with `modify` on another thread.
     func read<T>(_ body: (UnsafeMutablePointer<GstBuffer>) -> T) -> T {
-        replaced.withLock { _ in
-            let buffer = pointer
+        scopes.withLock { _ in
+            let buffer = currentPointer
             // What another wrapper wrote before the buffer went through GStreamer (see `modify`).
             HandOver.received(buffer)
             return body(buffer)
@@ -54,22 +92,28 @@ public final class Buffer: @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_buffer_make_writable` (a macro).
     func modify(_ change: (UnsafeMutablePointer<GstBuffer>) -> Void) {
-        replaced.withLock { replaced in
-            let buffer = pointer
+        let released = scopes.withLock { scopes -> UnsafeMutablePointer<GstBuffer>? in
+            let buffer = currentPointer
             HandOver.received(buffer)
             if CGStreamerShim_buffer_is_writable(buffer) != 0 {
                 change(buffer)
                 // Another thread reads these fields only after the buffer went through GStreamer (a
                 // queue, a pad), whose locks TSan does not see.
                 HandOver.published(buffer)
-                return
+                return nil
             }
             let copy = gst_buffer_copy(buffer)!
             change(copy)
             HandOver.published(copy)
-            replaced.append(UInt(bitPattern: buffer))
             current.store(UInt(bitPattern: copy), ordering: .releasing)
+            // A scope may still use the old buffer: it goes when the last scope ends.
+            guard scopes.active == 0 else {
+                scopes.retired.append(UInt(bitPattern: buffer))
+                return nil
+            }
+            return buffer
         }
+        if let released { gst_buffer_unref(released) }
     }
 
     /// Changes the buffer's flags as `modify` changes its metadata: in place when the wrapper holds it
@@ -103,33 +147,33 @@ public final class Buffer: @unchecked Sendable {
     public convenience init(copying bytes: UnsafeRawBufferPointer) throws(GStreamerError) {
         try self.init(size: bytes.count)
         if let base = bytes.baseAddress, !bytes.isEmpty {
-            gst_buffer_fill(pointer, 0, base, gsize(bytes.count))
+            withPointer { _ = gst_buffer_fill($0, 0, base, gsize(bytes.count)) }
         }
     }
 
     /// Total size in bytes of all its memory.
     ///
     /// The corresponding C function is `gst_buffer_get_size`.
-    public var size: Int { Int(gst_buffer_get_size(pointer)) }
+    public var size: Int { withPointer { Int(gst_buffer_get_size($0)) } }
 
     /// Number of memory blocks.
     ///
     /// The corresponding C function is `gst_buffer_n_memory`.
-    public var memoryCount: Int { Int(gst_buffer_n_memory(pointer)) }
+    public var memoryCount: Int { withPointer { Int(gst_buffer_n_memory($0)) } }
 
     /// True when nobody else holds the buffer, so writing to it needs no copy.
     ///
     /// The corresponding C macro is `gst_buffer_is_writable`.
-    public var isWritable: Bool { CGStreamerShim_buffer_is_writable(pointer) != 0 }
+    public var isWritable: Bool { withPointer { CGStreamerShim_buffer_is_writable($0) != 0 } }
 
     /// True when both wrappers hold the very same GstBuffer.
     ///
     /// - Parameter other: Another wrapper.
     /// - Returns: Whether both wrap one GstBuffer (not merely equal bytes).
-    public func isSameBuffer(as other: Buffer) -> Bool { pointer == other.pointer }
+    public func isSameBuffer(as other: Buffer) -> Bool { identity == other.identity }
 
     /// The buffer's address, for identity checks in tests and logs only.
-    package var identity: UInt { UInt(bitPattern: pointer) }
+    package var identity: UInt { current.load(ordering: .acquiring) }
 }
 
 extension Buffer {
@@ -146,9 +190,11 @@ extension Buffer {
         bytes: some Collection<UInt8>, pts: ClockTime? = nil, duration: ClockTime? = nil
     ) throws(GStreamerError) {
         try self.init(size: bytes.count)
-        let fill = { [pointer] (storage: UnsafeBufferPointer<UInt8>) in
+        // A new buffer, held by this wrapper alone: no setter can replace it meanwhile.
+        let fill = { [pointer = enterScope()] (storage: UnsafeBufferPointer<UInt8>) in
             _ = gst_buffer_fill(pointer, 0, storage.baseAddress, gsize(storage.count))
         }
+        defer { leaveScope() }
         if bytes.withContiguousStorageIfAvailable(fill) == nil {
             Array(bytes).withUnsafeBufferPointer(fill)
         }

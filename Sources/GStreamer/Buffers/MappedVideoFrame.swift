@@ -89,6 +89,8 @@ extension Buffer {
         if writable && !isWritable {
             throw GStreamerError(kind: .invalidArgument, message: "the buffer is shared and cannot be written")
         }
+        let pointer = enterScope()
+        defer { leaveScope() }
         var layout = info.raw
         let frame = UnsafeMutablePointer<GstVideoFrame>.allocate(capacity: 1)
         defer { frame.deallocate() }

@@ -29,12 +29,12 @@ public final class Sample: @unchecked Sendable {
     ///   - offset: Nanoseconds to move the copied segment later.
     public convenience init(buffer: Buffer, caps: Caps?, segmentFrom other: Sample? = nil, offset: ClockTime = 0) {
         guard let source = other.flatMap({ gst_sample_get_segment($0.pointer) }) else {
-            self.init(taking: gst_sample_new(buffer.pointer, caps?.pointer, nil, nil))
+            self.init(taking: buffer.withPointer { gst_sample_new($0, caps?.pointer, nil, nil) })
             return
         }
         var segment = source.pointee
         segment.moveLater(by: offset)
-        self.init(taking: gst_sample_new(buffer.pointer, caps?.pointer, &segment, nil))
+        self.init(taking: buffer.withPointer { gst_sample_new($0, caps?.pointer, &segment, nil) })
     }
 
     /// The sample's buffer.

@@ -1,174 +1,80 @@
 import CGStreamer
-import CGStreamerShim
-import GstPipeSupport
-import Synchronization
 
-/// The bus messages of a pipeline, as an AsyncSequence (`Pipeline.messages`). A sequence subscribes
-/// when it is made: it gets every message posted from then on, and each sequence gets them all, so any
-/// number of tasks can read at once. Cancelling a reader's task ends that reader's iteration only.
+/// A pipeline's GstBus, read the standard way: popping its queue (`pop`, `timedPop`). `Pipeline.messages`
+/// is the async way to read the same messages; both see every message (unless a sync handler drops it).
 ///
-/// Each reader buffers up to `capacity` unread messages; past that it forgets the oldest ones, except
-/// errors and end of stream, which are never dropped. Messages are converted to `Message` when read,
-/// not on the thread that posted them. The sequence finishes when the pipeline is released.
-public struct MessageStream: AsyncSequence, Sendable {
-    /// Each element of the sequence is a message, converted when read.
-    public typealias Element = Message
-    private let subscription: Subscription
+/// The queue is GStreamer's own, so C code reading it (`gst_bus_timed_pop_filtered`, a bus watch added
+/// with `gst_bus_add_watch` on a GLib main loop) sees the same messages. Nobody has to read it: the
+/// pipeline keeps at most ``Bus/backlogLimit`` unread messages there, dropping the oldest past that, and
+/// GStreamer empties it when the pipeline goes to NULL.
+///
+/// The corresponding C type is `GstBus`.
+public final class Bus: @unchecked Sendable {
+    // GstBus is thread-safe (its queue has its own lock) and the wrapper owns one reference.
+    let pointer: UnsafeMutablePointer<GstBus>
 
-    init(router: BusRouter, capacity: Int) {
-        subscription = Subscription(router: router, capacity: capacity)
+    /// How many unread messages a pipeline's bus keeps at most; past that the oldest unread ones go,
+    /// so a pipeline that runs for days without a reader does not grow its queue without bound.
+    public static let backlogLimit = 4096
+
+    init(taking pointer: UnsafeMutablePointer<GstBus>) {
+        self.pointer = pointer
     }
 
-    /// Keeps the subscriber alive while a sequence or an iterator holds it; unsubscribes after.
-    final class Subscription: Sendable {
-        let router: BusRouter
-        let subscriber: Subscriber
-        let capacity: Int
-        private let iterated = Atomic(false)
+    deinit { gst_object_unref(UnsafeMutableRawPointer(pointer)) }
 
-        init(router: BusRouter, capacity: Int) {
-            self.router = router
-            self.capacity = capacity
-            subscriber = router.subscribe(capacity: capacity)
-        }
-
-        deinit { router.unsubscribe(subscriber) }
-
-        /// This subscription for its first iterator; a fresh one (from now on) for any later iterator.
-        func forIterator() -> Subscription {
-            iterated.exchange(true, ordering: .relaxed) ? Subscription(router: router, capacity: capacity) : self
-        }
-    }
-
-    /// Reads one subscriber's messages in order.
-    public struct AsyncIterator: AsyncIteratorProtocol {
-        let subscription: Subscription
-
-        /// The next message, waiting for one without blocking a thread.
-        ///
-        /// - Returns: The message, or nil once the pipeline is released or the task is cancelled.
-        public mutating func next() async -> Message? {
-            await subscription.subscriber.next()?.message
-        }
-    }
-
-    /// An iterator over the messages: the first one made reads from when the sequence was made, any later
-    /// one from when it is made.
+    /// The oldest unread message, without waiting; nil when there is none.
     ///
-    /// - Returns: The iterator.
-    public func makeAsyncIterator() -> AsyncIterator {
-        AsyncIterator(subscription: subscription.forIterator())
+    /// The corresponding C function is `gst_bus_pop`.
+    ///
+    /// - Returns: The message, removed from the queue.
+    public func pop() -> Message? {
+        gst_bus_pop(pointer).map(Bus.take)
+    }
+
+    /// The oldest unread message of one of the kinds in `filter`, waiting up to `timeout` nanoseconds
+    /// for one to arrive. As in C, messages of other kinds met on the way are removed and lost.
+    ///
+    /// Blocks the calling thread while it waits: from async code, read `Pipeline.messages` instead, or
+    /// call it with a timeout of 0.
+    ///
+    /// The corresponding C function is `gst_bus_timed_pop_filtered`.
+    ///
+    /// - Parameters:
+    ///   - timeout: The longest to wait, in nanoseconds; 0 does not wait; nil waits until a message comes.
+    ///   - filter: The kinds to return; ``MessageTypes/any`` by default.
+    /// - Returns: The message, or nil when none came in time.
+    public func timedPop(timeout: ClockTime?, filter: MessageTypes = .any) -> Message? {
+        gst_bus_timed_pop_filtered(pointer, clockTimeValue(timeout), filter.gstMask).map(Bus.take)
+    }
+
+    /// True when unread messages wait in the queue.
+    ///
+    /// The corresponding C function is `gst_bus_have_pending`.
+    public var hasPending: Bool { gst_bus_have_pending(pointer) != 0 }
+
+    /// Calls `body` with the GstBus, for C interop (a bus watch, `gst_bus_poll`).
+    ///
+    /// - Parameter body: Gets the bus, valid only until it returns; no reference is added for it.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws.
+    public func withUnsafeGstBus<Result, Failure: Error>(
+        _ body: (UnsafeMutablePointer<GstBus>) throws(Failure) -> Result
+    ) throws(Failure) -> Result {
+        try body(pointer)
+    }
+
+    private static func take(_ message: UnsafeMutablePointer<GstMessage>) -> Message {
+        defer { gst_message_unref(message) }
+        return Message(message)
     }
 }
 
-/// One reader's queue of messages: bounded, never dropping errors or end of stream.
-final class Subscriber: Sendable {
-    private struct Queue: ~Copyable {
-        var items: [PostedMessage] = []
-        var head = 0
-        var waiter: CheckedContinuation<PostedMessage?, Never>?
-        var finished = false
-
-        var count: Int { items.count - head }
-
-        mutating func popFirst() -> PostedMessage? {
-            guard head < items.count else { return nil }
-            let item = items[head]
-            dropFirst()
-            return item
-        }
-
-        mutating func dropFirst() {
-            head += 1
-            if head == items.count {
-                items.removeAll(keepingCapacity: true)
-                head = 0
-            } else if head > 1024 && head * 2 > items.count {
-                items.removeFirst(head)
-                head = 0
-            }
-        }
-    }
-
-    private let queue = Mutex(Queue())
-    private let capacity: Int
-
-    init(capacity: Int) {
-        self.capacity = Swift.max(capacity, 1)
-    }
-
-    /// Errors and end of stream are what a reader must see; anything else may go under pressure.
-    private static func isCritical(_ message: PostedMessage) -> Bool {
-        message.type == GST_MESSAGE_ERROR || message.type == GST_MESSAGE_EOS
-    }
-
-    /// Queues `message`, or hands it to the reader waiting for one.
-    func enqueue(_ message: PostedMessage) {
-        let waiter: CheckedContinuation<PostedMessage?, Never>? = queue.withLock { queue in
-            guard !queue.finished else { return nil }
-            if let waiter = queue.waiter {
-                queue.waiter = nil
-                return waiter
-            }
-            if queue.count >= capacity {
-                // Forget the oldest message that is neither an error nor end of stream; should every
-                // one be such, keep them all (and the new one).
-                if let index = queue.items[queue.head...].firstIndex(where: { !Subscriber.isCritical($0) }) {
-                    if index == queue.head { queue.dropFirst() } else { queue.items.remove(at: index) }
-                } else if !Subscriber.isCritical(message) {
-                    return nil
-                }
-            }
-            queue.items.append(message)
-            return nil
-        }
-        guard let waiter else { return }
-        // TSan does not see a continuation's resume order what follows it (the Swift runtime's atomics
-        // are not instrumented); `next()` receives the message this thread made.
-        HandOver.published(Unmanaged.passUnretained(self).toOpaque())
-        waiter.resume(returning: message)
-    }
-
-    /// The next message; nil once finished (after the queue is read) or when the reading task is cancelled.
-    func next() async -> PostedMessage? {
-        defer { HandOver.received(Unmanaged.passUnretained(self).toOpaque()) }
-        return await withTaskCancellationHandler {
-            await withCheckedContinuation { (continuation: CheckedContinuation<PostedMessage?, Never>) in
-                let ready: PostedMessage?? = queue.withLock { queue in
-                    if let item = queue.popFirst() { return .some(item) }
-                    if queue.finished || Task.isCancelled {
-                        queue.finished = true
-                        return .some(nil)
-                    }
-                    queue.waiter = continuation
-                    return nil
-                }
-                if let ready { continuation.resume(returning: ready) }
-            }
-        } onCancel: {
-            // This reader stops; the others read on.
-            cancel()
-        }
-    }
-
-    private func cancel() {
-        let waiter = queue.withLock { queue in
-            queue.finished = true
-            queue.items.removeAll()
-            queue.head = 0
-            defer { queue.waiter = nil }
-            return queue.waiter
-        }
-        waiter?.resume(returning: nil)
-    }
-
-    /// No more messages: the reader gets what is queued, then nil.
-    func finish() {
-        let waiter = queue.withLock { queue in
-            queue.finished = true
-            defer { queue.waiter = nil }
-            return queue.waiter
-        }
-        waiter?.resume(returning: nil)
+extension Pipeline {
+    /// The pipeline's bus, to pop messages the standard way (``Bus/pop()``, ``Bus/timedPop(timeout:filter:)``).
+    ///
+    /// The corresponding C function is `gst_pipeline_get_bus`.
+    public var bus: Bus {
+        Bus(taking: gst_pipeline_get_bus(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstPipeline.self)))
     }
 }

@@ -8,6 +8,12 @@ import Synchronization
 /// each message, runs the application's sync handler and does its own bookkeeping: the first error
 /// (for failed state changes), the pipeline's streaming threads (for `Pipeline.deinit`) and the end of
 /// a run (for appsink sequences).
+///
+/// Then it lets the message on into the GstBus's own queue, for the standard readers (`Bus.pop`,
+/// `gst_bus_timed_pop_filtered`, bus watches), which it cannot see: nothing tells it whether anyone
+/// reads that queue. So that a pipeline nobody pops does not grow it for as long as it runs, the router
+/// numbers each message it lets through and, when the oldest still queued is `Bus.backlogLimit`
+/// messages old, removes it (a reader far behind loses the oldest, as a `MessageStream` reader does).
 final class BusRouter: Sendable {
     private struct State {
         var subscribers: [ObjectIdentifier: Subscriber] = [:]
@@ -20,8 +26,8 @@ final class BusRouter: Sendable {
     }
 
     private let state = Mutex(State())
-    /// Held while one message is handed to every reader (`route`).
-    private let delivery = Mutex(())
+    /// Held while one message is handed to every reader (`route`); counts the messages let through.
+    private let delivery = Mutex<UInt>(0)
     /// The pipeline's address, to recognize its own state changes.
     private let pipelineAddress: UInt
 
@@ -34,12 +40,16 @@ final class BusRouter: Sendable {
         HandOver.published(box)
         gst_bus_set_sync_handler(
             bus,
-            { _, message, userData in
-                guard let message, let userData else { return GST_BUS_DROP }
+            { bus, message, userData in
+                guard let bus, let message, let userData else { return GST_BUS_DROP }
                 HandOver.received(userData)
-                Unmanaged<BusRouter>.fromOpaque(userData).takeUnretainedValue().route(message)
-                gst_message_unref(message)
-                return GST_BUS_DROP
+                let router = Unmanaged<BusRouter>.fromOpaque(userData).takeUnretainedValue()
+                // The handler took the message when it drops it; the queue takes it when it passes.
+                guard router.route(message, bus: bus) else {
+                    gst_message_unref(message)
+                    return GST_BUS_DROP
+                }
+                return GST_BUS_PASS
             }, box,
             { userData in
                 guard let userData else { return }
@@ -71,7 +81,8 @@ final class BusRouter: Sendable {
 
     private static var currentThread: UInt { UInt(bitPattern: g_thread_self()) }
 
-    private func route(_ pointer: UnsafeMutablePointer<GstMessage>) {
+    /// Routes `pointer` to the subscribers; false when the application's sync handler dropped it.
+    private func route(_ pointer: UnsafeMutablePointer<GstMessage>, bus: UnsafeMutablePointer<GstBus>) -> Bool {
         let message = PostedMessage(borrowing: pointer)
         switch message.type {
         case GST_MESSAGE_STREAM_STATUS:
@@ -98,13 +109,43 @@ final class BusRouter: Sendable {
             break
         }
         let handler = state.withLock { $0.syncHandler }
-        if handler?(message) == .drop { return }
+        if handler?(message) == .drop { return false }
         // One message at a time to every reader: threads post at once (a streaming thread's latency
         // message, the state change's new-clock), and without this two readers could get them in
-        // different orders. enqueue never blocks, and calls nothing that posts.
-        delivery.withLock { _ in
+        // different orders. enqueue never blocks, and calls nothing that posts; peeking and popping the
+        // bus take only its queue lock, which gst_bus_post does not hold while this handler runs.
+        delivery.withLock { next in
             let subscribers = state.withLock { Array($0.subscribers.values) }
             for subscriber in subscribers { subscriber.enqueue(message) }
+            next += 1
+            BusRouter.number(pointer, next)
+            BusRouter.trimBacklog(bus, newest: next)
+        }
+        return true
+    }
+
+    // MARK: The GstBus's own queue
+
+    private static let numberQuark = g_quark_from_static_string("gstpipe-bus-router-number")
+
+    /// Marks the message with its place in the order the router let messages through (1, 2, ...).
+    private static func number(_ message: UnsafeMutablePointer<GstMessage>, _ number: UInt) {
+        gst_mini_object_set_qdata(
+            UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self), numberQuark,
+            UnsafeMutableRawPointer(bitPattern: number), nil)
+    }
+
+    /// Removes the oldest queued messages while the queue, with the message `newest` about to join it,
+    /// would hold more than `Bus.backlogLimit`. A message the router did not number (posted before it was
+    /// installed) is left for the readers.
+    private static func trimBacklog(_ bus: UnsafeMutablePointer<GstBus>, newest: UInt) {
+        while let head = gst_bus_peek(bus) {
+            let number = UInt(bitPattern: gst_mini_object_get_qdata(
+                UnsafeMutableRawPointer(head).assumingMemoryBound(to: GstMiniObject.self), numberQuark))
+            gst_message_unref(head)
+            guard number != 0, newest - number + 1 > UInt(Bus.backlogLimit) else { return }
+            // A reader may have popped `head` meanwhile; then this takes the next, as old or nearly so.
+            if let oldest = gst_bus_pop(bus) { gst_message_unref(oldest) }
         }
     }
 

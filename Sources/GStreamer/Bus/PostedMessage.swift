@@ -90,9 +90,9 @@ public final class PostedMessage: @unchecked Sendable {
 
 /// What a sync handler does with a message after looking at it (GstBusSyncReply).
 public enum BusSyncReply: Sendable {
-    /// Readers of `Pipeline.messages` get it as usual.
+    /// Readers of `Pipeline.messages` and of the bus's queue (`Bus.pop`) get it as usual.
     case pass
-    /// No reader gets it: the handler took care of it.
+    /// No reader gets it, neither of `Pipeline.messages` nor of the bus's queue: the handler took care of it.
     case drop
 }
 

@@ -74,13 +74,37 @@ enum GScalar: Equatable {
         case (CGStreamerShim_type_string(), .string(let text)): g_value_set_string(value, text)
         case (CGStreamerShim_type_enum(), .enumeration(let number, _)),
             (CGStreamerShim_type_enum(), .signed(let number)):
-            g_value_set_enum(value, gint(number))
-        case (CGStreamerShim_type_flags(), .flags(let bits)): g_value_set_flags(value, guint(truncatingIfNeeded: bits))
+            // A number the enum lacks is refused here: GLib would warn and keep the old value, and one
+            // beyond gint would trap on conversion.
+            guard let number = gint(exactly: number), GScalar.isValue(number, ofEnum: value.pointee.g_type) else {
+                return false
+            }
+            g_value_set_enum(value, number)
+        case (CGStreamerShim_type_flags(), .flags(let bits)):
+            return put(GScalar.flags(bits, of: value.pointee.g_type)) { g_value_set_flags(value, $0) }
         case (CGStreamerShim_type_flags(), .enumeration(let number, _)):
-            g_value_set_flags(value, guint(truncatingIfNeeded: number))
+            return put(UInt(exactly: number).flatMap { GScalar.flags($0, of: value.pointee.g_type) }) {
+                g_value_set_flags(value, $0)
+            }
         default: return nil
         }
         return true
+    }
+
+    /// True when `number` is one of the values of the enum type `type`.
+    private static func isValue(_ number: gint, ofEnum type: GType) -> Bool {
+        let enumClass = g_type_class_ref(type)
+        defer { g_type_class_unref(enumClass) }
+        return g_enum_get_value(enumClass?.assumingMemoryBound(to: GEnumClass.self), number) != nil
+    }
+
+    /// `bits` as a value of the flags type `type`; nil when it has bits the type does not define.
+    private static func flags(_ bits: UInt, of type: GType) -> guint? {
+        guard let bits = guint(exactly: bits) else { return nil }
+        let flagsClass = g_type_class_ref(type)
+        defer { g_type_class_unref(flagsClass) }
+        guard let mask = flagsClass?.assumingMemoryBound(to: GFlagsClass.self).pointee.mask else { return nil }
+        return bits & ~mask == 0 ? bits : nil
     }
 
     private func put<Number>(_ number: Number?, _ set: (Number) -> Void) -> Bool {

@@ -97,20 +97,37 @@ extension SignalEmitter {
         }
     }
 
-    /// The property's spec, when the object has it and it has `flag` (readable or writable).
-    private static func propertySpec(
+    /// The property's spec, when the object has it and it has `flag` (readable or writable); a
+    /// construct-only property is not writable either, once the object exists.
+    static func propertySpec(
         _ object: UnsafeMutablePointer<CObject>, _ property: String, owner: String, flag: GParamFlags
     ) throws(GStreamerError) -> UnsafeMutablePointer<GParamSpec> {
         guard let spec = CGStreamerShim_object_find_property(object, property) else {
             throw GStreamerError(
                 kind: .invalidArgument, message: "no property \"\(property)\" in \(owner)", source: owner)
         }
-        guard spec.pointee.flags.rawValue & flag.rawValue != 0 else {
+        try checkAccess(spec, property, owner: owner, flag: flag)
+        return spec
+    }
+
+    /// Throws unless `spec` has `flag` (readable or writable) and, for writing, is not construct-only:
+    /// GLib would only warn and keep the old value.
+    static func checkAccess(
+        _ spec: UnsafeMutablePointer<GParamSpec>, _ property: String, owner: String, flag: GParamFlags
+    ) throws(GStreamerError) {
+        let flags = spec.pointee.flags.rawValue
+        guard flags & flag.rawValue != 0 else {
             let access = flag == G_PARAM_READABLE ? "readable" : "writable"
             throw GStreamerError(
                 kind: .invalidArgument, message: "property \"\(property)\" of \(owner) is not \(access)",
                 source: owner)
         }
-        return spec
+        if flag == G_PARAM_WRITABLE && flags & G_PARAM_CONSTRUCT_ONLY.rawValue != 0 {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "property \"\(property)\" of \(owner) can only be set when the object is made "
+                    + "(it is construct-only)",
+                source: owner)
+        }
     }
 }

@@ -44,8 +44,7 @@ extension Buffer {
     public func withUnsafePointer<Result, Failure: Error>(
         _ body: (UnsafeMutablePointer<GstBuffer>) throws(Failure) -> Result
     ) throws(Failure) -> Result {
-        defer { withExtendedLifetime(self) {} }
-        return try body(pointer)
+        try withPointer(body)
     }
 }
 

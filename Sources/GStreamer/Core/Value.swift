@@ -76,7 +76,9 @@ public struct Value: Sendable, CustomStringConvertible {
     /// A `GstBuffer`, sharing the buffer.
     ///
     /// - Parameter value: The buffer.
-    public init(_ value: Buffer) { self.init(type: gst_buffer_get_type()) { g_value_set_boxed($0, value.pointer) } }
+    public init(_ value: Buffer) {
+        self.init(type: gst_buffer_get_type()) { gvalue in value.withPointer { g_value_set_boxed(gvalue, $0) } }
+    }
 
     /// A `GstSample`, sharing the sample.
     ///

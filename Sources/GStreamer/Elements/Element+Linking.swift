@@ -61,10 +61,18 @@ extension Element {
     ///
     /// - Parameter elements: The elements, upstream first, all in the same bin.
     /// - Throws: ``GStreamerError`` (invalid argument) for the first pair that could not be linked; the links
-    ///   before it stay.
+    ///   made before it are undone, so the chain is linked whole or not at all (a half-linked chain
+    ///   would look built and fail later, not-linked, far from the cause).
     public static func link(_ elements: Element...) throws(GStreamerError) {
+        var linked: [(Element, Element)] = []
         for (upstream, downstream) in zip(elements, elements.dropFirst()) {
-            try upstream.link(to: downstream)
+            do {
+                try upstream.link(to: downstream)
+            } catch {
+                for (earlier, later) in linked.reversed() { earlier.unlink(from: later) }
+                throw error
+            }
+            linked.append((upstream, downstream))
         }
     }
 

@@ -11,13 +11,14 @@ extension Element {
     /// - Parameters:
     ///   - property: The property's name.
     ///   - value: The element to hold; nil clears the property.
-    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such property or it does not hold
-    ///   an element of that type.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such property, it is not writable
+    ///   (read-only, or construct-only), or it does not hold an element of that type.
     public func set(_ property: String, element value: Element?) throws(GStreamerError) {
         guard let spec = CGStreamerShim_object_find_property(pointer, property) else {
             throw GStreamerError(
                 kind: .invalidArgument, message: "no property \"\(property)\" in element \"\(name)\"", source: name)
         }
+        try Element.checkAccess(spec, property, owner: name, flag: G_PARAM_WRITABLE)
         let type = CGStreamerShim_param_spec_value_type(spec)
         guard g_type_is_a(type, CGStreamerShim_type_object()) != 0,
             value.map({ g_type_is_a(CGStreamerShim_object_type($0.pointer), type) != 0 }) ?? true

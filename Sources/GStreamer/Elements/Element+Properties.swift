@@ -12,12 +12,14 @@ extension Element {
     /// - Parameters:
     ///   - property: The property's name, such as "num-buffers".
     ///   - value: The value: a Swift number, string or ``PropertyValue``, converted to the property's type.
-    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such property, it is not writable, or
-    ///   GLib refuses the value (wrong type, out of range), with GLib's reason.
+    /// - Throws: ``GStreamerError`` (invalid argument) when there is no such property, it is not writable (read-only,
+    ///   or construct-only), or GLib refuses the value (wrong type, out of range, an enum number the enum
+    ///   lacks), with GLib's reason.
     public func set(_ property: String, _ value: some PropertyValueConvertible) throws(GStreamerError) {
         guard let spec = CGStreamerShim_object_find_property(pointer, property) else {
             throw noSuchProperty(property)
         }
+        try Element.checkAccess(spec, property, owner: name, flag: G_PARAM_WRITABLE)
         var gvalue = GValue()
         g_value_init(&gvalue, CGStreamerShim_param_spec_value_type(spec))
         defer { g_value_unset(&gvalue) }

@@ -207,7 +207,7 @@ public enum SignalValue: Sendable, CustomStringConvertible {
             gst_value_set_caps(target, caps.pointer)
         case .buffer(let buffer):
             guard type == gst_buffer_get_type() else { return false }
-            g_value_set_boxed(target, buffer.pointer)
+            buffer.withPointer { g_value_set_boxed(target, $0) }
         case .sample(let sample):
             guard type == gst_sample_get_type() else { return false }
             g_value_set_boxed(target, UnsafeRawPointer(sample.pointer))

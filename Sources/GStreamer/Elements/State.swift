@@ -56,6 +56,9 @@ extension Element {
     /// Asks the element to change state; waits for an asynchronous change up to `timeout` nanoseconds.
     /// Throws with the message the element posted when the change fails.
     ///
+    /// Blocks the calling thread, while it waits and also inside GStreamer (going down to READY or NULL
+    /// joins the streaming threads): from async code use ``changeState(to:timeout:)``.
+    ///
     /// The corresponding C functions are `gst_element_set_state` and `gst_element_get_state`.
     ///
     /// - Parameters:
@@ -80,7 +83,29 @@ extension Element {
         }
     }
 
+    /// ``setState(_:timeout:)`` awaited: the change and the wait happen on a GLib pool thread, so any
+    /// number of them can be awaited at once without starving Swift's cooperative pool.
+    ///
+    /// The corresponding C functions are `gst_element_set_state` and `gst_element_get_state`, called on
+    /// another thread.
+    ///
+    /// - Parameters:
+    ///   - state: The state to go to; the element passes through the states in between.
+    ///   - timeout: How long to wait, in nanoseconds, for an asynchronous change; nil does not wait.
+    /// - Returns: ``StateChangeResult/success``, ``StateChangeResult/async`` when the change is still going on
+    ///   (after `timeout`), or ``StateChangeResult/noPreroll`` for a live source.
+    /// - Throws: ``GStreamerError`` (state change) when the change fails (`GST_STATE_CHANGE_FAILURE`).
+    @discardableResult
+    public func changeState(to state: State, timeout: ClockTime? = nil) async throws(GStreamerError)
+        -> StateChangeResult
+    {
+        try await BlockingCall.run { [self] () -> Result<StateChangeResult, GStreamerError> in
+            Result { () throws(GStreamerError) in try setState(state, timeout: timeout) }
+        }.get()
+    }
+
     /// The current state, waiting up to `timeout` nanoseconds for a change in progress (0: no wait).
+    /// With a timeout, it blocks the calling thread while it waits.
     ///
     /// The corresponding C function is `gst_element_get_state`.
     ///

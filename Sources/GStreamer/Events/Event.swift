@@ -152,6 +152,13 @@ public final class Event: @unchecked Sendable, MiniObjectWrapper {
     /// The corresponding C macro is `GST_EVENT_TYPE_NAME`.
     public var typeName: String { String(cString: CGStreamerShim_event_type_name(pointer)) }
 
+    /// The event's sequence number: events caused by one action share it (a seek, and the flushes and
+    /// segment it causes downstream), which is how elements match them. A Swift element passing a
+    /// segment on keeps upstream's number.
+    ///
+    /// The corresponding C function is `gst_event_get_seqnum`.
+    public var seqnum: UInt32 { gst_event_get_seqnum(pointer) }
+
     /// True for an event that travels toward the sources.
     public var isUpstream: Bool { pointer.pointee.type.rawValue & GST_EVENT_TYPE_UPSTREAM.rawValue != 0 }
 

@@ -164,10 +164,10 @@ extension Pad {
         let result = handler(
             PadProbeInfo(type: type, buffer: buffer, bufferListLength: listLength, event: event, query: query))
         query?.invalidate()
-        if let buffer, let data, buffer.pointer != data.assumingMemoryBound(to: GstBuffer.self) {
+        if let buffer, let data, buffer.identity != UInt(bitPattern: data) {
             // The probe changed the buffer's metadata, in a copy of its own: that copy goes on.
             gst_buffer_unref(data.assumingMemoryBound(to: GstBuffer.self))
-            CGStreamerShim_pad_probe_info_set_data(info, gst_buffer_ref(buffer.pointer))
+            CGStreamerShim_pad_probe_info_set_data(info, buffer.newReference())
         }
         if result == .handled && query == nil { return GST_PAD_PROBE_DROP }
         return result.gstValue

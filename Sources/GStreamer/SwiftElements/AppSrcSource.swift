@@ -127,7 +127,7 @@ final class AppSrcSource: ElementKindBody, @unchecked Sendable {
             return true
         }
         if changed { gst_app_src_set_caps(source, caps.pointer) }
-        return FlowResult(gst_app_src_push_buffer(source, gst_buffer_ref(buffer.pointer)))
+        return FlowResult(gst_app_src_push_buffer(source, buffer.newReference()))
     }
 
     func endOfStream() -> FlowResult {

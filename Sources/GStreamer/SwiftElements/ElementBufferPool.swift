@@ -115,9 +115,9 @@ struct ElementBufferPool: ~Copyable, Sendable {
     /// `buffer(size:video:owner:)` to use again once downstream is done with it (in a pipeline that
     /// drops each buffer soon, the same few buffers go round).
     func keepSpare(_ buffer: Buffer) {
-        guard let pool = buffer.pointer.pointee.pool else { return }
+        guard let pool = buffer.withPointer({ $0.pointee.pool }) else { return }
         // Addresses, not pointers, go into the lock's closure (pointers are not Sendable).
-        let (poolAddress, bufferAddress) = (UInt(bitPattern: pool), UInt(bitPattern: buffer.pointer))
+        let (poolAddress, bufferAddress) = (UInt(bitPattern: pool), buffer.identity)
         state.withLock { state in
             guard let spare = UnsafeMutablePointer<GstBuffer>(bitPattern: bufferAddress),
                 state.pool.map({ UInt(bitPattern: $0) }) == poolAddress, !state.isVideo, !state.spares.contains(spare)

@@ -52,7 +52,37 @@ public struct PropertySpec: Sendable {
         }
     }
 
-    /// A floating GParamSpec for the class to install.
+    /// Throws when GLib would refuse the spec (it returns NULL and logs a critical): a name that is not a
+    /// valid property name or that every bin has already, a default outside the range, a fraction that
+    /// does not fit a gint.
+    func validate() throws(GStreamerError) {
+        guard g_param_spec_is_valid_name(name) != 0 else {
+            throw invalid("is not a valid property name: start with a letter, then use letters, digits, '-' or '_'")
+        }
+        let binClass = g_type_class_ref(gst_bin_get_type())
+        defer { g_type_class_unref(binClass) }
+        if g_object_class_find_property(binClass?.assumingMemoryBound(to: GObjectClass.self), name) != nil {
+            throw invalid("is a property every bin has already: choose another name")
+        }
+        switch kind {
+        case .int(let range, let value) where !range.contains(value):
+            throw invalid("has the default \(value), outside its range \(range)")
+        case .double(let range, let value) where !range.contains(value):
+            throw invalid("has the default \(value), outside its range \(range)")
+        case .fraction(let value)
+        where !(0...Int(Int32.max)).contains(value.numerator) || !(1...Int(Int32.max)).contains(value.denominator):
+            throw invalid(
+                "has the default \(value.numerator)/\(value.denominator): the numerator must be 0...\(Int32.max) and "
+                    + "the denominator 1...\(Int32.max)")
+        default: break
+        }
+    }
+
+    private func invalid(_ reason: String) -> GStreamerError {
+        GStreamerError(kind: .invalidArgument, message: "property \"\(name)\" \(reason)")
+    }
+
+    /// A floating GParamSpec for the class to install; `validate` first, or GLib may return NULL.
     func makeParamSpec() -> UnsafeMutablePointer<GParamSpec> {
         let flags = GParamFlags(rawValue: G_PARAM_READWRITE.rawValue | G_PARAM_STATIC_NAME.rawValue | G_PARAM_STATIC_NICK.rawValue | G_PARAM_STATIC_BLURB.rawValue)
         // G_PARAM_STATIC_STRINGS needs strings that live for the rest of the process: GLib's interned

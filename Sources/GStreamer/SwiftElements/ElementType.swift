@@ -130,6 +130,7 @@ public enum ElementType {
             error.message = "the Swift element \"\(description.name)\" cannot be registered: \(error.message)"
             throw error
         }
+        try validateProperties(of: description)
         let result: Result<Void, GStreamerError> = registered.withLock { registered in
             if registered[description.name] != nil { return .success(()) }
             // GStreamer names instances after the type, minus "Gst": GstGray makes gray0, gray1, ...
@@ -172,6 +173,27 @@ public enum ElementType {
             return .success(())
         }
         try result.get()
+    }
+
+    /// Throws, naming the element and the property, when a property spec is one GLib would refuse or two
+    /// share a name (GLib returns NULL or aborts the registration with a critical otherwise).
+    private static func validateProperties(of description: ElementTypeDescription) throws(GStreamerError) {
+        var seen: Set<String> = []
+        for property in description.properties {
+            do {
+                try property.validate()
+            } catch {
+                var error = error
+                error.message = "the Swift element \"\(description.name)\" cannot be registered: \(error.message)"
+                throw error
+            }
+            guard seen.insert(property.name).inserted else {
+                throw GStreamerError(
+                    kind: .invalidArgument,
+                    message: "the Swift element \"\(description.name)\" cannot be registered: two properties are "
+                        + "named \"\(property.name)\"")
+            }
+        }
     }
 
     private static func padTemplate(_ name: String, _ direction: GstPadDirection, _ caps: String)

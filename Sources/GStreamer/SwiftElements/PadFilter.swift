@@ -23,6 +23,8 @@ final class PadFilter: ElementKindBody, @unchecked Sendable {
     struct Input: @unchecked Sendable {
         var caps: Caps?
         var segment: GstSegment?
+        /// The segment event's sequence number, which the output's segment keeps.
+        var segmentSeqnum: guint32?
     }
 
     let core: ElementCore
@@ -105,8 +107,12 @@ final class PadFilter: ElementKindBody, @unchecked Sendable {
             var segment: UnsafePointer<GstSegment>?
             gst_event_parse_segment(event, &segment)
             let kept = segment?.pointee
+            let seqnum = gst_event_get_seqnum(event)
             gst_event_unref(event)
-            input.withLock { $0.segment = kept }
+            input.withLock { input in
+                input.segment = kept
+                input.segmentSeqnum = seqnum
+            }
             return kept != nil
         case GST_EVENT_FLUSH_START:
             // Not under the output's lock: a push may be waiting downstream, and this flush frees it.
@@ -137,7 +143,8 @@ final class PadFilter: ElementKindBody, @unchecked Sendable {
         core.whileAlive { () -> FlowResult in
             let started = core.counters.now
             let segment = PadOutput.segment(for: input, offset: segmentOffset) { self.input.withLock { $0.segment } }
-            let result = output.push(buffer, caps: caps, segment: segment)
+            let seqnum = self.input.withLock { $0.segmentSeqnum }
+            let result = output.push(buffer, caps: caps, segment: segment, seqnum: seqnum)
             core.pool.keepSpare(buffer)
             core.counters.pushed(result == .ok, since: started)
             return result

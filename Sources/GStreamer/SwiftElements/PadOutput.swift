@@ -18,6 +18,9 @@ struct PadOutput: ~Copyable {
         var streamStarted = false
         var caps: Caps?
         var segment: GstSegment?
+        /// The sequence number the segment went out with: upstream's, so a seek and the segments and
+        /// end of stream it caused can be matched downstream (demuxers and sinks do).
+        var segmentSeqnum: guint32?
         /// Serialized events that came before the output had caps, in their order (one reference each).
         var pending: [UnsafeMutablePointer<GstEvent>] = []
         /// End of stream went out: nothing more may follow until a flush or a new run.
@@ -57,8 +60,9 @@ struct PadOutput: ~Copyable {
     }
 
     /// Pushes `buffer` through the pad, first sending what downstream must know before it: a stream
-    /// start, the caps when they changed, `segment` when it changed, and the events that waited.
-    func push(_ buffer: Buffer, caps: Caps, segment: GstSegment) -> FlowResult {
+    /// start, the caps when they changed, `segment` when it or `seqnum` changed (the segment event then
+    /// carries `seqnum`, upstream's segment's, when given), and the events that waited.
+    func push(_ buffer: Buffer, caps: Caps, segment: GstSegment, seqnum: guint32? = nil) -> FlowResult {
         var segment = segment
         return state.withLock { output -> FlowResult in
             if output.ended || gst_pad_get_last_flow_return(pad) == GST_FLOW_EOS { return .endOfStream }
@@ -77,12 +81,15 @@ struct PadOutput: ~Copyable {
             let segmentChanged = output.segment.map { previous in
                 withUnsafePointer(to: previous) { gst_segment_is_equal($0, &segment) == 0 }
             }
-            if segmentChanged ?? true {
-                _ = gst_pad_push_event(pad, gst_event_new_segment(&segment))
+            if segmentChanged ?? true || (seqnum != nil && seqnum != output.segmentSeqnum) {
+                let event = gst_event_new_segment(&segment)!
+                if let seqnum { gst_event_set_seqnum(event, seqnum) }
+                _ = gst_pad_push_event(pad, event)
                 output.segment = segment
+                output.segmentSeqnum = seqnum
             }
             output.sendPending(pad)
-            let flow = gst_pad_push(pad, gst_buffer_ref(buffer.pointer))
+            let flow = gst_pad_push(pad, buffer.newReference())
             if flow == GST_FLOW_NOT_LINKED, gst_pad_is_linked(pad) == 0, !output.reportedUnlinked {
                 // The source upstream would report it in its own name, and the user would look there.
                 output.reportedUnlinked = true
@@ -132,6 +139,7 @@ struct PadOutput: ~Copyable {
     func flushStop(with event: UnsafeMutablePointer<GstEvent>) -> Bool {
         state.withLock { output in
             output.segment = nil
+            output.segmentSeqnum = nil
             output.ended = false
             output.pending.removeAll { pending in
                 guard pending.pointee.type.rawValue & GST_EVENT_TYPE_STICKY.rawValue == 0 else { return false }

@@ -44,6 +44,8 @@ extension Buffer {
     private func mapAudio<R>(
         _ info: AudioInfo, flags: GstMapFlags, _ body: ([UnsafeMutableRawBufferPointer], Int) throws -> R
     ) throws -> R {
+        let pointer = enterScope()
+        defer { leaveScope() }
         if info.layout == .interleaved, gst_buffer_get_meta(pointer, gst_audio_meta_api_get_type()) == nil {
             // One plane, the whole buffer: a plain map, without building a GstAudioInfo each buffer.
             var map = GstMapInfo()
@@ -77,7 +79,7 @@ extension Buffer {
     ///   - samples: Samples per channel in the buffer.
     public func addAudioMeta(_ info: AudioInfo, samples: Int) {
         var gstInfo = info.gstInfo
-        _ = gst_buffer_add_audio_meta(pointer, &gstInfo, gsize(samples), nil)
+        withPointer { _ = gst_buffer_add_audio_meta($0, &gstInfo, gsize(samples), nil) }
     }
 
     /// Marks the buffer as the first after a gap or a jump in time (or clears the mark). Like the
@@ -104,7 +106,7 @@ extension Buffer {
     ///
     /// The corresponding C macro is `gst_buffer_get_audio_meta`.
     public var audioMetaSamples: Int? {
-        guard let meta = gst_buffer_get_meta(pointer, gst_audio_meta_api_get_type()) else { return nil }
+        guard let meta = withPointer({ gst_buffer_get_meta($0, gst_audio_meta_api_get_type()) }) else { return nil }
         return Int(UnsafeMutableRawPointer(meta).assumingMemoryBound(to: GstAudioMeta.self).pointee.samples)
     }
 }
