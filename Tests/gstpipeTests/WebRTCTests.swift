@@ -93,7 +93,10 @@ struct WebRTCTests {
     func viewerPage() async throws {
         let run = try await Self.watchNoise(query: "embed=http://127.0.0.1:8890/live")
         let embed = run.report?["embed"] as? [String: Any] ?? [:]
-        #expect(embed["states"] as? [String] == ["connecting", "connected", "playing"], run.comment)
+        // 'connected' is left out when the first frame came before the connection's own state change
+        // (the page then says 'playing' alone, as it does on its own line).
+        let states = embed["states"] as? [String] ?? []
+        #expect(states == ["connecting", "connected", "playing"] || states == ["connecting", "playing"], run.comment)
         #expect(embed["width"] as? Int == 320 && embed["height"] as? Int == 240, run.comment)
         #expect(embed["origin"] as? String == "http://127.0.0.1:8890", run.comment)
         #expect(run.result.stderr.contains("viewer 1 joined (1 watching)"), run.comment)
