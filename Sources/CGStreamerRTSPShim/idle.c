@@ -50,7 +50,12 @@ static gboolean check(gpointer data) {
     // Our handlers go first (whenever "closed" comes, the watch is gone); returning REMOVE frees it.
     g_signal_handlers_disconnect_by_data(watch->client, watch);
     watch->timer = NULL;
-    gst_rtsp_client_close(watch->client);
+    // Not gst_rtsp_client_close: on a connection still sending, its watch went on reading the closed
+    // connection (a GLib-GIO CRITICAL storm, a busy thread). Shutting the socket down makes the
+    // watch see the end of the connection and close the client itself, as when the peer leaves.
+    GstRTSPConnection *connection = gst_rtsp_client_get_connection(watch->client);
+    GSocket *socket = connection ? gst_rtsp_connection_get_read_socket(connection) : NULL;
+    if (socket) g_socket_shutdown(socket, TRUE, TRUE, NULL);
     return G_SOURCE_REMOVE;
 }
 
