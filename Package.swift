@@ -69,7 +69,7 @@ let package = Package(
         // media pipeline fed from the CLI's pipeline, for any number of clients.
         .target(
             name: "CGStreamerRTSPShim", dependencies: ["CGStreamer"],
-            linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gio-2.0")]),
+            linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gio-2.0")]),
         .target(name: "GStreamerWebRTC", dependencies: ["GStreamer", "CGStreamer", "CGStreamerWebRTC"]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
         .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264", "GstPipeSupport"]),

@@ -28,6 +28,10 @@ struct CGStreamerRTSPShimServer {
 /// requests when it is beyond the limit.
 void CGStreamerRTSPShim_access_client_connected(CGStreamerRTSPShimServer *s, GstRTSPClient *client);
 
+/// Called by shim.c on the server's thread for each new connection: closes it once it goes
+/// IDLE_LIMIT_SECONDS without a complete request while it has no session (idle.c).
+void CGStreamerRTSPShim_idle_client_connected(CGStreamerRTSPShimServer *s, GstRTSPClient *client);
+
 /// Called by shim.c before listening: hands the auth (if any) to the server.
 void CGStreamerRTSPShim_access_install(CGStreamerRTSPShimServer *s);
 

@@ -122,6 +122,7 @@ static void client_connected(GstRTSPServer *server, GstRTSPClient *client, gpoin
     (void)server;
     g_signal_connect(client, "play-request", G_CALLBACK(play_request), data);
     CGStreamerRTSPShim_access_client_connected(data, client);
+    CGStreamerRTSPShim_idle_client_connected(data, client);
 }
 
 static GstFlowReturn new_sample(GstAppSink *sink, gpointer data) {
@@ -185,6 +186,9 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_new(GstElement *appsink, con
     s->server = gst_rtsp_server_new();
     gst_rtsp_server_set_address(s->server, address);
     gst_rtsp_server_set_service(s->server, service);
+    // The default backlog (5) made hundreds of connections at once wait on each other's SYN retries:
+    // 500 took ~45 s to be accepted. The kernel caps this at net.core.somaxconn.
+    gst_rtsp_server_set_backlog(s->server, 1024);
 
     GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
     s->factory = g_object_ref(factory);
