@@ -67,6 +67,13 @@ struct URICredentialsTests {
             return
         }
         #expect(hash == "0123456789abcdef0123456789abcdef")
+        // Written on Windows: each line ends in "\r\n".
+        let crlf = try RTSPUser.parse("# viewers\r\nbob:b0b-pass\r\ncarol:c4rol\r\n", file: "users")
+        #expect(crlf.map(\.name) == ["bob", "carol"])
+        guard case .password("b0b-pass") = crlf.first?.secret else {
+            Issue.record("\(crlf)")
+            return
+        }
         let bad = Self.failure { () throws(FileJob.Failure) in
             _ = try RTSPUser.parse("dave-no-colon-s3cret\n", file: "u")
         }
@@ -88,7 +95,12 @@ struct URICredentialsTests {
         #expect(
             Self.failure { () throws(FileJob.Failure) in
                 _ = try StreamOutputs.output(named: "rtsp://h/live?max-clients=0")
-            } == "rtsp://h/live?max-clients=0: max-clients takes a number of clients, 1 or more, not 0")
+            } == "rtsp://h/live?max-clients=0: max-clients takes a number of clients, 1 to 10000, not 0")
+        #expect(
+            Self.failure { () throws(FileJob.Failure) in
+                _ = try StreamOutputs.output(named: "rtsp://h/live?max-clients=3000000000")
+            } == "rtsp://h/live?max-clients=3000000000: max-clients takes a number of clients, 1 to 10000, "
+                + "not 3000000000")
         let other = Self.failure { () throws(FileJob.Failure) in
             _ = try StreamOutputs.output(named: "rtsp://h/live?x=1")
         }

@@ -143,7 +143,8 @@ final class BusRouter: Sendable {
             let number = UInt(bitPattern: gst_mini_object_get_qdata(
                 UnsafeMutableRawPointer(head).assumingMemoryBound(to: GstMiniObject.self), numberQuark))
             gst_message_unref(head)
-            guard number != 0, newest - number + 1 > UInt(Bus.backlogLimit) else { return }
+            // A number above `newest` was given by another pipeline's router (the message posted again here).
+            guard number != 0, number <= newest, newest - number + 1 > UInt(Bus.backlogLimit) else { return }
             // A reader may have popped `head` meanwhile; then this takes the next, as old or nearly so.
             if let oldest = gst_bus_pop(bus) { gst_message_unref(oldest) }
         }

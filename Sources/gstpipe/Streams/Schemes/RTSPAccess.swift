@@ -24,10 +24,10 @@ struct RTSPAccess: Sendable {
                 continue
             case "auth":
                 throw .usage("\(token): auth takes basic or digest, not \(value)")
-            case "max-clients" where (Int(value) ?? 0) >= 1:
+            case "max-clients" where 1...10_000 ~= (Int(value) ?? 0):
                 continue
             case "max-clients":
-                throw .usage("\(token): max-clients takes a number of clients, 1 or more, not \(value)")
+                throw .usage("\(token): max-clients takes a number of clients, 1 to 10000, not \(value)")
             default:
                 throw .usage(
                     "\(token): an rtsp:// output takes auth=basic|digest and max-clients=N, not \(name) (the server "

@@ -35,7 +35,8 @@ struct RTSPUser: Sendable {
     /// The users of a file's `text`; `file` names it in errors, which never show a password.
     static func parse(_ text: String, file: String) throws(FileJob.Failure) -> [RTSPUser] {
         var users: [RTSPUser] = []
-        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // \.isNewline: "\r\n" is one Character, which splitting at "\n" would never find (a file from Windows).
+        for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = line.trimmingCharacters(in: .whitespaces)
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)

@@ -28,7 +28,8 @@ struct BearerToken: Sendable {
             authorization.prefix(7).lowercased() == "bearer "
         else { return false }
         let given = Array(authorization.utf8.dropFirst(7))
-        var difference = UInt8(truncatingIfNeeded: given.count ^ secret.count)
+        // Lengths compared whole: a token with 256 bytes more must not pass for it.
+        var difference: UInt8 = given.count == secret.count ? 0 : 1
         for index in secret.indices {
             difference |= secret[index] ^ (index < given.count ? given[index] : 0)
         }
