@@ -176,7 +176,9 @@ struct WebRTCTokenTests {
         let embed = "http%3A%2F%2F127.0.0.1%3A8890%2Flive%23token%3D\(Self.secret)"
         let embedded = try await WebRTCTests.watchNoise(at: uri, query: "embed=\(embed)")
         let states = embedded.report?["embed"] as? [String: Any] ?? [:]
-        #expect(states["states"] as? [String] == ["connecting", "connected", "playing"], embedded.comment)
+        // 'connected' is left out when the first frame beat the connection's state change (WebRTCTests.viewerPage).
+        let said = states["states"] as? [String] ?? []
+        #expect(said == ["connecting", "connected", "playing"] || said == ["connecting", "playing"], embedded.comment)
         #expect(states["width"] as? Int == 320 && states["height"] as? Int == 240, embedded.comment)
 
         let watched = try await WebRTCTests.watchNoise(

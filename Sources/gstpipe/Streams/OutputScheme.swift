@@ -137,6 +137,8 @@ struct StreamAddress: Sendable {
             }
             if case .refused(let reason) = scheme.options { throw .usage("\(shown): \(reason)") }
             options.append((parts[0], parts[1]))
+            // Hidden wherever it shows from now on, whatever its form (`token=ab;cd` is one value here).
+            if ["token", "password", "passphrase"].contains(parts[0].lowercased()) { Secrets.register(parts[1]) }
         }
         if case .checked(let check) = scheme.options { try check(options, shown) }
         return StreamAddress(

@@ -102,20 +102,22 @@ extension FileJobRun {
     /// (rtspsrc over TCP, for `--rtsp-tcp`), and its user and password.
     func setUpLiveInput(_ settings: StreamSettings, note: @escaping @Sendable (String) -> Void) {
         guard let input = job.input, let live = StreamInput.named(input.uri), let inputElement else { return }
-        var properties = live.sourceProperties(settings)
-        if let credentials = input.credentials {
-            properties += [("user-id", credentials.user), ("user-pw", credentials.password)]
-        }
+        let properties = live.sourceProperties(settings)
+        let credentials = input.credentials
         if settings.tlsNoVerify && input.uri.lowercased().hasPrefix("rtsps:") {
             note(
                 "WARNING: --tls-no-verify: the certificate of \(input.name) is not checked, so anyone on the way can "
                     + "pose as the server and read the password and the stream; use it for test servers only")
         }
-        guard !properties.isEmpty else { return }
-        let set = properties
+        guard !properties.isEmpty || credentials != nil else { return }
         _ = try? inputElement.connect("source-setup") { arguments in
             guard case .element(let source)? = arguments.first else { return }
-            for (name, value) in set { try? source.set(name, fromString: value) }
+            for (name, value) in properties { try? source.set(name, fromString: value) }
+            // As strings, not parsed: a password "NULL" or in quotes is the password itself.
+            if let credentials {
+                try? source.set("user-id", credentials.user)
+                try? source.set("user-pw", credentials.password)
+            }
         }
     }
 
