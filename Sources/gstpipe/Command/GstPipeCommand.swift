@@ -111,6 +111,9 @@ struct GstPipeCommand: AsyncParsableCommand {
     @OptionGroup
     var streams: StreamOptions
 
+    @OptionGroup
+    var ranges: RangeOptions
+
     @Option(
         name: .customShort("f"),
         help: ArgumentHelp(
@@ -130,12 +133,14 @@ struct GstPipeCommand: AsyncParsableCommand {
             throw ValidationError("Give either -f FILE or a description, not both.")
         }
         try streams.check()
+        _ = try ranges.request()
     }
 
     func run() async throws {
         let options = RunOptions(
             printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
-            stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate, streams: streams.settings)
+            stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate, streams: streams.settings,
+            range: try ranges.request(), noAudio: ranges.noAudio, noVideo: ranges.noVideo)
         if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
             throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
         }

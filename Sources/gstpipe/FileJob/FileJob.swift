@@ -102,6 +102,9 @@ struct FileJob {
     /// streams are known.
     var notesIfAudio: [String] = []
 
+    /// The part of the input to read (`--start`, `--end`, `--duration`), nil for all of it.
+    var range: TimeRange?
+
     /// What the command line says about stream outputs (`--hls-window`, ...).
     var streamSettings = StreamSettings()
 

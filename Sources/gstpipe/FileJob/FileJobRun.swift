@@ -80,6 +80,12 @@ struct FileJobRun {
                 elements: output, written: encoderInput?.countBuffers(),
                 finished: output.sink?.pad(named: "sink")?.watchEndOfStream(), encoderInput: encoderInput)
         }
+        if let range = job.range, let decodedInput {
+            let audio = audioBranches.map(\.input)
+            RangeCut.apply(range, video: decodedInput, audio: audio, isVideo: job.media == .video) {
+                [weak source = elements.input?.source] text in source?.postError(text)
+            }
+        }
     }
 
     /// True for a message from the decoding source itself (not the elements inside it).
@@ -242,7 +248,8 @@ struct FileJobRun {
             }
             return "no video frames were decoded from \(input.name): the file is damaged or holds no pictures"
         }
-        guard !interrupted else { return nil }
+        // A range ends where it was asked to, before the file does.
+        guard !interrupted, job.range == nil else { return nil }
         // One image ends the stream on purpose: no truncation to look for.
         let stillImage = outputs.contains { $0.file.format.isImage && !OutputFormat.isSequence($0.file.path) }
         guard !stillImage, let duration = decodedInput?.peerDuration,

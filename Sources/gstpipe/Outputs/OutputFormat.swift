@@ -69,6 +69,7 @@ struct OutputFormat: Sendable {
         audio(["ogg"], "Opus in Ogg", ["opusenc"], muxer: "oggmux"),
         audio(["opus"], "Opus in Ogg", ["opusenc"], muxer: "oggmux"),
         audio(["m4a"], "AAC in MP4", aac, muxer: "mp4mux", crashSafe: true),
+        audio(["mka"], "Vorbis in Matroska", ["vorbisenc"], muxer: "matroskamux"),
         // lamemp3enc encodes at variable bit rate (quality 4, LAME's default); xingmux puts the Xing
         // header first, without which players guess a VBR file's length from its first frame.
         audio(["mp3"], "MP3", ["lamemp3enc"], muxer: "xingmux"),

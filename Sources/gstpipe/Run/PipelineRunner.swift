@@ -21,6 +21,12 @@ struct RunOptions: Sendable {
     var autorotate = true
     /// What the stream options say (`--hls-window`, `--sdp`, `--rtsp-tcp`, `--timeout`).
     var streams = StreamSettings()
+    /// `--start`, `--end`, `--duration`: the part of a file input to read, nil for all of it.
+    var range: TimeRangeRequest?
+    /// `--no-audio`: the input's audio is left out.
+    var noAudio = false
+    /// `--no-video`: the input's video is left out (the description must write audio).
+    var noVideo = false
 }
 
 /// Exit statuses, as gst-launch users expect them.
@@ -47,7 +53,7 @@ struct PipelineRunner {
     let options: RunOptions
 
     func run() async -> Int32 {
-        let job: FileJob
+        var job: FileJob
         let pipeline: Pipeline
         AlphaVideo.decodeWithoutAlpha()
         // After the line above (read as GStreamer starts), before anything GStreamer logs.
@@ -64,6 +70,11 @@ struct PipelineRunner {
             job = try FileJob(
                 tokens: tokens, swiftElements: Set(ElementType.registeredNames()), alwaysCrashSafe: options.crashSafe,
                 autorotate: options.autorotate, streamSettings: options.streams)
+        } catch {
+            return error.report()
+        }
+        do {
+            try job.applyStreamChoice(range: options.range, noAudio: options.noAudio, noVideo: options.noVideo)
         } catch {
             return error.report()
         }

@@ -1,0 +1,93 @@
+import Foundation
+import MediaIO
+import Synchronization
+
+/// Cuts a run to `TimeRange`: the decoded streams are held back (buffers dropped, segments too)
+/// until one accurate flushing seek with the range's stop has gone up to the demuxer, then let
+/// through from its new segment on. The seek goes as the first decoded buffer arrives, on a thread of
+/// its own (a flushing seek waits for the streaming thread to let go): by then the demuxer streams,
+/// and nothing has reached an encoder or muxer. Only the frames from the key frame before the start
+/// are decoded, not the file from its beginning. After a flushing seek the running time restarts at
+/// zero, so the muxers write timestamps from zero; decoders clip what they give to the segment, the
+/// audio to the sample.
+///
+/// On the video, what decoders keep that ffmpeg would not is dropped: the sliver of the frame before
+/// the start that a decoder clips to the start (its length cut below half a frame), and a frame whose
+/// timestamp, rounded by the container, falls a little before the end.
+final class RangeCut: Sendable {
+    private struct State {
+        var seqnum: UInt32?
+        var seekSent = false
+        /// The pads whose segment from the seek has come, with its start and time: their data passes.
+        var passing: [ObjectIdentifier: (start: ClockTime, time: ClockTime)] = [:]
+    }
+
+    private let range: TimeRange
+    private let state = Mutex(State())
+
+    private init(range: TimeRange) { self.range = range }
+
+    /// Holds back `video` (the decoded video's first converter input; or audio, for an audio
+    /// description) and each of `audio` until the seek to `range`, sent up through `video`, has
+    /// flushed them. `fail` reports a seek the input refused.
+    @discardableResult
+    static func apply(
+        _ range: TimeRange, video: Pad, audio: [Pad], isVideo: Bool, fail: @escaping @Sendable (String) -> Void
+    ) -> RangeCut {
+        let cut = RangeCut(range: range)
+        cut.watch(video, isVideo: isVideo) { [cut] in cut.seek(through: video, fail: fail) }
+        for pad in audio { cut.watch(pad, isVideo: false, firstBuffer: nil) }
+        return cut
+    }
+
+    private func watch(_ pad: Pad, isVideo: Bool, firstBuffer: (@Sendable () -> Void)?) {
+        let key = ObjectIdentifier(pad)
+        pad.addProbe(.dataDownstream) { [self] info in
+            if let event = info.event {
+                // Every event passes: the first segment too (a pad with none refuses the data after
+                // it), the flush, and the seek's segment, from which the pad's data passes.
+                if event.typeName == "segment" {
+                    state.withLock { state in
+                        if let seqnum = state.seqnum, event.seqnum == seqnum, let segment = event.segment {
+                            state.passing[key] = (segment.start, segment.time)
+                        }
+                    }
+                }
+                return .ok
+            }
+            let (passing, sendSeek) = state.withLock { state in
+                let send = !state.seekSent && firstBuffer != nil
+                if send { state.seekSent = true }
+                return (state.passing[key], send)
+            }
+            if sendSeek, let firstBuffer { firstBuffer() }
+            guard let passing else { return .drop }
+            guard isVideo, let buffer = info.buffer else { return .ok }
+            return keeps(buffer, in: passing) ? .ok : .drop
+        }
+    }
+
+    /// False for a video frame outside [start, end) that a decoder let through (see the type's note).
+    /// Compared in stream time: an MP4's edit list shifts the timestamps of video with B-frames.
+    private func keeps(_ buffer: Buffer, in segment: (start: ClockTime, time: ClockTime)) -> Bool {
+        guard let frame = range.frameDuration, let timestamp = buffer.pts, timestamp >= segment.start else { return true }
+        let pts = timestamp - segment.start + segment.time
+        if let duration = buffer.duration, duration < frame / 2 { return false }
+        if pts + frame / 2 < range.start { return false }
+        if let end = range.end, pts + frame / 4 >= end { return false }
+        return true
+    }
+
+    private func seek(through pad: Pad, fail: @escaping @Sendable (String) -> Void) {
+        let event = Event.seek(flags: [.flush, .accurate], start: range.start, stop: range.end)
+        state.withLock { $0.seqnum = event.seqnum }
+        let start = range.start
+        Thread {
+            // Upstream from the converter's input: to uridecodebin's pad, and through the decoder to
+            // the demuxer, which seeks every stream of the file.
+            if !pad.push(event) {
+                fail("the input cannot seek to \(TimeRangeRequest.seconds(start)) s: it may not be seekable")
+            }
+        }.start()
+    }
+}

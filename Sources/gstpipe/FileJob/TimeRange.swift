@@ -1,0 +1,158 @@
+import Foundation
+import MediaIO
+
+/// `--start`, `--end` and `--duration` as written, read into nanoseconds; `resolve` checks them
+/// against the input and puts them on its frame boundaries (`TimeRange`).
+struct TimeRangeRequest: Sendable, Equatable {
+    var start: ClockTime = 0
+    var end: ClockTime?
+    var duration: ClockTime?
+
+    /// Reads a time as the options take it: seconds (`12`, `12.5`, up to 9 decimals) or
+    /// `HH:MM:SS.mmm` (`MM:SS` too). Integer arithmetic: `0.1` is 100000000 ns exactly, as a frame
+    /// boundary computed from a rate must match it.
+    static func nanoseconds(_ text: String) -> ClockTime? {
+        let parts = text.split(separator: ":", omittingEmptySubsequences: false)
+        guard (1...3).contains(parts.count) else { return nil }
+        var total: ClockTime = 0
+        for (index, part) in parts.enumerated() {
+            let isLast = index == parts.count - 1
+            let pieces = part.split(separator: ".", omittingEmptySubsequences: false)
+            guard (1...(isLast ? 2 : 1)).contains(pieces.count), let whole = digits(pieces[0]) else { return nil }
+            // Minutes and seconds after a colon are below 60, as a clock writes them.
+            if index > 0 && whole >= 60 { return nil }
+            total = total * 60 + whole
+            guard isLast else { continue }
+            total *= 1_000_000_000
+            if pieces.count == 2 {
+                let fraction = pieces[1]
+                guard (1...9).contains(fraction.count), let value = digits(fraction) else { return nil }
+                var scale: ClockTime = 1
+                for _ in 0..<(9 - fraction.count) { scale *= 10 }
+                total += value * scale
+            }
+        }
+        return total
+    }
+
+    private static func digits(_ text: Substring) -> ClockTime? {
+        guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
+        return ClockTime(text)
+    }
+
+    /// Seconds with 9 decimals, as plan-segments prints them: 12.500000000.
+    static func seconds(_ time: ClockTime) -> String {
+        let fraction = String(time % 1_000_000_000)
+        return "\(time / 1_000_000_000)." + String(repeating: "0", count: 9 - fraction.count) + fraction
+    }
+
+    /// The range on `input`: checked against its length (a start at or past the end, an end before
+    /// the start are usage errors), its start and end moved to the first frame at or after them, so
+    /// that the frames kept are those whose timestamps are in [start, end), as ffmpeg's `-ss S -to E`
+    /// keeps them.
+    func resolve(on input: FileJob.Input) throws(FileJob.Failure) -> TimeRange {
+        guard !input.isNetwork, input.uri.hasPrefix("file:") else {
+            throw .usage("--start, --end and --duration cut files: \(input.name) is a live input, which has no times to seek to")
+        }
+        let media = try MediaTimes.read(input)
+        var end = end ?? duration.map { start + $0 } ?? media.duration
+        if let length = media.duration { end = end.map { min($0, length) } ?? length }
+        if let length = media.duration, start >= length {
+            throw .usage(
+                "--start \(Self.seconds(start)) is past the end of \(input.name), which lasts \(Self.seconds(length)) s: "
+                    + "give a start before it")
+        }
+        if let end, end <= start {
+            throw .usage(
+                "the range ends (\(Self.seconds(end)) s) before it starts (\(Self.seconds(start)) s): give an --end "
+                    + "after --start, or a --duration above 0")
+        }
+        return TimeRange(
+            start: media.frameBoundary(atOrAfter: start), end: end.map { media.frameBoundary(atOrAfter: $0) },
+            frameDuration: media.frameDuration)
+    }
+}
+
+/// The part of a file a run reads: frames whose timestamps are in [start, end), on frame boundaries.
+struct TimeRange: Sendable, Equatable {
+    /// The first frame's timestamp, in nanoseconds.
+    var start: ClockTime
+    /// The timestamp of the first frame left out; nil to the end of the file.
+    var end: ClockTime?
+    /// One frame's length, nil for audio alone or a rate the container does not say.
+    var frameDuration: ClockTime?
+}
+
+/// What a range is planned on: the input's length and frame rate, read by GStreamer's discoverer.
+struct MediaTimes: Sendable {
+    var duration: ClockTime?
+    /// The video's frame rate; nil without video, or when it is variable (0/1).
+    var frameRate: Fraction?
+
+    static func read(_ input: FileJob.Input) throws(FileJob.Failure) -> MediaTimes {
+        let info: DiscovererInfo
+        do {
+            info = try Discoverer(timeout: .seconds(30)).discover(uri: input.uri)
+        } catch {
+            throw .runtime("cannot read \(input.name): \(error.message)")
+        }
+        let rate = info.videoStreams.first?.video?.framerate
+        let valid = rate.flatMap { $0.numerator > 0 && $0.denominator > 0 ? $0 : nil }
+        return MediaTimes(duration: info.duration, frameRate: valid)
+    }
+
+    /// Frame `index`'s timestamp at the nominal rate, rounded down as demuxers round theirs.
+    func timestamp(ofFrame index: UInt64) -> ClockTime {
+        guard let rate = frameRate else { return index }
+        let scaled = index.multipliedFullWidth(by: UInt64(rate.denominator) * 1_000_000_000)
+        return UInt64(rate.numerator).dividingFullWidth(scaled).quotient
+    }
+
+    /// The index of the first frame whose timestamp is at or after `time`.
+    func frameIndex(atOrAfter time: ClockTime) -> UInt64 {
+        guard let rate = frameRate else { return 0 }
+        let scaled = time.multipliedFullWidth(by: UInt64(rate.numerator))
+        let divisor = UInt64(rate.denominator) * 1_000_000_000
+        let (quotient, remainder) = divisor.dividingFullWidth(scaled)
+        var index = remainder == 0 ? quotient : quotient + 1
+        // Rounding down in `timestamp` may put the frame before a time one nanosecond under it.
+        while index > 0 && timestamp(ofFrame: index - 1) >= time { index -= 1 }
+        return index
+    }
+
+    /// The first frame boundary at or after `time`; `time` itself without a frame rate.
+    func frameBoundary(atOrAfter time: ClockTime) -> ClockTime {
+        frameRate == nil ? time : timestamp(ofFrame: frameIndex(atOrAfter: time))
+    }
+
+    /// One frame's length at the nominal rate.
+    var frameDuration: ClockTime? { frameRate.map { _ in timestamp(ofFrame: 1_000_000) / 1_000_000 } }
+}
+
+extension FileJob {
+    /// Applies `--start`/`--end`/`--duration` (resolved on the input), `--no-audio` and `--no-video`,
+    /// refusing them where they mean nothing: no file input, video left out of a description that
+    /// writes video, audio left out of one that writes audio.
+    mutating func applyStreamChoice(range request: TimeRangeRequest?, noAudio: Bool, noVideo: Bool) throws(Failure) {
+        if request != nil || noAudio || noVideo {
+            guard let input else {
+                throw .usage(
+                    "--start, --end, --duration, --no-audio and --no-video apply to a file input: begin the "
+                        + "description with one, such as gstpipe in.mp4 --start 10 --end 20 ! out.mp4")
+            }
+            if let request { range = try request.resolve(on: input) }
+        }
+        if noVideo && media != .audio {
+            throw .usage(
+                "--no-video leaves the video out, and this description writes video: name an audio file "
+                    + "(.m4a, .mka, .wav, .flac, .ogg, .mp3) or put audioconvert in it")
+        }
+        if noAudio && media == .audio {
+            throw .usage("--no-audio leaves the audio out, and this description writes audio alone: give --no-video, or neither")
+        }
+        if noAudio {
+            for index in outputs.indices { outputs[index].audioEncoder = nil }
+            notesIfAudio.removeAll()
+        }
+    }
+}
