@@ -13,6 +13,8 @@ struct GstPipeCommand: AsyncParsableCommand {
         usage: """
             gstpipe [options] <description>...
               gstpipe inspect [<name>]
+              gstpipe plan-segments <input> --segment-seconds <N> [--json]
+              gstpipe join <output> <segment>... [--audio <file>]
             """,
         discussion: """
             Arguments are joined the way gst-launch-1.0 joins them: each argument is one token. Swift \
@@ -61,7 +63,7 @@ struct GstPipeCommand: AsyncParsableCommand {
             gstpipe inspect lists the Swift elements; gstpipe inspect NAME shows any element's properties.
             """,
         version: "0.1.0",
-        subcommands: [Inspect.self]
+        subcommands: [Inspect.self, PlanSegments.self]
     )
 
     @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
@@ -169,6 +171,15 @@ struct GstPipeCommand: AsyncParsableCommand {
                 try inspect.run()
             } catch {
                 Inspect.exitRedacted(error)
+            }
+            Foundation.exit(0)
+        }
+        if arguments.first == "plan-segments" {
+            do {
+                var plan = try PlanSegments.parseAsRoot(Array(arguments.dropFirst()))
+                try plan.run()
+            } catch {
+                PlanSegments.exitRedacted(error)
             }
             Foundation.exit(0)
         }

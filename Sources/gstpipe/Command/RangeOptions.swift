@@ -25,18 +25,23 @@ struct RangeOptions: ParsableArguments {
 
     /// The range asked for, nil when none; throws a usage error naming the bad value.
     func request() throws -> TimeRangeRequest? {
-        if end != nil && duration != nil {
-            throw ValidationError("Give --end or --duration, not both: --duration counts from --start.")
-        }
         if noAudio && noVideo {
             throw ValidationError("--no-audio and --no-video leave nothing to write: give one of them.")
         }
+        return try Self.request(start: start, end: end, duration: duration)
+    }
+
+    /// `--start`, `--end` and `--duration` read, nil when none is given.
+    static func request(start: String?, end: String?, duration: String?) throws -> TimeRangeRequest? {
+        if end != nil && duration != nil {
+            throw ValidationError("Give --end or --duration, not both: --duration counts from --start.")
+        }
         guard start != nil || end != nil || duration != nil else { return nil }
         var request = TimeRangeRequest()
-        if let start { request.start = try Self.time(start, "--start") }
-        if let end { request.end = try Self.time(end, "--end") }
+        if let start { request.start = try time(start, "--start") }
+        if let end { request.end = try time(end, "--end") }
         if let duration {
-            let length = try Self.time(duration, "--duration")
+            let length = try time(duration, "--duration")
             guard length > 0 else { throw ValidationError("--duration takes a length above 0, not \(duration).") }
             request.duration = length
         }

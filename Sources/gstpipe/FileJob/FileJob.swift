@@ -273,7 +273,7 @@ struct FileJob {
 
     /// Checks that the input exists and can be read. What it holds is learnt as the pipeline starts
     /// (`FileJobRun`): probing it first would cost a second start of demuxer and decoders.
-    private static func readInput(_ token: String) throws(Failure) -> Input {
+    static func readInput(_ token: String) throws(Failure) -> Input {
         if TokenReader.isURI(token) {
             let live = StreamInput.named(token)
             try live?.check(token)

@@ -50,11 +50,13 @@ struct TimeRangeRequest: Sendable, Equatable {
     /// the start are usage errors), its start and end moved to the first frame at or after them, so
     /// that the frames kept are those whose timestamps are in [start, end), as ffmpeg's `-ss S -to E`
     /// keeps them.
-    func resolve(on input: FileJob.Input) throws(FileJob.Failure) -> TimeRange {
+    /// `times`, when given, is what `MediaTimes.read` found in the input (it is read otherwise).
+    func resolve(on input: FileJob.Input, times: MediaTimes? = nil) throws(FileJob.Failure) -> TimeRange {
         guard !input.isNetwork, input.uri.hasPrefix("file:") else {
             throw .usage("--start, --end and --duration cut files: \(input.name) is a live input, which has no times to seek to")
         }
-        let media = try MediaTimes.read(input)
+        let media: MediaTimes
+        if let times { media = times } else { media = try MediaTimes.read(input) }
         var end = end ?? duration.map { start + $0 } ?? media.duration
         if let length = media.duration { end = end.map { min($0, length) } ?? length }
         if let length = media.duration, start >= length {
@@ -67,8 +69,10 @@ struct TimeRangeRequest: Sendable, Equatable {
                 "the range ends (\(Self.seconds(end)) s) before it starts (\(Self.seconds(start)) s): give an --end "
                     + "after --start, or a --duration above 0")
         }
+        // The file's own end stays as it is: past it there is no frame to move to.
+        let snappedEnd = end.map { $0 == media.duration ? $0 : media.frameBoundary(atOrAfter: $0) }
         return TimeRange(
-            start: media.frameBoundary(atOrAfter: start), end: end.map { media.frameBoundary(atOrAfter: $0) },
+            start: media.frameBoundary(atOrAfter: start), end: snappedEnd,
             frameDuration: media.frameDuration)
     }
 }
@@ -153,6 +157,23 @@ extension FileJob {
         if noAudio {
             for index in outputs.indices { outputs[index].audioEncoder = nil }
             notesIfAudio.removeAll()
+        }
+    }
+}
+
+extension FileJob.Failure {
+    /// What went wrong, for the user.
+    var message: String {
+        switch self {
+        case .usage(let text), .runtime(let text): text
+        }
+    }
+
+    /// 2 for usage, 1 for runtime.
+    var exitStatus: Int32 {
+        switch self {
+        case .usage: ExitStatus.usage
+        case .runtime: ExitStatus.runtimeError
         }
     }
 }

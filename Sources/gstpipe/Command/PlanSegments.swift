@@ -1,0 +1,58 @@
+import ArgumentParser
+import Foundation
+import MediaIO
+
+extension GstPipeCommand {
+    /// `gstpipe plan-segments IN --segment-seconds N`: the segments a long file is cut into, for
+    /// transcoding them apart (`gstpipe IN --start S --end E ! DESC ! seg.mp4`) and joining them.
+    struct PlanSegments: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "plan-segments",
+            abstract: "Print the segments (on frame boundaries) to transcode a file in, for gstpipe join.",
+            discussion: """
+                Each line is INDEX START END FRAMES: START and END in seconds with 9 decimals, END \
+                excluded (the next segment's START), FRAMES the video frames in it. --json prints \
+                {"input", "frameRate", "durationNs", "segments": [{"index", "startNs", "endNs", "start", \
+                "end", "frames"}]}.
+
+                Example:
+                  gstpipe plan-segments film.mp4 --segment-seconds 60 |
+                    while read i s e n; do gstpipe film.mp4 --start $s --end $e --no-audio ! gray ! seg$i.mp4; done
+                """)
+
+        @Argument(help: "The file to plan.")
+        var input: String
+
+        @Option(help: ArgumentHelp("The length of each segment, in seconds (the last may be shorter).", valueName: "N"))
+        var segmentSeconds: String
+
+        @Option(help: ArgumentHelp("Plan from this time (seconds or HH:MM:SS.mmm).", valueName: "time"))
+        var start: String?
+
+        @Option(help: ArgumentHelp("Plan up to this time (excluded).", valueName: "time"))
+        var end: String?
+
+        @Flag(help: "Print JSON instead of one line a segment.")
+        var json = false
+
+        func run() throws {
+            guard let length = TimeRangeRequest.nanoseconds(segmentSeconds), length > 0 else {
+                throw ValidationError("--segment-seconds takes seconds above 0 (60, 12.5), not \(segmentSeconds).")
+            }
+            let request = try RangeOptions.request(start: start, end: end, duration: nil) ?? TimeRangeRequest()
+            let file: FileJob.Input
+            let range: TimeRange
+            let times: MediaTimes
+            do {
+                file = try FileJob.readInput(input)
+                times = try MediaTimes.read(file)
+                range = try request.resolve(on: file, times: times)
+            } catch {
+                printError(error.message)
+                throw ExitCode(error.exitStatus)
+            }
+            let plan = SegmentPlan(input: input, times: times, range: range, length: length)
+            writeStandardOutput(json ? plan.json : plan.text)
+        }
+    }
+}
