@@ -4,10 +4,10 @@
 /// the session (DELETE), which ends gstpipe's recording. Everything is here: no script or style
 /// from elsewhere. Embedded in another page, it tells that page its state with postMessage
 /// (`{gstpipe: 'publisher', state}`). It sends the token of its own URL with its requests (`BearerToken`).
-enum PublisherPage {
+package enum PublisherPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON: the server's STUN and TURN
     /// servers, `ICESettings.pageConfiguration`) for its peer connection.
-    static func html(configuration: String) -> String {
+    package static func html(configuration: String) -> String {
         template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
     }
 

@@ -8,9 +8,9 @@
 /// picture's size once the first frame shows), so the page around it can follow the player. Its
 /// peer connection uses the server's STUN and TURN servers (`configuration`, `ICESettings`). It sends
 /// the token of its own URL with its requests (`BearerToken`).
-enum ViewerPage {
+package enum ViewerPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON) for its peer connection.
-    static func html(configuration: String) -> String {
+    package static func html(configuration: String) -> String {
         template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
     }
 
