@@ -108,6 +108,13 @@ let package = Package(
         .executableTarget(name: "CustomAudioSource", dependencies: ["MediaIO"], path: "Examples/CustomAudioSource"),
         .executableTarget(name: "CustomAudioSink", dependencies: ["MediaIO"], path: "Examples/CustomAudioSink"),
         .executableTarget(
+            name: "BrowserCall",
+            dependencies: [
+                "GstPipeWebRTC", "MediaIO", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/BrowserCall"),
+        .executableTarget(
             name: "AudioVideo", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/AudioVideo"),
         .executableTarget(
             name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
