@@ -142,10 +142,14 @@ package struct ICESettings: Sendable, Equatable {
     /// The `RTCConfiguration` the served pages give their `RTCPeerConnection`, as JSON: the same STUN
     /// and TURN servers (the TURN credentials with them, which a browser needs to relay: anyone who
     /// can load the page can use the TURN server, as with any WebRTC page that relays).
-    package var pageConfiguration: String {
+    package var pageConfiguration: String { pageConfiguration(withTURN: true) }
+
+    /// `pageConfiguration`, leaving the TURN server out unless `withTURN`: a page anyone may load when
+    /// the server has a token holds no TURN password, and asks for it with the token (`ICEServerScript`).
+    package func pageConfiguration(withTURN: Bool) -> String {
         var servers: [[String: String]] = []
         if let stun { servers.append(["urls": "stun:" + stun.dropFirst("stun://".count)]) }
-        if let turn {
+        if let turn, withTURN {
             servers.append(["urls": turn.browserURL, "username": turn.user, "credential": turn.password])
         }
         let data = try? JSONSerialization.data(withJSONObject: ["iceServers": servers], options: [.sortedKeys])

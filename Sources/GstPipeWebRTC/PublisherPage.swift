@@ -9,6 +9,7 @@ package enum PublisherPage {
     /// servers, `ICESettings.pageConfiguration`) for its peer connection.
     package static func html(configuration: String) -> String {
         template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
+            .replacingOccurrences(of: ICEServerScript.placeholder, with: ICEServerScript.source)
     }
 
     private static let template = #"""
@@ -40,6 +41,7 @@ package enum PublisherPage {
         const $ = (id) => document.getElementById(id);
         let resource = null, peer = null, stream = null;
         const configuration = /*CONFIGURATION*/{};
+        /*ICE-SERVERS*/
 
         function say(state, failed) {
           if ($('state').textContent === state) return;
@@ -62,7 +64,7 @@ package enum PublisherPage {
           say('asking for the camera');
           stream = await capture();
           $('camera').srcObject = stream;
-          peer = new RTCPeerConnection(configuration);
+          peer = new RTCPeerConnection(await withServerICE(configuration, whip));
           for (const track of stream.getTracks()) {
             peer.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
           }

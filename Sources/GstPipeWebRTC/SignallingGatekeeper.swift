@@ -10,6 +10,8 @@ package protocol SignallingRoutes: Sendable {
     var elsewhere: String { get }
     /// The secret WHEP's or WHIP's requests must bear, nil when anyone may send them.
     var token: BearerToken? { get }
+    /// The STUN and TURN servers the pages and the peers use.
+    var ice: ICESettings { get }
 }
 
 /// Before any route: unknown paths (404), methods a path does not take (405, with `Allow`), and the
@@ -32,6 +34,13 @@ package struct SignallingGatekeeper<Routes: SignallingRoutes>: RouterMiddleware 
                 response.headers[.accessControlAllowHeaders] = "content-type, authorization"
                 response.headers[.accessControlMaxAge] = "86400"
                 if methods.contains(.post) { response.headers[Routes.acceptPost] = "application/sdp" }
+                // The ICE servers, TURN credentials and all, to a request that may have them: the pages
+                // ask this way when there is a token (`ICEServerScript`).
+                if methods.contains(.post), routes.token?.admits(request.headers[.authorization]) ?? true {
+                    for link in Routes.iceServerLinks(routes.ice) {
+                        response.headers.append(HTTPField(name: Routes.linkHeader, value: link))
+                    }
+                }
             } else if let token = routes.token, request.method != .get && request.method != .head,
                 !token.admits(request.headers[.authorization])
             {

@@ -12,6 +12,7 @@ package enum ViewerPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON) for its peer connection.
     package static func html(configuration: String) -> String {
         template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
+            .replacingOccurrences(of: ICEServerScript.placeholder, with: ICEServerScript.source)
     }
 
     private static let template = #"""
@@ -51,6 +52,7 @@ package enum ViewerPage {
         let session = null;
         // The server's STUN and TURN servers (--stun, --turn), so that this browser gathers the same kinds.
         const configuration = /*CONFIGURATION*/{};
+        /*ICE-SERVERS*/
 
         function show(text, failed, details) {
           if (stateLine.textContent === text) return;
@@ -72,7 +74,7 @@ package enum ViewerPage {
         }
 
         async function watch() {
-          const pc = new RTCPeerConnection(configuration);
+          const pc = new RTCPeerConnection(await withServerICE(configuration, endpoint));
           pc.addTransceiver('video', { direction: 'recvonly' });
           pc.addTransceiver('audio', { direction: 'recvonly' });
           pc.ontrack = (event) => {

@@ -23,12 +23,15 @@ package struct WHEPEndpoints: SignallingRoutes {
         (self.path, self.viewers, self.token) = (path, viewers, token)
     }
 
+    /// The viewers' STUN and TURN servers.
+    package var ice: ICESettings { viewers.ice }
+
     /// The WHEP endpoint's path.
     package var endpoint: String { path + "/whep" }
 
     /// The router for the page and the endpoint.
     package func router() -> Router<BasicRequestContext> {
-        let router = makeRouter(page: ViewerPage.html(configuration: viewers.ice.pageConfiguration), at: path)
+        let router = makeRouter(page: ViewerPage.html(configuration: ice.pageConfiguration(withTURN: token == nil)), at: path)
         router.post(RouterPath(endpoint)) { request, _ in try await offer(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             let session = context.parameters.get("session") ?? ""

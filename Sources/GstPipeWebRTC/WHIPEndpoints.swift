@@ -22,6 +22,9 @@ package struct WHIPEndpoints: SignallingRoutes {
         (self.path, self.input, self.token) = (path, input, token)
     }
 
+    /// The publishers' STUN and TURN servers.
+    package var ice: ICESettings { input.ice }
+
     /// The WHIP endpoint's path.
     package var endpoint: String { path + "/whip" }
 
@@ -30,7 +33,7 @@ package struct WHIPEndpoints: SignallingRoutes {
 
     /// The router for the page and the endpoint.
     package func router() -> Router<BasicRequestContext> {
-        let router = makeRouter(page: PublisherPage.html(configuration: input.ice.pageConfiguration), at: path)
+        let router = makeRouter(page: PublisherPage.html(configuration: ice.pageConfiguration(withTURN: token == nil)), at: path)
         router.post(RouterPath(endpoint)) { request, _ in await publish(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             guard input.leave(context.parameters.get("session") ?? "") else {
