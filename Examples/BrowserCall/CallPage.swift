@@ -96,10 +96,12 @@ enum CallPage {
             checks++;
             last = check(remote, canvas);
             if (last && last.gray > 0.6 && last.red > 0) passed++;
-            show(`processed frames: ${passed} checks passed of ${checks}` + (last ? ` (${last.width}x${last.height})` : ''));
+            const size = last ? ` (${last.width}x${last.height})` : '';
+            show(`processed frames: ${passed} checks passed of ${checks}` + size);
             if (passed >= 5 || checks >= 120) {
               clearInterval(timer);
-              await fetch('/result', { method: 'POST', body: JSON.stringify(Object.assign({ processed: passed >= 5, passed, checks }, last)) });
+              const result = Object.assign({ processed: passed >= 5, passed, checks }, last);
+              await fetch('/result', { method: 'POST', body: JSON.stringify(result) });
             }
           }, 500);
         }

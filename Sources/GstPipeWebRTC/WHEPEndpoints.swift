@@ -31,7 +31,8 @@ package struct WHEPEndpoints: SignallingRoutes {
 
     /// The router for the page and the endpoint.
     package func router() -> Router<BasicRequestContext> {
-        let router = makeRouter(page: ViewerPage.html(configuration: ice.pageConfiguration(withTURN: token == nil)), at: path)
+        let configuration = ice.pageConfiguration(withTURN: token == nil)
+        let router = makeRouter(page: ViewerPage.html(configuration: configuration), at: path)
         router.post(RouterPath(endpoint)) { request, _ in try await offer(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             let session = context.parameters.get("session") ?? ""

@@ -33,7 +33,8 @@ package struct WHIPEndpoints: SignallingRoutes {
 
     /// The router for the page and the endpoint.
     package func router() -> Router<BasicRequestContext> {
-        let router = makeRouter(page: PublisherPage.html(configuration: ice.pageConfiguration(withTURN: token == nil)), at: path)
+        let configuration = ice.pageConfiguration(withTURN: token == nil)
+        let router = makeRouter(page: PublisherPage.html(configuration: configuration), at: path)
         router.post(RouterPath(endpoint)) { request, _ in await publish(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             guard input.leave(context.parameters.get("session") ?? "") else {

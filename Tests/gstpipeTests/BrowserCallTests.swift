@@ -17,8 +17,8 @@ struct BrowserCallTests {
 
     @Test("the page gets its camera back processed: gray (R = G = B) with the red box, frames counted in Swift")
     func callLoop() async throws {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: Self.executable), "build the example: swift build --build-tests")
+        let built = FileManager.default.isExecutableFile(atPath: Self.executable)
+        try #require(built, "build the example: swift build --build-tests")
         let namespace = try await NetworkNamespace()
         // --check: Chromium at once; the example exits 0 once the page has seen five processed checks.
         let run = await namespace.run(Self.executable, ["--check", "--port", "8892"]).finish(timeout: 150)

@@ -50,7 +50,8 @@ public final class BrowserViewers: Sendable {
         let parsed = try BrowserAddress(address, defaultPort: 8890)
         let codecName = parsed.options["codec"] ?? "vp8"
         guard let codec = WebRTCCodec(option: codecName) else {
-            throw BrowserWebRTCError("\(parsed.server.shown): codec=\(codecName) is not sent over WebRTC: write vp8 or h264")
+            throw BrowserWebRTCError(
+                "\(parsed.server.shown): codec=\(codecName) is not sent over WebRTC: write vp8 or h264")
         }
         let pipeline: Pipeline
         do {
