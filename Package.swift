@@ -19,6 +19,8 @@ let package = Package(
         // webrtcbin typed: offer and answer as async calls, ICE, statistics (GStreamerWebRTC.WebRTCBin).
         .library(name: "GStreamerWebRTC", targets: ["GStreamerWebRTC"]),
         .library(name: "MediaIO", targets: ["MediaIO"]),
+        // A Swift VideoSource to browser viewers (WHEP), a browser's camera into a Swift VideoSink (WHIP).
+        .library(name: "GstPipeWebRTC", targets: ["GstPipeWebRTC"]),
         .library(name: "GstPipeElements", targets: ["GstPipeElements"]),
         .executable(name: "gstpipe", targets: ["gstpipe"]),
         // A GStreamer plugin (libgstgstpipe.so) exposing noise and gray to gst-launch-1.0,
@@ -73,11 +75,21 @@ let package = Package(
         .target(name: "GStreamerWebRTC", dependencies: ["GStreamer", "CGStreamer", "CGStreamerWebRTC"]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
         .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264", "GstPipeSupport"]),
+        // The WebRTC servers (Hummingbird signalling, WHEP viewers, WHIP publishers) the CLI's webrtc://
+        // streams run, and MediaIO's way to them (BrowserViewers, BrowserPublisher).
+        .target(
+            name: "GstPipeWebRTC",
+            dependencies: [
+                "MediaIO", "GStreamer", "GStreamerWebRTC", "CGStreamer", "GstPipeSupport",
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]),
         .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
         .executableTarget(
             name: "gstpipe",
             dependencies: [
-                "GstPipeElements", "MediaIO", "GStreamer", "GStreamerWebRTC", "CGStreamerRTSPShim",
+                "GstPipeElements", "MediaIO", "GStreamer", "GStreamerWebRTC", "GstPipeWebRTC", "CGStreamerRTSPShim",
                 "GstPipeSupport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -96,6 +108,13 @@ let package = Package(
         .executableTarget(name: "CustomAudioSource", dependencies: ["MediaIO"], path: "Examples/CustomAudioSource"),
         .executableTarget(name: "CustomAudioSink", dependencies: ["MediaIO"], path: "Examples/CustomAudioSink"),
         .executableTarget(
+            name: "BrowserCall",
+            dependencies: [
+                "GstPipeWebRTC", "MediaIO", .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Logging", package: "swift-log"),
+            ],
+            path: "Examples/BrowserCall"),
+        .executableTarget(
             name: "AudioVideo", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/AudioVideo"),
         .executableTarget(
             name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
@@ -109,7 +128,7 @@ let package = Package(
             dependencies: ["GstPipeElements", "MediaIO", "GStreamer", "CHeapUsage", "GstPipeSupport"]),
         .testTarget(
             name: "gstpipeTests",
-            dependencies: ["gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport"]),
+            dependencies: ["gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport", "GstPipeWebRTC"]),
     ],
     swiftLanguageModes: [.v6]
 )

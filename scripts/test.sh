@@ -22,10 +22,13 @@ secured='RTSPAuthTests'
 # GStreamerWebRTCTests (two webrtcbins negotiating in-process).
 # ServerAbuseTests holds 500 connections against a server (a browser or ffmpeg watching) for a minute.
 webrtc='WebRTCTests|WebRTCInputTests|WHIPClientTests|WebRTCTokenTests|ServerAbuseTests'
+# The TURN password kept from the pages with a token, and Examples/BrowserCall's loop in Chromium.
+webrtc+='|WebRTCICEServersTests|BrowserCallTests'
 swift test --filter "$library" "$@"
 swift test --filter gstpipeTests --skip "$streams|$secured|$webrtc" "$@"
 swift test --filter "$streams" "$@"
 swift test --filter "$secured" "$@"
-for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests ServerAbuseTests; do
+for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
+    ServerAbuseTests; do
     swift test --filter "$suite" "$@"
 done

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeWebRTC
 import Testing
 
 @testable import gstpipe

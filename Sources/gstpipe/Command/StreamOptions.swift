@@ -1,4 +1,5 @@
 import ArgumentParser
+import GstPipeWebRTC
 
 /// The command line's options for stream outputs and live inputs, read into `StreamSettings`. They
 /// stand in `gstpipe --help` where the command declares this group (after --graph).

@@ -1,3 +1,5 @@
+import GstPipeWebRTC
+
 /// What the command line says about streams (`--hls-window`, `--sdp`, `--rtsp-tcp`, `--timeout`, `--stun`, `--turn`, `--public-ip`,
 /// read by `StreamOptions`), handed to the stream outputs and inputs. A new scheme takes its settings
 /// in its URI's query (`StreamAddress.options`) instead.

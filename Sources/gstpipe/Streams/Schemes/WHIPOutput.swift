@@ -1,3 +1,5 @@
+import GstPipeWebRTC
+
 /// `whip+http://HOST:PORT/PATH` and `whip+https://…`: published to another server's WHIP endpoint
 /// (RFC 9725), such as MediaMTX, a broadcast service or a media gateway, with gstpipe as the client
 /// (`WHIPPublisher`). Encoded as for `webrtc://` (VP8, or H.264 with `?codec=h264`); a bearer token

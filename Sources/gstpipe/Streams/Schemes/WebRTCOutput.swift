@@ -1,3 +1,5 @@
+import GstPipeWebRTC
+
 /// `webrtc://HOST:PORT/PATH`: served by gstpipe itself to browsers (`WebRTCServer`): a viewer page at
 /// PATH and a WHEP endpoint at PATH/whep. The chain ends in an appsink whose encoded frames (VP8, or
 /// H.264 with `?codec=h264`) every viewer shares, each payloaded for its own webrtcbin; a file

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GstPipeWebRTC
 
 /// `whep+http://HOST:PORT/PATH` (or `whep+https://…`) as the description's first token: another
 /// server's WHEP endpoint watched, with gstpipe as the client. The decoding source is a bin

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeWebRTC
 
 /// What publishes a `whip+http(s)://` output: a pipeline of its own, `appsrc ! payloader ! webrtcbin`
 /// (send only), fed the run's encoded frames from the output's last element (a fakesink that keeps

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GstPipeWebRTC
 import Synchronization
 
 /// `webrtc://HOST:PORT/PATH` as a description's first token: a browser publishes its camera and
@@ -21,7 +22,7 @@ import Synchronization
 ///   for a publisher as a gap at the start). The appsrcs are not live for the same reason: a sink
 ///   that syncs (a preview) prerolls on the first frame and the clock starts there, not at the run's
 ///   start.
-final class WebRTCInput: InputSession {
+final class WebRTCInput: InputSession, PublisherSessions {
     /// How the first token names the input; read as an output's address is (`StreamAddress`).
     static let scheme = OutputScheme(
         naming: .uri(["webrtc"]), help: "webrtc://HOST:PORT/PATH (a page and WHIP for a browser to publish)",
@@ -42,13 +43,6 @@ final class WebRTCInput: InputSession {
     /// `WebRTCViewer.silence`); a stream the offer promised that gives nothing for this long after the
     /// first frame is ended alone (the recording goes on without it).
     static let silenceLimit: Duration = .seconds(5)
-
-    /// Why a publisher could not publish (HTTP 409, 503 or 500).
-    enum PublishFailure: Error, Sendable {
-        case busy
-        case ended
-        case failed(String)
-    }
 
     let address: StreamAddress
     /// What stands in the run's pipeline where uridecodebin stands for a file.
@@ -114,7 +108,7 @@ final class WebRTCInput: InputSession {
         var ice = settings.ice
         ice.localAddresses = SignallingServer.iceAddresses(for: address.host)
         iceSettings.withLock { [ice] in $0 = ice }
-        let server = try await SignallingServer(
+        let server = try await SignallingServer.start(
             address: address,
             router: WHIPEndpoints(path: address.path, input: self, token: BearerToken(address: address)).router())
         http.withLock { $0 = server }
@@ -138,7 +132,7 @@ final class WebRTCInput: InputSession {
         let answer: String
         do {
             publisher = try WebRTCPublisher(id: UUID().uuidString.lowercased()) { [weak self] kind, sample in
-                self?.take(sample, of: kind)
+                self?.take(sample, of: kind == .video ? .video : .audio)
             }
         } catch {
             state.withLock { $0.taken = false }

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeWebRTC
 
 /// What serves a `webrtc://HOST:PORT/PATH` output: an HTTP server (`SignallingServer`) on HOST:PORT with
 /// the viewer page and the WHEP endpoint (`WHEPEndpoints`), and the viewers fed from the output's
@@ -23,7 +24,7 @@ final class WebRTCServer: StreamServer {
         }
         let endpoints = WHEPEndpoints(path: address.path, viewers: viewers, token: BearerToken(address: address))
         do {
-            http = try await SignallingServer(address: address, router: endpoints.router())
+            http = try await SignallingServer.start(address: address, router: endpoints.router())
         } catch {
             viewers.close()
             throw error

@@ -11,11 +11,11 @@ import Synchronization
 /// pipeline. Its appsrcs never block and drop their oldest buffers when full, so a viewer that
 /// cannot keep up loses frames (and asks for a key frame to recover) without holding back the
 /// encoder or the others.
-final class WebRTCViewer: Sendable {
+package final class WebRTCViewer: Sendable {
     /// The session's id, the last part of its WHEP resource's URL.
-    let id: String
+    package let id: String
     /// Counted from 1 in the order viewers came, for notes.
-    let number: Int
+    package let number: Int
     private let pipeline: Pipeline
     /// The video's appsrc, nil when the description is sound alone.
     private let feed: AppSrc?
@@ -51,7 +51,7 @@ final class WebRTCViewer: Sendable {
     /// Builds the viewer's pipeline for `offer` and starts it (nothing flows until it is negotiated):
     /// a branch for the video the offer takes, and one for the sound when `media` has sound and the
     /// offer takes it (without, the viewer gets the video alone).
-    init(id: String, number: Int, media: WebRTCMedia, offer: ViewerOffer) throws(GStreamerError) {
+    package init(id: String, number: Int, media: WebRTCMedia, offer: ViewerOffer) throws(GStreamerError) {
         self.id = id
         self.number = number
         // Live appsrcs, stamped here (`stamp`); about a second of frames, or of 20 ms Opus packets,
@@ -98,7 +98,7 @@ final class WebRTCViewer: Sendable {
     /// `ice`'s STUN and TURN servers, and on each of its local addresses too, which libnice would leave
     /// out if they are loopback), then the answer with every candidate (and each host candidate again
     /// at `ice`'s public address) is returned for the viewer. Frames flow from here on.
-    func answer(_ offer: ViewerOffer, ice: ICESettings) async throws(WebRTCNegotiation.Failure) -> String {
+    package func answer(_ offer: ViewerOffer, ice: ICESettings) async throws(WebRTCNegotiation.Failure) -> String {
         try await WebRTCNegotiation(webrtcbin: webrtcbin).answer(offer.sdp, ice: ice) {
             state.withLock { $0.negotiated = true }
         }
@@ -106,7 +106,7 @@ final class WebRTCViewer: Sendable {
 
     /// Calls `handler` once, on a GStreamer thread, when the viewer is gone for good: its connection
     /// failed or was closed, or its pipeline failed. `reason` says which.
-    func onEnd(_ handler: @escaping @Sendable (_ reason: String) -> Void) {
+    package func onEnd(_ handler: @escaping @Sendable (_ reason: String) -> Void) {
         WebRTCNegotiation(webrtcbin: webrtcbin).onEnd(of: pipeline, handler)
     }
 
@@ -116,7 +116,7 @@ final class WebRTCViewer: Sendable {
     /// closed peer connection sends no RTCP BYE, its DTLS goodbye does not change webrtcbin's state,
     /// and libnice (without consent freshness in GStreamer 1.22) keeps the ICE pair up, so silence is
     /// the one sign that it has gone.
-    func silence(at now: ContinuousClock.Instant) -> (duration: Duration, heard: Bool) {
+    package func silence(at now: ContinuousClock.Instant) -> (duration: Duration, heard: Bool) {
         liveness.silence(at: now)
     }
 
@@ -129,7 +129,7 @@ final class WebRTCViewer: Sendable {
 
     /// Calls `handler` when the connection to the viewer is up (ICE and DTLS): the moment a key frame
     /// can reach it.
-    func onConnected(_ handler: @escaping @Sendable () -> Void) {
+    package func onConnected(_ handler: @escaping @Sendable () -> Void) {
         _ = try? webrtcbin.onNotify("connection-state") { value in
             if value.stringValue == "connected" { handler() }
         }
@@ -137,7 +137,7 @@ final class WebRTCViewer: Sendable {
 
     /// Calls `handler` when the viewer asks for a key frame (its browser lost packets and sent a PLI
     /// or FIR, which webrtcbin sends upstream as a force-key-unit event, to this pipeline's appsrc).
-    func onKeyFrameRequest(_ handler: @escaping @Sendable () -> Void) {
+    package func onKeyFrameRequest(_ handler: @escaping @Sendable () -> Void) {
         _ = feed?.pad(named: "src")?.addProbe(.eventUpstream) { info in
             if info.event?.name == "GstForceKeyUnit" { handler() }
             return .ok
@@ -147,7 +147,7 @@ final class WebRTCViewer: Sendable {
     /// Takes one encoded frame from the shared encoder, meant for the clock time `time` in the run:
     /// passed on when the viewer is negotiated and has had a key frame. Returns true when the viewer
     /// is waiting for a key frame.
-    func take(_ buffer: Buffer, caps: Caps?, time: ClockTime?) -> Bool {
+    package func take(_ buffer: Buffer, caps: Caps?, time: ClockTime?) -> Bool {
         guard let feed else { return false }
         let (push, newCaps) = state.withLock { state -> (Bool, Caps?) in
             guard state.negotiated, !state.closed else { return (false, nil) }
@@ -165,7 +165,7 @@ final class WebRTCViewer: Sendable {
 
     /// Takes one Opus packet from the shared audio encoder, meant for the clock time `time` in the run:
     /// passed on once the viewer is negotiated, when it gets sound.
-    func takeSound(_ buffer: Buffer, caps: Caps?, time: ClockTime?) {
+    package func takeSound(_ buffer: Buffer, caps: Caps?, time: ClockTime?) {
         guard let sound else { return }
         let (push, newCaps) = state.withLock { state -> (Bool, Caps?) in
             guard state.negotiated, !state.closed else { return (false, nil) }
@@ -207,13 +207,13 @@ final class WebRTCViewer: Sendable {
 
     /// Sends end of stream to the viewer, for the video (`sound` false) or the sound: webrtcbin says
     /// goodbye with RTCP BYE.
-    func endOfStream(sound isSound: Bool) {
+    package func endOfStream(sound isSound: Bool) {
         _ = isSound ? sound?.endOfStream() : feed?.endOfStream()
     }
 
     /// Stops the viewer's pipeline, closing its connection. Blocks while webrtcbin shuts down:
     /// call it off Swift's cooperative pool (`WebRTCViewers` has a queue for it).
-    func close() {
+    package func close() {
         let first = state.withLock { state -> Bool in
             defer { state.closed = true }
             return !state.closed

@@ -3,19 +3,24 @@ import GStreamer
 
 /// The publisher of a `webrtc://` input (a browser sending its camera and microphone by WHIP): a
 /// pipeline of its own, `webrtcbin`, each of whose streams is decoded (`decodebin`) into an appsink
-/// whose samples go to `deliver`. A pipeline apart, not a branch of the run's (see `WebRTCInput`):
+/// whose samples go to `deliver`. A pipeline apart, not a branch of the run's (see the CLI's `WebRTCInput`):
 /// webrtcbin and its decoders come with the publisher, after the run's pipeline has started, and an
 /// error of theirs (DTLS refused, ICE failed) ends the publisher, which ends the stream cleanly,
 /// rather than failing the run with the file unfinished.
-final class WebRTCPublisher: Sendable {
+package final class WebRTCPublisher: Sendable {
+    /// What a decoded stream of the publisher's carries.
+    package enum Kind: String, Sendable {
+        case video, audio
+    }
+
     /// The session's id, the last part of its WHIP resource's URL.
-    let id: String
+    package let id: String
     private let pipeline: Pipeline
     private let webrtcbin: Element
 
     /// Builds the publisher's pipeline and starts it; `deliver` gets each decoded sample with its
     /// kind, on the streaming thread of that stream.
-    init(id: String, deliver: @escaping @Sendable (MediaKind, Sample) -> Void) throws(GStreamerError) {
+    package init(id: String, deliver: @escaping @Sendable (Kind, Sample) -> Void) throws(GStreamerError) {
         self.id = id
         pipeline = try Pipeline(launch: "webrtcbin name=peer bundle-policy=max-bundle")
         guard let webrtcbin = pipeline.element(named: "peer") else {
@@ -34,12 +39,12 @@ final class WebRTCPublisher: Sendable {
     /// (which plugs the depayloader and the decoder its caps ask for), each of whose raw streams
     /// goes into an appsink.
     private static func decode(
-        _ pad: Pad, in pipeline: Pipeline, deliver: @escaping @Sendable (MediaKind, Sample) -> Void
+        _ pad: Pad, in pipeline: Pipeline, deliver: @escaping @Sendable (Kind, Sample) -> Void
     ) {
         guard let decoder = try? Element(factory: "decodebin"), (try? pipeline.add(decoder)) != nil else { return }
         decoder.onPadAdded { [weak pipeline] decoded in
             guard let pipeline, let type = (decoded.currentCaps ?? decoded.queryCaps()).mediaType,
-                let kind: MediaKind = type.hasPrefix("video/") ? .video : type.hasPrefix("audio/") ? .audio : nil,
+                let kind: Kind = type.hasPrefix("video/") ? .video : type.hasPrefix("audio/") ? .audio : nil,
                 let sink = try? Element(factory: "appsink")
             else { return }
             // Not synchronized: the samples are handed on at once, and the run's pipeline times them.
@@ -60,19 +65,19 @@ final class WebRTCPublisher: Sendable {
 
     /// Answers the publisher's offer, with every candidate gathered (on each of `ice`'s local
     /// addresses too, which libnice would leave out if they are loopback).
-    func answer(_ offer: PublisherOffer, ice: ICESettings) async throws(WebRTCNegotiation.Failure) -> String {
+    package func answer(_ offer: PublisherOffer, ice: ICESettings) async throws(WebRTCNegotiation.Failure) -> String {
         try await WebRTCNegotiation(webrtcbin: webrtcbin).answer(offer.sdp, ice: ice)
     }
 
     /// Calls `handler` once, on a GStreamer thread, when the publisher's connection failed or closed
     /// (ICE lost, DTLS refused, the browser gone), or its pipeline failed. `reason` says which.
-    func onEnd(_ handler: @escaping @Sendable (_ reason: String) -> Void) {
+    package func onEnd(_ handler: @escaping @Sendable (_ reason: String) -> Void) {
         WebRTCNegotiation(webrtcbin: webrtcbin).onEnd(of: pipeline, handler)
     }
 
     /// Stops the publisher's pipeline, closing its connection. Blocks while webrtcbin shuts down:
     /// call it off Swift's cooperative pool.
-    func close() {
+    package func close() {
         pipeline.setSyncHandler(nil)
         pipeline.stop()
     }

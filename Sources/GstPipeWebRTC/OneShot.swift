@@ -1,7 +1,7 @@
 import Synchronization
 
 /// Something that happens once, fired from any thread, awaited by one task with a time limit.
-final class OneShot: Sendable {
+package final class OneShot: Sendable {
     private struct State {
         var fired = false
         var waiter: CheckedContinuation<Void, Never>?
@@ -9,10 +9,13 @@ final class OneShot: Sendable {
 
     private let state = Mutex(State())
 
+    /// Not yet happened.
+    package init() {}
+
     /// Marks it as happened, resuming the waiter if there is one; later calls do nothing. True for
     /// the call that marked it.
     @discardableResult
-    func fire() -> Bool {
+    package func fire() -> Bool {
         let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
             guard !state.fired else { return (false, nil) }
             state.fired = true
@@ -24,7 +27,7 @@ final class OneShot: Sendable {
     }
 
     /// Returns once it has happened, or after `timeout`.
-    func wait(timeout: Duration) async {
+    package func wait(timeout: Duration) async {
         let timer = Task { [self] in
             try? await Task.sleep(for: timeout)
             fire()

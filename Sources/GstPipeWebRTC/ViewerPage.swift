@@ -8,10 +8,11 @@
 /// picture's size once the first frame shows), so the page around it can follow the player. Its
 /// peer connection uses the server's STUN and TURN servers (`configuration`, `ICESettings`). It sends
 /// the token of its own URL with its requests (`BearerToken`).
-enum ViewerPage {
+package enum ViewerPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON) for its peer connection.
-    static func html(configuration: String) -> String {
+    package static func html(configuration: String) -> String {
         template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
+            .replacingOccurrences(of: ICEServerScript.placeholder, with: ICEServerScript.source)
     }
 
     private static let template = #"""
@@ -51,6 +52,7 @@ enum ViewerPage {
         let session = null;
         // The server's STUN and TURN servers (--stun, --turn), so that this browser gathers the same kinds.
         const configuration = /*CONFIGURATION*/{};
+        /*ICE-SERVERS*/
 
         function show(text, failed, details) {
           if (stateLine.textContent === text) return;
@@ -72,7 +74,7 @@ enum ViewerPage {
         }
 
         async function watch() {
-          const pc = new RTCPeerConnection(configuration);
+          const pc = new RTCPeerConnection(await withServerICE(configuration, endpoint));
           pc.addTransceiver('video', { direction: 'recvonly' });
           pc.addTransceiver('audio', { direction: 'recvonly' });
           pc.ontrack = (event) => {

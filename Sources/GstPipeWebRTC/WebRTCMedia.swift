@@ -2,36 +2,41 @@
 /// alone, `audiotestsrc ! webrtc://…`), and Opus beside it when the description has sound (a file
 /// input's audio track) or is sound. The sound is encoded once, as the video is, into an appsink of
 /// its own (`WebRTCViewers`), and each viewer payloads it for its webrtcbin (`WebRTCViewer`).
-struct WebRTCMedia: Sendable, Equatable {
+package struct WebRTCMedia: Sendable, Equatable {
     /// The video codec, nil when the description is sound alone.
-    var video: WebRTCCodec?
+    package var video: WebRTCCodec?
     /// True when Opus goes beside (or instead of) the video.
-    var audio: Bool
+    package var audio: Bool
+
+    /// What is sent: `video` in that codec (nil: none), Opus when `audio`.
+    package init(video: WebRTCCodec?, audio: Bool) {
+        (self.video, self.audio) = (video, audio)
+    }
 
     /// Opus's name in SDP (`a=rtpmap:111 opus/48000/2`) and in RTP caps.
-    static let opusEncodingName = "OPUS"
+    package static let opusEncodingName = "OPUS"
 
     /// The caps the Opus appsink takes: 48 kHz, the rate Opus is carried at over RTP (RFC 7587), so
     /// that the encoder resamples any other rate once for every viewer (through the audioresample
     /// before it) rather than leaving the browser to.
-    static let opusCaps = "audio/x-opus,rate=48000"
+    package static let opusCaps = "audio/x-opus,rate=48000"
 
     /// A viewer's payloader and the caps after it, as launch text, sending with the payload type
     /// its browser gave Opus, from `ssrc`.
-    static func opusPayloader(payloadType: Int, ssrc: UInt32) -> String {
+    package static func opusPayloader(payloadType: Int, ssrc: UInt32) -> String {
         "rtpopuspay pt=\(payloadType) mtu=1200 ssrc=\(ssrc) ! application/x-rtp,media=audio,clock-rate=48000,"
             + "encoding-name=\(opusEncodingName),payload=\(payloadType),ssrc=(uint)\(ssrc)"
     }
 
     /// What is sent: "VP8", "VP8 and Opus", "Opus".
-    var name: String {
+    package var name: String {
         [video?.encodingName, audio ? "Opus" : nil].compactMap { $0 }.joined(separator: " and ")
     }
 
     /// What the start-up note says is sent. Sound beside video comes from the input's audio track,
     /// which is known only once the input is read (after the note): "VP8 (and Opus if the input has
     /// sound)", not a promise of Opus for a file without sound.
-    var announced: String {
+    package var announced: String {
         guard let video, audio else { return name }
         return "\(video.encodingName) (and Opus if the input has sound)"
     }

@@ -9,26 +9,26 @@ import Foundation
 /// Sound is optional where there is video: an offer that receives no audio (no audio section, or
 /// one that does not receive Opus) gets the video alone. A description of sound alone needs an
 /// audio section that receives Opus.
-struct ViewerOffer: Sendable {
+package struct ViewerOffer: Sendable {
     /// Why an offer was refused, in a sentence.
-    struct Refusal: Error, Sendable {
-        let reason: String
+    package struct Refusal: Error, Sendable {
+        package let reason: String
     }
 
     /// The offer as it came.
-    let sdp: String
+    package let sdp: String
     /// The payload type the offer gives the video codec being sent, nil when no video is sent.
-    let videoPayloadType: Int?
+    package let videoPayloadType: Int?
     /// The payload type the offer gives Opus in an audio section that receives, nil when the viewer
     /// gets no sound (none is sent, or the offer takes none).
-    let audioPayloadType: Int?
+    package let audioPayloadType: Int?
 
     /// The longest offer taken: a browser's is 3 to 8 KB; anything near this is not one.
-    static let maximumLength = 64 * 1024
+    package static let maximumLength = 64 * 1024
 
     /// Reads `text` as an offer to receive what `media` says is sent; throws a refusal saying what is
     /// wrong.
-    init(_ text: String, sending media: WebRTCMedia) throws(Refusal) {
+    package init(_ text: String, sending media: WebRTCMedia) throws(Refusal) {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard lines.first == "v=0" else {
             throw Refusal(reason: "the offer is not a session description (SDP begins with v=0)")

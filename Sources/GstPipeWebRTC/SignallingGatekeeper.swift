@@ -3,24 +3,26 @@ import Hummingbird
 
 /// The paths of a WebRTC signalling server (WHEP's for an output, WHIP's for an input) and the
 /// methods each takes, for `SignallingGatekeeper` to answer what no route should see.
-protocol SignallingRoutes: Sendable {
+package protocol SignallingRoutes: Sendable {
     /// The methods `requestPath` takes (OPTIONS aside), nil for a path this server does not have.
     func methods(for requestPath: String) -> [HTTPRequest.Method]?
     /// What a 404 says is here instead: "the viewer page is /live, the WHEP endpoint /live/whep".
     var elsewhere: String { get }
     /// The secret WHEP's or WHIP's requests must bear, nil when anyone may send them.
     var token: BearerToken? { get }
+    /// The STUN and TURN servers the pages and the peers use.
+    var ice: ICESettings { get }
 }
 
 /// Before any route: unknown paths (404), methods a path does not take (405, with `Allow`), and the
 /// CORS preflight (`OPTIONS`); after it, the CORS headers on every response. Hummingbird's own
 /// CORSMiddleware exposes headers in the preflight only, and a page must read `Location` from the
 /// POST's own response.
-struct SignallingGatekeeper<Routes: SignallingRoutes>: RouterMiddleware {
-    typealias Context = BasicRequestContext
-    let routes: Routes
+package struct SignallingGatekeeper<Routes: SignallingRoutes>: RouterMiddleware {
+    package typealias Context = BasicRequestContext
+    package let routes: Routes
 
-    func handle(
+    package func handle(
         _ request: Request, context: Context, next: (Request, Context) async throws -> Response
     ) async throws -> Response {
         var response: Response
@@ -32,6 +34,13 @@ struct SignallingGatekeeper<Routes: SignallingRoutes>: RouterMiddleware {
                 response.headers[.accessControlAllowHeaders] = "content-type, authorization"
                 response.headers[.accessControlMaxAge] = "86400"
                 if methods.contains(.post) { response.headers[Routes.acceptPost] = "application/sdp" }
+                // The ICE servers, TURN credentials and all, to a request that may have them: the pages
+                // ask this way when there is a token (`ICEServerScript`).
+                if methods.contains(.post), routes.token?.admits(request.headers[.authorization]) ?? true {
+                    for link in Routes.iceServerLinks(routes.ice) {
+                        response.headers.append(HTTPField(name: Routes.linkHeader, value: link))
+                    }
+                }
             } else if let token = routes.token, request.method != .get && request.method != .head,
                 !token.admits(request.headers[.authorization])
             {
@@ -57,11 +66,11 @@ struct SignallingGatekeeper<Routes: SignallingRoutes>: RouterMiddleware {
 
 extension SignallingRoutes {
     /// `Accept-Post`, which says what a POST takes (RFC 5023; WHEP and WHIP answer it to OPTIONS).
-    static var acceptPost: HTTPField.Name { HTTPField.Name("Accept-Post")! }
+    package static var acceptPost: HTTPField.Name { HTTPField.Name("Accept-Post")! }
 
     /// A response whose body is `message` as plain text: what a developer reads in the browser's
     /// network panel.
-    static func text(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
+    package static func text(_ status: HTTPResponse.Status, _ message: String, headers: HTTPFields = [:]) -> Response {
         var headers = headers
         headers[.contentType] = "text/plain; charset=utf-8"
         let body = ResponseBody(byteBuffer: ByteBuffer(string: message + "\n"))
@@ -72,7 +81,7 @@ extension SignallingRoutes {
 extension SignallingRoutes {
     /// A router that answers through the gatekeeper first, with `html` served at `path`: the page a
     /// browser opens (the viewer's, the publisher's).
-    func makeRouter(page html: String, at path: String) -> Router<BasicRequestContext> {
+    package func makeRouter(page html: String, at path: String) -> Router<BasicRequestContext> {
         let router = Router()
         router.add(middleware: SignallingGatekeeper(routes: self))
         router.get(RouterPath(path)) { _, _ in
@@ -86,7 +95,7 @@ extension SignallingRoutes {
 
     /// The SDP body of an offer's POST, or the response refusing it: `415` (with `Accept-Post`) for
     /// another content type, `413` for a body longer than `maximumLength` bytes.
-    static func sdpBody(of request: Request, maximumLength: Int) async -> Result<String, RefusedRequest> {
+    package static func sdpBody(of request: Request, maximumLength: Int) async -> Result<String, RefusedRequest> {
         let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces)
         guard type?.lowercased() == "application/sdp" else {
             return .failure(
@@ -105,6 +114,6 @@ extension SignallingRoutes {
 }
 
 /// A request answered with an error before it reached what it asked for.
-struct RefusedRequest: Error {
-    let response: Response
+package struct RefusedRequest: Error {
+    package let response: Response
 }

@@ -7,12 +7,12 @@ import GStreamerWebRTC
 extension WebRTCNegotiation {
     /// webrtcbin's offer, as SDP ("create-offer"), from its transceivers: a publisher's sink pads, or
     /// the receivers added with `addReceiver`.
-    func createOffer() async throws(Failure) -> String {
+    package func createOffer() async throws(Failure) -> String {
         try await step { bin throws(GStreamerError) in try await bin.createOffer().sdp }
     }
 
     /// Sets the offer as webrtcbin's own ("set-local-description"): it starts gathering candidates.
-    func setLocalOffer(_ sdp: String) async throws(Failure) {
+    package func setLocalOffer(_ sdp: String) async throws(Failure) {
         try await step { bin throws(GStreamerError) in
             try await bin.setLocalDescription(try SessionDescription(.offer, sdp: sdp))
         }
@@ -20,7 +20,7 @@ extension WebRTCNegotiation {
 
     /// Gives webrtcbin the server's answer ("set-remote-description"); media flows once ICE and DTLS
     /// are up. An answer that is not SDP fails with the parser's reason.
-    func setRemoteAnswer(_ sdp: String) async throws(Failure) {
+    package func setRemoteAnswer(_ sdp: String) async throws(Failure) {
         try await step { bin throws(GStreamerError) in
             try await bin.setRemoteDescription(try SessionDescription(.answer, sdp: sdp))
         }
@@ -32,7 +32,7 @@ extension WebRTCNegotiation {
     /// Adds a transceiver that receives only, offering the codecs `caps` lists (application/x-rtp
     /// structures, one a codec): the "add-transceiver" action signal. False when webrtcbin refuses.
     @discardableResult
-    func addReceiver(_ caps: String) -> Bool {
+    package func addReceiver(_ caps: String) -> Bool {
         do {
             let direction = try Value(parsing: "recvonly", as: Self.directionType)
             let added = try webrtcbin.emit("add-transceiver", .value(direction), .value(Value(try Caps(caps))))
@@ -44,7 +44,7 @@ extension WebRTCNegotiation {
 
     /// Makes the transceiver of each of webrtcbin's sink pads send only (a sink pad requested by
     /// linking makes one that sends and receives): a publisher receives nothing back but RTCP.
-    func sendOnly() {
+    package func sendOnly() {
         guard let sendOnly = try? Value(parsing: "sendonly", as: Self.directionType) else { return }
         for pad in webrtcbin.pads where pad.direction == .sink {
             let transceiver = try? Value(pad).object?.value(ofProperty: "transceiver").object
@@ -60,7 +60,7 @@ extension WebRTCNegotiation {
     /// (`actpass`): webrtcbin's certificate is RSA, and a server whose DTLS offers only ECDSA cipher
     /// suites (aiortc's) finds no cipher it shares with webrtcbin as a DTLS server, while as a client
     /// webrtcbin takes the server's ECDSA suites as well as RSA ones.
-    func gatheredOffer(addresses: [String]) async throws(Failure) -> String {
+    package func gatheredOffer(addresses: [String]) async throws(Failure) -> String {
         for address in addresses { addLocalAddress(address) }
         let offer = try await createOffer().replacingOccurrences(of: "a=setup:actpass", with: "a=setup:active")
         try await setLocalOffer(offer)

@@ -6,7 +6,7 @@ extension WebRTCNegotiation {
     /// libnice would leave out if they are loopback), the offer taken, the answer made and set (`answered` is called then: media may flow
     /// from here on), and once the candidates are gathered (3 s at most), the answer with them all
     /// (each host candidate again at `ice`'s public address, if any).
-    func answer(
+    package func answer(
         _ offer: String, ice: ICESettings, answered: () -> Void = {}
     ) async throws(Failure) -> String {
         do {
@@ -25,7 +25,7 @@ extension WebRTCNegotiation {
 
     /// Calls `handler` once, on a GStreamer thread, when the peer is gone for good: its connection
     /// failed or was closed, or `pipeline` (webrtcbin's) failed. `reason` says which.
-    func onEnd(of pipeline: Pipeline, _ handler: @escaping @Sendable (_ reason: String) -> Void) {
+    package func onEnd(of pipeline: Pipeline, _ handler: @escaping @Sendable (_ reason: String) -> Void) {
         let ended = OneShot()
         let end: @Sendable (String) -> Void = { reason in
             if ended.fire() { handler(reason) }

@@ -13,17 +13,26 @@ import Hummingbird
 /// SDP `415`, an offer that cannot work `400` with the reason as plain text. Every answer carries
 /// CORS headers, and `OPTIONS` answers a browser's preflight, so that a page from another origin
 /// can watch (WHEP players are usually served from elsewhere).
-struct WHEPEndpoints: SignallingRoutes {
-    let path: String
-    let viewers: WebRTCViewers
-    let token: BearerToken?
+package struct WHEPEndpoints: SignallingRoutes {
+    package let path: String
+    package let viewers: WebRTCViewers
+    package let token: BearerToken?
+
+    /// The endpoints at `path` for `viewers`, each request bearing `token` when there is one.
+    package init(path: String, viewers: WebRTCViewers, token: BearerToken?) {
+        (self.path, self.viewers, self.token) = (path, viewers, token)
+    }
+
+    /// The viewers' STUN and TURN servers.
+    package var ice: ICESettings { viewers.ice }
 
     /// The WHEP endpoint's path.
-    var endpoint: String { path + "/whep" }
+    package var endpoint: String { path + "/whep" }
 
     /// The router for the page and the endpoint.
-    func router() -> Router<BasicRequestContext> {
-        let router = makeRouter(page: ViewerPage.html(configuration: viewers.ice.pageConfiguration), at: path)
+    package func router() -> Router<BasicRequestContext> {
+        let configuration = ice.pageConfiguration(withTURN: token == nil)
+        let router = makeRouter(page: ViewerPage.html(configuration: configuration), at: path)
         router.post(RouterPath(endpoint)) { request, _ in try await offer(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             let session = context.parameters.get("session") ?? ""
@@ -34,10 +43,10 @@ struct WHEPEndpoints: SignallingRoutes {
     }
 
     /// Where a request for a path this server does not have is sent.
-    var elsewhere: String { "the viewer page is \(path), the WHEP endpoint \(endpoint)" }
+    package var elsewhere: String { "the viewer page is \(path), the WHEP endpoint \(endpoint)" }
 
     /// The methods `path` takes (OPTIONS aside), nil for a path this server does not have.
-    func methods(for requestPath: String) -> [HTTPRequest.Method]? {
+    package func methods(for requestPath: String) -> [HTTPRequest.Method]? {
         if requestPath == path { return [.get] }
         if requestPath == endpoint { return [.post] }
         let prefix = endpoint + "/"

@@ -14,9 +14,9 @@ import Synchronization
 /// event into the appsink) when the viewer's answer is made and again when its connection is up,
 /// and a viewer's own requests (a browser's PLI or FIR, which webrtcbin turns into the same event)
 /// reach the encoder too, at most one every half second, since every viewer gets the larger frame.
-final class WebRTCViewers: Sendable {
+package final class WebRTCViewers: Sendable {
     /// Why a viewer could not join (HTTP 503 or 500, with the reason).
-    enum JoinFailure: Error, Sendable {
+    package enum JoinFailure: Error, Sendable {
         case full(Int)
         case ended
         case failed(String)
@@ -24,25 +24,30 @@ final class WebRTCViewers: Sendable {
 
     /// The most viewers served at once unless the address says (`?max-clients=N`); one more is told
     /// to come back later.
-    static let defaultLimit = 64
+    package static let defaultLimit = 64
 
     /// The most viewers served at once.
-    let limit: Int
+    package let limit: Int
 
     /// The run's appsinks the viewers are fed from.
-    struct Sources: Sendable {
+    package struct Sources: Sendable {
         /// Encoded video, nil for a description of sound alone.
-        let video: Element?
+        package let video: Element?
         /// Opus, nil without sound. A file input without sound takes its audio branch out of the run
         /// as it starts (`FileJobRun`): the viewers that join after get the video alone.
-        let audio: Element?
+        package let audio: Element?
+
+        /// The appsinks of encoded video and of Opus; nil for a kind the stream does not have.
+        package init(video: Element?, audio: Element?) {
+            (self.video, self.audio) = (video, audio)
+        }
     }
 
-    let codec: WebRTCCodec
+    package let codec: WebRTCCodec
     private let sources: Sources
     /// STUN, TURN, the public address, and the addresses each viewer's ICE agent offers beside what
     /// libnice finds (loopback, which it leaves out).
-    let ice: ICESettings
+    package let ice: ICESettings
     private let note: @Sendable (String) -> Void
     private let shared = Shared()
     private let connections = Mutex<[SignalConnection]>([])
@@ -64,7 +69,7 @@ final class WebRTCViewers: Sendable {
 
     /// Starts taking what reaches the appsinks of `sources` (encoded `codec` frames, Opus) for the
     /// viewers to come.
-    init(
+    package init(
         sources: Sources, codec: WebRTCCodec, ice: ICESettings, limit: Int = defaultLimit,
         note: @escaping @Sendable (String) -> Void
     ) throws(GStreamerError) {
@@ -127,7 +132,7 @@ final class WebRTCViewers: Sendable {
 
     /// The running time of `buffer` in the run (its segment's base, plus its time into the segment
     /// at the segment's rate), which the video's and the sound's appsinks share; nil without a time.
-    static func runningTime(of buffer: Buffer, in segment: Segment?) -> ClockTime? {
+    package static func runningTime(of buffer: Buffer, in segment: Segment?) -> ClockTime? {
         guard let pts = buffer.pts else { return nil }
         guard let segment, segment.rate != 0 else { return pts }
         guard pts > segment.start else { return segment.base }
@@ -137,9 +142,9 @@ final class WebRTCViewers: Sendable {
     /// A viewer silent this long (no RTCP: its tab was closed, its machine gone) is dropped. Twice
     /// GStreamer's regular RTCP interval (5 s, RFC 3550's minimum) and a margin: a viewer built
     /// on GStreamer (gstpipe's own whep+ input) reports that seldom, a browser every second or so.
-    static let silenceLimit: Duration = .seconds(12)
+    package static let silenceLimit: Duration = .seconds(12)
     /// A viewer that never sent anything (its connection never came up) is dropped after this.
-    static let connectionLimit: Duration = .seconds(20)
+    package static let connectionLimit: Duration = .seconds(20)
 
     private let watchdog = Mutex<Task<Void, Never>?>(nil)
 
@@ -163,16 +168,16 @@ final class WebRTCViewers: Sendable {
 
     /// What the viewers get: the video's codec, and Opus while the run has sound (a file's audio
     /// branch still in the run: one the input could not feed has been taken out).
-    var media: WebRTCMedia {
+    package var media: WebRTCMedia {
         WebRTCMedia(video: sources.video == nil ? nil : codec, audio: sources.audio?.parent != nil)
     }
 
     /// How many are watching now.
-    var count: Int { shared.state.withLock { $0.viewers.count } }
+    package var count: Int { shared.state.withLock { $0.viewers.count } }
 
     /// Takes a viewer's offer: builds its pipeline, answers, and keeps it until it leaves. Returns the
     /// session's id (for its resource's URL) and the answer with every candidate.
-    func join(_ offer: ViewerOffer) async throws(JoinFailure) -> (id: String, answer: String) {
+    package func join(_ offer: ViewerOffer) async throws(JoinFailure) -> (id: String, answer: String) {
         let limit = limit
         let admitted = shared.state.withLock { state -> Result<Int, JoinFailure> in
             if state.ended { return .failure(.ended) }
@@ -215,12 +220,12 @@ final class WebRTCViewers: Sendable {
     }
 
     /// Ends the session `id` (its WHEP DELETE); false when there is none.
-    func leave(_ id: String) -> Bool {
+    package func leave(_ id: String) -> Bool {
         remove(id, because: "it left")
     }
 
     /// Stops every viewer and stops taking frames: after the run's pipeline has stopped.
-    func close() {
+    package func close() {
         watchdog.withLock { $0?.cancel() }
         connections.withLock { connections in
             connections.forEach { $0.disconnect() }

@@ -6,53 +6,53 @@ import GStreamerWebRTC
 /// so no thread of Swift's cooperative pool waits on GStreamer. webrtcbin gathers its ICE candidates
 /// after the answer is set; `gatheringComplete` waits for the last, so the answer a viewer gets holds
 /// them all (no trickle needed).
-struct WebRTCNegotiation: Sendable {
+package struct WebRTCNegotiation: Sendable {
     /// A step webrtcbin refused, in its words.
-    struct Failure: Error, Sendable {
-        let reason: String
+    package struct Failure: Error, Sendable {
+        package let reason: String
     }
 
-    let webrtcbin: Element
+    package let webrtcbin: Element
     // nil only when `webrtcbin` is some other element, which every step then reports.
     private let typed: WebRTCBin?
 
-    init(webrtcbin: Element) {
+    package init(webrtcbin: Element) {
         self.webrtcbin = webrtcbin
         typed = try? WebRTCBin(webrtcbin)
     }
 
     /// Gives webrtcbin the viewer's offer ("set-remote-description").
-    func setRemoteOffer(_ sdp: String) async throws(Failure) {
+    package func setRemoteOffer(_ sdp: String) async throws(Failure) {
         try await step { bin throws(GStreamerError) in
             try await bin.setRemoteDescription(try SessionDescription(.offer, sdp: sdp))
         }
     }
 
     /// webrtcbin's answer to the offer, as SDP ("create-answer").
-    func createAnswer() async throws(Failure) -> String {
+    package func createAnswer() async throws(Failure) -> String {
         try await step { bin throws(GStreamerError) in try await bin.createAnswer().sdp }
     }
 
     /// Sets the answer as webrtcbin's own ("set-local-description"): it starts gathering candidates.
-    func setLocalAnswer(_ sdp: String) async throws(Failure) {
+    package func setLocalAnswer(_ sdp: String) async throws(Failure) {
         try await step { bin throws(GStreamerError) in
             try await bin.setLocalDescription(try SessionDescription(.answer, sdp: sdp))
         }
     }
 
     /// The local description as it stands, with the candidates gathered so far.
-    var localDescription: String? { typed?.localDescription?.sdp }
+    package var localDescription: String? { typed?.localDescription?.sdp }
 
     /// Lets the ICE agent offer `address` (libnice leaves loopback out unless told).
     @discardableResult
-    func addLocalAddress(_ address: String) -> Bool {
+    package func addLocalAddress(_ address: String) -> Bool {
         (try? typed?.addLocalIPAddress(address)) ?? false
     }
 
     /// Returns once webrtcbin has gathered its last candidate ("ice-gathering-state" complete), or
     /// after `timeout` (a candidate that never comes, such as an unreachable STUN server's, must not
     /// hold the viewer's request: the answer then has the candidates gathered so far).
-    func gatheringComplete(timeout: Duration) async {
+    package func gatheringComplete(timeout: Duration) async {
         guard let typed else { return }
         let waiter = OneShot()
         let connection = typed.onICEGatheringStateChanged { state in
@@ -65,7 +65,7 @@ struct WebRTCNegotiation: Sendable {
     }
 
     /// Runs one promise-bearing step on the typed webrtcbin, its error as the step's failure.
-    func step<Result>(
+    package func step<Result>(
         _ body: (WebRTCBin) async throws(GStreamerError) -> Result
     ) async throws(Failure) -> Result {
         guard let typed else { throw Failure(reason: "\(webrtcbin.name) is no webrtcbin") }

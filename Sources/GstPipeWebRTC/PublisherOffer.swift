@@ -2,22 +2,22 @@
 /// session description that sends something, with ICE credentials and a DTLS fingerprint, and
 /// which media it sends. An offer that cannot work is refused with a reason (WHIP's 400) rather
 /// than given to webrtcbin, whose refusals say little.
-struct PublisherOffer: Sendable {
+package struct PublisherOffer: Sendable {
     /// Why an offer was refused, in a sentence.
-    struct Refusal: Error, Sendable {
-        let reason: String
+    package struct Refusal: Error, Sendable {
+        package let reason: String
     }
 
     /// The offer as it came.
-    let sdp: String
+    package let sdp: String
     /// The media the offer sends, in its order: "video", "audio".
-    let sent: [String]
+    package let sent: [String]
 
     /// The longest offer taken: a browser's with audio and video is 5 to 10 KB.
-    static let maximumLength = 64 * 1024
+    package static let maximumLength = 64 * 1024
 
     /// Reads `text` as a publisher's offer; throws a refusal saying what is wrong.
-    init(_ text: String) throws(Refusal) {
+    package init(_ text: String) throws(Refusal) {
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
         guard lines.first == "v=0" else {
             throw Refusal(reason: "the offer is not a session description (SDP begins with v=0)")
@@ -62,5 +62,5 @@ struct PublisherOffer: Sendable {
     }
 
     /// True when the offer sends `kind` ("video" or "audio").
-    func sends(_ kind: String) -> Bool { sent.contains(kind) }
+    package func sends(_ kind: String) -> Bool { sent.contains(kind) }
 }

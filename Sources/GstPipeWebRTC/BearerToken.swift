@@ -9,21 +9,21 @@ import HTTPTypes
 ///
 /// The token is compared in constant time, and never shown: every address said to the user has
 /// `token=***` (`masked`).
-struct BearerToken: Sendable {
+package struct BearerToken: Sendable {
     /// The environment variable read when the address has no `?token=`.
-    static let variable = "GSTPIPE_WEBRTC_TOKEN"
+    package static let variable = "GSTPIPE_WEBRTC_TOKEN"
 
     private let secret: [UInt8]
 
-    /// The token of `address` (its `token` option, else `variable`), nil when there is none.
-    init?(address: StreamAddress, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        guard let token = address.option("token") ?? environment[Self.variable], !token.isEmpty else { return nil }
+    /// `token`, else `variable` from `environment`; nil when neither is there or empty.
+    package init?(_ token: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        guard let token = token ?? environment[Self.variable], !token.isEmpty else { return nil }
         secret = Array(token.utf8)
     }
 
     /// True when `authorization` (the request's header) is `Bearer` and this token. Every byte is
     /// compared whatever the first difference, so that the time taken tells nothing of the token.
-    func admits(_ authorization: String?) -> Bool {
+    package func admits(_ authorization: String?) -> Bool {
         guard let authorization, authorization.count > 7,
             authorization.prefix(7).lowercased() == "bearer "
         else { return false }
@@ -38,7 +38,7 @@ struct BearerToken: Sendable {
 
     /// The header of a refusal: RFC 6750's `invalid_token` when a token was given, and the bare
     /// challenge when none was.
-    static func challenge(given authorization: String?) -> HTTPFields {
+    package static func challenge(given authorization: String?) -> HTTPFields {
         let challenge = "Bearer realm=\"gstpipe\""
         return [.wwwAuthenticate: authorization == nil ? challenge : challenge + ", error=\"invalid_token\""]
     }

@@ -7,12 +7,33 @@ import Synchronization
 /// page and WHEP endpoint, the input's publisher page and WHIP endpoint. It listens on HOST:PORT
 /// beside the pipeline, on Swift tasks, until `close()`; starting it returns once it accepts
 /// connections, or throws saying why it cannot.
-final class SignallingServer: Sendable {
-    let address: StreamAddress
+package final class SignallingServer: Sendable {
+    /// Where a signalling server listens, and how messages name it.
+    package struct Address: Sendable {
+        /// The address to bind; empty for all of this machine's.
+        package var host: String
+        package var port: Int
+        /// The page's path (`/live`); the endpoint is below it.
+        package var path: String
+        /// The address as messages show it, with no secret (`webrtc://127.0.0.1:8890/live?token=***`).
+        package var shown: String
+
+        /// The address from its parts.
+        package init(host: String, port: Int, path: String, shown: String) {
+            (self.host, self.port, self.path, self.shown) = (host, port, path, shown)
+        }
+    }
+
+    /// Why the server cannot listen, said as a message that names what to do.
+    package struct Refused: Error, Sendable {
+        package let message: String
+    }
+
+    package let address: Address
     private let server: Task<Void, Never>
 
     /// Starts listening on `address` with `router`.
-    init(address: StreamAddress, router: Router<BasicRequestContext>) async throws(FileJob.Failure) {
+    package init(address: Address, router: Router<BasicRequestContext>) async throws(Refused) {
         self.address = address
         let started = OneShot()
         let failure = Mutex<String?>(nil)
@@ -44,8 +65,8 @@ final class SignallingServer: Sendable {
         await started.wait(timeout: .seconds(30))
         if let reason = failure.withLock({ $0 }) {
             let cause = reason.contains("in use") ? "port \(address.port) is in use" : reason
-            throw .runtime(
-                "cannot serve \(Secrets.redact(address.uri)): \(cause) (choose another port, or an address of "
+            throw Refused(
+                message: "cannot serve \(address.shown): \(cause) (choose another port, or an address of "
                     + "this machine, such as 0.0.0.0 for all of them)")
         }
     }
@@ -53,7 +74,7 @@ final class SignallingServer: Sendable {
     /// Seconds a connection may be idle (no request, or a request that never ends: slowloris) before
     /// it is closed: a browser's page makes its requests at once, and an idle connection holds a file
     /// descriptor.
-    static let idleSeconds: Int64 = 30
+    package static let idleSeconds: Int64 = 30
 
     /// The address to bind: all of this machine's for `webrtc://:PORT/PATH`.
     private static func bindHost(_ host: String) -> String {
@@ -63,7 +84,7 @@ final class SignallingServer: Sendable {
     /// The addresses each peer's ICE agent offers besides those libnice finds itself, which leave
     /// loopback out: the address listened on, and loopback when listening on every address, so that
     /// a browser on this machine connects without a network.
-    static func iceAddresses(for host: String) -> [String] {
+    package static func iceAddresses(for host: String) -> [String] {
         switch host.lowercased() {
         case "", "0.0.0.0", "localhost": return ["127.0.0.1"]
         case "::", "[::]": return ["::1", "127.0.0.1"]
@@ -72,17 +93,17 @@ final class SignallingServer: Sendable {
     }
 
     /// The page's URL: this machine's name in place of an address that listens everywhere.
-    var pageURL: String { Self.pageURL(of: address) }
+    package var pageURL: String { Self.pageURL(of: address) }
 
     /// The page's URL for `address`: this machine's name in place of an address that listens everywhere.
-    static func pageURL(of address: StreamAddress) -> String {
+    package static func pageURL(of address: Address) -> String {
         let host = address.host
         let shown = ["", "0.0.0.0", "::", "[::]"].contains(host) ? ProcessInfo.processInfo.hostName : host
         return "http://\(shown):\(address.port)\(address.path)"
     }
 
     /// Stops listening.
-    func close() {
+    package func close() {
         server.cancel()
     }
 }

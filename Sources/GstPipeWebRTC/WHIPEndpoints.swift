@@ -12,20 +12,29 @@ import Hummingbird
 ///   is not, or no longer, there).
 ///
 /// Unknown paths, other methods, CORS and OPTIONS are answered as for WHEP (`SignallingGatekeeper`).
-struct WHIPEndpoints: SignallingRoutes {
-    let path: String
-    let input: WebRTCInput
-    let token: BearerToken?
+package struct WHIPEndpoints: SignallingRoutes {
+    package let path: String
+    package let input: any PublisherSessions
+    package let token: BearerToken?
+
+    /// The endpoints at `path` for `input`, each request bearing `token` when there is one.
+    package init(path: String, input: any PublisherSessions, token: BearerToken?) {
+        (self.path, self.input, self.token) = (path, input, token)
+    }
+
+    /// The publishers' STUN and TURN servers.
+    package var ice: ICESettings { input.ice }
 
     /// The WHIP endpoint's path.
-    var endpoint: String { path + "/whip" }
+    package var endpoint: String { path + "/whip" }
 
     /// Where a request for a path this server does not have is sent.
-    var elsewhere: String { "the publisher page is \(path), the WHIP endpoint \(endpoint)" }
+    package var elsewhere: String { "the publisher page is \(path), the WHIP endpoint \(endpoint)" }
 
     /// The router for the page and the endpoint.
-    func router() -> Router<BasicRequestContext> {
-        let router = makeRouter(page: PublisherPage.html(configuration: input.ice.pageConfiguration), at: path)
+    package func router() -> Router<BasicRequestContext> {
+        let configuration = ice.pageConfiguration(withTURN: token == nil)
+        let router = makeRouter(page: PublisherPage.html(configuration: configuration), at: path)
         router.post(RouterPath(endpoint)) { request, _ in await publish(request) }
         router.delete(RouterPath(endpoint + "/:session")) { _, context in
             guard input.leave(context.parameters.get("session") ?? "") else {
@@ -37,7 +46,7 @@ struct WHIPEndpoints: SignallingRoutes {
     }
 
     /// The methods `requestPath` takes (OPTIONS aside), nil for a path this server does not have.
-    func methods(for requestPath: String) -> [HTTPRequest.Method]? {
+    package func methods(for requestPath: String) -> [HTTPRequest.Method]? {
         switch requestPath {
         case path: return [.get]
         case endpoint: return [.post]

@@ -4,11 +4,12 @@
 /// the session (DELETE), which ends gstpipe's recording. Everything is here: no script or style
 /// from elsewhere. Embedded in another page, it tells that page its state with postMessage
 /// (`{gstpipe: 'publisher', state}`). It sends the token of its own URL with its requests (`BearerToken`).
-enum PublisherPage {
+package enum PublisherPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON: the server's STUN and TURN
     /// servers, `ICESettings.pageConfiguration`) for its peer connection.
-    static func html(configuration: String) -> String {
+    package static func html(configuration: String) -> String {
         template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
+            .replacingOccurrences(of: ICEServerScript.placeholder, with: ICEServerScript.source)
     }
 
     private static let template = #"""
@@ -40,6 +41,7 @@ enum PublisherPage {
         const $ = (id) => document.getElementById(id);
         let resource = null, peer = null, stream = null;
         const configuration = /*CONFIGURATION*/{};
+        /*ICE-SERVERS*/
 
         function say(state, failed) {
           if ($('state').textContent === state) return;
@@ -62,7 +64,7 @@ enum PublisherPage {
           say('asking for the camera');
           stream = await capture();
           $('camera').srcObject = stream;
-          peer = new RTCPeerConnection(configuration);
+          peer = new RTCPeerConnection(await withServerICE(configuration, whip));
           for (const track of stream.getTracks()) {
             peer.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
           }

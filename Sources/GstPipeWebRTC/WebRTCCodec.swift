@@ -3,14 +3,14 @@ import Foundation
 /// The video codec a `webrtc://` output encodes once for all its viewers: VP8, which every browser
 /// decodes (the default), or constrained-baseline H.264 in 4:2:0 (`?codec=h264`), which every
 /// browser that decodes H.264 at all takes, and which some hardware decodes.
-enum WebRTCCodec: String, Sendable, CaseIterable {
+package enum WebRTCCodec: String, Sendable, CaseIterable {
     case vp8, h264
 
     /// The codec `webrtc://…?codec=NAME` asks for (any case), nil for a name gstpipe does not send.
-    init?(option: String) { self.init(rawValue: option.lowercased()) }
+    package init?(option: String) { self.init(rawValue: option.lowercased()) }
 
     /// Its name in SDP (`a=rtpmap:96 VP8/90000`).
-    var encodingName: String {
+    package var encodingName: String {
         switch self {
         case .vp8: "VP8"
         case .h264: "H264"
@@ -29,7 +29,7 @@ enum WebRTCCodec: String, Sendable, CaseIterable {
     /// at load average 23, 90 frames at 1280x720: 0.75 s of CPU with one thread and 12.6 s with two
     /// (moving color bars), 3.2 s against 15.7 s (noise); in gstpipe a frame then waited seconds to
     /// be encoded (Benchmarks/webrtc-latency.py).
-    var encoderChain: [String] {
+    package var encoderChain: [String] {
         switch self {
         case .vp8:
             [
@@ -48,7 +48,7 @@ enum WebRTCCodec: String, Sendable, CaseIterable {
 
     /// The payloader of one viewer's pipeline, as launch text, sending with the payload type its
     /// browser chose for the codec.
-    func payloader(payloadType: Int) -> String {
+    package func payloader(payloadType: Int) -> String {
         switch self {
         case .vp8:
             "rtpvp8pay pt=\(payloadType) picture-id-mode=15-bit mtu=1200"

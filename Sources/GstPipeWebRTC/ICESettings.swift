@@ -14,18 +14,18 @@ import GStreamer
 ///   offered at that address, same port, as MediaMTX's `webrtcAdditionalHosts` does. The browser's
 ///   checks reach the server through the forward, and libnice answers the unexpected source as a
 ///   peer-reflexive candidate.
-struct ICESettings: Sendable, Equatable {
+package struct ICESettings: Sendable, Equatable {
     /// A TURN server with its long-term credentials (RFC 8489), from `turn://USER:PASS@HOST:PORT`.
-    struct TURNServer: Sendable, Equatable {
-        var user: String
-        var password: String
-        var host: String
-        var port: Int
+    package struct TURNServer: Sendable, Equatable {
+        package var user: String
+        package var password: String
+        package var host: String
+        package var port: Int
         /// `turns://`: TURN over TLS.
-        var secure: Bool
+        package var secure: Bool
 
         /// As webrtcbin's `turn-server` takes it: user and password percent-encoded in the URI.
-        var gstreamerURI: String {
+        package var gstreamerURI: String {
             let allowed = CharacterSet.urlUserAllowed.subtracting(CharacterSet(charactersIn: ":@/"))
             let user = self.user.addingPercentEncoding(withAllowedCharacters: allowed) ?? self.user
             let password = self.password.addingPercentEncoding(withAllowedCharacters: allowed) ?? self.password
@@ -33,31 +33,40 @@ struct ICESettings: Sendable, Equatable {
         }
 
         /// As a browser's `RTCIceServer.urls` takes it (`turn:HOST:PORT`); the credentials go apart.
-        var browserURL: String { "\(secure ? "turns" : "turn"):\(ICESettings.uriHost(host)):\(port)" }
+        package var browserURL: String { "\(secure ? "turns" : "turn"):\(ICESettings.uriHost(host)):\(port)" }
 
         /// For notes: the password never printed (`turn://alice:***@host:3478`).
-        var shown: String { Secrets.redact(gstreamerURI) }
+        package var shown: String {
+            "\(secure ? "turns" : "turn")://\(user):***@\(ICESettings.uriHost(host)):\(port)"
+        }
     }
 
     /// `stun://HOST:PORT`, as webrtcbin's `stun-server` takes it.
-    var stun: String?
-    var turn: TURNServer?
+    package var stun: String?
+    package var turn: TURNServer?
     /// The address a NAT in front of this machine forwards to it (`--public-ip`).
-    var publicAddress: String?
+    package var publicAddress: String?
     /// Addresses each ICE agent offers besides those libnice finds itself (which leave loopback out).
-    var localAddresses: [String] = []
+    package var localAddresses: [String] = []
+
+    /// The settings from their parts; none given: no STUN, no TURN, no public address.
+    package init(
+        stun: String? = nil, turn: TURNServer? = nil, publicAddress: String? = nil, localAddresses: [String] = []
+    ) {
+        (self.stun, self.turn, self.publicAddress, self.localAddresses) = (stun, turn, publicAddress, localAddresses)
+    }
 
     /// True when none of the options was given.
-    var isEmpty: Bool { stun == nil && turn == nil && publicAddress == nil }
+    package var isEmpty: Bool { stun == nil && turn == nil && publicAddress == nil }
 
     /// A usage error in one of the options, said as the command line's own.
-    struct Invalid: Error, Sendable {
-        let message: String
+    package struct Invalid: Error, Sendable {
+        package let message: String
     }
 
     /// Reads `--stun`: `stun://HOST:PORT` or `stun:HOST:PORT` (the browser's form); the port defaults
     /// to 3478, STUN's own.
-    static func stunServer(_ text: String) throws(Invalid) -> String {
+    package static func stunServer(_ text: String) throws(Invalid) -> String {
         guard let (host, port) = hostAndPort(text, schemes: ["stun://", "stun:"]) else {
             throw Invalid(message: "--stun takes stun://HOST:PORT, such as stun://stun.example.net:3478, not \(text)")
         }
@@ -66,7 +75,7 @@ struct ICESettings: Sendable, Equatable {
 
     /// Reads `--turn`: `turn://USER:PASS@HOST:PORT` (or `turns://`); a user and a password are needed,
     /// since TURN servers relay for their users alone.
-    static func turnServer(_ text: String) throws(Invalid) -> TURNServer {
+    package static func turnServer(_ text: String) throws(Invalid) -> TURNServer {
         let lowered = text.lowercased()
         let secure = lowered.hasPrefix("turns://")
         guard secure || lowered.hasPrefix("turn://"), let at = text.lastIndex(of: "@") else {
@@ -91,7 +100,7 @@ struct ICESettings: Sendable, Equatable {
     }
 
     /// Reads `--public-ip`: an IPv4 or IPv6 address (a name would need resolving on every answer).
-    static func publicAddress(_ text: String) throws(Invalid) -> String {
+    package static func publicAddress(_ text: String) throws(Invalid) -> String {
         let bare = text.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
         var v4 = in_addr()
         var v6 = in6_addr()
@@ -104,14 +113,14 @@ struct ICESettings: Sendable, Equatable {
     }
 
     /// Gives webrtcbin the STUN and TURN servers: before its gathering starts.
-    func configure(_ webrtcbin: Element) throws(GStreamerError) {
+    package func configure(_ webrtcbin: Element) throws(GStreamerError) {
         if let stun { try webrtcbin.set("stun-server", stun) }
         if let turn { try webrtcbin.set("turn-server", turn.gstreamerURI) }
     }
 
     /// `sdp` with each host candidate offered a second time at the public address, same port, at a
     /// lower priority; `sdp` itself without `--public-ip`.
-    func advertised(_ sdp: String) -> String {
+    package func advertised(_ sdp: String) -> String {
         guard let publicAddress else { return sdp }
         var lines: [String] = []
         for line in sdp.components(separatedBy: "\r\n") {
@@ -133,10 +142,14 @@ struct ICESettings: Sendable, Equatable {
     /// The `RTCConfiguration` the served pages give their `RTCPeerConnection`, as JSON: the same STUN
     /// and TURN servers (the TURN credentials with them, which a browser needs to relay: anyone who
     /// can load the page can use the TURN server, as with any WebRTC page that relays).
-    var pageConfiguration: String {
+    package var pageConfiguration: String { pageConfiguration(withTURN: true) }
+
+    /// `pageConfiguration`, leaving the TURN server out unless `withTURN`: a page anyone may load when
+    /// the server has a token holds no TURN password, and asks for it with the token (`ICEServerScript`).
+    package func pageConfiguration(withTURN: Bool) -> String {
         var servers: [[String: String]] = []
         if let stun { servers.append(["urls": "stun:" + stun.dropFirst("stun://".count)]) }
-        if let turn {
+        if let turn, withTURN {
             servers.append(["urls": turn.browserURL, "username": turn.user, "credential": turn.password])
         }
         let data = try? JSONSerialization.data(withJSONObject: ["iceServers": servers], options: [.sortedKeys])
@@ -146,7 +159,7 @@ struct ICESettings: Sendable, Equatable {
     }
 
     /// What the note says of them, with no password.
-    var shown: String? {
+    package var shown: String? {
         let parts = [stun, turn?.shown, publicAddress.map { "public address \($0)" }].compactMap { $0 }
         return parts.isEmpty ? nil : parts.joined(separator: ", ")
     }

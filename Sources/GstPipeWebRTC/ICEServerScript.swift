@@ -1,0 +1,30 @@
+/// The script both pages share for their ICE servers when the server has a token: then the page
+/// holds no TURN credentials (anyone may load it), and asks the endpoint for its STUN and TURN
+/// servers with an `OPTIONS` that bears the token; `SignallingGatekeeper` answers a request it admits
+/// with them as `Link` headers (`rel="ice-server"`, as `SessionCreated` writes them, after RFC 9725).
+/// Put in place of `/*ICE-SERVERS*/` in a page that has `token` and `authorization`.
+enum ICEServerScript {
+    /// Where a page's template takes the script.
+    static let placeholder = "/*ICE-SERVERS*/"
+
+    static let source = #"""
+        // Without a token the configuration above is whole. With one, its TURN servers (and their
+        // passwords) come from the endpoint, to a request bearing the token.
+        async function withServerICE(configuration, url) {
+          if (!token) return configuration;
+          const response = await fetch(url, { method: 'OPTIONS', headers: authorization });
+          const servers = [];
+          const links = response.headers.get('Link') || '';
+          for (const link of links.matchAll(/<([^>]*)>;\s*rel="ice-server"((?:;\s*[a-z-]+="(?:[^"\\]|\\.)*")*)/g)) {
+            const server = { urls: link[1] };
+            for (const [, name, value] of link[2].matchAll(/;\s*([a-z-]+)="((?:[^"\\]|\\.)*)"/g)) {
+              const unquoted = value.replace(/\\(.)/g, '$1');
+              if (name === 'username') server.username = unquoted;
+              if (name === 'credential') server.credential = unquoted;
+            }
+            servers.push(server);
+          }
+          return servers.length ? Object.assign({}, configuration, { iceServers: servers }) : configuration;
+        }
+        """#
+}

@@ -1,0 +1,88 @@
+import Foundation
+import GStreamer
+import MediaIO
+import Synchronization
+
+/// A browser's camera (and microphone) rendered into a Swift ``VideoSink`` (and ``AudioSink``): the
+/// same server as the CLI's `webrtc://HOST:PORT/PATH` input, with a publisher page at PATH and a WHIP
+/// endpoint at PATH/whip (OBS and any WHIP client publish there too, from any origin).
+///
+/// ```swift
+/// let publisher = try await BrowserPublisher.receive(at: "webrtc://127.0.0.1:8891/in", video: renderer)
+/// print("publish at \(publisher.pageURL)")
+/// ```
+///
+/// One publisher at a time (another gets `409 Conflict`); when it leaves, the next may come. Each
+/// decoded frame is converted to the sink's pixel format and rendered as it arrives (no waiting on a
+/// clock: the call is real time). `?token=SECRET` (or `GSTPIPE_WEBRTC_TOKEN`) makes every WHIP request
+/// bear `Authorization: Bearer SECRET`.
+public final class BrowserPublisher: Sendable {
+    /// The publisher page's URL (`http://HOST:PORT/PATH`).
+    public var pageURL: String { http.withLock { $0?.pageURL } ?? "" }
+    /// The WHIP endpoint's URL, for other WHIP clients.
+    public var whipURL: String { pageURL + "/whip" }
+
+    private let sessions: BrowserPublisherSessions
+    private let http = Mutex<SignallingServer?>(nil)
+
+    private init(sessions: BrowserPublisherSessions) {
+        self.sessions = sessions
+    }
+
+    /// Starts the sinks and takes a browser's publishing at `address`, until ``close()``.
+    ///
+    /// - Parameters:
+    ///   - address: `webrtc://HOST:PORT/PATH`, with `?token=` for a bearer token. HOST `0.0.0.0` (or none)
+    ///     listens on every address of this machine.
+    ///   - video: Renders the publisher's camera, in its ``VideoSink/pixelFormat``.
+    ///   - audio: Renders the publisher's microphone; nil leaves the sound out.
+    ///   - note: Told what publishers do (one came, one left); nothing by default.
+    /// - Returns: Once the server accepts connections.
+    /// - Throws: ``BrowserWebRTCError`` when the address cannot be read, the port is taken, or the sinks'
+    ///   pipeline cannot start.
+    @discardableResult
+    public static func receive(
+        at address: String, video: some VideoSink, audio: (any AudioSink)? = nil,
+        note: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws(BrowserWebRTCError) -> BrowserPublisher {
+        let parsed = try BrowserAddress(address, defaultPort: 8891)
+        let pipeline: Pipeline
+        do {
+            let number = BrowserElementNames.next()
+            // Live and stamped as each sample arrives: the publisher's times are another pipeline's.
+            let feed = "appsrc format=time is-live=true do-timestamp=true max-buffers=4 leaky-type=downstream"
+            var description = try "\(feed) name=video ! videoconvert ! "
+                + "\(BrowserElementNames.register(video, number: number)) sync=false"
+            if let audio {
+                description += " \(feed) name=audio ! audioconvert ! audioresample ! "
+                    + "\(try BrowserElementNames.register(audio, number: number)) sync=false"
+            }
+            pipeline = try Pipeline(launch: description)
+            try pipeline.play()
+        } catch {
+            throw BrowserWebRTCError("cannot make the pipeline that renders the publisher: \(error)")
+        }
+        var ice = ICESettings()
+        ice.localAddresses = SignallingServer.iceAddresses(for: parsed.server.host)
+        let sessions = BrowserPublisherSessions(pipeline: pipeline, ice: ice, note: note)
+        let publisher = BrowserPublisher(sessions: sessions)
+        let endpoints = WHIPEndpoints(path: parsed.server.path, input: sessions, token: parsed.token)
+        do {
+            let server = try await SignallingServer(address: parsed.server, router: endpoints.router())
+            publisher.http.withLock { $0 = server }
+            return publisher
+        } catch {
+            sessions.close()
+            throw BrowserWebRTCError(error.message)
+        }
+    }
+
+    /// Frames rendered into the video sink so far, from every publisher.
+    public var framesReceived: Int { sessions.framesReceived }
+
+    /// Stops listening, closes the publisher's connection and stops the sinks.
+    public func close() {
+        http.withLock { $0?.close() }
+        sessions.close()
+    }
+}

@@ -1,0 +1,114 @@
+import Foundation
+import GStreamer
+import Synchronization
+
+/// The publishers behind a `BrowserPublisher`'s WHIP endpoint: one at a time, each a
+/// `WebRTCPublisher` (webrtcbin and its decoders in a pipeline of its own) whose decoded samples go
+/// into the appsrcs of the sinks' pipeline. A publisher that leaves (DELETE, or its connection lost)
+/// frees the place for the next; the sinks go on.
+final class BrowserPublisherSessions: PublisherSessions {
+    let ice: ICESettings
+    private let pipeline: Pipeline
+    private let note: @Sendable (String) -> Void
+    private let state = Mutex(State())
+    /// Where publishers' pipelines are stopped: stopping waits for webrtcbin to shut down, which
+    /// must block neither a streaming thread nor Swift's cooperative pool.
+    private let teardown = DispatchQueue(label: "gstpipe.browser.publisher")
+
+    private struct State {
+        var publisher: WebRTCPublisher?
+        var taken = false
+        var closed = false
+        var caps: [WebRTCPublisher.Kind: Caps] = [:]
+        var frames = 0
+    }
+
+    init(pipeline: Pipeline, ice: ICESettings, note: @escaping @Sendable (String) -> Void) {
+        self.pipeline = pipeline
+        self.ice = ice
+        self.note = note
+    }
+
+    var framesReceived: Int { state.withLock { $0.frames } }
+
+    func publish(_ offer: PublisherOffer) async -> Result<(session: String, answer: String), PublishFailure> {
+        let refusal = state.withLock { state -> PublishFailure? in
+            if state.closed { return .ended }
+            if state.taken { return .busy }
+            state.taken = true
+            return nil
+        }
+        if let refusal { return .failure(refusal) }
+        let publisher: WebRTCPublisher
+        do {
+            publisher = try WebRTCPublisher(id: UUID().uuidString.lowercased()) { [weak self] kind, sample in
+                self?.take(sample, of: kind)
+            }
+        } catch {
+            state.withLock { $0.taken = false }
+            return .failure(.failed("cannot take the publisher: \(error.message)"))
+        }
+        let answer: String
+        do {
+            answer = try await publisher.answer(offer, ice: ice)
+        } catch {
+            state.withLock { $0.taken = false }
+            teardown.async { publisher.close() }
+            return .failure(.failed("webrtcbin refused the offer: \(error.reason)"))
+        }
+        state.withLock { $0.publisher = publisher }
+        publisher.onEnd { [weak self] reason in self?.end(publisher.id, because: reason) }
+        note("a publisher came, sending \(offer.sent.joined(separator: " and "))")
+        return .success((publisher.id, answer))
+    }
+
+    func leave(_ id: String) -> Bool {
+        end(id, because: "it left")
+    }
+
+    /// Ends the publisher `id` if it is the one publishing; true when it was.
+    @discardableResult
+    private func end(_ id: String, because reason: String) -> Bool {
+        let publisher = state.withLock { state -> WebRTCPublisher? in
+            guard let publisher = state.publisher, publisher.id == id else { return nil }
+            state.publisher = nil
+            state.taken = false
+            return publisher
+        }
+        guard let publisher else { return false }
+        note("the publisher left: \(reason)")
+        teardown.async { publisher.close() }
+        return true
+    }
+
+    /// One decoded sample of the publisher's, into its kind's appsrc (new caps first when they changed);
+    /// a kind with no sink is left out.
+    private func take(_ sample: Sample, of kind: WebRTCPublisher.Kind) {
+        guard let buffer = sample.buffer, let element = pipeline.element(named: kind.rawValue),
+            let source = try? AppSrc(element)
+        else { return }
+        let newCaps = state.withLock { state -> Caps? in
+            if kind == .video { state.frames += 1 }
+            guard let caps = sample.caps, state.caps[kind].map({ $0 != caps }) ?? true else { return nil }
+            state.caps[kind] = caps
+            return caps
+        }
+        if let newCaps { source.caps = newCaps }
+        // A buffer of its own over the same memory, stamped by the appsrc as it arrives.
+        let own = buffer.withTimestamps(pts: nil, duration: buffer.duration)
+        own.dts = nil
+        _ = source.push(own)
+    }
+
+    /// Ends the publisher and stops the sinks' pipeline.
+    func close() {
+        let publisher = state.withLock { state in
+            state.closed = true
+            defer { state.publisher = nil }
+            return state.publisher
+        }
+        publisher?.close()
+        teardown.sync {}
+        pipeline.stop()
+    }
+}

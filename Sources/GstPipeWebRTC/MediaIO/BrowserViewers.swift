@@ -1,0 +1,100 @@
+import Foundation
+import GStreamer
+import MediaIO
+import Synchronization
+
+/// Browsers watching a Swift ``VideoSource`` (and an ``AudioSource``) over WebRTC: the same server as
+/// `gstpipe … ! webrtc://HOST:PORT/PATH`, with a viewer page at PATH and a WHEP endpoint at PATH/whep
+/// (any WHEP player works, from any origin). The source's frames are encoded once (VP8, or H.264 with
+/// `?codec=h264`; the sound as Opus) and shared by every viewer, each in a pipeline of its own.
+///
+/// ```swift
+/// let viewers = try await BrowserViewers.serve(video: capturer, at: "webrtc://127.0.0.1:8890/live")
+/// print("watch at \(viewers.pageURL)")
+/// ```
+///
+/// `?token=SECRET` in the address (or `GSTPIPE_WEBRTC_TOKEN`) makes every WHEP request bear
+/// `Authorization: Bearer SECRET`; the page sends the token of its own URL (`#token=SECRET`).
+public final class BrowserViewers: Sendable {
+    /// The viewer page's URL (`http://HOST:PORT/PATH`); a browser on any machine that reaches HOST opens it.
+    public let pageURL: String
+    /// The WHEP endpoint's URL, for other WHEP players.
+    public var whepURL: String { pageURL + "/whep" }
+
+    private let pipeline: Pipeline
+    private let viewers: WebRTCViewers
+    private let http: SignallingServer
+
+    private init(pipeline: Pipeline, viewers: WebRTCViewers, http: SignallingServer) {
+        self.pipeline = pipeline
+        self.viewers = viewers
+        self.http = http
+        pageURL = http.pageURL
+    }
+
+    /// Starts the source (and the sound) and serves it to browsers at `address`, until ``close()``.
+    ///
+    /// - Parameters:
+    ///   - video: The frames every viewer sees; initialized and started here, stopped by ``close()``.
+    ///   - audio: Sound beside the video, sent as Opus; nil for none.
+    ///   - address: `webrtc://HOST:PORT/PATH`, with `?codec=h264` for H.264 rather than VP8, `?token=` for a
+    ///     bearer token. HOST `0.0.0.0` (or none) listens on every address of this machine.
+    ///   - note: Told what viewers do (one joined, one left); nothing by default.
+    /// - Returns: Once the server accepts connections and the source runs.
+    /// - Throws: ``BrowserWebRTCError`` when the address cannot be read, the port is taken, or the
+    ///   pipeline cannot start (a GStreamer plugin missing).
+    public static func serve(
+        video: some VideoSource, audio: (any AudioSource)? = nil, at address: String,
+        note: @escaping @Sendable (String) -> Void = { _ in }
+    ) async throws(BrowserWebRTCError) -> BrowserViewers {
+        let parsed = try BrowserAddress(address, defaultPort: 8890)
+        let codecName = parsed.options["codec"] ?? "vp8"
+        guard let codec = WebRTCCodec(option: codecName) else {
+            throw BrowserWebRTCError(
+                "\(parsed.server.shown): codec=\(codecName) is not sent over WebRTC: write vp8 or h264")
+        }
+        let pipeline: Pipeline
+        do {
+            let number = BrowserElementNames.next()
+            var description = try "\(BrowserElementNames.register(video, number: number)) ! videoconvert ! "
+                + "video/x-raw,format=I420 ! \(codec.encoderChain.joined(separator: " ")) ! "
+                + "appsink name=video sync=true async=false max-buffers=60"
+            if let audio {
+                description += " \(try BrowserElementNames.register(audio, number: number)) ! audioconvert ! "
+                    + "audioresample ! opusenc ! appsink name=audio caps=\(WebRTCMedia.opusCaps) sync=true "
+                    + "async=false max-buffers=100"
+            }
+            pipeline = try Pipeline(launch: description)
+        } catch {
+            throw BrowserWebRTCError("cannot make the pipeline that encodes for the viewers: \(error)")
+        }
+        var ice = ICESettings()
+        ice.localAddresses = SignallingServer.iceAddresses(for: parsed.server.host)
+        let viewers: WebRTCViewers
+        do {
+            let sources = WebRTCViewers.Sources(
+                video: pipeline.element(named: "video"), audio: pipeline.element(named: "audio"))
+            viewers = try WebRTCViewers(sources: sources, codec: codec, ice: ice, note: note)
+            try pipeline.play()
+        } catch {
+            pipeline.stop()
+            throw BrowserWebRTCError("cannot start the viewers' source: \(error.message)")
+        }
+        let endpoints = WHEPEndpoints(path: parsed.server.path, viewers: viewers, token: parsed.token)
+        do {
+            let http = try await SignallingServer(address: parsed.server, router: endpoints.router())
+            return BrowserViewers(pipeline: pipeline, viewers: viewers, http: http)
+        } catch {
+            viewers.close()
+            pipeline.stop()
+            throw BrowserWebRTCError(error.message)
+        }
+    }
+
+    /// Stops listening, closes every viewer's connection and stops the source.
+    public func close() {
+        http.close()
+        viewers.close()
+        pipeline.stop()
+    }
+}

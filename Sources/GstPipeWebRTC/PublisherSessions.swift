@@ -1,0 +1,20 @@
+/// What takes a WHIP publisher behind `WHIPEndpoints`: the CLI's `webrtc://` input (into a run's
+/// pipeline), or a library user's `BrowserPublisher` (into a Swift sink). One publisher at a time.
+package protocol PublisherSessions: Sendable {
+    /// The STUN and TURN servers, and the local addresses, that each publisher's peer uses.
+    var ice: ICESettings { get }
+    /// A publisher's offer: its session's id and the SDP answer, or why it was refused.
+    func publish(_ offer: PublisherOffer) async -> Result<(session: String, answer: String), PublishFailure>
+    /// Ends the publisher with session `id` (its DELETE); false when it is not the one publishing.
+    func leave(_ id: String) -> Bool
+}
+
+/// Why a publisher could not publish (HTTP 409, 503 or 500).
+package enum PublishFailure: Error, Sendable {
+    /// Another publisher is live.
+    case busy
+    /// The stream has ended: no publisher is taken any more.
+    case ended
+    /// The publisher's peer could not be made or refused the offer.
+    case failed(String)
+}

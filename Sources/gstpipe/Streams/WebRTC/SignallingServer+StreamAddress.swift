@@ -1,0 +1,36 @@
+import Foundation
+import Hummingbird
+import GstPipeWebRTC
+
+// The library's signalling pieces (GstPipeWebRTC) know nothing of the command line: here they are
+// given a `webrtc://` address as the CLI reads it, and their refusals become the CLI's failures.
+
+extension SignallingServer.Address {
+    /// `address`'s host, port and path, shown with its secrets hidden.
+    init(_ address: StreamAddress) {
+        self.init(host: address.host, port: address.port, path: address.path, shown: Secrets.redact(address.uri))
+    }
+}
+
+extension SignallingServer {
+    /// Starts listening on `address` with `router`; a refusal is a runtime failure (exit 1).
+    static func start(address: StreamAddress, router: Router<BasicRequestContext>) async throws(FileJob.Failure)
+        -> SignallingServer
+    {
+        do {
+            return try await SignallingServer(address: Address(address), router: router)
+        } catch {
+            throw .runtime(error.message)
+        }
+    }
+
+    /// The page's URL for `address`: this machine's name in place of an address that listens everywhere.
+    static func pageURL(of address: StreamAddress) -> String { pageURL(of: Address(address)) }
+}
+
+extension BearerToken {
+    /// The token of `address` (its `token` option, else `variable`), nil when there is none.
+    init?(address: StreamAddress, environment: [String: String] = ProcessInfo.processInfo.environment) {
+        self.init(address.option("token"), environment: environment)
+    }
+}
