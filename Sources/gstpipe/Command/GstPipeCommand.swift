@@ -63,7 +63,7 @@ struct GstPipeCommand: AsyncParsableCommand {
             gstpipe inspect lists the Swift elements; gstpipe inspect NAME shows any element's properties.
             """,
         version: "0.1.0",
-        subcommands: [Inspect.self, PlanSegments.self]
+        subcommands: [Inspect.self, PlanSegments.self, Join.self]
     )
 
     @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
@@ -173,6 +173,16 @@ struct GstPipeCommand: AsyncParsableCommand {
                 Inspect.exitRedacted(error)
             }
             Foundation.exit(0)
+        }
+        if arguments.first == "join" {
+            var status = ExitStatus.usage
+            do {
+                let join = try Join.parseAsRoot(Array(arguments.dropFirst()))
+                if let join = join as? Join { status = await join.execute() }
+            } catch {
+                Join.exitRedacted(error)
+            }
+            Foundation.exit(status)
         }
         if arguments.first == "plan-segments" {
             do {

@@ -1,0 +1,40 @@
+import ArgumentParser
+import Foundation
+import MediaIO
+
+extension GstPipeCommand {
+    /// `gstpipe join OUT SEG... [--audio FILE]`: segments written apart put back into one file.
+    struct Join: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Join encoded segments (of one encoding) into one file, without encoding them again.",
+            discussion: """
+                The segments go one after the other, timestamps continuous; --audio muxes FILE's audio \
+                track beside them as it is encoded. OUT is written under a temporary name and appears \
+                only when whole: on failure, no OUT is left.
+
+                Example:
+                  gstpipe in.mp4 --start 0 --end 60 --no-video ! audio.m4a
+                  gstpipe join out.mp4 seg0.mp4 seg1.mp4 --audio audio.m4a
+                """)
+
+        @Argument(help: "The file to write (.mp4, .mov, .mkv or .webm).")
+        var output: String
+
+        @Argument(help: "The segments, in order.")
+        var segments: [String] = []
+
+        @Option(help: ArgumentHelp("An encoded audio track to mux beside the video.", valueName: "FILE"))
+        var audio: String?
+
+        /// Joins, exiting 2 for usage errors and 1 when the join fails.
+        func execute() async -> Int32 {
+            do {
+                try await SegmentJoin(output: output, segments: segments, audio: audio).run()
+                return ExitStatus.finished
+            } catch {
+                printError(error.message)
+                return error.exitStatus
+            }
+        }
+    }
+}

@@ -1,0 +1,108 @@
+import Foundation
+import MediaIO
+import Synchronization
+
+/// `gstpipe join`: encoded segments (as `gstpipe IN --start S --end E ! DESC ! seg.mp4` writes them)
+/// put one after the other into one file without decoding them, and an encoded audio track muxed
+/// beside them.
+///
+/// Each segment is read by `parsebin` (demuxer and parser, whatever the container) into a pad of
+/// `concat` requested in the segments' order before anything plays (pads requested as the demuxers
+/// expose theirs would come in any order). concat offsets each segment by the running time where the
+/// one before ended, so the timestamps go on without a gap or an overlap, whatever edit list a
+/// segment's MP4 starts with (`splitmuxsrc`, which offsets by each part's length, doubled two frames
+/// at each join of B-frame H.264 in MP4). The file is written beside OUT under a temporary name and
+/// renamed at end of stream: on any failure, no OUT is left.
+struct SegmentJoin {
+    let output: String
+    let segments: [String]
+    let audio: String?
+
+    /// Checks the paths: OUT's format (a container gstpipe writes video to), every segment and the
+    /// audio file readable. Usage errors for what the command line says wrong, runtime ones for files.
+    func check() throws(FileJob.Failure) -> OutputFormat {
+        guard let format = OutputFormat.forPath(output), format.holdsVideo, !format.isImage, format.muxer != nil
+        else {
+            throw .usage("cannot join into \(output): name an .mp4, .mov, .mkv or .webm file")
+        }
+        guard !segments.isEmpty else { throw .usage("join takes the segments after OUT: gstpipe join out.mp4 seg0.mp4 seg1.mp4") }
+        for path in segments + (audio.map { [$0] } ?? []) {
+            _ = try FileJob.readInput(path)
+            if URL(fileURLWithPath: path).standardizedFileURL == URL(fileURLWithPath: output).standardizedFileURL {
+                throw .usage("\(output) is also an input of the join: write to another file")
+            }
+        }
+        return format
+    }
+
+    /// Joins; throws a runtime failure saying what went wrong, after removing what was written.
+    func run() async throws(FileJob.Failure) {
+        let format = try check()
+        let outputURL = URL(fileURLWithPath: output).standardizedFileURL
+        let folder = outputURL.deletingLastPathComponent()
+        let partial = folder.appendingPathComponent(".\(outputURL.lastPathComponent).joining-\(getpid())").path
+        defer { try? FileManager.default.removeItem(atPath: partial) }
+        do {
+            let pipeline = try build(muxer: format.muxer!, writing: partial)
+            try await pipeline.run()
+        } catch {
+            let source = error.source.map { "from \($0): " } ?? ""
+            throw .runtime("cannot join into \(output): \(source)\(error.message) (are the segments of one encoding?)")
+        }
+        do {
+            if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
+            try FileManager.default.moveItem(atPath: partial, toPath: output)
+        } catch {
+            throw .runtime("cannot write \(output): \(error.localizedDescription)")
+        }
+    }
+
+    private func build(muxer muxerName: String, writing path: String) throws(GStreamerError) -> Pipeline {
+        let pipeline = try Pipeline(name: "gstpipe-join")
+        let concat = try ElementSpec("concat").make(named: "gstpipe-concat", in: pipeline)
+        let muxer = try ElementSpec(muxerName).make(named: "gstpipe-mux", in: pipeline)
+        let sink = try ElementSpec("filesink", [("location", .string(path))]).make(named: "gstpipe-output", in: pipeline)
+        try muxer.link(to: sink)
+        guard let joined = concat.pad(named: "src") else {
+            throw GStreamerError(kind: .core, message: "concat has no src pad", source: concat.name)
+        }
+        try joined.link(to: try muxer.requestPad("video_%u"))
+        for (index, segment) in segments.enumerated() {
+            let input = try concat.requestPad("sink_%u")
+            try read(segment, index: index, in: pipeline, kind: "video/") { pad throws(GStreamerError) in
+                try pad.link(to: input)
+            }
+        }
+        if let audio {
+            // The handler holds the muxer: parsebin, which holds the handler, does not hold the muxer.
+            try read(audio, index: segments.count, in: pipeline, kind: "audio/") { pad throws(GStreamerError) in
+                try pad.link(to: try muxer.requestPad("audio_%u"))
+            }
+        }
+        return pipeline
+    }
+
+    /// filesrc and parsebin for `path`; `link` gets its first stream of `kind` ("video/", "audio/"),
+    /// on the streaming thread that found it. Streams of other kinds stay unlinked: demuxers go on
+    /// while one of their streams is linked.
+    private func read(
+        _ path: String, index: Int, in pipeline: Pipeline, kind: String,
+        link: @escaping @Sendable (Pad) throws(GStreamerError) -> Void
+    ) throws(GStreamerError) {
+        let source = try ElementSpec("filesrc", [("location", .string(path))]).make(
+            named: "gstpipe-segment\(index)", in: pipeline)
+        let parser = try ElementSpec("parsebin").make(named: "gstpipe-parse\(index)", in: pipeline)
+        try source.link(to: parser)
+        let linked = Mutex(false)
+        parser.onPadAdded { [weak parser] pad in
+            guard (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix(kind) == true,
+                linked.withLock({ done in defer { done = true }; return !done })
+            else { return }
+            do throws(GStreamerError) {
+                try link(pad)
+            } catch {
+                parser?.postError("cannot join \(path): \(error.message)")
+            }
+        }
+    }
+}
