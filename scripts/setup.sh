@@ -6,7 +6,8 @@
 # gathers no ICE candidates without it), the WebRTC headers of plugins-bad (the webrtcbin shim) and
 # Chromium, the browser of the WebRTC tests (with curl, ip for their network namespaces, and coturn,
 # the TURN server a relayed viewer goes through). Installs
-# only what is missing; safe to run again.
+# only what is missing; safe to run again. redis-server, python3-celery and python3-redis: the farm
+# (farm/worker, farm/run) and its tests.
 set -euo pipefail
 
 packages=(
@@ -19,6 +20,7 @@ packages=(
     xvfb graphviz python3-gst-1.0 ffmpeg
     gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev chromium curl iproute2 coturn
     python3-venv
+    redis-server python3-celery python3-redis
 )
 
 missing=()
