@@ -29,15 +29,14 @@ enum CallPage {
         const show = (text) => { stateLine.textContent = text; };
 
         // Offers go once the browser has gathered its candidates (the servers take no trickle).
-        function gathered(pc) {
-          if (pc.iceGatheringState === 'complete') return Promise.resolve();
-          return new Promise((resolve) => {
-            pc.addEventListener('icegatheringstatechange', () => {
-              if (pc.iceGatheringState === 'complete') resolve();
-            });
-            setTimeout(resolve, 2000);
-          });
-        }
+        const gathered = (pc) => Promise.race([
+          new Promise((resolve) => setTimeout(resolve, 2000)),
+          new Promise((resolve) => {
+            const check = () => { if (pc.iceGatheringState === 'complete') resolve(); };
+            pc.addEventListener('icegatheringstatechange', check);
+            check();
+          }),
+        ]);
 
         async function negotiate(pc, url) {
           await pc.setLocalDescription(await pc.createOffer());

@@ -7,6 +7,12 @@ enum ICEServerScript {
     /// Where a page's template takes the script.
     static let placeholder = "/*ICE-SERVERS*/"
 
+    /// `template` with `configuration` (an `RTCConfiguration` as JSON) and this script in place.
+    static func page(_ template: String, configuration: String) -> String {
+        template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
+            .replacingOccurrences(of: placeholder, with: source)
+    }
+
     static let source = #"""
         // Without a token the configuration above is whole. With one, its TURN servers (and their
         // passwords) come from the endpoint, to a request bearing the token.

@@ -8,8 +8,7 @@ package enum PublisherPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON: the server's STUN and TURN
     /// servers, `ICESettings.pageConfiguration`) for its peer connection.
     package static func html(configuration: String) -> String {
-        template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
-            .replacingOccurrences(of: ICEServerScript.placeholder, with: ICEServerScript.source)
+        ICEServerScript.page(template, configuration: configuration)
     }
 
     private static let template = #"""

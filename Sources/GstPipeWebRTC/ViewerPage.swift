@@ -11,8 +11,7 @@
 package enum ViewerPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON) for its peer connection.
     package static func html(configuration: String) -> String {
-        template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
-            .replacingOccurrences(of: ICEServerScript.placeholder, with: ICEServerScript.source)
+        ICEServerScript.page(template, configuration: configuration)
     }
 
     private static let template = #"""

@@ -63,6 +63,26 @@ package final class WebRTCPublisher: Sendable {
         if let input = decoder.pad(named: "sink") { _ = try? pad.link(to: input) }
     }
 
+    /// A new publisher answering `offer` with `ice`: its pipeline running and its SDP answer, or why
+    /// it could not be (its pipeline is then stopped on `teardown`). `deliver` is as for `init`.
+    package static func answering(
+        _ offer: PublisherOffer, ice: ICESettings, teardown: DispatchQueue,
+        deliver: @escaping @Sendable (Kind, Sample) -> Void
+    ) async -> Result<(publisher: WebRTCPublisher, answer: String), PublishFailure> {
+        let publisher: WebRTCPublisher
+        do {
+            publisher = try WebRTCPublisher(id: UUID().uuidString.lowercased(), deliver: deliver)
+        } catch {
+            return .failure(.failed("cannot take the publisher: \(error.message)"))
+        }
+        do {
+            return .success((publisher, try await publisher.answer(offer, ice: ice)))
+        } catch {
+            teardown.async { publisher.close() }
+            return .failure(.failed("webrtcbin refused the offer: \(error.reason)"))
+        }
+    }
+
     /// Answers the publisher's offer, with every candidate gathered (on each of `ice`'s local
     /// addresses too, which libnice would leave out if they are loopback).
     package func answer(_ offer: PublisherOffer, ice: ICESettings) async throws(WebRTCNegotiation.Failure) -> String {

@@ -17,43 +17,46 @@ enum BrowserElementNames {
 
     /// The element name of `source` as video source number `number`.
     static func register(_ source: some VideoSource, number: Int) throws -> String {
-        let name = "gstpipe-browser-video-source-\(number)"
-        try MediaIOElements.registerSource(
-            name: name, longName: "Browser viewers' video", description: "A Swift VideoSource served to browsers"
-        ) { _ in source }
-        return name
-    }
-
-    /// The element name of `source` as audio source number `number`.
-    static func register(_ source: any AudioSource, number: Int) throws -> String {
-        try registerAudio(source, name: "gstpipe-browser-audio-source-\(number)")
-    }
-
-    private static func registerAudio<Source: AudioSource>(_ source: Source, name: String) throws -> String {
-        try MediaIOElements.registerAudioSource(
-            name: name, longName: "Browser viewers' sound", description: "A Swift AudioSource served to browsers"
-        ) { _ in source }
-        return name
+        try named("video-source", number) { name in
+            try MediaIOElements.registerSource(name: name, longName: name, description: about) { _ in source }
+        }
     }
 
     /// The element name of `sink` as video sink number `number`.
     static func register(_ sink: some VideoSink, number: Int) throws -> String {
-        let name = "gstpipe-browser-video-sink-\(number)"
-        try MediaIOElements.registerSink(
-            name: name, longName: "Browser publisher's video", description: "A Swift VideoSink fed by a browser"
-        ) { _ in sink }
-        return name
+        try named("video-sink", number) { name in
+            try MediaIOElements.registerSink(name: name, longName: name, description: about) { _ in sink }
+        }
+    }
+
+    /// The element name of `source` as audio source number `number` (a generic function opens the
+    /// existential: MediaIO registers a type).
+    static func register(_ source: any AudioSource, number: Int) throws -> String {
+        func open<Source: AudioSource>(_ source: Source) throws -> String {
+            try named("audio-source", number) { name in
+                try MediaIOElements.registerAudioSource(name: name, longName: name, description: about) { _ in source }
+            }
+        }
+        return try open(source)
     }
 
     /// The element name of `sink` as audio sink number `number`.
     static func register(_ sink: any AudioSink, number: Int) throws -> String {
-        try registerAudioSink(sink, name: "gstpipe-browser-audio-sink-\(number)")
+        func open<Sink: AudioSink>(_ sink: Sink) throws -> String {
+            try named("audio-sink", number) { name in
+                try MediaIOElements.registerAudioSink(name: name, longName: name, description: about) { _ in sink }
+            }
+        }
+        return try open(sink)
     }
 
-    private static func registerAudioSink<Sink: AudioSink>(_ sink: Sink, name: String) throws -> String {
-        try MediaIOElements.registerAudioSink(
-            name: name, longName: "Browser publisher's sound", description: "A Swift AudioSink fed by a browser"
-        ) { _ in sink }
+    /// What gst-inspect-1.0 would say of each.
+    private static let about = "A Swift object joined to a browser over WebRTC (GstPipeWebRTC)"
+
+    /// `gstpipe-browser-ROLE-NUMBER`, after `register` has registered it.
+    private static func named(_ role: String, _ number: Int, register: (String) throws -> Void) throws -> String {
+        let name = "gstpipe-browser-\(role)-\(number)"
+        try register(name)
         return name
     }
 }

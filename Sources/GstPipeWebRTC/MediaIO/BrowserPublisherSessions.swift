@@ -32,34 +32,25 @@ final class BrowserPublisherSessions: PublisherSessions {
     var framesReceived: Int { state.withLock { $0.frames } }
 
     func publish(_ offer: PublisherOffer) async -> Result<(session: String, answer: String), PublishFailure> {
-        let refusal = state.withLock { state -> PublishFailure? in
-            if state.closed { return .ended }
-            if state.taken { return .busy }
+        let refusal: PublishFailure? = state.withLock { state in
+            guard !state.closed else { return .ended }
+            guard !state.taken else { return .busy }
             state.taken = true
             return nil
         }
         if let refusal { return .failure(refusal) }
-        let publisher: WebRTCPublisher
-        do {
-            publisher = try WebRTCPublisher(id: UUID().uuidString.lowercased()) { [weak self] kind, sample in
-                self?.take(sample, of: kind)
-            }
-        } catch {
+        switch await WebRTCPublisher.answering(offer, ice: ice, teardown: teardown, deliver: { [weak self] in
+            self?.take($1, of: $0)
+        }) {
+        case .failure(let failure):
             state.withLock { $0.taken = false }
-            return .failure(.failed("cannot take the publisher: \(error.message)"))
+            return .failure(failure)
+        case .success(let (publisher, answer)):
+            state.withLock { $0.publisher = publisher }
+            publisher.onEnd { [weak self] reason in self?.end(publisher.id, because: reason) }
+            note("a publisher came, sending \(offer.sent.joined(separator: " and "))")
+            return .success((publisher.id, answer))
         }
-        let answer: String
-        do {
-            answer = try await publisher.answer(offer, ice: ice)
-        } catch {
-            state.withLock { $0.taken = false }
-            teardown.async { publisher.close() }
-            return .failure(.failed("webrtcbin refused the offer: \(error.reason)"))
-        }
-        state.withLock { $0.publisher = publisher }
-        publisher.onEnd { [weak self] reason in self?.end(publisher.id, because: reason) }
-        note("a publisher came, sending \(offer.sent.joined(separator: " and "))")
-        return .success((publisher.id, answer))
     }
 
     func leave(_ id: String) -> Bool {

@@ -128,22 +128,12 @@ final class WebRTCInput: InputSession, PublisherSessions {
             return nil
         }
         if let refusal { return .failure(refusal) }
-        let publisher: WebRTCPublisher
-        let answer: String
-        do {
-            publisher = try WebRTCPublisher(id: UUID().uuidString.lowercased()) { [weak self] kind, sample in
-                self?.take(sample, of: kind == .video ? .video : .audio)
-            }
-        } catch {
-            state.withLock { $0.taken = false }
-            return .failure(.failed("cannot take the publisher: \(error.message)"))
+        let made = await WebRTCPublisher.answering(offer, ice: ice, teardown: teardown) { [weak self] kind, sample in
+            self?.take(sample, of: kind == .video ? .video : .audio)
         }
-        do {
-            answer = try await publisher.answer(offer, ice: ice)
-        } catch {
+        guard case .success(let (publisher, answer)) = made else {
             state.withLock { $0.taken = false }
-            teardown.async { publisher.close() }
-            return .failure(.failed("webrtcbin refused the offer: \(error.reason)"))
+            return made.map { (session: $0.publisher.id, answer: $0.answer) }
         }
         addPads(for: offer)
         state.withLock { $0.publisher = publisher }
