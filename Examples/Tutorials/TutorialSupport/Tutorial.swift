@@ -39,7 +39,7 @@ public enum Tutorial {
         await finish(cleaning: nil, body)
     }
 
-    private static func finish(cleaning folder: URL?, _ body: () async throws -> Void) async -> Never {
+    static func finish(cleaning folder: URL?, _ body: () async throws -> Void) async -> Never {
         let status: Int32
         do {
             try await body()
