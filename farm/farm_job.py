@@ -130,13 +130,16 @@ class Job:
         return probe.returncode == 0 and probe.stdout.strip() != ""
 
     def audio_path(self):
-        return os.path.join(self.directory, "audio.mka")
+        # MP4 holds no Vorbis (a .mka's codec): AAC in .m4a for it, as gstpipe picks by extension.
+        mp4 = self.extension().lower() in (".mp4", ".m4v", ".mov")
+        return os.path.join(self.directory, "audio.m4a" if mp4 else "audio.mka")
 
     def start_audio(self):
         """Starts encoding the audio over the whole range (once, no clicks at the joins); None without audio."""
         if not self.has_audio() or os.path.exists(self.audio_path()):
             return None
-        self.audio_temporary = os.path.join(self.directory, f".audio.part-{os.getpid()}.mka")
+        extension = os.path.splitext(self.audio_path())[1]
+        self.audio_temporary = os.path.join(self.directory, f".audio.part-{os.getpid()}{extension}")
         self.audio_process = subprocess.Popen(
             [self.options.gstpipe, self.options.input, "--start", self.start, "--end", self.end, "--no-video",
              "!", self.audio_temporary], stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,

@@ -17,6 +17,8 @@ streams='StreamOutputTests|StreamInputTests'
 # The RTSP credentials and TLS tests (ffmpeg clients in network namespaces) in a run of their own after
 # those: beside them on a loaded machine, the first rtsp:// output test's ffmpeg once decoded nothing.
 secured='RTSPAuthTests'
+# The farm's tests (Redis, two Celery workers and gstpipe children each) in a run of their own too.
+farm='FarmTests'
 # The WebRTC suites, each a run of its own after the others (a browser or aiortc each, which beside
 # one another on two cores missed what the tests time); 'WebRTCTests' also matches
 # GStreamerWebRTCTests (two webrtcbins negotiating in-process).
@@ -25,9 +27,10 @@ webrtc='WebRTCTests|WebRTCInputTests|WHIPClientTests|WebRTCTokenTests|ServerAbus
 # The TURN password kept from the pages with a token, and Examples/BrowserCall's loop in Chromium.
 webrtc+='|WebRTCICEServersTests|BrowserCallTests'
 swift test --filter "$library" "$@"
-swift test --filter gstpipeTests --skip "$streams|$secured|$webrtc" "$@"
+swift test --filter gstpipeTests --skip "$streams|$secured|$farm|$webrtc" "$@"
 swift test --filter "$streams" "$@"
 swift test --filter "$secured" "$@"
+swift test --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
     ServerAbuseTests; do
     swift test --filter "$suite" "$@"
