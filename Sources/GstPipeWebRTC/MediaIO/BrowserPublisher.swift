@@ -3,7 +3,7 @@ import GStreamer
 import MediaIO
 import Synchronization
 
-/// A browser's camera (and microphone) rendered into a Swift ``VideoSink`` (and ``AudioSink``): the
+/// A browser's camera (and microphone) rendered into a Swift `VideoSink` (and `AudioSink`): the
 /// same server as the CLI's `webrtc://HOST:PORT/PATH` input, with a publisher page at PATH and a WHIP
 /// endpoint at PATH/whip (OBS and any WHIP client publish there too, from any origin).
 ///
@@ -34,7 +34,7 @@ public final class BrowserPublisher: Sendable {
     /// - Parameters:
     ///   - address: `webrtc://HOST:PORT/PATH`, with `?token=` for a bearer token. HOST `0.0.0.0` (or none)
     ///     listens on every address of this machine.
-    ///   - video: Renders the publisher's camera, in its ``VideoSink/pixelFormat``.
+    ///   - video: Renders the publisher's camera, in its `VideoSink/pixelFormat`.
     ///   - audio: Renders the publisher's microphone; nil leaves the sound out.
     ///   - note: Told what publishers do (one came, one left); nothing by default.
     /// - Returns: Once the server accepts connections.

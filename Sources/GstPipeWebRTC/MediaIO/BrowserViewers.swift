@@ -3,7 +3,7 @@ import GStreamer
 import MediaIO
 import Synchronization
 
-/// Browsers watching a Swift ``VideoSource`` (and an ``AudioSource``) over WebRTC: the same server as
+/// Browsers watching a Swift `VideoSource` (and an `AudioSource`) over WebRTC: the same server as
 /// `gstpipe … ! webrtc://HOST:PORT/PATH`, with a viewer page at PATH and a WHEP endpoint at PATH/whep
 /// (any WHEP player works, from any origin). The source's frames are encoded once (VP8, or H.264 with
 /// `?codec=h264`; the sound as Opus) and shared by every viewer, each in a pipeline of its own.
