@@ -7,7 +7,10 @@
 What a server that faces a network must survive while it serves its real clients: IDLE connections
 that never send a byte, and MALFORMED ones, in four kinds taken in turn: garbage (random bytes),
 a request line that never ends (up to 1 MiB), headers that never end (8 KiB fields, up to 1 MiB
-in all), and slowloris (a valid start, then one header line every two seconds). Everything is
+in all), and slowloris (a valid start, then one header line every two seconds); and, when asked
+for with --kinds, options (a complete OPTIONS or HEAD request every three seconds: a peer that
+answers nothing else yet keeps its connection busy, which an idle timeout must not count as a
+viewer). Everything is
 opened at once and held for SECONDS; what the server did meanwhile (closed the connection, answered
 with a status line) is printed as one JSON object on standard output:
 
@@ -26,6 +29,7 @@ import socket
 import time
 
 KINDS = ("garbage", "long-line", "huge-headers", "slowloris")
+EXTRA_KINDS = ("options",)
 CHUNK = 16 * 1024
 LIMIT = 1024 * 1024
 # Seconds between two pieces of a line or of headers that never end: 160 KiB a second a connection,
@@ -39,6 +43,13 @@ def request_start(protocol, host, port):
     return f"GET / HTTP/1.1\r\nHost: {host}:{port}\r\n".encode()
 
 
+def keep_alive(protocol, host, port, sequence):
+    """A complete request that needs no credentials: OPTIONS (RTSP), HEAD (HTTP)."""
+    if protocol == "rtsp":
+        return f"OPTIONS rtsp://{host}:{port}/ RTSP/1.0\r\nCSeq: {sequence}\r\n\r\n".encode()
+    return f"HEAD / HTTP/1.1\r\nHost: {host}:{port}\r\n\r\n".encode()
+
+
 def plan(kind, protocol, host, port):
     """What a connection of `kind` sends: (seconds after opening, bytes) pairs, in order."""
     start = request_start(protocol, host, port)
@@ -50,6 +61,8 @@ def plan(kind, protocol, host, port):
     if kind == "huge-headers":
         field = b"X-Filler: " + b"b" * (8 * 1024 - 12) + b"\r\n"
         return [(0.0, start)] + [(PACE * i, field) for i in range(LIMIT // len(field))]
+    if kind == "options":
+        return [(3.0 * i, keep_alive(protocol, host, port, i + 1)) for i in range(1000)]
     # slowloris: a header line every two seconds, never the blank line that ends the request.
     return [(0.0, start)] + [(2.0 * i, f"X-Slow-{i}: {i}\r\n".encode()) for i in range(1, 1000)]
 
@@ -141,7 +154,7 @@ def main():
         "opened": len(opened), "refused": refused, "connecting": len(connections) - len(opened) - refused,
         "lastConnectedAfter": round(waits[-1], 1) if waits else None, "kinds": {},
     }
-    for kind in ("idle",) + KINDS:
+    for kind in ("idle",) + KINDS + EXTRA_KINDS:
         group = [c for c in opened if c.kind == kind]
         if not group:
             continue

@@ -8,8 +8,6 @@
 // The role a let-in client's token names, which the factory's permissions allow.
 static const char *const role = "viewer";
 static const char *const realm = "gstpipe";
-// Set on a client beyond the limit: each of its requests is answered 503.
-static const char *const refused_key = "gstpipe-refused";
 
 const char *CGStreamerRTSPShim_access_realm(void) { return realm; }
 
@@ -112,31 +110,34 @@ gboolean CGStreamerRTSPShim_access_use_tls(CGStreamerRTSPShimServer *s, const ch
 
 void CGStreamerRTSPShim_access_limit_clients(CGStreamerRTSPShimServer *s, int clients) { s->max_clients = clients; }
 
-static GstRTSPStatusCode refuse_if_over(GstRTSPClient *client, GstRTSPContext *context, gpointer data) {
+// A client counted: it took one of the places (its first SETUP), released when it closes.
+static const char *const counted_key = "gstpipe-counted";
+
+/// A client takes a place at its first SETUP: by then gst-rtsp-server has checked its credentials
+/// (finding the media checks its token), so connections that never authenticate, however many, take
+/// none and cannot keep a viewer out. Beyond the limit, the SETUP is answered 503.
+static GstRTSPStatusCode take_place(GstRTSPClient *client, GstRTSPContext *context, gpointer data) {
     (void)context;
-    (void)data;
-    return g_object_get_data(G_OBJECT(client), refused_key) ? GST_RTSP_STS_SERVICE_UNAVAILABLE : GST_RTSP_STS_OK;
+    CGStreamerRTSPShimServer *s = data;
+    if (g_object_get_data(G_OBJECT(client), counted_key)) return GST_RTSP_STS_OK;
+    // Taken on the client's thread, released on another's: atomically, and never beyond the limit.
+    for (;;) {
+        gint taken = g_atomic_int_get(&s->clients);
+        if (taken >= s->max_clients) return GST_RTSP_STS_SERVICE_UNAVAILABLE;
+        if (g_atomic_int_compare_and_exchange(&s->clients, taken, taken + 1)) break;
+    }
+    g_object_set_data(G_OBJECT(client), counted_key, GINT_TO_POINTER(1));
+    return GST_RTSP_STS_OK;
 }
 
 static void client_closed(GstRTSPClient *client, gpointer data) {
     CGStreamerRTSPShimServer *s = data;
-    if (!g_object_get_data(G_OBJECT(client), refused_key)) g_atomic_int_add(&s->clients, -1);
+    if (g_object_get_data(G_OBJECT(client), counted_key)) g_atomic_int_add(&s->clients, -1);
 }
 
 void CGStreamerRTSPShim_access_client_connected(CGStreamerRTSPShimServer *s, GstRTSPClient *client) {
     if (s->max_clients <= 0) return;
-    // Counted on the server's thread (client-connected), uncounted on the client's (closed, from
-    // the thread pool): atomically.
-    if (g_atomic_int_add(&s->clients, 1) >= s->max_clients) {
-        g_atomic_int_add(&s->clients, -1);
-        g_object_set_data(G_OBJECT(client), refused_key, GINT_TO_POINTER(1));
-        // Not OPTIONS: gst-rtsp-server 1.22 frees a message of its stack when pre-options-request
-        // refuses (the server aborted, measured); OPTIONS gives nothing away anyway.
-        const char *const requests[] = {"pre-describe-request", "pre-setup-request", "pre-play-request"};
-        for (gsize i = 0; i < G_N_ELEMENTS(requests); i++) {
-            g_signal_connect(client, requests[i], G_CALLBACK(refuse_if_over), s);
-        }
-    }
+    g_signal_connect(client, "pre-setup-request", G_CALLBACK(take_place), s);
     g_signal_connect(client, "closed", G_CALLBACK(client_closed), s);
 }
 

@@ -21,16 +21,30 @@ struct CGStreamerRTSPShimServer {
     GstRTSPToken *token;  // owned: what a let-in client holds (the role the factory allows)
     gboolean has_users;  // users were added: no one else is let in
     int max_clients;   // 0: no limit
-    gint clients;      // connections open now (atomic: counted and uncounted on different threads)
+    gint clients;      // clients that set up a stream and are still connected (atomic: several threads)
+    GMutex idle_lock;  // guards each client's idle Watch (idle.c): its threads and the server's share them
+    gint64 closing_deadline;  // monotonic time until which server_free waits for clients to close
+    GSource *idle_timer;  // owned: looks at the clients every few seconds, on the server's thread
 };
 
-/// Called by shim.c on the server's thread for each new connection: counts it, and refuses its
-/// requests when it is beyond the limit.
+/// Called by shim.c on the server's thread for each new connection: counts it once it sets up a
+/// stream (authenticated), and refuses that SETUP when the limit is reached.
 void CGStreamerRTSPShim_access_client_connected(CGStreamerRTSPShimServer *s, GstRTSPClient *client);
 
 /// Called by shim.c on the server's thread for each new connection: closes it once it goes
-/// IDLE_LIMIT_SECONDS without a complete request while it has no session (idle.c).
+/// IDLE_LIMIT_SECONDS without a viewer's request (DESCRIBE, SETUP, PLAY) while it has no session (idle.c).
 void CGStreamerRTSPShim_idle_client_connected(CGStreamerRTSPShimServer *s, GstRTSPClient *client);
+
+/// Starts and stops the timer that looks at the clients (idle.c), on the server's context.
+void CGStreamerRTSPShim_idle_start(CGStreamerRTSPShimServer *s);
+void CGStreamerRTSPShim_idle_stop(CGStreamerRTSPShimServer *s);
+
+/// Ends `client`'s connection from any thread, by shutting its socket down: the client's own thread
+/// then sees the end of the connection and closes the client (idle.c).
+void CGStreamerRTSPShim_idle_shut_down(CGStreamerRTSPShimServer *s, GstRTSPClient *client);
+
+/// Serves each client from a thread of its own, at the lowest priority (threads.c).
+void CGStreamerRTSPShim_threads_install(CGStreamerRTSPShimServer *s);
 
 /// Called by shim.c before listening: hands the auth (if any) to the server.
 void CGStreamerRTSPShim_access_install(CGStreamerRTSPShimServer *s);

@@ -180,6 +180,7 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_new(GstElement *appsink, con
     CGStreamerRTSPShimServer *s = g_new0(CGStreamerRTSPShimServer, 1);
     s->mpeg_ts = mpeg_ts;
     g_mutex_init(&s->lock);
+    g_mutex_init(&s->idle_lock);
     g_cond_init(&s->changed);
     s->feeds = g_ptr_array_new_with_free_func(feed_free);
     s->appsink = gst_object_ref(appsink);
@@ -189,6 +190,7 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_new(GstElement *appsink, con
     // The default backlog (5) made hundreds of connections at once wait on each other's SYN retries:
     // 500 took ~45 s to be accepted. The kernel caps this at net.core.somaxconn.
     gst_rtsp_server_set_backlog(s->server, 1024);
+    CGStreamerRTSPShim_threads_install(s);
 
     GstRTSPMediaFactory *factory = gst_rtsp_media_factory_new();
     s->factory = g_object_ref(factory);
@@ -214,6 +216,7 @@ gboolean CGStreamerRTSPShim_server_listen(CGStreamerRTSPShimServer *s, char **er
     s->context = g_main_context_new();
     g_source_attach(s->source, s->context);
     s->loop = g_main_loop_new(s->context, FALSE);
+    CGStreamerRTSPShim_idle_start(s);
 
     GstAppSinkCallbacks callbacks = {.eos = appsink_eos, .new_sample = new_sample};
     gst_app_sink_set_callbacks(GST_APP_SINK(s->appsink), &callbacks, s, NULL);
@@ -238,17 +241,36 @@ gboolean CGStreamerRTSPShim_server_wait_finished(CGStreamerRTSPShimServer *s, gu
     return done;
 }
 
-static GstRTSPFilterResult remove_client(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
+static GstRTSPFilterResult end_client(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server;
+    CGStreamerRTSPShim_idle_shut_down(data, client);
     g_signal_handlers_disconnect_by_data(client, data);
-    return GST_RTSP_FILTER_REMOVE;
+    return GST_RTSP_FILTER_KEEP;
 }
 
-/// On the server's own thread, where it handles its clients: closes them, then ends the loop.
+/// Until every client has closed, or a second has passed: then ends the loop.
+static gboolean wait_for_clients(gpointer data) {
+    CGStreamerRTSPShimServer *s = data;
+    GList *clients = gst_rtsp_server_client_filter(s->server, NULL, NULL);
+    gboolean any = clients != NULL;
+    g_list_free_full(clients, g_object_unref);
+    if (any && g_get_monotonic_time() < s->closing_deadline) return G_SOURCE_CONTINUE;
+    g_main_loop_quit(s->loop);
+    return G_SOURCE_REMOVE;
+}
+
+/// On the server's own thread: ends every client's connection, each on its own thread (not
+/// gst_rtsp_client_close from here: closing a socket another thread is reading printed GLib
+/// CRITICALs when Ctrl-C came during the abuse), then waits for them to go.
 static gboolean shut_down(gpointer data) {
     CGStreamerRTSPShimServer *s = data;
-    gst_rtsp_server_client_filter(s->server, remove_client, s);
-    g_main_loop_quit(s->loop);
+    CGStreamerRTSPShim_idle_stop(s);
+    gst_rtsp_server_client_filter(s->server, end_client, s);
+    s->closing_deadline = g_get_monotonic_time() + G_TIME_SPAN_SECOND;
+    GSource *timer = g_timeout_source_new(10);
+    g_source_set_callback(timer, wait_for_clients, s, NULL);
+    g_source_attach(timer, s->context);
+    g_source_unref(timer);
     return G_SOURCE_REMOVE;
 }
 

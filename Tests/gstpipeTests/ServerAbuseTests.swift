@@ -4,7 +4,7 @@ import Testing
 /// 200 idle and 300 malformed connections at once (`scripts/abuse-connections.py`: garbage, a
 /// request line that never ends, headers that never end, slowloris) against gstpipe's servers, while
 /// a real client watches: headless Chromium bearing the token of a `webrtc://` output, ffmpeg reading
-/// an `rtsp://` output. The client still gets frames (a known issue for RTSP: see `rtsp()`), and the
+/// an `rtsp://` output. The client still gets frames, and the
 /// server's memory (VmRSS) grows by far less than the abusers send (up to 150 MB). In a network
 /// namespace of its own each.
 @Suite(
@@ -105,17 +105,11 @@ struct ServerAbuseTests {
         server.signal(SIGINT)
         let result = await server.finish(timeout: 20)
 
-        // Measured here: 200 idle connections and 75 of garbage leave ffmpeg served, but 150 whose request
-        // line or headers never end (160 KiB a second each) keep gst-rtsp-server (1.22) from answering
-        // it ("Invalid data found when processing input"): its one thread reads such a line to its end
-        // (swift-nio's decoder refuses it at 8 KiB and closes), and 1.22 has no limit on a line or on the
-        // headers. The shim's idle timeout (10 s without a complete request) now closes every idle,
-        // slowloris and never-ending connection, but ffmpeg's own OPTIONS waits behind them that long
-        // too and is closed with them. What remains: serving clients from more than one thread
-        // (GstRTSPThreadPool, with the idle timer on each client's own context).
-        withKnownIssue("gst-rtsp-server reads never-ending request lines and headers", isIntermittent: true) {
-            #expect(read.frames == 60 && read.width == 320 && read.height == 240, "\(read)")
-        }
+        // gst-rtsp-server (1.22) served every client from one thread, which the 150 connections whose
+        // request line or headers never end (160 KiB a second each) kept parsing: ffmpeg's OPTIONS waited
+        // behind them until the idle timeout closed them, and ffmpeg with them. Each client now has a
+        // thread of its own (the shim's thread pool), and the idle timer is one for the whole server.
+        #expect(read.frames == 60 && read.width == 320 && read.height == 240, "\(read)")
         let kinds = Self.report(abused)
         #expect(kinds["garbage"]?["count"] as? Int == 75, Comment(rawValue: abused.stdout))
         // Idle, slowloris and never-ending connections are closed by the server at its idle timeout

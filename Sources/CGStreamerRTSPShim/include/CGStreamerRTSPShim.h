@@ -41,8 +41,9 @@ void CGStreamerRTSPShim_access_use_basic(CGStreamerRTSPShimServer *server);
 gboolean CGStreamerRTSPShim_access_use_tls(CGStreamerRTSPShimServer *server, const char *certificate_file,
                                            const char *key_file, char **error);
 
-/// Serves at most `clients` connections at once: a request on any connection beyond them is answered
-/// 503 Service Unavailable. Before listening.
+/// Serves at most `clients` viewers at once: a connection takes a place at its first SETUP (after its
+/// credentials were checked) until it closes; a SETUP beyond them is answered 503 Service Unavailable.
+/// Connections that never set up a stream take no place. Before listening.
 void CGStreamerRTSPShim_access_limit_clients(CGStreamerRTSPShimServer *server, int clients);
 
 /// The TCP port the server listens on (the one asked for, or the one chosen for port 0).

@@ -4,7 +4,7 @@ import Foundation
 
 /// Who an `rtsp://` or `rtsps://` output lets in, from its URI and the command line: its users (the
 /// URI's `USER:PASS@`, `--rtsp-users FILE`), asked for by Digest unless `?auth=basic`; TLS for
-/// `rtsps://` (`--tls-cert`, `--tls-key`); at most `?max-clients=N` connections at once. gst-rtsp-server
+/// `rtsps://` (`--tls-cert`, `--tls-key`); at most `?max-clients=N` viewers at once. gst-rtsp-server
 /// (GstRTSPAuth) checks all of it; nothing here touches the cryptography.
 struct RTSPAccess: Sendable {
     var users: [RTSPUser] = []

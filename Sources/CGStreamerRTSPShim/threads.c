@@ -1,0 +1,62 @@
+// The threads clients are served from (issue 28, item 6). gst-rtsp-server's default pool serves every
+// client from one thread: a peer whose request line never ends kept it parsing, and a real viewer's
+// OPTIONS waited behind it until the idle timeout closed them both. Here each client has a thread of
+// its own, at the lowest priority (nice 19): 150 such peers then share what CPU the producer and the
+// media pipelines leave over, instead of taking it from them, while a viewer's few requests still get
+// their turn. The media pipelines' threads (GST_RTSP_THREAD_TYPE_MEDIA) and GStreamer's streaming
+// threads keep their priority.
+#include "server.h"
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/// Threads the clients are served from, at most; beyond them, clients share threads in turn. 500
+/// abusive connections cost 500 mostly idle threads, well within the process's thread limit.
+#define MAX_CLIENT_THREADS 1024
+/// The nice value of a client's thread.
+#define CLIENT_NICE 19
+
+typedef struct {
+    GstRTSPThreadPool parent;
+} ShimThreadPool;
+
+typedef struct {
+    GstRTSPThreadPoolClass parent_class;
+} ShimThreadPoolClass;
+
+static GType shim_thread_pool_get_type(void);
+G_DEFINE_TYPE(ShimThreadPool, shim_thread_pool, GST_TYPE_RTSP_THREAD_POOL)
+
+static void set_nice(int value) {
+    // On Linux a thread's nice value is its own: this thread, not the process. Raising it needs no
+    // privilege; lowering it back (thread_leave) may fail without CAP_SYS_NICE, and is then left.
+    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), value);
+}
+
+static void thread_enter(GstRTSPThreadPool *pool, GstRTSPThread *thread) {
+    (void)pool;
+    if (thread->type == GST_RTSP_THREAD_TYPE_CLIENT) set_nice(CLIENT_NICE);
+}
+
+/// GLib reuses its pool's threads for other work (a media pipeline's, a GStreamer task's): back to
+/// the usual priority when it can.
+static void thread_leave(GstRTSPThreadPool *pool, GstRTSPThread *thread) {
+    (void)pool;
+    if (thread->type == GST_RTSP_THREAD_TYPE_CLIENT) set_nice(0);
+}
+
+static void shim_thread_pool_class_init(ShimThreadPoolClass *klass) {
+    GstRTSPThreadPoolClass *pool_class = GST_RTSP_THREAD_POOL_CLASS(klass);
+    pool_class->thread_enter = thread_enter;
+    pool_class->thread_leave = thread_leave;
+}
+
+static void shim_thread_pool_init(ShimThreadPool *pool) {
+    gst_rtsp_thread_pool_set_max_threads(GST_RTSP_THREAD_POOL(pool), MAX_CLIENT_THREADS);
+}
+
+void CGStreamerRTSPShim_threads_install(CGStreamerRTSPShimServer *s) {
+    GstRTSPThreadPool *pool = g_object_new(shim_thread_pool_get_type(), NULL);
+    gst_rtsp_server_set_thread_pool(s->server, pool);
+    g_object_unref(pool);
+}
