@@ -22,18 +22,19 @@ extension Buffer {
         return try body(UnsafeRawBufferPointer(start: map.data, count: Int(map.size)))
     }
 
-    /// Writes the buffer's bytes. The buffer must be writable.
+    /// Writes the buffer's bytes. When others hold the buffer too (see ``isWritable``), the wrapper first
+    /// takes a copy of its own, as the timestamp setters do: the others keep seeing the old bytes, and
+    /// only the memory blocks that are shared get copied. In a pad probe the copy is what goes downstream.
     ///
-    /// The corresponding C functions are `gst_buffer_map` (with `GST_MAP_WRITE`) and `gst_buffer_unmap`.
+    /// The corresponding C functions are `gst_buffer_make_writable`, `gst_buffer_map` (with
+    /// `GST_MAP_WRITE`) and `gst_buffer_unmap`.
     ///
     /// - Parameter body: Writes the bytes; the pointer is valid only until it returns.
     /// - Returns: What `body` returns.
-    /// - Throws: ``GStreamerError`` (invalid argument) when the buffer is shared (see ``isWritable``), (core)
-    ///   when it cannot be mapped, or what `body` throws.
+    /// - Throws: ``GStreamerError`` (core) when the buffer cannot be mapped, or what `body` throws.
     public func withMutableBytes<R>(_ body: (UnsafeMutableRawBufferPointer) throws -> R) throws -> R {
-        guard isWritable else {
-            throw GStreamerError(kind: .invalidArgument, message: "the buffer is shared and cannot be written")
-        }
+        // gst_buffer_make_writable: a copy of the metadata when shared; the map then copies shared memory.
+        modify { _ in }
         let pointer = enterScope()
         defer { leaveScope() }
         var map = GstMapInfo()

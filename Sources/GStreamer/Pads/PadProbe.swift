@@ -71,7 +71,8 @@ public enum PadProbeReturn: Sendable {
 }
 
 /// What a probe sees: why it was called and the data passing, as wrappers. A buffer whose
-/// timestamps the probe changes (copy on write) goes on changed. The query is lent for the call only:
+/// timestamps or bytes the probe changes goes on changed (in place when nobody else holds it, else in
+/// a copy, as `gst_buffer_make_writable` does). The query is lent for the call only:
 /// after the probe returns it reads as empty.
 ///
 /// The corresponding C type is `GstPadProbeInfo`.
@@ -79,7 +80,8 @@ public struct PadProbeInfo: Sendable {
     /// What the probe is called for, this time (`.buffer`, `.eventDownstream`, `.idle`, with `.block`
     /// and `.push` or `.pull`).
     public let type: PadProbeType
-    /// The buffer passing, for `.buffer`; setting its timestamps sends the changed copy on.
+    /// The buffer passing, for `.buffer`; setting its timestamps or writing its bytes (`withMutableBytes`)
+    /// sends the changed buffer on.
     public let buffer: Buffer?
     /// For a buffer list, the number of buffers in it.
     public let bufferListLength: Int?
@@ -153,7 +155,10 @@ extension Pad {
     ) -> GstPadProbeReturn {
         let type = PadProbeType(rawValue: info.pointee.type.rawValue)
         let data = info.pointee.data
-        let buffer = type.contains(.buffer) ? data.map { Buffer(borrowing: $0.assumingMemoryBound(to: GstBuffer.self)) } : nil
+        // The wrapper takes the info's reference for the call, so a buffer nobody else holds is writable in
+        // place (as gst_buffer_make_writable on the info's data is in C); the info gets it back after.
+        let buffer =
+            type.contains(.buffer) ? data.map { Buffer(taking: $0.assumingMemoryBound(to: GstBuffer.self)) } : nil
         let event =
             type.contains(.eventDownstream) || type.contains(.eventUpstream) || type.contains(.eventFlush)
             ? data.map { Event(borrowing: $0.assumingMemoryBound(to: GstEvent.self)) } : nil
@@ -164,9 +169,9 @@ extension Pad {
         let result = handler(
             PadProbeInfo(type: type, buffer: buffer, bufferListLength: listLength, event: event, query: query))
         query?.invalidate()
-        if let buffer, let data, buffer.identity != UInt(bitPattern: data) {
-            // The probe changed the buffer's metadata, in a copy of its own: that copy goes on.
-            gst_buffer_unref(data.assumingMemoryBound(to: GstBuffer.self))
+        if let buffer {
+            // The buffer held now goes on: the same one, or the copy the probe changed (timestamps, bytes).
+            // The wrapper's own reference goes when it does (at once, unless the probe kept it).
             CGStreamerShim_pad_probe_info_set_data(info, buffer.newReference())
         }
         if result == .handled && query == nil { return GST_PAD_PROBE_DROP }
