@@ -31,12 +31,13 @@ let checkNow = arguments.contains("--check")
 
 let feed = ProcessedFeed()
 let box = MovingBox(feed: feed)
+let meter = SoundMeter()
 let viewers: BrowserViewers
 let publisher: BrowserPublisher
 do {
     viewers = try await BrowserViewers.serve(video: feed, at: "webrtc://\(host):\(port + 2)/out")
-    publisher = try await BrowserPublisher.receive(at: "webrtc://\(host):\(port + 1)/in", video: box) { note in
-        print("BrowserCall: \(note)")
+    publisher = try await BrowserPublisher.receive(at: "webrtc://\(host):\(port + 1)/in", video: box, audio: meter) {
+        print("BrowserCall: \($0)")
     }
 } catch {
     print("BrowserCall: \(error)")
@@ -77,9 +78,14 @@ print("BrowserCall: checking the loop with headless Chromium (its fake camera)")
 let browser = try HeadlessCheck.launch(chromium, url: pageURL)
 let result = await page.result(timeout: .seconds(90))
 browser.terminate()
-let processed = result?["processed"] as? Bool ?? false
+// The microphone's samples must have come too (48000 a second: a second's worth at least).
+let processed = (result?["processed"] as? Bool ?? false) && meter.samples >= 48000
 print(
-    "BrowserCall: \(box.processed) frames processed in Swift, \(publisher.framesReceived) received; the page "
+    "BrowserCall: \(box.processed) frames processed in Swift, \(publisher.framesReceived) received, "
+        + "\(meter.samples) samples of sound; the page "
         + "reported \(result.map { "\($0)" } ?? "nothing")")
-print(processed ? "BrowserCall: the page saw processed frames (gray, with the red box)" : "BrowserCall: FAILED")
+print(
+    processed
+        ? "BrowserCall: the page saw processed frames (gray, with the red box), and the sound came"
+        : "BrowserCall: FAILED")
 finish(processed ? 0 : 1)

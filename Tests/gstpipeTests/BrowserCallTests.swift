@@ -23,7 +23,7 @@ struct BrowserCallTests {
         // --check: Chromium at once; the example exits 0 once the page has seen five processed checks.
         let run = await namespace.run(Self.executable, ["--check", "--port", "8892"]).finish(timeout: 150)
         #expect(run.status == 0, "BrowserCall --check: \(run.stdout) \(run.stderr)")
-        #expect(run.stdout.contains("the page saw processed frames (gray, with the red box)"), "\(run.stdout)")
+        #expect(run.stdout.contains("the page saw processed frames (gray, with the red box), and the sound came"))
         // What the page measured on its 8x8 grid of the returned picture, and what Swift counted.
         let gray = run.stdout.firstMatch(of: #/"gray": ([0-9.]+)/#).flatMap { Double($0.output.1) } ?? 0
         let red = run.stdout.firstMatch(of: #/"red": ([0-9]+)/#).flatMap { Int($0.output.1) } ?? 0
@@ -31,5 +31,7 @@ struct BrowserCallTests {
         #expect(gray > 0.6, "most of the picture is gray: \(gray)")
         #expect(red > 0, "the red box shows on the grid")
         #expect((processed ?? 0) >= 10, "Swift processed the camera's frames: \(processed ?? 0)")
+        let samples = run.stdout.firstMatch(of: #/([0-9]+) samples of sound/#).flatMap { Int($0.output.1) } ?? 0
+        #expect(samples >= 48000, "the microphone's sound reached the AudioSink: \(samples) samples")
     }
 }
