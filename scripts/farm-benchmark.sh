@@ -19,9 +19,12 @@ echo "input: $seconds s of 640x360 at 25 fps with audio; segments of $segment s;
 elapsed() { local start=$(date +%s.%N); "$@" >/dev/null 2>"$work/log" || { cat "$work/log" >&2; exit 1; }
     echo "$(date +%s.%N) - $start" | bc; }
 single=$(elapsed "$gstpipe" "$work/in.mp4" ! gray ! "$work/single.mkv")
-echo "single machine: ${single} s"
+echo "single machine: ${single} s; load average $(cut -d' ' -f1 /proc/loadavg)"
 for workers in 1 2; do
     farmed=$(elapsed unshare -n sh -c "ip link set lo up && exec farm/local --workers $workers --port 6379 \
         --gstpipe '$gstpipe' -- '$work/in.mp4' ! gray ! '$work/farm-$workers.mkv' --segment-seconds $segment")
-    echo "farm, $workers worker(s): ${farmed} s (farm/local, Redis and workers' start included)"
+    run=$(grep -o 'farm wall seconds [0-9.]*' "$work/log" | grep -o '[0-9.]*$')
+    segments=$(grep -o 'segments in [0-9.]* s' "$work/log" | grep -o '[0-9.]* s$')
+    echo "farm, $workers worker(s): ${farmed} s in all (Redis and workers started), farm/run ${run} s," \
+        "its segments ${segments}; load average $(cut -d' ' -f1 /proc/loadavg)"
 done

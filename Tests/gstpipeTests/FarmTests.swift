@@ -17,7 +17,7 @@ struct FarmTests {
         let input = try await Farm.input()
         let single = try await Farm.singleRun(of: input)
         let farmed = Media.temporary("farmed", "mkv")
-        defer { try? FileManager.default.removeItem(at: farmed) }
+        defer { for file in [input, single, farmed] { try? FileManager.default.removeItem(at: file) } }
         let run = try await Farm.local(input: input, output: farmed, segmentSeconds: 6, killing: false)
         try #require(run.status == 0, "farm/local exited \(run.status): \(run.stderr)")
         try Farm.expectWhole(farmed, like: single)
@@ -28,7 +28,7 @@ struct FarmTests {
         let input = try await Farm.input()
         let single = try await Farm.singleRun(of: input)
         let farmed = Media.temporary("farmed-kill", "mkv")
-        defer { try? FileManager.default.removeItem(at: farmed) }
+        defer { for file in [input, single, farmed] { try? FileManager.default.removeItem(at: file) } }
         let run = try await Farm.local(input: input, output: farmed, segmentSeconds: 8, killing: true)
         try #require(run.status == 0, "farm/local exited \(run.status): \(run.stderr)")
         #expect(run.stderr.contains("killed worker"), "\(run.stderr)")
