@@ -137,8 +137,8 @@ static void client_closed(GstRTSPClient *client, gpointer data) {
 
 void CGStreamerRTSPShim_access_client_connected(CGStreamerRTSPShimServer *s, GstRTSPClient *client) {
     if (s->max_clients <= 0) return;
-    g_signal_connect(client, "pre-setup-request", G_CALLBACK(take_place), s);
-    g_signal_connect(client, "closed", G_CALLBACK(client_closed), s);
+    CGStreamerRTSPShim_connect(client, "pre-setup-request", G_CALLBACK(take_place), s);
+    CGStreamerRTSPShim_connect(client, "closed", G_CALLBACK(client_closed), s);
 }
 
 void CGStreamerRTSPShim_access_install(CGStreamerRTSPShimServer *s) {

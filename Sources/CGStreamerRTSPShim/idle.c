@@ -95,9 +95,9 @@ void CGStreamerRTSPShim_idle_client_connected(CGStreamerRTSPShimServer *s, GstRT
     // Freed with the client object, which outlives each of its signals and the filter's look at it.
     g_object_set_data_full(G_OBJECT(client), watch_key, watch, g_free);
     for (gsize i = 0; i < G_N_ELEMENTS(request_signals); i++) {
-        g_signal_connect(client, request_signals[i], G_CALLBACK(request_seen), s);
+        CGStreamerRTSPShim_connect(client, request_signals[i], G_CALLBACK(request_seen), s);
     }
-    g_signal_connect(client, "closed", G_CALLBACK(client_closed), s);
+    CGStreamerRTSPShim_connect(client, "closed", G_CALLBACK(client_closed), s);
 }
 
 void CGStreamerRTSPShim_idle_start(CGStreamerRTSPShimServer *s) {

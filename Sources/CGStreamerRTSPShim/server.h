@@ -25,7 +25,20 @@ struct CGStreamerRTSPShimServer {
     GMutex idle_lock;  // guards each client's idle Watch (idle.c): its threads and the server's share them
     gint64 closing_deadline;  // monotonic time until which server_free waits for clients to close
     GSource *idle_timer;  // owned: looks at the clients every few seconds, on the server's thread
+    gint refs;         // the owner's, and one per handler, probe, source or callback that may still run
+    gboolean serving;  // under `lock`: the context takes new sources (server_free clears it)
 };
+
+/// Takes a reference to `s`: what a callback holds for as long as it may run.
+CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_ref(CGStreamerRTSPShimServer *s);
+
+/// Drops a reference to `s` (a GDestroyNotify): the last frees it, with the server, factory and appsink.
+void CGStreamerRTSPShim_server_unref(gpointer s);
+
+/// g_signal_connect, the handler holding a reference to `s` until it is disconnected and no emission
+/// runs it any more (GLib keeps a handler's closure alive through an emission in progress).
+gulong CGStreamerRTSPShim_connect(gpointer instance, const char *signal, GCallback callback,
+                                  CGStreamerRTSPShimServer *s);
 
 /// Called by shim.c on the server's thread for each new connection: counts it once it sets up a
 /// stream (authenticated), and refuses that SETUP when the limit is reached.

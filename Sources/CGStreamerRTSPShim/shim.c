@@ -89,15 +89,22 @@ static void media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, g
     }
     Feed *feed = g_new0(Feed, 1);
     GstPad *pad = gst_element_get_static_pad(payloader, "src");
-    feed->probe = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, payloader_event, s, NULL);
+    feed->probe = gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, payloader_event,
+                                    CGStreamerRTSPShim_server_ref(s), CGStreamerRTSPShim_server_unref);
     gst_object_unref(pad);
-    g_signal_connect(media, "unprepared", G_CALLBACK(media_unprepared), s);
+    CGStreamerRTSPShim_connect(media, "unprepared", G_CALLBACK(media_unprepared), s);
     feed->media = g_object_ref(media);
     feed->server = s;
     feed->appsrc = appsrc;
     feed->payloader = payloader;
     feed->waiting_for_key = !s->mpeg_ts;
     g_mutex_lock(&s->lock);
+    if (!s->serving) {
+        // server_free has begun: a feed added now would keep the media (and `s`) forever.
+        g_mutex_unlock(&s->lock);
+        feed_free(feed);
+        return;
+    }
     g_ptr_array_add(s->feeds, feed);
     gboolean ended = s->ended;
     g_mutex_unlock(&s->lock);
@@ -111,16 +118,22 @@ static gboolean play_request(GstRTSPClient *client, GstRTSPContext *context, gpo
     (void)client;
     (void)context;
     CGStreamerRTSPShimServer *s = data;
-    GSource *timeout = g_timeout_source_new(100);
-    g_source_set_callback(timeout, request_key_frame, s, NULL);
-    g_source_attach(timeout, s->context);
-    g_source_unref(timeout);
+    // Not on a context server_free is ending (`serving` cleared under the lock first).
+    g_mutex_lock(&s->lock);
+    if (s->serving) {
+        GSource *timeout = g_timeout_source_new(100);
+        g_source_set_callback(timeout, request_key_frame, CGStreamerRTSPShim_server_ref(s),
+                              CGStreamerRTSPShim_server_unref);
+        g_source_attach(timeout, s->context);
+        g_source_unref(timeout);
+    }
+    g_mutex_unlock(&s->lock);
     return TRUE;
 }
 
 static void client_connected(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server;
-    g_signal_connect(client, "play-request", G_CALLBACK(play_request), data);
+    CGStreamerRTSPShim_connect(client, "play-request", G_CALLBACK(play_request), data);
     CGStreamerRTSPShim_access_client_connected(data, client);
     CGStreamerRTSPShim_idle_client_connected(data, client);
 }
@@ -178,6 +191,7 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_new(GstElement *appsink, con
                                                         const char *service, const char *path,
                                                         gboolean mpeg_ts) {
     CGStreamerRTSPShimServer *s = g_new0(CGStreamerRTSPShimServer, 1);
+    s->refs = 1;
     s->mpeg_ts = mpeg_ts;
     g_mutex_init(&s->lock);
     g_mutex_init(&s->idle_lock);
@@ -196,11 +210,13 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_new(GstElement *appsink, con
     s->factory = g_object_ref(factory);
     gst_rtsp_media_factory_set_launch(factory, mpeg_ts ? launch_mpeg_ts : launch);
     gst_rtsp_media_factory_set_shared(factory, TRUE);
-    g_signal_connect(factory, "media-configure", G_CALLBACK(media_configure), s);
+    // A client's thread may be inside media_configure (a DESCRIBE) as server_free disconnects it: the
+    // handler's reference keeps `s`, its appsink, feeds and factory until that call returns.
+    CGStreamerRTSPShim_connect(factory, "media-configure", G_CALLBACK(media_configure), s);
     GstRTSPMountPoints *mounts = gst_rtsp_server_get_mount_points(s->server);
     gst_rtsp_mount_points_add_factory(mounts, path, factory);
     g_object_unref(mounts);
-    g_signal_connect(s->server, "client-connected", G_CALLBACK(client_connected), s);
+    CGStreamerRTSPShim_connect(s->server, "client-connected", G_CALLBACK(client_connected), s);
     return s;
 }
 
@@ -216,10 +232,12 @@ gboolean CGStreamerRTSPShim_server_listen(CGStreamerRTSPShimServer *s, char **er
     s->context = g_main_context_new();
     g_source_attach(s->source, s->context);
     s->loop = g_main_loop_new(s->context, FALSE);
+    s->serving = TRUE;
     CGStreamerRTSPShim_idle_start(s);
 
     GstAppSinkCallbacks callbacks = {.eos = appsink_eos, .new_sample = new_sample};
-    gst_app_sink_set_callbacks(GST_APP_SINK(s->appsink), &callbacks, s, NULL);
+    gst_app_sink_set_callbacks(GST_APP_SINK(s->appsink), &callbacks, CGStreamerRTSPShim_server_ref(s),
+                               CGStreamerRTSPShim_server_unref);
     s->thread = g_thread_new("gstpipe-rtsp", run_loop, s->loop);
     return TRUE;
 }
@@ -274,26 +292,51 @@ static gboolean shut_down(gpointer data) {
     return G_SOURCE_REMOVE;
 }
 
+CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_ref(CGStreamerRTSPShimServer *s) {
+    g_atomic_int_inc(&s->refs);
+    return s;
+}
+
+void CGStreamerRTSPShim_server_unref(gpointer data) {
+    CGStreamerRTSPShimServer *s = data;
+    if (!g_atomic_int_dec_and_test(&s->refs)) return;
+    // The last callback has returned (or server_free, when none was left): nothing uses these now.
+    g_object_unref(s->factory);
+    g_object_unref(s->server);
+    gst_object_unref(s->appsink);
+    g_ptr_array_unref(s->feeds);
+    CGStreamerRTSPShim_access_free(s);
+    g_mutex_clear(&s->lock);
+    g_mutex_clear(&s->idle_lock);
+    g_cond_clear(&s->changed);
+    g_free(s);
+}
+
+static void unref_closure(gpointer data, GClosure *closure) {
+    (void)closure;
+    CGStreamerRTSPShim_server_unref(data);
+}
+
+gulong CGStreamerRTSPShim_connect(gpointer instance, const char *signal, GCallback callback,
+                                  CGStreamerRTSPShimServer *s) {
+    return g_signal_connect_data(instance, signal, callback, CGStreamerRTSPShim_server_ref(s), unref_closure, 0);
+}
+
 void CGStreamerRTSPShim_server_free(CGStreamerRTSPShimServer *s) {
-    if (!s->thread) {
-        // Never listened: nothing runs, nothing calls back.
-        g_signal_handlers_disconnect_by_data(s->factory, s);
-        g_signal_handlers_disconnect_by_data(s->server, s);
-        g_object_unref(s->factory);
-        g_object_unref(s->server);
-        gst_object_unref(s->appsink);
-        g_ptr_array_unref(s->feeds);
-        CGStreamerRTSPShim_access_free(s);
-        g_free(s);
-        return;
-    }
-    // Nothing calls back into `s` from here on: not the appsink, the factory, the server, a media
-    // (its handlers go with the feeds) or a client (shut_down).
-    GstAppSinkCallbacks none = {0};
-    gst_app_sink_set_callbacks(GST_APP_SINK(s->appsink), &none, NULL, NULL);
+    // Nothing new calls back into `s` from here on: not the appsink, the factory, the server, a media
+    // (its handlers go with the feeds) or a client (shut_down). A call already running holds its own
+    // reference: the last one out frees `s` (CGStreamerRTSPShim_server_unref).
     g_signal_handlers_disconnect_by_data(s->factory, s);
     g_signal_handlers_disconnect_by_data(s->server, s);
+    if (!s->thread) {
+        // Never listened: nothing runs.
+        CGStreamerRTSPShim_server_unref(s);
+        return;
+    }
+    GstAppSinkCallbacks none = {0};
+    gst_app_sink_set_callbacks(GST_APP_SINK(s->appsink), &none, NULL, NULL);
     g_mutex_lock(&s->lock);
+    s->serving = FALSE;  // no new feed, no new key frame timer
     g_ptr_array_set_size(s->feeds, 0);
     g_mutex_unlock(&s->lock);
     g_source_destroy(s->source);
@@ -304,12 +347,7 @@ void CGStreamerRTSPShim_server_free(CGStreamerRTSPShimServer *s) {
     g_source_unref(idle);
     g_thread_join(s->thread);
     g_main_loop_unref(s->loop);
+    // Destroys the key frame timers still pending: their references go with them.
     g_main_context_unref(s->context);
-    g_object_unref(s->factory);
-    g_object_unref(s->server);
-    gst_object_unref(s->appsink);
-    g_ptr_array_unref(s->feeds);
-    CGStreamerRTSPShim_access_free(s);
-    // The struct itself (its lock) stays: a media thread may be inside media_unprepared, waiting for
-    // the lock, as the handlers were disconnected. A few dozen bytes once per server.
+    CGStreamerRTSPShim_server_unref(s);
 }

@@ -117,7 +117,7 @@ struct RTSPAuthTests {
     func maxClients() async throws {
         let session = try await RTSPAuthSession()
         let server = try await session.serve("rtsp://127.0.0.1:8554/gray?max-clients=1")
-        // The probe's connection that found the listener counted as a client until the server saw it close.
+        // A place is taken at SETUP: the listener probe's connection, which never sets one up, takes none.
         try await Task.sleep(for: .seconds(1))
         let first = session.namespace.run(
             "/usr/bin/ffmpeg",

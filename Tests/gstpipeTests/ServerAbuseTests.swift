@@ -122,4 +122,84 @@ struct ServerAbuseTests {
         #expect(after - before < Self.growthLimit, "VmRSS \(before) -> \(after) bytes: \(abused.stdout)")
         #expect(result.status == 130, "\(result.stderr)")
     }
+
+    /// The script with `count` connections of `kind` alone against 127.0.0.1:`port`, held `seconds`.
+    static func abuseAlone(
+        _ namespace: NetworkNamespace, port: Int, kind: String, count: Int, seconds: Int
+    ) -> Spawned {
+        let kinds =
+            kind == "idle" ? ["--idle", "\(count)", "--malformed", "0"] : ["--idle", "0", "--malformed", "\(count)"]
+        return namespace.run(
+            "/usr/bin/python3",
+            [script, "127.0.0.1", "\(port)", "--protocol", "rtsp", "--seconds", "\(seconds)", "--kinds", kind] + kinds)
+    }
+
+    /// What the script reported of `kind`'s connections.
+    static func kindReport(_ result: CLIResult, _ kind: String) -> [String: Any] {
+        let json = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8))) as? [String: Any]
+        return (json?["kinds"] as? [String: [String: Any]])?[kind] ?? [:]
+    }
+
+    @Test(
+        "rtsp://…?max-clients=1 with a password: 40 connections that never authenticate take no place",
+        .enabled(if: FFProbe.isInstalled, "ffmpeg is not installed"))
+    func rtspLimitCountsViewers() async throws {
+        let session = try await RTSPAuthSession()
+        let secret = RTSPAuthTests.secret
+        let server = try await session.serve("rtsp://alice:\(secret)@127.0.0.1:8554/gray?max-clients=1")
+        let idle = Self.abuseAlone(session.namespace, port: 8554, kind: "idle", count: 30, seconds: 8)
+        let options = Self.abuseAlone(session.namespace, port: 8554, kind: "options", count: 10, seconds: 8)
+        try await Task.sleep(for: .seconds(2))
+        // Counted at connection, the 40 filled the one place: ffmpeg with the password got 503.
+        await session.expectFrames("rtsp://alice:\(secret)@127.0.0.1:8554/gray")
+        #expect(Self.kindReport(await idle.finish(timeout: 30), "idle")["count"] as? Int == 30)
+        #expect(Self.kindReport(await options.finish(timeout: 30), "options")["count"] as? Int == 10)
+        await session.stop(server, secret: secret)
+    }
+
+    @Test("rtsp:// with a password: connections repeating OPTIONS (answered without it) are closed when idle")
+    func rtspOptionsDoNotKeepAlive() async throws {
+        let session = try await RTSPAuthSession()
+        let secret = RTSPAuthTests.secret
+        let server = try await session.serve("rtsp://alice:\(secret)@127.0.0.1:8554/gray")
+        let abused = await Self.abuseAlone(session.namespace, port: 8554, kind: "options", count: 3, seconds: 24)
+            .finish(timeout: 60)
+        let report = Self.kindReport(abused, "options")
+        let comment = Comment(rawValue: abused.stdout + abused.stderr)
+        // Answered (OPTIONS needs no credentials), yet closed at the idle timeout (10 s, looked at every
+        // 2 s): an OPTIONS every 3 s kept them open for as long as the peer liked.
+        #expect((report["status"] as? [String: Int])?["RTSP/1.0 200 OK"] == 3, comment)
+        #expect(report["closedByServer"] as? Int == 3, comment)
+        let after = report["closedAfter"] as? [Double] ?? []
+        #expect((after.first ?? 0) >= 9 && (after.last ?? 99) <= 20, comment)
+        await session.stop(server, secret: secret)
+    }
+
+    @Test(
+        "rtsp://: Ctrl-C with 500 abusive connections and a viewer open ends the server without a CRITICAL",
+        .enabled(if: FFProbe.isInstalled, "ffmpeg is not installed"))
+    func rtspInterruptedDuringAbuse() async throws {
+        let namespace = try await NetworkNamespace()
+        let server = namespace.run(CLI.binary.path, liveGray(frames: 3600) + ["!", "rtsp://127.0.0.1:8554/live"])
+        let probe =
+            "for i in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/8554) 2>/dev/null && exit 0; sleep 0.1; done; exit 1"
+        #expect(await namespace.run("/bin/bash", ["-c", probe]).finish(timeout: 40).status == 0)
+        let abuser = Self.abuse(namespace, port: 8554, protocol: "rtsp", seconds: 20)
+        try await Task.sleep(for: .seconds(2))
+        let reader = namespace.run(
+            "/usr/bin/ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:8554/live", "-f", "null",
+                "-",
+            ])
+        try await Task.sleep(for: .seconds(4))
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 30)
+        _ = await reader.finish(timeout: 30)
+        _ = await abuser.finish(timeout: 60)
+        // gst_rtsp_client_close from the server's thread closed sockets their clients' threads were
+        // reading: thousands of "GLib-GIO-CRITICAL … g_pollable_input_stream_read_nonblocking".
+        #expect(result.status == 130, "\(result.stderr.suffix(2000))")
+        #expect(!result.stderr.contains("CRITICAL"), "\(result.stderr.suffix(2000))")
+    }
 }
