@@ -66,6 +66,24 @@ struct SecretsCLITests {
         expectHidden(["debugpw2024"], in: logged)
     }
 
+    @Test("29.13: GST_DEBUG_FILE with %p and %r names one file, expanded as GStreamer does, with the lines redacted")
+    func debugLogFilePattern() async throws {
+        let namespace = try await NetworkNamespace()
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("debugfile-\(getpid())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let arguments = ["rtspsrc", "location=rtsp://alice:patternpw77@127.0.0.1:9/cam", "!", "fakesink"]
+        let result = await namespace.gstpipe(
+            arguments, environment: ["GST_DEBUG": "rtspsrc:5", "GST_DEBUG_FILE": directory.path + "/log-%p-%r.txt"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+        #expect(names.count == 1, "\(names)")
+        let name = try #require(names.first)
+        #expect(name.wholeMatch(of: /log-[0-9]+-[0-9]+\.txt/) != nil, "\(names)")
+        let logged = ShownText(result, files: [directory.appendingPathComponent(name).path])
+        #expect(logged.files[0].text.contains("set uri: rtsp://alice:***@127.0.0.1:9/cam"), "\(logged)")
+        expectHidden(["patternpw77"], in: logged)
+    }
+
     @Test("An rtsp://alice:PASS@ output: whatever gstpipe does with it, the password never shows")
     func rtspOutput() async throws {
         let namespace = try await NetworkNamespace()

@@ -96,7 +96,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
         // GLib pool thread and deinit returns at once: a deinit on Swift's cooperative pool must not block
         // it, and on a streaming thread of the pipeline GStreamer forbids the change (it would join the
         // thread it runs on). A pipeline already in NULL (stopped) has nothing to wait for.
-        if router.isOnStreamingThread || !isAtRest {
+        if mustNotJoinHere || !isAtRest {
             Pipeline.tearDownOnPoolThread(pointer, router: router)
         } else {
             Pipeline.tearDown(pointer, router: router)
@@ -122,6 +122,14 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     /// `tearDown` on a GLib pool thread, holding a reference of its own to the pipeline until it is done.
     private static func tearDownOnPoolThread(_ pointer: UnsafeMutablePointer<GstElement>, router: BusRouter) {
+        onPoolThread(pointer) { tearDown($0, router: router) }
+    }
+
+    /// Runs `body` with the pipeline on a GLib pool thread, holding a reference of its own until it is done.
+    private static func onPoolThread(
+        _ pointer: UnsafeMutablePointer<GstElement>,
+        _ body: @escaping @Sendable (UnsafeMutablePointer<GstElement>) -> Void
+    ) {
         final class Job: Sendable {
             // The pipeline pointer: GstElement is thread-safe, and the job holds its own reference.
             nonisolated(unsafe) let pointer: UnsafeMutablePointer<GstElement>
@@ -130,7 +138,7 @@ public final class Pipeline: Bin, @unchecked Sendable {
         gst_object_ref(UnsafeMutableRawPointer(pointer))
         let job = Job(pointer)
         BlockingCall.start {
-            Pipeline.tearDown(job.pointer, router: router)
+            body(job.pointer)
             gst_object_unref(UnsafeMutableRawPointer(job.pointer))
         }
     }
@@ -196,13 +204,29 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     /// Brings the pipeline to NULL, releasing its resources. Never fails. Blocks the calling thread until
     /// the streaming threads have stopped: from async code, `await changeState(to: .null)` waits without
-    /// holding a thread of Swift's cooperative pool.
+    /// holding a thread of Swift's cooperative pool. Called from a streaming thread of the pipeline or
+    /// from a handler GStreamer called (a signal handler, a probe), which GStreamer may have to join, it
+    /// returns at once and the change happens on another thread.
     ///
     /// The corresponding C function is `gst_element_set_state` with `GST_STATE_NULL`.
     public func stop() {
-        gst_element_set_state(pointer, GST_STATE_NULL)
+        if mustNotJoinHere {
+            Pipeline.stopOnPoolThread(pointer)
+        } else {
+            gst_element_set_state(pointer, GST_STATE_NULL)
+        }
         router.resetFirstError()
         router.runEnded(nil)
+    }
+
+    /// True where bringing the pipeline down would have GStreamer join the calling thread: a streaming
+    /// thread of the pipeline (a GstTask), or any thread running a Swift handler GStreamer called, which
+    /// may be an element's own thread (webrtcbin's, libnice's) that its state change stops.
+    var mustNotJoinHere: Bool { router.isOnStreamingThread || CallbackThread.isInside }
+
+    /// Sets `state` (NULL by default) on a GLib pool thread, the pipeline referenced until it is done.
+    static func stopOnPoolThread(_ pointer: UnsafeMutablePointer<GstElement>, state: State = .null) {
+        onPoolThread(pointer) { _ = gst_element_set_state($0, state.gstState) }
     }
 
     private func changeStateReportingBusError(_ state: State) throws(GStreamerError) {

@@ -26,7 +26,7 @@ enum Signals {
                 guard let data, let params else { return }
                 let box = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue()
                 let arguments = (1..<Int(count)).map { SignalValue(params + $0) }
-                let result = box.handler(arguments)
+                let result = CallbackThread.during { box.handler(arguments) }
                 // A value that does not fit the return type leaves GLib's default (zero, NULL).
                 if let returnValue, returnValue.pointee.g_type != 0 { _ = result.write(into: returnValue) }
             },

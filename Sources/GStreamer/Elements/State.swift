@@ -57,7 +57,9 @@ extension Element {
     /// Throws with the message the element posted when the change fails.
     ///
     /// Blocks the calling thread, while it waits and also inside GStreamer (going down to READY or NULL
-    /// joins the streaming threads): from async code use ``changeState(to:timeout:)``.
+    /// joins the streaming threads): from async code use ``changeState(to:timeout:)``. A ``Pipeline``
+    /// brought down to READY or NULL from its streaming thread or a handler GStreamer called (a signal
+    /// handler, a probe) is changed on another thread instead, and the call returns ``StateChangeResult/async``.
     ///
     /// The corresponding C functions are `gst_element_set_state` and `gst_element_get_state`.
     ///
@@ -69,6 +71,11 @@ extension Element {
     /// - Throws: ``GStreamerError`` (state change) when the change fails (`GST_STATE_CHANGE_FAILURE`).
     @discardableResult
     public func setState(_ state: State, timeout: ClockTime? = nil) throws(GStreamerError) -> StateChangeResult {
+        // A pipeline brought down from a thread it may join (issue 29, item 10): done on another thread.
+        if state <= .ready, let pipeline = self as? Pipeline, pipeline.mustNotJoinHere {
+            Pipeline.stopOnPoolThread(pointer, state: state)
+            return .async
+        }
         var result = gst_element_set_state(pointer, state.gstState)
         if result == GST_STATE_CHANGE_ASYNC, let timeout {
             result = gst_element_get_state(pointer, nil, nil, GstClockTime(timeout))

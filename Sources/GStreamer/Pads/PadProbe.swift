@@ -141,7 +141,7 @@ extension Pad {
                 guard let info, let userData else { return GST_PAD_PROBE_OK }
                 HandOver.received(userData)
                 let handler = Unmanaged<Box>.fromOpaque(userData).takeUnretainedValue().handler
-                return Pad.runProbe(info, handler)
+                return CallbackThread.during { Pad.runProbe(info, handler) }
             }, box,
             { userData in
                 guard let userData else { return }

@@ -24,14 +24,29 @@ func writeStandardOutput(_ text: String) {
 
 /// Takes GStreamer's debug log (`GST_DEBUG`) over, so that its lines are redacted too (rtspsrc logs its
 /// location, password and all): to standard error, or appended to `GST_DEBUG_FILE` (which GStreamer
-/// created as it started) as GStreamer would have written them.
+/// creates as it starts) as GStreamer would have written them. Call it before GStreamer starts: a
+/// `%p` or `%r` in `GST_DEBUG_FILE` is expanded here, once, and the expanded name put back in the
+/// environment, so that GStreamer and this writer use the same file.
 func redactGStreamerLog(environment: [String: String] = ProcessInfo.processInfo.environment) {
     var descriptor = STDERR_FILENO
-    if let path = environment["GST_DEBUG_FILE"], !path.isEmpty, path != "-" {
+    if let name = environment["GST_DEBUG_FILE"], !name.isEmpty, name != "-" {
+        let path = expandDebugFileName(name)
+        if path != name { setenv("GST_DEBUG_FILE", path, 1) }
         let file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
         if file >= 0 { descriptor = file }
     }
     try? DebugLog.redirect { [descriptor] line in write(line, to: descriptor) }
+}
+
+/// `GST_DEBUG_FILE` as GStreamer reads it: the first `%p` becomes the process id, then the first `%r` a
+/// random number (so several processes can log side by side).
+func expandDebugFileName(
+    _ name: String, processID: Int32 = getpid(), random: UInt32 = UInt32.random(in: 0...UInt32.max)
+) -> String {
+    var name = name
+    if let range = name.range(of: "%p") { name.replaceSubrange(range, with: String(processID)) }
+    if let range = name.range(of: "%r") { name.replaceSubrange(range, with: String(random)) }
+    return name
 }
 
 private func write(_ text: String, to descriptor: Int32) {
