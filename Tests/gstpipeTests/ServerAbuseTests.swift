@@ -202,4 +202,34 @@ struct ServerAbuseTests {
         #expect(result.status == 130, "\(result.stderr.suffix(2000))")
         #expect(!result.stderr.contains("CRITICAL"), "\(result.stderr.suffix(2000))")
     }
+
+    /// Issue 29, item 15: a client's thread inside a callback (a DESCRIBE configuring the media) as Ctrl-C
+    /// frees the server. Each callback now holds a reference to the server; this cannot force the race
+    /// (the server of before passed it too), but runs the shutdown with clients joining, three times.
+    @Test(
+        "rtsp://: Ctrl-C while 12 viewers are joining ends the server with 130, three times",
+        .enabled(if: FFProbe.isInstalled, "ffmpeg is not installed"))
+    func rtspInterruptedWhileViewersJoin() async throws {
+        let namespace = try await NetworkNamespace()
+        let probe =
+            "for i in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/8554) 2>/dev/null && exit 0; sleep 0.1; done; exit 1"
+        for round in 0..<3 {
+            let server = namespace.run(CLI.binary.path, liveGray(frames: 900) + ["!", "rtsp://127.0.0.1:8554/live"])
+            #expect(await namespace.run("/bin/bash", ["-c", probe]).finish(timeout: 40).status == 0)
+            let viewers = (0..<12).map { _ in
+                namespace.run(
+                    "/usr/bin/ffmpeg",
+                    [
+                        "-hide_banner", "-nostdin", "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:8554/live",
+                        "-frames:v", "5", "-f", "null", "-",
+                    ])
+            }
+            try await Task.sleep(for: .milliseconds(200 + 300 * round))
+            server.signal(SIGINT)
+            let result = await server.finish(timeout: 30)
+            for viewer in viewers { _ = await viewer.finish(timeout: 30) }
+            #expect(result.status == 130, "round \(round): \(result.stderr.suffix(2000))")
+            #expect(!result.stderr.contains("CRITICAL"), "round \(round): \(result.stderr.suffix(2000))")
+        }
+    }
 }
