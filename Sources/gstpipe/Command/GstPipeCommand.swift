@@ -186,8 +186,8 @@ struct GstPipeCommand: AsyncParsableCommand {
         }
         if arguments.first == "plan-segments" {
             do {
-                var plan = try PlanSegments.parseAsRoot(Array(arguments.dropFirst()))
-                try plan.run()
+                let plan = try PlanSegments.parseAsRoot(Array(arguments.dropFirst()))
+                if let plan = plan as? PlanSegments { try await plan.run() }
             } catch {
                 PlanSegments.exitRedacted(error)
             }

@@ -5,7 +5,7 @@ import MediaIO
 extension GstPipeCommand {
     /// `gstpipe plan-segments IN --segment-seconds N`: the segments a long file is cut into, for
     /// transcoding them apart (`gstpipe IN --start S --end E ! DESC ! seg.mp4`) and joining them.
-    struct PlanSegments: ParsableCommand {
+    struct PlanSegments: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "plan-segments",
             abstract: "Print the segments (on frame boundaries) to transcode a file in, for gstpipe join.",
@@ -35,17 +35,21 @@ extension GstPipeCommand {
         @Flag(help: "Print JSON instead of one line a segment.")
         var json = false
 
-        func run() throws {
+        func run() async throws {
             guard let length = TimeRangeRequest.nanoseconds(segmentSeconds), length > 0 else {
                 throw ValidationError("--segment-seconds takes seconds above 0 (60, 12.5), not \(segmentSeconds).")
             }
             let request = try RangeOptions.request(start: start, end: end, duration: nil) ?? TimeRangeRequest()
             let file: FileJob.Input
             let range: TimeRange
-            let times: MediaTimes
+            var times: MediaTimes
             do {
                 file = try FileJob.readInput(input)
                 times = try MediaTimes.read(file)
+                // Segments end with the video, which may stop before the container's length.
+                if times.frameRate != nil, let end = await VideoEnd.read(input), let duration = times.duration {
+                    times.duration = min(times.frameBoundary(atOrAfter: end), duration)
+                }
                 range = try request.resolve(on: file, times: times)
             } catch {
                 printError(error.message)

@@ -61,7 +61,15 @@ struct FileJobRun {
         self.job = job
         self.pipeline = pipeline
         inputElement = elements.input?.source
-        decodedInput = elements.input?.decoded.pad(named: "sink")
+        let decodedInput = elements.input?.decoded.pad(named: "sink")
+        self.decodedInput = decodedInput
+        // Before the frames are counted: the frames it holds back before its seek are none decoded.
+        if let range = job.range, let decodedInput {
+            let audio = elements.outputs.compactMap { $0.audio?.converter.pad(named: "sink") }
+            RangeCut.apply(range, video: decodedInput, audio: audio, isVideo: job.media == .video) {
+                [weak source = elements.input?.source] text in source?.postError(text)
+            }
+        }
         decoded = decodedInput?.countBuffers()
         audioBranches = elements.outputs.compactMap { output in
             guard let branch = output.audio, let input = branch.converter.pad(named: "sink"),
@@ -79,12 +87,6 @@ struct FileJobRun {
             return Output(
                 elements: output, written: encoderInput?.countBuffers(),
                 finished: output.sink?.pad(named: "sink")?.watchEndOfStream(), encoderInput: encoderInput)
-        }
-        if let range = job.range, let decodedInput {
-            let audio = audioBranches.map(\.input)
-            RangeCut.apply(range, video: decodedInput, audio: audio, isVideo: job.media == .video) {
-                [weak source = elements.input?.source] text in source?.postError(text)
-            }
         }
     }
 

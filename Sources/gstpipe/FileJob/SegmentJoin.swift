@@ -67,19 +67,39 @@ struct SegmentJoin {
             throw GStreamerError(kind: .core, message: "concat has no src pad", source: concat.name)
         }
         try joined.link(to: try muxer.requestPad("video_%u"))
+        let shape = Mutex<String?>(nil)
         for (index, segment) in segments.enumerated() {
             let input = try concat.requestPad("sink_%u")
             try read(segment, index: index, in: pipeline, kind: "video/") { pad throws(GStreamerError) in
+                // concat and the muxers would take a segment of another size or codec and write a file
+                // that changes midway: refused.
+                let caps = Self.shape(of: pad.currentCaps ?? pad.queryCaps())
+                let first = shape.withLock { first in
+                    if first == nil { first = caps }
+                    return first!
+                }
+                guard caps == first else {
+                    throw GStreamerError(
+                        kind: .runtime, message: "\(segment) is \(caps), the first segment \(first)", source: nil)
+                }
                 try pad.link(to: input)
             }
         }
         if let audio {
-            // The handler holds the muxer: parsebin, which holds the handler, does not hold the muxer.
+            // Requested before anything plays: matroskamux refuses a pad once it has written its header.
+            let muxerAudio = try muxer.requestPad("audio_%u")
             try read(audio, index: segments.count, in: pipeline, kind: "audio/") { pad throws(GStreamerError) in
-                try pad.link(to: try muxer.requestPad("audio_%u"))
+                try pad.link(to: muxerAudio)
             }
         }
         return pipeline
+    }
+
+    /// What must match between segments: the codec, the picture size and the frame rate.
+    private static func shape(of caps: Caps) -> String {
+        let fields = caps.description.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+        let kept = fields.filter { $0.hasPrefix("width=") || $0.hasPrefix("height=") || $0.hasPrefix("framerate=") }
+        return ([caps.mediaType ?? "?"] + kept).joined(separator: ", ")
     }
 
     /// filesrc and parsebin for `path`; `link` gets its first stream of `kind` ("video/", "audio/"),

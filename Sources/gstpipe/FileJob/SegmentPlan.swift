@@ -8,8 +8,7 @@ struct SegmentPlan: Sendable {
     /// One segment: the frames whose timestamps are in [start, end).
     struct Segment: Sendable, Equatable {
         var index: Int
-        var start: ClockTime
-        var end: ClockTime
+        var start, end: ClockTime
         var frames: UInt64
     }
 
@@ -48,10 +47,8 @@ struct SegmentPlan: Sendable {
     var json: String {
         struct Entry: Encodable {
             let index: Int
-            let startNs: UInt64
-            let endNs: UInt64
-            let start: String
-            let end: String
+            let startNs, endNs: UInt64
+            let start, end: String
             let frames: UInt64
         }
         struct Plan: Encodable {

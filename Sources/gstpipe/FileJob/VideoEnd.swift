@@ -1,0 +1,50 @@
+import Foundation
+import MediaIO
+import Synchronization
+
+/// Where a file's video ends, in stream time: after its last frame. A container's length is its
+/// longest stream's, often the audio's (an AAC track ends a little after the video), and a segment
+/// planned past the last frame would hold no picture. Read by parsing the video (demuxer and parser,
+/// no decoder) to its end, which costs the reading of the file.
+enum VideoEnd {
+    private struct State {
+        var segment: (start: ClockTime, time: ClockTime)?
+        var end: ClockTime?
+    }
+
+    /// The end of the first video stream of `path`, nil when it has none or the file cannot be parsed.
+    static func read(_ path: String) async -> ClockTime? {
+        let state = Mutex(State())
+        do {
+            let pipeline = try Pipeline(name: "gstpipe-video-end")
+            let source = try ElementSpec("filesrc", [("location", .string(path))]).make(in: pipeline)
+            let parser = try ElementSpec("parsebin").make(in: pipeline)
+            let sink = try ElementSpec("fakesink", [("sync", .text("false"))]).make(in: pipeline)
+            try source.link(to: parser)
+            guard let input = sink.pad(named: "sink") else { return nil }
+            input.addProbe([.buffer, .eventDownstream]) { info in
+                if let segment = info.event?.segment {
+                    state.withLock { $0.segment = (segment.start, segment.time) }
+                } else if let buffer = info.buffer, let pts = buffer.pts {
+                    state.withLock { state in
+                        guard let segment = state.segment, pts >= segment.start else { return }
+                        let end = pts - segment.start + segment.time + (buffer.duration ?? 0)
+                        state.end = max(state.end ?? 0, end)
+                    }
+                }
+                return .ok
+            }
+            let linked = Mutex(false)
+            parser.onPadAdded { pad in
+                guard (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix("video/") == true,
+                    linked.withLock({ done in defer { done = true }; return !done })
+                else { return }
+                try? pad.link(to: input)
+            }
+            try await pipeline.run()
+        } catch {
+            return nil
+        }
+        return state.withLock { $0.end }
+    }
+}

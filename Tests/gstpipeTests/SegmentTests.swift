@@ -1,0 +1,106 @@
+import Foundation
+import Testing
+
+@testable import gstpipe
+
+/// `gstpipe plan-segments` and `gstpipe join`: a file cut into segments on frame boundaries, each
+/// transcoded apart, joined back into the frames a single run writes, without a missing, doubled or
+/// misplaced frame at a join.
+@Suite("gstpipe plan-segments and join", .enabled(if: FFmpegCut.isInstalled, "ffmpeg is not installed"))
+struct SegmentTests {
+    @Test("Segments of N seconds on frame boundaries of 30000/1001: contiguous, the last ending the range")
+    func plan() async throws {
+        let input = try await Media.countedClip("mp4")
+        let text = try CLI.run(["plan-segments", input.path, "--segment-seconds", "3"])
+        #expect(text.status == 0, "\(text.stderr)")
+        let rows = text.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.count == 4)
+        #expect(rows.map { $0[0] } == ["0", "1", "2", "3"])
+        // The video's end, not the container's (its AAC track ends a little later): 300 frames.
+        #expect(rows.last?[2] == "10.010000000")
+        #expect(rows.map { Int($0[3]) ?? 0 }.reduce(0, +) == 300)
+        #expect(rows.first?[1] == "0.000000000")
+        // Frame 90 at 30000/1001 is 3.003 s: the first boundary at or after 3 s.
+        #expect(rows.first?[2] == "3.003000000")
+        for (row, next) in zip(rows, rows.dropFirst()) { #expect(row[2] == next[1]) }
+        #expect(rows.dropLast().map { $0[3] } == ["90", "90", "90"])
+        let json = try CLI.run(["plan-segments", input.path, "--segment-seconds", "3", "--start", "1", "--end", "7", "--json"])
+        #expect(json.status == 0, "\(json.stderr)")
+        let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(plan["frameRate"] as? String == "30000/1001")
+        #expect((plan["durationNs"] as? Int ?? 0) > 9_900_000_000)
+        let segments = try #require(plan["segments"] as? [[String: Any]])
+        // Frame 30 is at 1.001 s, frame 210 at 7.007 s.
+        #expect(segments.first?["startNs"] as? Int == 1_001_000_000)
+        #expect(segments.last?["end"] as? String == "7.007000000")
+        #expect(segments.map { $0["frames"] as? Int ?? 0 }.reduce(0, +) == 210 - 30)
+    }
+
+    @Test("plan-segments refuses a missing file (1) and a bad length (2)")
+    func planErrors() throws {
+        #expect(try CLI.run(["plan-segments", "/nonexistent.mp4", "--segment-seconds", "3"]).status == 1)
+        #expect(try CLI.run(["plan-segments", "/nonexistent.mp4", "--segment-seconds", "0"]).status == 2)
+    }
+
+    @Test(
+        "Segments transcoded apart and joined: the single run's frames, pts one frame apart, audio muxed",
+        arguments: ["mp4", "mkv"])
+    func join(container: String) async throws {
+        let input = try await Media.countedClip("mp4")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-segments-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let plan = try CLI.run(["plan-segments", input.path, "--segment-seconds", "2.5"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        var segments: [String] = []
+        var planned = 0
+        for row in plan.stdout.split(separator: "\n").map({ $0.split(separator: " ").map(String.init) }) {
+            let segment = folder.appendingPathComponent("seg\(row[0]).\(container)").path
+            let result = try CLI.run(
+                [input.path, "--start", row[1], "--end", row[2], "--no-audio", "!", "gray", "!", segment], timeout: 120)
+            #expect(result.status == 0, "\(result.stderr)")
+            segments.append(segment)
+            planned += Int(row[3]) ?? 0
+        }
+        let audio = folder.appendingPathComponent("audio.\(container == "mp4" ? "m4a" : "mka")")
+        #expect(try CLI.run([input.path, "--no-video", "!", audio.path], timeout: 120).status == 0)
+        let single = folder.appendingPathComponent("single.\(container)")
+        #expect(try CLI.run([input.path, "--no-audio", "!", "gray", "!", single.path], timeout: 120).status == 0)
+        let joined = folder.appendingPathComponent("joined.\(container)")
+        let result = try CLI.run(["join", joined.path] + segments + ["--audio", audio.path], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+
+        let ours = try FFmpegCut.grayFrames(joined, width: 320, height: 240)
+        let reference = try FFmpegCut.grayFrames(single, width: 320, height: 240)
+        #expect(ours.count == 300 && reference.count == 300 && planned == 300, "\(ours.count) \(reference.count) \(planned)")
+        let worst = zip(ours, reference).map { FFmpegCut.psnr($0, $1) }.min() ?? 0
+        #expect(worst > 35, "every frame is the single run's: worst \(worst) dB")
+        let video = try FFmpegCut.timestamps(joined)
+        #expect(video.count == 300)
+        let steps = zip(video, video.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { abs($0 - 1001.0 / 30000) < 0.0011 }, "no gap or overlap: \(steps.min() ?? 0)...\(steps.max() ?? 0)")
+        #expect(try FFProbe(joined).audio.count == 1)
+    }
+
+    @Test("A join that fails leaves no output: a missing segment (1), segments of two encodings (1)")
+    func joinFailures() async throws {
+        let input = try await Media.countedClip("mp4")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-badjoin-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let small = folder.appendingPathComponent("small.mp4").path
+        let large = folder.appendingPathComponent("large.mp4").path
+        #expect(try CLI.run([input.path, "--start", "0", "--end", "1", "--no-audio", "!", "videoscale", "!",
+            "video/x-raw,width=160,height=120", "!", small]).status == 0)
+        #expect(try CLI.run([input.path, "--start", "1", "--end", "2", "--no-audio", "!", large]).status == 0)
+        let output = folder.appendingPathComponent("out.mp4")
+        var result = try CLI.run(["join", output.path, small, folder.appendingPathComponent("none.mp4").path])
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        result = try CLI.run(["join", output.path, small, large], timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
+        #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+}
