@@ -178,8 +178,6 @@ class Job:
             os.unlink(self.options.output)
             return False
         shutil.rmtree(self.directory, ignore_errors=True)
-        if self.made_shared_dir:
-            shutil.rmtree(self.shared_dir, ignore_errors=True)
         print(f"farm: {self.options.output}: {self.frame_total} frames", file=sys.stderr)
         return True
 
