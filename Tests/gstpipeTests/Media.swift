@@ -59,6 +59,11 @@ enum Media {
 
     private static let made = Made()
 
+    /// `description` (its file sink at `%@`) run once per test process into a file named `name`.
+    static func madeFile(_ name: String, _ description: String) async throws -> URL {
+        try await made.file(name, description)
+    }
+
     /// Files made once per test process (tests asking at the same time wait for the same making).
     private actor Made {
         private var files: [String: Task<URL, any Error>] = [:]

@@ -48,8 +48,10 @@ struct TimeRangeRequest: Sendable, Equatable {
 
     /// The range on `input`: checked against its length (a start at or past the end, an end before
     /// the start are usage errors), its start and end moved to the first frame at or after them, so
-    /// that the frames kept are those whose timestamps are in [start, end), as ffmpeg's `-ss S -to E`
-    /// keeps them.
+    /// that the frames kept are those whose timestamps are in [start, end) (see below for a start
+    /// between frames), as ffmpeg's `-ss S -to E` keeps them when it decodes (`-vsync passthrough`; its default constant-rate output may repeat
+    /// or drop a frame at either end, and with B-frames in MP4 its -to goes by decoding timestamps,
+    /// which can take in one frame more).
     /// `times`, when given, is what `MediaTimes.read` found in the input (it is read otherwise).
     func resolve(on input: FileJob.Input, times: MediaTimes? = nil) throws(FileJob.Failure) -> TimeRange {
         guard !input.isNetwork, input.uri.hasPrefix("file:") else {
@@ -69,10 +71,16 @@ struct TimeRangeRequest: Sendable, Equatable {
                 "the range ends (\(Self.seconds(end)) s) before it starts (\(Self.seconds(start)) s): give an --end "
                     + "after --start, or a --duration above 0")
         }
-        // The file's own end stays as it is: past it there is no frame to move to.
-        let snappedEnd = end.map { $0 == media.duration ? $0 : media.frameBoundary(atOrAfter: $0) }
+        // The output lasts end - start from its first frame, as ffmpeg's -to counts (its trim keeps
+        // frames less than the duration after the first one kept): a start between frames moves the
+        // end by as much. On frame boundaries that is [start, end) itself. The file's own end stays
+        // as it is: past it there is no frame to move to.
+        let first = media.frameBoundary(atOrAfter: start)
+        let snappedEnd = end.map { end in
+            end == media.duration ? end : media.frameBoundary(atOrAfter: min(end + (first - start), media.duration ?? .max))
+        }
         return TimeRange(
-            start: media.frameBoundary(atOrAfter: start), end: snappedEnd,
+            start: first, end: snappedEnd,
             frameDuration: media.frameDuration)
     }
 }
