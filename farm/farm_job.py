@@ -10,6 +10,8 @@ import subprocess
 import sys
 import tempfile
 
+from kombu.utils.url import maybe_sanitize_url as maskurl
+
 NS = 1_000_000_000
 
 
@@ -32,7 +34,7 @@ def parse_arguments(arguments):
     parser.add_argument("--gstpipe")
     options, pipeline = parser.parse_known_args(arguments)
     if not options.broker.startswith("redis://"):
-        usage_error(f"--broker {options.broker!r} is no redis:// URL")
+        usage_error(f"--broker {maskurl(options.broker)!r} is no redis:// URL")
     if options.segment_seconds <= 0:
         usage_error("--segment-seconds must be above 0")
     stages = [[]]
@@ -176,8 +178,6 @@ class Job:
             os.unlink(self.options.output)
             return False
         shutil.rmtree(self.directory, ignore_errors=True)
-        if self.made_shared_dir:
-            shutil.rmtree(self.shared_dir, ignore_errors=True)
         print(f"farm: {self.options.output}: {self.frame_total} frames", file=sys.stderr)
         return True
 
