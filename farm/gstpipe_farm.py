@@ -73,9 +73,10 @@ def run_segment(task, gstpipe_args, segment):
     host, process and whether the segment was already there.
     """
     where = {"hostname": task.request.hostname or socket.gethostname(), "pid": os.getpid()}
-    if os.path.exists(segment):
-        return dict(where, skipped=True)
     directory, name = os.path.split(segment)
+    # Whole already, or its job joined and gone: a task Redis handed out again after its worker was lost.
+    if os.path.exists(segment) or not os.path.isdir(directory):
+        return dict(where, skipped=True)
     stem, extension = os.path.splitext(name)
     temporary = os.path.join(directory, f".{stem}.part-{socket.gethostname()}-{os.getpid()}{extension}")
     gstpipe = os.environ.get("GSTPIPE", "gstpipe")
