@@ -70,9 +70,11 @@ GstStateChangeReturn CGStreamerShim_bin_parent_change_state(GstElement *element,
 // sends a downstream event into a sink pad, and drops it for an element that has none.
 static gboolean swift_element_send_event(GstElement *element, GstEvent *event) {
     void *object = *swift_object_slot(element);
-    if (object != NULL && GST_EVENT_TYPE(event) == GST_EVENT_EOS && swift_callbacks.send_end_of_stream != NULL &&
-        swift_callbacks.send_end_of_stream(element, object, event)) {
-        return TRUE;
+    if (object != NULL && GST_EVENT_TYPE(event) == GST_EVENT_EOS && swift_callbacks.send_end_of_stream != NULL) {
+        int taken = swift_callbacks.send_end_of_stream(element, object, event);
+        if (taken != 0) {
+            return taken > 0;
+        }
     }
     return element_parent_class->send_event(element, event);
 }

@@ -42,9 +42,10 @@ typedef struct {
     void (*get_property)(GstElement *element, void *swift_object, guint property_id, GValue *value);
     /// Runs the whole state change; call CGStreamerShim_bin_parent_change_state for the bin's own part.
     GstStateChangeReturn (*change_state)(GstElement *element, void *swift_object, GstStateChange transition);
-    /// An end-of-stream event sent to a plain element (gst_element_send_event): returns TRUE when it
-    /// took the event (a pulled source sends it out of its pad), FALSE to leave it to GstElement.
-    gboolean (*send_end_of_stream)(GstElement *element, void *swift_object, GstEvent *event);
+    /// An end-of-stream event sent to a plain element (gst_element_send_event): returns 1 when it took
+    /// the event and sent it out (a pulled source, out of its pad), -1 when it took it but the pad
+    /// refused it (flushing), 0 to leave it to GstElement.
+    int (*send_end_of_stream)(GstElement *element, void *swift_object, GstEvent *event);
 } CGStreamerShimBinCallbacks;
 
 /// Installs the callbacks. Call once, before registering any type.

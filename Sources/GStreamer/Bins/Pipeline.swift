@@ -115,6 +115,11 @@ public final class Pipeline: Bin, @unchecked Sendable {
     private static func tearDown(_ pointer: UnsafeMutablePointer<GstElement>, router: BusRouter) {
         gst_element_set_state(pointer, GST_STATE_NULL)
         let bus = gst_pipeline_get_bus(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstPipeline.self))
+        // Going to NULL flushes the bus, but a pipeline never started makes no change: what was posted
+        // (and the elements the messages hold) would stay queued. Flushing, then open again for whoever
+        // still holds the pipeline.
+        gst_bus_set_flushing(bus, 1)
+        gst_bus_set_flushing(bus, 0)
         gst_bus_set_sync_handler(bus, nil, nil, nil)
         gst_object_unref(UnsafeMutableRawPointer(bus))
         router.finish()

@@ -42,9 +42,9 @@ protocol ElementKindBody: AnyObject, Sendable {
     func padsDeactivated()
     /// PAUSED → READY, after the implementation's `stop`: what the run set up downstream is forgotten.
     func runEnded()
-    /// End of stream sent to the element by the application (`gst_element_send_event`): true when
-    /// the kind took `event` (its reference), false to leave it to GstElement's handler.
-    func takeEndOfStream(_ event: UnsafeMutablePointer<GstEvent>) -> Bool
+    /// End of stream sent to the element by the application (`gst_element_send_event`): nil to leave
+    /// it to GstElement's handler, else the kind took `event` (its reference) and says whether it went out.
+    func takeEndOfStream(_ event: UnsafeMutablePointer<GstEvent>) -> Bool?
 }
 
 extension ElementKindBody {
@@ -52,7 +52,7 @@ extension ElementKindBody {
     func propertyChanged(_ spec: PropertySpec) {}
     func padsDeactivated() {}
     func runEnded() {}
-    func takeEndOfStream(_ event: UnsafeMutablePointer<GstEvent>) -> Bool { false }
+    func takeEndOfStream(_ event: UnsafeMutablePointer<GstEvent>) -> Bool? { nil }
 }
 
 extension ElementTypeDescription {

@@ -258,7 +258,8 @@ public enum ElementType {
         callbacks.send_end_of_stream = { _, object, event in
             guard let object, let event else { return 0 }
             let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
-            return bridge.body.takeEndOfStream(event) ? 1 : 0
+            guard let sent = bridge.body.takeEndOfStream(event) else { return 0 }
+            return sent ? 1 : -1
         }
         CGStreamerShim_bin_set_callbacks(&callbacks)
     }()

@@ -164,10 +164,10 @@ final class PadSource: ElementKindBody, @unchecked Sendable {
     }
 
     /// The application's end of stream (Ctrl-C in gstpipe) goes out of the pad after the buffer being
-    /// pushed, if any; the task then pauses at its next turn, as on the source's own end.
-    func takeEndOfStream(_ event: UnsafeMutablePointer<GstEvent>) -> Bool {
-        _ = output.end(with: event)
-        return true
+    /// pushed, if any; the task then pauses at its next turn, as on the source's own end. False when
+    /// the pad refused it (flushing: not active, or a flush going on).
+    func takeEndOfStream(_ event: UnsafeMutablePointer<GstEvent>) -> Bool? {
+        output.end(with: event) == .ok
     }
 }
 
