@@ -18,8 +18,8 @@ struct BrowserViewersAudioTests {
 
     @Test("a Swift AudioSource's sine reaches the browser as Opus beside the Swift VideoSource's gray frames")
     func toneAndFrames() async throws {
-        try #require(
-            FileManager.default.isExecutableFile(atPath: Self.executable), "build the helper: swift build --build-tests")
+        let built = FileManager.default.isExecutableFile(atPath: Self.executable)
+        try #require(built, "build the helper: swift build --build-tests")
         let namespace = try await NetworkNamespace()
         let server = namespace.run(Self.executable, ["--port", "8890"])
         guard await namespace.waitForListener(8890) else {
