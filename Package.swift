@@ -114,6 +114,9 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
             ],
             path: "Examples/BrowserCall"),
+        // The Swift VideoSource and AudioSource that BrowserViewersAudioTests serves to Chromium in a namespace.
+        .executableTarget(
+            name: "BrowserViewersTone", dependencies: ["GstPipeWebRTC", "MediaIO"], path: "Tests/BrowserViewersTone"),
         .executableTarget(
             name: "AudioVideo", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/AudioVideo"),
         .executableTarget(

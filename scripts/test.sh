@@ -26,12 +26,14 @@ farm='FarmTests'
 webrtc='WebRTCTests|WebRTCInputTests|WHIPClientTests|WebRTCTokenTests|ServerAbuseTests'
 # The TURN password kept from the pages with a token, and Examples/BrowserCall's loop in Chromium.
 webrtc+='|WebRTCICEServersTests|BrowserCallTests'
+# BrowserViewers serving a Swift VideoSource and AudioSource (a 440 Hz sine) to Chromium.
+webrtc+='|BrowserViewersAudioTests'
 swift test --filter "$library" "$@"
 swift test --filter gstpipeTests --skip "$streams|$secured|$farm|$webrtc" "$@"
 swift test --filter "$streams" "$@"
 swift test --filter "$secured" "$@"
 swift test --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
-    ServerAbuseTests; do
+    BrowserViewersAudioTests ServerAbuseTests; do
     swift test --filter "$suite" "$@"
 done

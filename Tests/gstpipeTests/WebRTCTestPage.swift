@@ -7,8 +7,9 @@
 /// `leave` (after watching, the first viewer leaves: `delete`, by WHEP DELETE, twice, or
 /// `close`, closing its connection without a word), `after` (seconds the others watch after that),
 /// `audio=1` (each viewer also offers to receive audio, before its video, as many WHEP players do,
-/// and plays it unmuted; `audio=last`: after its video, as gstpipe's own page does), `token` (sent
-/// as `Authorization: Bearer` with every request).
+/// and plays it unmuted; `audio=last`: after its video, as gstpipe's own page does), `tone=1` (the
+/// received audio also goes through a WebAudio analyser, whose loudest frequency is reported as
+/// `peakHz` and `peakDb`), `token` (sent as `Authorization: Bearer` with every request).
 /// With `embed=URL` it embeds gstpipe's own viewer page instead and reports the states that page
 /// posts. It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
 /// candidates, the time to its first frame (from its POST, and from its connection coming up), and
@@ -31,6 +32,7 @@ enum WebRTCTestPage {
         const configuration = query.get('ice') ? JSON.parse(query.get('ice')) : {};
         const audio = query.get('audio') === '1' || query.get('audio') === 'last';
         const audioLast = query.get('audio') === 'last';
+        const tone = query.get('tone') === '1';
         const authorization = query.get('token') ? { Authorization: 'Bearer ' + query.get('token') } : {};
         const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -58,6 +60,13 @@ enum WebRTCTestPage {
           const stream = new MediaStream();
           pc.ontrack = (event) => {
             viewer.tracks.push(event.track.kind);
+            if (tone && event.track.kind === 'audio') {
+              // 8192 points at 48 kHz: bins 5.9 Hz apart.
+              viewer.audioContext = new AudioContext();
+              viewer.analyser = viewer.audioContext.createAnalyser();
+              viewer.analyser.fftSize = 8192;
+              viewer.audioContext.createMediaStreamSource(new MediaStream([event.track])).connect(viewer.analyser);
+            }
             stream.addTrack(event.track);
             video.srcObject = stream;
           };
@@ -175,6 +184,15 @@ enum WebRTCTestPage {
             seen.audioBefore = audioBefore;
             seen.audio = await audioStats(viewer.pc);
             seen.tracks = viewer.tracks;
+          }
+          if (viewer.analyser) {
+            const bins = new Float32Array(viewer.analyser.frequencyBinCount);
+            viewer.analyser.getFloatFrequencyData(bins);
+            let peak = 1;
+            for (let i = 2; i < bins.length; i++) if (bins[i] > bins[peak]) peak = i;
+            seen.peakHz = peak * viewer.audioContext.sampleRate / viewer.analyser.fftSize;
+            seen.peakDb = Number.isFinite(bins[peak]) ? bins[peak] : null;
+            seen.audioContextState = viewer.audioContext.state;
           }
           seen.connection = viewer.pc.connectionState;
           return seen;

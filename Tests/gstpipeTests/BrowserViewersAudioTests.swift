@@ -1,0 +1,64 @@
+import Foundation
+import Testing
+
+/// `BrowserViewers.serve(video:audio:at:)` with a Swift AudioSource beside the VideoSource: the helper
+/// executable `BrowserViewersTone` (moving gray bars, a 440 Hz sine) runs in a network namespace with
+/// loopback alone, and headless Chromium watches and listens through WHEP from the test page on
+/// another origin (`audio=last`, as gstpipe's own page offers: video, then audio; `tone=1`, the
+/// loudest frequency of what it plays, by a WebAudio analyser).
+@Suite(
+    "BrowserViewersAudioTests", .serialized,
+    .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"),
+    .enabled(if: Browser.isInstalled, "Chromium is not installed (/usr/bin/chromium): apt-get install chromium"))
+struct BrowserViewersAudioTests {
+    /// The helper, built beside gstpipe.
+    static var executable: String {
+        CLI.binary.deletingLastPathComponent().appendingPathComponent("BrowserViewersTone").path
+    }
+
+    @Test("a Swift AudioSource's sine reaches the browser as Opus beside the Swift VideoSource's gray frames")
+    func toneAndFrames() async throws {
+        let built = FileManager.default.isExecutableFile(atPath: Self.executable)
+        try #require(built, "build the helper: swift build --build-tests")
+        let namespace = try await NetworkNamespace()
+        let server = namespace.run(Self.executable, ["--port", "8890"])
+        guard await namespace.waitForListener(8890) else {
+            let result = await server.finish(timeout: 5)
+            Issue.record("BrowserViewersTone did not listen: \(result.stdout) \(result.stderr)")
+            return
+        }
+        let session = try await BrowserSession(
+            in: namespace, query: "endpoint=\(WebRTCTests.endpoint)&viewers=1&watch=4&audio=last&tone=1")
+        let report = await session.result(named: "report", timeout: 90)
+        await session.close()
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+        // The helper's output in the comment of a failed expectation: what it printed on both streams.
+        var shown = result
+        shown.stderr = result.stdout + result.stderr
+        let run = WebRTCTests.Run(report: report, result: shown)
+        let comment = run.comment
+        try #require(report != nil, "the page reported nothing: \(result.stdout) \(result.stderr)")
+        #expect(report?["error"] == nil, comment)
+        let seen = run.seen(0)
+        // Opus packets and played-out samples growing over the 4 s, at an audible level.
+        WebRTCTests.expectOpusPlaying(seen, seconds: 4, comment)
+        #expect(seen["tracks"] as? [String] == ["video", "audio"], comment)
+        // The sine itself, through WebAudio: the loudest bin (5.9 Hz wide) at 440 Hz, well above silence.
+        #expect(abs((seen["peakHz"] as? Double ?? 0) - 440) < 12, comment)
+        #expect((seen["peakDb"] as? Double ?? -200) > -60, comment)
+        // The bars: frames keep coming (one a second asked for, on a loaded machine), 320x240, gray.
+        #expect((seen["frames"] as? Int ?? 0) >= 4 && (seen["samples"] as? Int ?? 0) >= 8, comment)
+        #expect(seen["width"] as? Int == 320 && seen["height"] as? Int == 240, comment)
+        #expect((seen["maxSpread"] as? Int ?? 255) <= 12, comment)
+        #expect((seen["changes"] as? Int ?? 0) >= 2, comment)
+        let answer = WebRTCTests.sections(of: run.firstViewer["answer"] as? String ?? "")
+        #expect(answer["audio"]?.contains("a=sendonly") == true, comment)
+        #expect(answer["video"]?.contains("a=sendonly") == true, comment)
+        // The helper closed cleanly, having handed on what the browser got (at least the 4 s watched).
+        #expect(result.status == 0, comment)
+        let handed = result.stdout.firstMatch(of: #/([0-9]+) frames and ([0-9]+) samples handed on/#)
+        #expect((handed.flatMap { Int($0.output.1) } ?? 0) >= 120, comment)
+        #expect((handed.flatMap { Int($0.output.2) } ?? 0) >= 4 * 48000, comment)
+    }
+}
