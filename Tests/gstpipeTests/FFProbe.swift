@@ -24,18 +24,10 @@ struct FFProbe {
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
     init(_ url: URL) throws {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.path)
-        process.arguments = [
+        let data = try standardOutput(of: Self.path, [
             "-v", "error", "-show_entries", "stream=codec_type,codec_name,sample_rate,channels:format=duration",
             "-of", "json", url.path,
-        ]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+        ])
         let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
         streams = (json["streams"] as? [[String: Any]] ?? []).map { stream in
             Stream(
@@ -45,4 +37,18 @@ struct FFProbe {
         }
         duration = ((json["format"] as? [String: Any])?["duration"] as? String).flatMap { Double($0) }
     }
+}
+
+/// Runs `executable` with `arguments` to its end, returning its standard output (standard error dropped).
+func standardOutput(of executable: String, _ arguments: [String]) throws -> Data {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: executable)
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    process.standardError = FileHandle.nullDevice
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return data
 }

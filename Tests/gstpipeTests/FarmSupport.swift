@@ -96,15 +96,6 @@ enum Farm {
     }
 
     private static func probe(_ arguments: [String]) throws -> String {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: FFProbe.path)
-        process.arguments = ["-v", "error"] + arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        String(decoding: try standardOutput(of: FFProbe.path, ["-v", "error"] + arguments), as: UTF8.self)
     }
 }

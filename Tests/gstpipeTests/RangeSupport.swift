@@ -9,26 +9,12 @@ enum FFmpegCut {
         FileManager.default.isExecutableFile(atPath: path) && FileManager.default.isExecutableFile(atPath: FFProbe.path)
     }
 
-    /// Runs `executable` with `arguments`, returning its standard output (standard error dropped).
-    static func output(_ executable: String, _ arguments: [String]) throws -> Data {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return data
-    }
-
     /// Every video frame of `url` decoded to 8-bit gray, `width`x`height` bytes each; with `cut`, those
     /// of `ffmpeg -ss S -to E -i url`.
     static func grayFrames(_ url: URL, width: Int, height: Int, cut: (String, String)? = nil) throws -> [[UInt8]] {
         let range = cut.map { ["-ss", $0.0, "-to", $0.1] } ?? []
-        let data = try output(
-            path, ["-v", "error"] + range + ["-i", url.path, "-an", "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "-"])
+        let decode = ["-i", url.path, "-an", "-vsync", "passthrough", "-f", "rawvideo", "-pix_fmt", "gray", "-"]
+        let data = try standardOutput(of: path, ["-v", "error"] + range + decode)
         let size = width * height
         let bytes = [UInt8](data)
         return stride(from: 0, to: bytes.count - size + 1, by: size).map { Array(bytes[$0..<$0 + size]) }
@@ -48,17 +34,19 @@ enum FFmpegCut {
 
     /// The presentation timestamps (seconds) of the packets of `url`'s first `stream` ("v", "a"), sorted.
     static func timestamps(_ url: URL, stream: String = "v") throws -> [Double] {
-        let data = try output(
-            FFProbe.path,
-            ["-v", "error", "-select_streams", "\(stream):0", "-show_entries", "packet=pts_time", "-of", "csv=p=0", url.path])
+        let data = try standardOutput(
+            of: FFProbe.path,
+            ["-v", "error", "-select_streams", "\(stream):0", "-show_entries", "packet=pts_time", "-of", "csv=p=0"]
+                + [url.path])
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { Double($0) }.sorted()
     }
 
     /// The duration ffprobe gives `url`'s first `stream` ("v", "a"), in seconds.
     static func streamDuration(_ url: URL, stream: String) throws -> Double? {
-        let data = try output(
-            FFProbe.path,
-            ["-v", "error", "-select_streams", "\(stream):0", "-show_entries", "stream=duration", "-of", "csv=p=0", url.path])
+        let data = try standardOutput(
+            of: FFProbe.path,
+            ["-v", "error", "-select_streams", "\(stream):0", "-show_entries", "stream=duration", "-of", "csv=p=0"]
+                + [url.path])
         return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 }

@@ -125,8 +125,9 @@ struct TimeRangeTests {
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try CLI.run([input.path, "--start", "1.1", "--end", "3.3", "--no-audio", "!", output.path], timeout: 120)
         #expect(result.status == 0, "\(result.stderr)")
-        let size = try FFmpegCut.output(
-            FFProbe.path, ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", input.path])
+        let size = try standardOutput(
+            of: FFProbe.path,
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", input.path])
         let dimensions = String(decoding: size, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             .split(separator: ",").compactMap { Int($0) }
         try #require(dimensions.count == 2)
