@@ -23,11 +23,11 @@ struct FarmTests {
         try Farm.expectWhole(farmed, like: single)
     }
 
-    @Test("A worker SIGKILLed during a segment: its pool and gstpipe die with it, the segment is sent again")
+    @Test("A worker SIGKILLed during a segment: its pool and gstpipe die with it, the segment is sent again (MP4)")
     func killedWorker() async throws {
         let input = try await Farm.input()
         let single = try await Farm.singleRun(of: input)
-        let farmed = Media.temporary("farmed-kill", "mkv")
+        let farmed = Media.temporary("farmed-kill", "mp4")
         defer { for file in [input, single, farmed] { try? FileManager.default.removeItem(at: file) } }
         let run = try await Farm.local(input: input, output: farmed, segmentSeconds: 8, killing: true)
         try #require(run.status == 0, "farm/local exited \(run.status): \(run.stderr)")
