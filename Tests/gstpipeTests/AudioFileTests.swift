@@ -129,12 +129,14 @@ struct AudioFileTests {
             (
                 "audiotestsrc num-buffers=3 ! out.png",
                 "ERROR: cannot write out.png: .png holds pictures only, and this description makes audio "
-                    + "(audiotestsrc): write it to .mp4, .mov, .mkv, .webm, .wav, .flac, .ogg, .opus, .m4a or .mp3\n"
+                    + "(audiotestsrc): write it to .mp4, .mov, .mkv, .webm, .wav, .flac, .ogg, .opus, .m4a, "
+                    + ".mka or .mp3\n"
             ),
             (
                 "audiotestsrc num-buffers=3 ! audio/x-raw,rate=8000 ! out.y4m",
                 "ERROR: cannot write out.y4m: .y4m holds video only, and this description makes audio "
-                    + "(audiotestsrc): write it to .mp4, .mov, .mkv, .webm, .wav, .flac, .ogg, .opus, .m4a or .mp3\n"
+                    + "(audiotestsrc): write it to .mp4, .mov, .mkv, .webm, .wav, .flac, .ogg, .opus, .m4a, "
+                    + ".mka or .mp3\n"
             ),
         ])
     func wrongKind(description: String, message: String) throws {

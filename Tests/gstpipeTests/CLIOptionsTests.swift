@@ -124,16 +124,16 @@ struct CLIOptionsTests {
             branch of it, is encoded by its extension: .mp4 and .mov (H.264, AAC audio),
             .mkv (H.264, Vorbis), .webm (VP8, Opus), .y4m (raw), .png and .jpg (one image,
             or one a frame when the name holds %d, as frame%04d.png); audio alone: .wav
-            (PCM), .flac, .ogg and .opus (Opus), .m4a (AAC), .mp3. Audio alone into .mp4,
-            .mov, .mkv or .webm makes a file of that container with no video. When both
-            ends are files and the description is video, the input's audio is kept, as
-            ffmpeg would. filesink location=out.mp4 right after a Swift element is encoded
-            the same way. H.264 of gray's output is monochrome (4:0:0), as ffmpeg's -vf
-            format=gray writes it; put video/x-raw,format=I420 after gray for players that
-            want 4:2:0. As ffmpeg does, pictures are turned upright as the input's display
-            matrix says (--no-autorotate keeps them as stored), and the pixel aspect ratio,
-            title, artist, comment, creation time and audio language are kept where the
-            output can hold them.
+            (PCM), .flac, .ogg and .opus (Opus), .m4a (AAC), .mka (Vorbis), .mp3. Audio
+            alone into .mp4, .mov, .mkv or .webm makes a file of that container with no
+            video. When both ends are files and the description is video, the input's audio
+            is kept, as ffmpeg would. filesink location=out.mp4 right after a Swift element
+            is encoded the same way. H.264 of gray's output is monochrome (4:0:0), as
+            ffmpeg's -vf format=gray writes it; put video/x-raw,format=I420 after gray for
+            players that want 4:2:0. As ffmpeg does, pictures are turned upright as the
+            input's display matrix says (--no-autorotate keeps them as stored), and the
+            pixel aspect ratio, title, artist, comment, creation time and audio language
+            are kept where the output can hold them.
 
             Streams: a description may end in rtsp://HOST:PORT/PATH (served to any number
             of viewers), srt://HOST:PORT (caller) or srt://:PORT (listener),
@@ -172,6 +172,8 @@ struct CLIOptionsTests {
 
             USAGE: gstpipe [options] <description>...
                      gstpipe inspect [<name>]
+                     gstpipe plan-segments <input> --segment-seconds <N> [--json]
+                     gstpipe join <output> <segment>... [--audio <file>]
 
             ARGUMENTS:
               <description>           The pipeline, as for gst-launch-1.0.
@@ -227,6 +229,18 @@ struct CLIOptionsTests {
                                       use it too.
               --public-ip <address>   The address a NAT forwards to this machine: webrtc://
                                       also offers its candidates there.
+              --start <time>          Start at this time of a file input: seconds (12.5, up
+                                      to 9 decimals) or HH:MM:SS.mmm. The output holds the
+                                      frames from there, timestamps from zero, the audio
+                                      cut to the same span.
+              --end <time>            Stop before this time of a file input (frames in
+                                      [start, end) are kept).
+              --duration <time>       Keep this long of a file input from --start (instead
+                                      of --end).
+              --no-audio              Leave the input's audio out: the output holds video
+                                      alone.
+              --no-video              Leave the input's video out: the output holds audio
+                                      alone (name an audio file: .m4a, .mka, .wav...).
               -f <FILE>               Run the description kept in FILE (# starts a comment;
                                       newlines count as spaces).
               --version               Show the version.
@@ -235,6 +249,10 @@ struct CLIOptionsTests {
             SUBCOMMANDS:
               inspect                 List the Swift elements, or show the properties of
                                       one element (Swift or GStreamer).
+              plan-segments           Print the segments (on frame boundaries) to transcode
+                                      a file in, for gstpipe join.
+              join                    Join encoded segments (of one encoding) into one
+                                      file, without encoding them again.
 
               See 'gstpipe help <subcommand>' for detailed help.
 

@@ -313,8 +313,8 @@ struct FileJobTests {
             (
                 "noise num-buffers=3 ! gray ! out.avi",
                 "ERROR: cannot write out.avi: gstpipe writes .mp4, .mov, .mkv, .webm, .y4m, .png, .jpg, .wav, .flac, "
-                    + ".ogg, .opus, .m4a and .mp3 files by name (put an encoder and filesink location=out.avi in its "
-                    + "place for anything else)\n"
+                    + ".ogg, .opus, .m4a, .mka and .mp3 files by name (put an encoder and filesink "
+                    + "location=out.avi in its place for anything else)\n"
             ),
         ])
     func usageErrors(description: String, message: String) throws {

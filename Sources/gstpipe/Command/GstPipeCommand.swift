@@ -22,11 +22,11 @@ struct GstPipeCommand: AsyncParsableCommand {
 
             Files: a first token that is an existing file or a URI is decoded: its video goes on down the \
             description, or its audio when the description's elements are audio alone (audioconvert, \
-            volume). A file name that ends the description, or a branch of it, is encoded by its extension: .mp4 and .mov \
-            (H.264, AAC audio), .mkv (H.264, Vorbis), .webm (VP8, Opus), .y4m (raw), .png and .jpg (one \
-            image, or one a frame when the name holds %d, as frame%04d.png); audio alone: .wav (PCM), \
-            .flac, .ogg and .opus (Opus), .m4a (AAC), .mp3. Audio alone into .mp4, .mov, .mkv or .webm \
-            makes a file of that container with no video. When both ends are files and the description \
+            volume). A file name that ends the description, or a branch of it, is encoded by its extension: \
+            .mp4 and .mov (H.264, AAC audio), .mkv (H.264, Vorbis), .webm (VP8, Opus), .y4m (raw), .png and \
+            .jpg (one image, or one a frame when the name holds %d, as frame%04d.png); audio alone: .wav \
+            (PCM), .flac, .ogg and .opus (Opus), .m4a (AAC), .mka (Vorbis), .mp3. Audio alone into .mp4, \
+            .mov, .mkv or .webm makes a file of that container with no video. When both ends are files and the description \
             is video, the input's audio is kept, as ffmpeg would. filesink location=out.mp4 right after a Swift \
             element is encoded the same way. H.264 of gray's output is monochrome (4:0:0), as ffmpeg's \
             -vf format=gray writes it; put video/x-raw,format=I420 after gray for players that want 4:2:0. As \
