@@ -77,6 +77,9 @@ class Job:
         """The segments of `gstpipe plan-segments --json`; also names the job's directory after them."""
         arguments = ["plan-segments", self.options.input, "--segment-seconds", f"{self.options.segment_seconds:g}"]
         arguments += self.range_arguments() + ["--json"]
+        if shutil.which("ffprobe") is None:
+            raise RuntimeError("ffprobe is not installed (apt-get install ffmpeg): farm/run reads the input's "
+                               "tracks and counts the output's frames with it")
         planned = self.gstpipe(arguments)
         if planned.returncode != 0:
             raise RuntimeError(f"gstpipe plan-segments failed: {planned.stderr.strip()}")
@@ -87,7 +90,13 @@ class Job:
         self.frame_total = sum(segment["frames"] for segment in segments)
         self.start, self.end = segments[0]["start"], segments[-1]["end"]
         # The same input, description and plan make the same job: a run again finds its whole segments.
-        key = json.dumps([self.options.input, self.options.description, self.extension(), plan])
+        # The input's and gstpipe's size and time of change are in it too: an input written again
+        # with the same length, or another gstpipe, must not reuse segments made from the old one.
+        def identity(path):
+            found = os.stat(shutil.which(path) or path)
+            return [found.st_size, found.st_mtime_ns, found.st_ino]
+        key = json.dumps([self.options.input, identity(self.options.input), identity(self.options.gstpipe),
+                          self.options.description, self.extension(), plan])
         self.directory = os.path.join(self.shared_dir, "job-" + hashlib.sha1(key.encode()).hexdigest()[:16])
         os.makedirs(self.directory, exist_ok=True)
         longest = max(segment["endNs"] - segment["startNs"] for segment in segments) / NS

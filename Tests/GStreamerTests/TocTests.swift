@@ -44,6 +44,14 @@ struct TocTests {
         #expect(edition.entries.map(\.start) == [0, 1_000_000_000])
     }
 
+    @Test("A time past gint64 (ClockTime.max) is written as unknown, not a trap")
+    func timeBeyondGint64() throws {
+        let mux = try ElementFactory.make("matroskamux", name: "mux")
+        let endless = Toc(entries: [Toc.Entry(kind: .chapter, uid: "all", start: 0, stop: .max, title: "All")])
+        try mux.setToc(endless)
+        #expect(mux.isTocSetter)
+    }
+
     @Test("An element that is no muxer refuses a table, naming itself")
     func notASetter() throws {
         let identity = try ElementFactory.make("identity", name: "plain")

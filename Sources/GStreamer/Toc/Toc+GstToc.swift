@@ -54,7 +54,10 @@ extension Toc {
             case .chapter, .other: GST_TOC_ENTRY_TYPE_CHAPTER
             }
         let made = gst_toc_entry_new(type, entry.uid)!
-        let (start, stop) = (entry.start.map { gint64($0) } ?? -1, entry.stop.map { gint64($0) } ?? -1)
+        // A time past gint64 (ClockTime.max, GStreamer's "none") is unknown, as -1 says: not a trap.
+        let (start, stop) = (
+            entry.start.flatMap { gint64(exactly: $0) } ?? -1, entry.stop.flatMap { gint64(exactly: $0) } ?? -1
+        )
         gst_toc_entry_set_start_stop_times(made, start, stop)
         if let title = entry.title {
             let tags = gst_tag_list_new_empty()!

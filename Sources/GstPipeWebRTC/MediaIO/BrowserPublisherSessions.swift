@@ -46,7 +46,16 @@ final class BrowserPublisherSessions: PublisherSessions {
             state.withLock { $0.taken = false }
             return .failure(failure)
         case .success(let (publisher, answer)):
-            state.withLock { $0.publisher = publisher }
+            // close() may have come while the answer was made: it found no publisher to end.
+            let kept = state.withLock { state in
+                guard !state.closed else { return false }
+                state.publisher = publisher
+                return true
+            }
+            guard kept else {
+                teardown.async { publisher.close() }
+                return .failure(.ended)
+            }
             publisher.onEnd { [weak self] reason in self?.end(publisher.id, because: reason) }
             note("a publisher came, sending \(offer.sent.joined(separator: " and "))")
             return .success((publisher.id, answer))

@@ -47,7 +47,9 @@ extension GstPipeCommand {
                 file = try FileJob.readInput(input)
                 times = try MediaTimes.read(file)
                 // Segments end with the video, which may stop before the container's length.
-                if times.frameRate != nil, let end = await VideoEnd.read(input), let duration = times.duration {
+                // filesrc reads a path: `input` may be a file:// URI.
+                let path = URL(string: file.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? input
+                if times.frameRate != nil, let end = await VideoEnd.read(path), let duration = times.duration {
                     times.duration = min(times.frameBoundary(atOrAfter: end), duration)
                 }
                 range = try request.resolve(on: file, times: times)

@@ -51,7 +51,8 @@ struct RangeOptions: ParsableArguments {
     private static func time(_ text: String, _ option: String) throws -> ClockTime {
         guard let time = TimeRangeRequest.nanoseconds(text) else {
             throw ValidationError(
-                "\(option) takes seconds (12, 12.5, up to 9 decimals) or HH:MM:SS.mmm, not \(text).")
+                "\(option) takes seconds (12, 12.5, up to 9 decimals, at most "
+                    + "\(TimeRangeRequest.maximumSeconds)) or HH:MM:SS.mmm, not \(text).")
         }
         return time
     }

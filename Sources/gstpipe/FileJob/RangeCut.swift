@@ -45,13 +45,21 @@ final class RangeCut: Sendable {
         pad.addProbe(.dataDownstream) { [self] info in
             if let event = info.event {
                 // Every event passes: the first segment too (a pad with none refuses the data after
-                // it), the flush, and the seek's segment, from which the pad's data passes.
-                if event.typeName == "segment" {
+                // it), the flush, and the seek's segment, from which the pad's data passes. But an end
+                // of stream that comes while the seek is on its way (a short file the demuxer finished
+                // meanwhile) would end the run before the range: the seek's flush starts the stream again.
+                switch event.typeName {
+                case "segment":
                     state.withLock { state in
                         if let seqnum = state.seqnum, event.seqnum == seqnum, let segment = event.segment {
                             state.passing[key] = (segment.start, segment.time)
                         }
                     }
+                case "eos":
+                    let early = state.withLock { $0.seekSent && $0.passing[key] == nil }
+                    if early { return .drop }
+                default:
+                    break
                 }
                 return .ok
             }

@@ -49,11 +49,10 @@ struct SegmentJoin {
             let source = error.source.map { "from \($0): " } ?? ""
             throw .runtime("cannot join into \(output): \(source)\(error.message) (are the segments of one encoding?)")
         }
-        do {
-            if FileManager.default.fileExists(atPath: output) { try FileManager.default.removeItem(atPath: output) }
-            try FileManager.default.moveItem(atPath: partial, toPath: output)
-        } catch {
-            throw .runtime("cannot write \(output): \(error.localizedDescription)")
+        // rename(2) replaces an existing file in one step (a reader sees the old file or the new one)
+        // and refuses to replace a directory.
+        if rename(partial, output) != 0 {
+            throw .runtime("cannot write \(output): \(String(cString: strerror(errno)))")
         }
     }
 

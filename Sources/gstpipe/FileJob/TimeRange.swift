@@ -23,6 +23,9 @@ struct TimeRangeRequest: Sendable, Equatable {
             if index > 0 && whole >= 60 { return nil }
             total = total * 60 + whole
             guard isLast else { continue }
+            // At most about 31 years: two such times added (start + duration) stay far inside
+            // ClockTime and GStreamer's signed positions, where a larger number would overflow.
+            guard total <= maximumSeconds else { return nil }
             total *= 1_000_000_000
             if pieces.count == 2 {
                 let fraction = pieces[1]
@@ -34,6 +37,9 @@ struct TimeRangeRequest: Sendable, Equatable {
         }
         return total
     }
+
+    /// The longest time the options take, in seconds.
+    static let maximumSeconds: ClockTime = 1_000_000_000
 
     private static func digits(_ text: Substring) -> ClockTime? {
         guard !text.isEmpty, text.count <= 12, text.allSatisfy({ $0.isASCII && $0.isNumber }) else { return nil }
