@@ -84,6 +84,9 @@ class Job:
         if planned.returncode != 0:
             raise RuntimeError(f"gstpipe plan-segments failed: {planned.stderr.strip()}")
         plan = json.loads(planned.stdout)
+        if not plan.get("frameRate"):
+            raise RuntimeError(f"{self.options.input} has a variable frame rate: gstpipe join takes segments of one "
+                               "constant frame rate, so run this one on one machine (gstpipe IN ! DESC ! OUT)")
         segments = plan["segments"]
         if not segments:
             raise RuntimeError(f"gstpipe plan-segments found no frame to process in {self.options.input}")
@@ -175,6 +178,14 @@ class Job:
         """`gstpipe join OUT SEG... [--audio A]`, then checks OUT's frame count against the plan and removes
         the job's files. False (the reason printed) when OUT is not whole."""
         arguments = ["join", self.options.output] + [self.segment_path(segment) for segment in segments]
+        # What the join must hold: the frames the segments hold. A variable-rate input's plan counts no
+        # frames (the rate does not say them); a constant-rate one's must agree with the segments.
+        written = [count_frames(self.segment_path(segment)) for segment in segments]
+        expected = None if None in written else sum(written)
+        planned_known = all(segment["frames"] > 0 for segment in segments)
+        if expected is not None and planned_known and expected != self.frame_total:
+            print(f"farm: the segments hold {expected} frames, {self.frame_total} planned", file=sys.stderr)
+            return False
         if os.path.exists(self.audio_path()):
             arguments += ["--audio", self.audio_path()]
         joined = self.gstpipe(arguments)
@@ -182,12 +193,12 @@ class Job:
             print(f"farm: gstpipe join failed: {joined.stderr.strip()}", file=sys.stderr)
             return False
         frames = count_frames(self.options.output)
-        if frames is not None and frames != self.frame_total:
-            print(f"farm: {self.options.output} holds {frames} frames, {self.frame_total} planned", file=sys.stderr)
+        if frames is not None and frames != expected:
+            print(f"farm: {self.options.output} holds {frames} frames, its segments {expected}", file=sys.stderr)
             os.unlink(self.options.output)
             return False
         shutil.rmtree(self.directory, ignore_errors=True)
-        print(f"farm: {self.options.output}: {self.frame_total} frames", file=sys.stderr)
+        print(f"farm: {self.options.output}: {frames} frames", file=sys.stderr)
         return True
 
 

@@ -99,8 +99,30 @@ struct SegmentTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
         result = try CLI.run(["join", output.path, small, large], timeout: 60)
         #expect(result.status == 1, "\(result.stderr)")
+        // The reason, not the demuxer's not-linked error that follows the refusal.
+        #expect(result.stderr.contains("join takes segments of one size, codec and frame rate"), "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path))
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
+    }
+
+    @Test("Segments of a variable-frame-rate clip are refused by join, naming the frame rate (1)")
+    func variableFrameRate() throws {
+        guard let input = Media.isPresent("mediabunny__cursed-vfr.mp4") else {
+            print("skipped: /work/shared/media/mediabunny__cursed-vfr.mp4 is absent")
+            return
+        }
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-vfrjoin-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let first = folder.appendingPathComponent("0.mp4").path
+        let second = folder.appendingPathComponent("1.mp4").path
+        #expect(try CLI.run([input.path, "--start", "0", "--end", "3", "--no-audio", "!", "gray", "!", first]).status == 0)
+        #expect(try CLI.run([input.path, "--start", "3", "--end", "6", "--no-audio", "!", "gray", "!", second]).status == 0)
+        let output = folder.appendingPathComponent("out.mkv")
+        let result = try CLI.run(["join", output.path, first, second], timeout: 60)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("variable-frame-rate input cannot be joined"), "\(result.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 }

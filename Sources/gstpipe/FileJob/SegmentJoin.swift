@@ -42,10 +42,14 @@ struct SegmentJoin {
         let folder = outputURL.deletingLastPathComponent()
         let partial = folder.appendingPathComponent(".\(outputURL.lastPathComponent).joining-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: partial) }
+        let refusal = Refusal()
         do {
-            let pipeline = try build(muxer: format.muxer!, writing: partial)
+            let pipeline = try build(muxer: format.muxer!, writing: partial, refusal: refusal)
             try await pipeline.run()
         } catch {
+            // A segment refused for its shape: the demuxers' not-linked error that follows it may reach
+            // the bus first, and would hide the reason.
+            if let refused = refusal.message.withLock({ $0 }) { throw .runtime("cannot join into \(output): \(refused)") }
             let source = error.source.map { "from \($0): " } ?? ""
             throw .runtime("cannot join into \(output): \(source)\(error.message) (are the segments of one encoding?)")
         }
@@ -56,7 +60,9 @@ struct SegmentJoin {
         }
     }
 
-    private func build(muxer muxerName: String, writing path: String) throws(GStreamerError) -> Pipeline {
+    private func build(
+        muxer muxerName: String, writing path: String, refusal: Refusal
+    ) throws(GStreamerError) -> Pipeline {
         let pipeline = try Pipeline(name: "gstpipe-join")
         let concat = try ElementSpec("concat").make(named: "gstpipe-concat", in: pipeline)
         let muxer = try ElementSpec(muxerName).make(named: "gstpipe-mux", in: pipeline)
@@ -78,8 +84,12 @@ struct SegmentJoin {
                     return first!
                 }
                 guard caps == first else {
-                    throw GStreamerError(
-                        kind: .runtime, message: "\(segment) is \(caps), the first segment \(first)", source: nil)
+                    // A variable-frame-rate input's segments each get the rate their own frames average.
+                    let message =
+                        "\(segment) is \(caps), the first segment \(first): join takes segments of one size, "
+                        + "codec and frame rate (a variable-frame-rate input cannot be joined yet)"
+                    refusal.message.withLock { if $0 == nil { $0 = message } }
+                    throw GStreamerError(kind: .runtime, message: message, source: nil)
                 }
                 try pad.link(to: input)
             }
@@ -123,5 +133,10 @@ struct SegmentJoin {
                 parser?.postError("cannot join \(path): \(error.message)")
             }
         }
+    }
+
+    /// The first segment refused for its shape, kept for the error the run ends with.
+    final class Refusal: Sendable {
+        let message = Mutex<String?>(nil)
     }
 }
