@@ -3,9 +3,11 @@
 // OPTIONS waited behind it until the idle timeout closed them both. Here each client has a thread of
 // its own, at the lowest priority (nice 19): 150 such peers then share what CPU the producer and the
 // media pipelines leave over, instead of taking it from them, while a viewer's few requests still get
-// their turn. The media pipelines' threads (GST_RTSP_THREAD_TYPE_MEDIA) and GStreamer's streaming
+// their turn (where the thread can be given its priority back afterwards: see can_return_to). The media
+// pipelines' threads (GST_RTSP_THREAD_TYPE_MEDIA) and GStreamer's streaming
 // threads keep their priority.
 #include "server.h"
+#include <errno.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
@@ -27,22 +29,42 @@ typedef struct {
 static GType shim_thread_pool_get_type(void);
 G_DEFINE_TYPE(ShimThreadPool, shim_thread_pool, GST_TYPE_RTSP_THREAD_POOL)
 
-static void set_nice(int value) {
-    // On Linux a thread's nice value is its own: this thread, not the process. Raising it needs no
-    // privilege; lowering it back (thread_leave) may fail without CAP_SYS_NICE, and is then left.
-    (void)setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), value);
+static id_t this_thread(void) { return (id_t)syscall(SYS_gettid); }
+
+/// The nice value this thread had before serving a client, and whether it was raised: a thread's own
+/// (on Linux a nice value is per thread), so thread-local.
+static __thread int saved_nice;
+static __thread gboolean raised;
+
+/// Whether this thread could go back to `nice` after 19: root, or RLIMIT_NICE allowing it (its ceiling
+/// is 20 - rlim_cur). Without that, GLib could hand a thread left at nice 19 to a media pipeline or a
+/// GStreamer task (its pool is shared), so the client's thread stays at the usual priority instead.
+static gboolean can_return_to(int nice) {
+    if (geteuid() == 0) return TRUE;
+    struct rlimit limit;
+    if (getrlimit(RLIMIT_NICE, &limit) != 0) return FALSE;
+    return limit.rlim_cur == RLIM_INFINITY || 20 - (long)limit.rlim_cur <= nice;
 }
 
 static void thread_enter(GstRTSPThreadPool *pool, GstRTSPThread *thread) {
     (void)pool;
-    if (thread->type == GST_RTSP_THREAD_TYPE_CLIENT) set_nice(CLIENT_NICE);
+    if (thread->type != GST_RTSP_THREAD_TYPE_CLIENT) return;
+    errno = 0;
+    int nice = getpriority(PRIO_PROCESS, this_thread());
+    if (errno != 0 || nice >= CLIENT_NICE || !can_return_to(nice)) return;
+    if (setpriority(PRIO_PROCESS, this_thread(), CLIENT_NICE) == 0) {
+        saved_nice = nice;
+        raised = TRUE;
+    }
 }
 
 /// GLib reuses its pool's threads for other work (a media pipeline's, a GStreamer task's): back to
-/// the usual priority when it can.
+/// the priority the thread had.
 static void thread_leave(GstRTSPThreadPool *pool, GstRTSPThread *thread) {
     (void)pool;
-    if (thread->type == GST_RTSP_THREAD_TYPE_CLIENT) set_nice(0);
+    if (thread->type != GST_RTSP_THREAD_TYPE_CLIENT || !raised) return;
+    (void)setpriority(PRIO_PROCESS, this_thread(), saved_nice);
+    raised = FALSE;
 }
 
 static void shim_thread_pool_class_init(ShimThreadPoolClass *klass) {
