@@ -52,3 +52,15 @@ func standardOutput(of executable: String, _ arguments: [String]) throws -> Data
     process.waitUntilExit()
     return data
 }
+
+/// Whether `executable` with `arguments` runs and exits 0 (standard error dropped): the probes that
+/// decide whether a suite can run here.
+func succeeds(_ executable: String, _ arguments: [String]) -> Bool {
+    let probe = Process()
+    probe.executableURL = URL(fileURLWithPath: executable)
+    probe.arguments = arguments
+    probe.standardError = FileHandle.nullDevice
+    guard (try? probe.run()) != nil else { return false }
+    probe.waitUntilExit()
+    return probe.terminationStatus == 0
+}

@@ -11,15 +11,7 @@ enum Farm {
     static let hasRedis = FileManager.default.isExecutableFile(atPath: "/usr/bin/redis-server")
 
     /// Debian's python3 imports celery and redis (not a pyenv or venv python3 first on PATH).
-    static let hasCelery: Bool = {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        probe.arguments = ["-c", "import celery, redis"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }()
+    static let hasCelery: Bool = succeeds("/usr/bin/python3", ["-c", "import celery, redis"])
 
     /// 24 s of moving 320x240 test pictures at 25 fps and a tone, H.264 and AAC in MP4 (ffmpeg's
     /// testsrc2: every frame differs, so a missing or doubled frame shows in the PSNR).

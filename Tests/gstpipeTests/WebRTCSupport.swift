@@ -10,15 +10,7 @@ final class NetworkNamespace: Sendable {
     let path: String
 
     /// True when this machine lets the tests make one (root, or a user namespace allowed).
-    static let isAvailable: Bool = {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/unshare")
-        probe.arguments = ["-n", "true"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }()
+    static let isAvailable: Bool = succeeds("/usr/bin/unshare", ["-n", "true"])
 
     init() async throws {
         holder = try Spawned("/usr/bin/unshare", ["-n", "sleep", "600"])
