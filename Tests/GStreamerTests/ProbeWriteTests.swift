@@ -81,4 +81,28 @@ struct ProbeWriteTests {
         #expect(buffer.bytes == [9, 2, 3, 4])
         #expect(try #require(sample.buffer).bytes == [1, 2, 3, 4])
     }
+
+    @Test("A probe that restamps the buffer's copy() leaves the buffer going on with its own times")
+    func probeRestampsCopy() throws {
+        let pipeline = try Pipeline(launch: Self.raw + " ! identity name=id ! appsink name=sink sync=false")
+        let pad = try #require(pipeline.element(named: "id")?.pad(named: "src"))
+        let copies = Mutex<[ClockTime?]>([])
+        pad.addProbe(.buffer) { info in
+            guard let buffer = info.buffer else { return .ok }
+            let own = buffer.copy()
+            own.pts = nil
+            own.dts = nil
+            #expect(!own.isSameBuffer(as: buffer))
+            copies.withLock { $0.append(own.pts) }
+            return .ok
+        }
+        let sink = try pipeline.appSink(named: "sink")
+        try pipeline.play()
+        defer { pipeline.stop() }
+        var times: [ClockTime?] = []
+        while let sample = sink.pullSample() { times.append(sample.buffer?.pts) }
+        let frame = ClockTime(1_000_000_000 / 30)
+        #expect(times == [0, frame, 2 * frame].map { ClockTime($0) })
+        #expect(copies.withLock { $0 } == [nil, nil, nil])
+    }
 }

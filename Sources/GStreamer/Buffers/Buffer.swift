@@ -151,6 +151,21 @@ public final class Buffer: @unchecked Sendable {
         }
     }
 
+    /// A buffer of its own with this one's metadata (timestamps, flags, metas) over the same memory:
+    /// no bytes are copied, and setting its timestamps leaves this one alone. For a buffer seen in a
+    /// probe that goes on unchanged while a copy is restamped, say for another pipeline.
+    ///
+    /// The corresponding C function is `gst_buffer_copy` (not deep).
+    ///
+    /// - Returns: The copy, held by its wrapper alone.
+    public func copy() -> Buffer {
+        let copy = withPointer { buffer -> UnsafeMutablePointer<GstBuffer> in
+            HandOver.received(buffer)
+            return gst_buffer_copy(buffer)!
+        }
+        return Buffer(taking: copy)
+    }
+
     /// Total size in bytes of all its memory.
     ///
     /// The corresponding C function is `gst_buffer_get_size`.

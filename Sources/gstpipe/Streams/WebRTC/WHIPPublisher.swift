@@ -184,8 +184,11 @@ final class WHIPPublisher: StreamServer {
             }
             guard !closed else { return .ok }
             if let newCaps { feed.caps = newCaps }
-            // This pipeline's appsrc stamps it (do-timestamp): the run's times mean nothing here.
-            let own = buffer.withTimestamps(pts: nil, duration: buffer.duration)
+            // This pipeline's appsrc stamps it (do-timestamp): the run's times mean nothing here. A copy
+            // (same memory): the buffer itself goes on to the run's sink with its own times, which keep
+            // the run's pace.
+            let own = buffer.copy()
+            own.pts = nil
             own.dts = nil
             feed.push(own)
             return .ok
