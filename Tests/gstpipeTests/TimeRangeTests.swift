@@ -70,6 +70,27 @@ struct TimeRangeTests {
         #expect(ours.count == theirs.count && ours.count == 30, "\(ours.count) frames, ffmpeg \(theirs.count)")
     }
 
+    @Test("A Matroska file written without its duration (a live recording): the range is cut from the real length, not GStreamer's estimate")
+    func streamableMatroska() async throws {
+        // matroskademux estimates such a file's length from what it read so far: 0.23 s for this 3 s
+        // file, which made --start 2 "past the end" and cut --duration to a fraction of a second.
+        let input = try await Media.madeFile(
+            "streamable.mkv",
+            "videotestsrc num-buffers=90 pattern=ball ! video/x-raw,width=160,height=120,framerate=30/1 ! "
+                + "vp8enc deadline=1 ! matroskamux streamable=true ! filesink location=%@")
+        let output = Media.temporary("range-streamable", "mkv")
+        defer { try? FileManager.default.removeItem(at: output) }
+        var result = try CLI.run([input.path, "--start", "2", "!", output.path], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FFmpegCut.grayFrames(output, width: 160, height: 120).count == 30)
+        result = try CLI.run([input.path, "--start", "0.5", "--duration", "2", "!", output.path], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(try FFmpegCut.grayFrames(output, width: 160, height: 120).count == 60)
+        result = try CLI.run([input.path, "--start", "4", "!", output.path], timeout: 120)
+        #expect(result.status == 2)
+        #expect(result.stderr.contains("is past the end of \(input.path), which lasts 3.000"), "\(result.stderr)")
+    }
+
     @Test("--duration counts from --start; --no-audio writes video alone, --no-video audio alone (.mka)")
     func durationAndStreams() async throws {
         let input = try await Media.countedClip("mp4")

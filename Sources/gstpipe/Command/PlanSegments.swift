@@ -36,6 +36,8 @@ extension GstPipeCommand {
         var json = false
 
         func run() async throws {
+            // Read as the run reads it: a WebM with alpha is planned on its colour alone.
+            AlphaVideo.decodeWithoutAlpha()
             guard let length = TimeRangeRequest.nanoseconds(segmentSeconds), length > 0 else {
                 throw ValidationError("--segment-seconds takes seconds above 0 (60, 12.5), not \(segmentSeconds).")
             }
@@ -52,7 +54,7 @@ extension GstPipeCommand {
                 if times.frameRate != nil, let end = await VideoEnd.read(path), let duration = times.duration {
                     times.duration = min(times.frameBoundary(atOrAfter: end), duration)
                 }
-                range = try request.resolve(on: file, times: times)
+                range = try await request.resolve(on: file, times: times)
             } catch {
                 printError(error.message)
                 throw ExitCode(error.exitStatus)

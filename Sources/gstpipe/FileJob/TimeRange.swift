@@ -59,18 +59,31 @@ struct TimeRangeRequest: Sendable, Equatable {
     /// or drop a frame at either end, and with B-frames in MP4 its -to goes by decoding timestamps,
     /// which can take in one frame more).
     /// `times`, when given, is what `MediaTimes.read` found in the input (it is read otherwise).
-    func resolve(on input: FileJob.Input, times: MediaTimes? = nil) throws(FileJob.Failure) -> TimeRange {
+    ///
+    /// The length GStreamer gives is not always the file's: a Matroska or WebM file written without
+    /// its duration (a live recording) has one estimated from what the demuxer read so far, a
+    /// fraction of a second for a file of seconds. So no end is taken from it: without `--end` or
+    /// `--duration` the range runs to the file's real end, and a start past the given length is
+    /// refused only once the video, read to its end, confirms it.
+    func resolve(on input: FileJob.Input, times: MediaTimes? = nil) async throws(FileJob.Failure) -> TimeRange {
         guard !input.isNetwork, input.uri.hasPrefix("file:") else {
             throw .usage("--start, --end and --duration cut files: \(input.name) is a live input, which has no times to seek to")
         }
         let media: MediaTimes
         if let times { media = times } else { media = try MediaTimes.read(input) }
-        var end = end ?? duration.map { start + $0 } ?? media.duration
-        if let length = media.duration { end = end.map { min($0, length) } ?? length }
-        if let length = media.duration, start >= length {
-            throw .usage(
-                "--start \(Self.seconds(start)) is past the end of \(input.name), which lasts \(Self.seconds(length)) s: "
-                    + "give a start before it")
+        let end = end ?? duration.map { start + $0 }
+        if let given = media.duration, start >= given {
+            // Past the length given: past the video's real end too? (Only here, so a range near the end
+            // of a long file is not slowed by a read of the whole file.)
+            let path = URL(string: input.uri).flatMap { $0.isFileURL ? $0.path : nil }
+            var videoEnd: ClockTime?
+            if let path { videoEnd = await VideoEnd.read(path) }
+            let length = max(given, videoEnd ?? 0)
+            if start >= length {
+                throw .usage(
+                    "--start \(Self.seconds(start)) is past the end of \(input.name), which lasts \(Self.seconds(length)) s: "
+                        + "give a start before it")
+            }
         }
         if let end, end <= start {
             throw .usage(
@@ -82,9 +95,7 @@ struct TimeRangeRequest: Sendable, Equatable {
         // end by as much. On frame boundaries that is [start, end) itself. The file's own end stays
         // as it is: past it there is no frame to move to.
         let first = media.frameBoundary(atOrAfter: start)
-        let snappedEnd = end.map { end in
-            end == media.duration ? end : media.frameBoundary(atOrAfter: min(end + (first - start), media.duration ?? .max))
-        }
+        let snappedEnd = end.map { end in media.frameBoundary(atOrAfter: end + (first - start)) }
         return TimeRange(
             start: first, end: snappedEnd,
             frameDuration: media.frameDuration)
@@ -151,14 +162,14 @@ extension FileJob {
     /// Applies `--start`/`--end`/`--duration` (resolved on the input), `--no-audio` and `--no-video`,
     /// refusing them where they mean nothing: no file input, video left out of a description that
     /// writes video, audio left out of one that writes audio.
-    mutating func applyStreamChoice(range request: TimeRangeRequest?, noAudio: Bool, noVideo: Bool) throws(Failure) {
+    mutating func applyStreamChoice(range request: TimeRangeRequest?, noAudio: Bool, noVideo: Bool) async throws(Failure) {
         if request != nil || noAudio || noVideo {
             guard let input else {
                 throw .usage(
                     "--start, --end, --duration, --no-audio and --no-video apply to a file input: begin the "
                         + "description with one, such as gstpipe in.mp4 --start 10 --end 20 ! out.mp4")
             }
-            if let request { range = try request.resolve(on: input) }
+            if let request { range = try await request.resolve(on: input) }
         }
         if noVideo && media != .audio {
             throw .usage(

@@ -74,7 +74,7 @@ struct PipelineRunner {
             return error.report()
         }
         do {
-            try job.applyStreamChoice(range: options.range, noAudio: options.noAudio, noVideo: options.noVideo)
+            try await job.applyStreamChoice(range: options.range, noAudio: options.noAudio, noVideo: options.noVideo)
         } catch {
             return error.report()
         }
