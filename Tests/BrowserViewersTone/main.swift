@@ -4,7 +4,9 @@
 // alone and watch it from headless Chromium. SIGINT or SIGTERM closes it and exits 0, printing how
 // many frames and samples the sources handed on.
 //
-//   BrowserViewersTone [--port 8890]
+//   BrowserViewersTone [--port 8890] [--lifetimes]
+//
+// With --lifetimes it checks what closing lets go instead (Lifetimes.swift).
 import Dispatch
 import Foundation
 import GstPipeWebRTC
@@ -87,6 +89,7 @@ final class Sine440: AudioSource {
 let arguments = CommandLine.arguments
 let port = arguments.firstIndex(of: "--port").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
     ?? 8890
+if arguments.contains("--lifetimes") { exit(await Lifetimes.run(port: port)) }
 let video = GrayBars()
 let audio = Sine440()
 let viewers: BrowserViewers

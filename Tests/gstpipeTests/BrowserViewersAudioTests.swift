@@ -61,4 +61,25 @@ struct BrowserViewersAudioTests {
         #expect((handed.flatMap { Int($0.output.1) } ?? 0) >= 120, comment)
         #expect((handed.flatMap { Int($0.output.2) } ?? 0) >= 4 * 48000, comment)
     }
+
+    // In this suite for its helper (no browser needed): each element type used to hold its call's
+    // object for the life of the process.
+    @Test("close() lets the user's sources and sinks go, and a server serves again after one closed")
+    func closeFreesTheObjects() async throws {
+        let built = FileManager.default.isExecutableFile(atPath: Self.executable)
+        try #require(built, "build the helper: swift build --build-tests")
+        let namespace = try await NetworkNamespace()
+        let result = await namespace.run(Self.executable, ["--port", "8890", "--lifetimes"]).finish(timeout: 120)
+        let comment = Comment(rawValue: "status \(result.status): \(result.stdout) \(result.stderr)")
+        #expect(result.status == 0, comment)
+        let line = result.stdout.firstMatch(
+            of: #/sources freed ([0-9]+)/([0-9]+), sinks freed ([0-9]+)/([0-9]+), served again ([0-9]+) frames/#)
+        try #require(line != nil, comment)
+        let numbers = [line!.output.1, line!.output.2, line!.output.3, line!.output.4, line!.output.5].map { Int($0)! }
+        // Two VideoSources and an AudioSource, a VideoSink and an AudioSink: all freed.
+        #expect(numbers[0] == 3 && numbers[1] == 3, comment)
+        #expect(numbers[2] == 2 && numbers[3] == 2, comment)
+        #expect(numbers[4] >= 10, comment)
+        #expect(result.stdout.contains("both servers' sources made"), comment)
+    }
 }

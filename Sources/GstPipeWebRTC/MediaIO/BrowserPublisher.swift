@@ -48,16 +48,16 @@ public final class BrowserPublisher: Sendable {
         let parsed = try BrowserAddress(address, defaultPort: 8891)
         let pipeline: Pipeline
         do {
-            let number = BrowserElementNames.next()
             // Live and stamped as each sample arrives: the publisher's times are another pipeline's.
             let feed = "appsrc format=time is-live=true do-timestamp=true max-buffers=4 leaky-type=downstream"
-            var description = try "\(feed) name=video ! videoconvert ! "
-                + "\(BrowserElementNames.register(video, number: number)) sync=false"
+            var description = try "\(feed) name=video ! videoconvert ! \(BrowserElements.name(of: video)) sync=false"
+            var objects: [BrowserElements.Role: any AnyObject & Sendable] = [.videoSink: video]
             if let audio {
                 description += " \(feed) name=audio ! audioconvert ! audioresample ! "
-                    + "\(try BrowserElementNames.register(audio, number: number)) sync=false"
+                    + "\(try BrowserElements.name(of: audio)) sync=false"
+                objects[.audioSink] = audio
             }
-            pipeline = try Pipeline(launch: description)
+            pipeline = try BrowserElements.launch(description, objects: objects)
             try pipeline.play()
         } catch {
             throw BrowserWebRTCError("cannot make the pipeline that renders the publisher: \(error)")

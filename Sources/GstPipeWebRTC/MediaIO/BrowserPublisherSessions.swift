@@ -8,7 +8,8 @@ import Synchronization
 /// frees the place for the next; the sinks go on.
 final class BrowserPublisherSessions: PublisherSessions {
     let ice: ICESettings
-    private let pipeline: Pipeline
+    /// The sinks' pipeline until `close()`, which lets it (and with it the user's sinks) go.
+    private let pipeline: Mutex<Pipeline?>
     private let note: @Sendable (String) -> Void
     private let state = Mutex(State())
     /// Where publishers' pipelines are stopped: stopping waits for webrtcbin to shut down, which
@@ -24,7 +25,7 @@ final class BrowserPublisherSessions: PublisherSessions {
     }
 
     init(pipeline: Pipeline, ice: ICESettings, note: @escaping @Sendable (String) -> Void) {
-        self.pipeline = pipeline
+        self.pipeline = Mutex(pipeline)
         self.ice = ice
         self.note = note
     }
@@ -84,7 +85,7 @@ final class BrowserPublisherSessions: PublisherSessions {
     /// One decoded sample of the publisher's, into its kind's appsrc (new caps first when they changed);
     /// a kind with no sink is left out.
     private func take(_ sample: Sample, of kind: WebRTCPublisher.Kind) {
-        guard let buffer = sample.buffer, let element = pipeline.element(named: kind.rawValue),
+        guard let buffer = sample.buffer, let element = pipeline.withLock({ $0 })?.element(named: kind.rawValue),
             let source = try? AppSrc(element)
         else { return }
         let newCaps = state.withLock { state -> Caps? in
@@ -109,6 +110,10 @@ final class BrowserPublisherSessions: PublisherSessions {
         }
         publisher?.close()
         teardown.sync {}
-        pipeline.stop()
+        let pipeline = pipeline.withLock { pipeline in
+            defer { pipeline = nil }
+            return pipeline
+        }
+        pipeline?.stop()
     }
 }

@@ -21,12 +21,13 @@ public final class BrowserViewers: Sendable {
     /// The WHEP endpoint's URL, for other WHEP players.
     public var whepURL: String { pageURL + "/whep" }
 
-    private let pipeline: Pipeline
+    /// The source's pipeline until ``close()``, which lets it (and with it the user's source) go.
+    private let pipeline: Mutex<Pipeline?>
     private let viewers: WebRTCViewers
     private let http: SignallingServer
 
     private init(pipeline: Pipeline, viewers: WebRTCViewers, http: SignallingServer) {
-        self.pipeline = pipeline
+        self.pipeline = Mutex(pipeline)
         self.viewers = viewers
         self.http = http
         pageURL = http.pageURL
@@ -55,16 +56,17 @@ public final class BrowserViewers: Sendable {
         }
         let pipeline: Pipeline
         do {
-            let number = BrowserElementNames.next()
-            var description = try "\(BrowserElementNames.register(video, number: number)) ! videoconvert ! "
+            var description = try "\(BrowserElements.name(of: video)) ! videoconvert ! "
                 + "video/x-raw,format=I420 ! \(codec.encoderChain.joined(separator: " ")) ! "
                 + "appsink name=video sync=true async=false max-buffers=60"
+            var objects: [BrowserElements.Role: any AnyObject & Sendable] = [.videoSource: video]
             if let audio {
-                description += " \(try BrowserElementNames.register(audio, number: number)) ! audioconvert ! "
+                description += " \(try BrowserElements.name(of: audio)) ! audioconvert ! "
                     + "audioresample ! opusenc ! appsink name=audio caps=\(WebRTCMedia.opusCaps) sync=true "
                     + "async=false max-buffers=100"
+                objects[.audioSource] = audio
             }
-            pipeline = try Pipeline(launch: description)
+            pipeline = try BrowserElements.launch(description, objects: objects)
         } catch {
             throw BrowserWebRTCError("cannot make the pipeline that encodes for the viewers: \(error)")
         }
@@ -95,6 +97,10 @@ public final class BrowserViewers: Sendable {
     public func close() {
         http.close()
         viewers.close()
-        pipeline.stop()
+        let pipeline = pipeline.withLock { pipeline in
+            defer { pipeline = nil }
+            return pipeline
+        }
+        pipeline?.stop()
     }
 }

@@ -56,16 +56,46 @@ enum Secrets {
     }
 
     /// `text` with every secret written `***`: the forms first, then each registered secret (the
-    /// longest first, so that a secret holding another is hidden whole).
+    /// longest first, so that a secret holding another is hidden whole) wherever it stands as a word
+    /// of its own.
     static func redact(_ text: String) -> String {
         var text = text.replacing(userInfo) { "\($0.1)\(mask)" }
         text = text.replacing(option) { "\($0.1)\(mask)" }
         text = text.replacing(bearer) { "\($0.1)\(mask)" }
         let secrets = registered.withLock { $0 }.sorted { $0.count > $1.count }
         for secret in secrets where text.contains(secret) {
-            text = text.replacingOccurrences(of: secret, with: mask)
+            text = masking(secret, in: text)
         }
         return text
+    }
+
+    /// `text` with each `secret` that is not part of a longer word written `***`. A short token ("tok")
+    /// is also a piece of ordinary words ("token"): blanking it there printed `?***en=***`, hiding
+    /// nothing (the secret is not in the word) and mangling the message. A letter or digit joins the
+    /// secret to a word only where the secret's own edge is one: `pw9!` stands alone in `pw9!x`, not
+    /// in `apw9!`.
+    private static func masking(_ secret: String, in text: String) -> String {
+        func isWordCharacter(_ character: Character?) -> Bool {
+            guard let character else { return false }
+            return character.isLetter || character.isNumber
+        }
+        let joinsBefore = isWordCharacter(secret.first)
+        let joinsAfter = isWordCharacter(secret.last)
+        var shown = ""
+        var rest = text.startIndex
+        var searchFrom = text.startIndex
+        while let found = text.range(of: secret, range: searchFrom..<text.endIndex) {
+            let before = found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : nil
+            let after = found.upperBound < text.endIndex ? text[found.upperBound] : nil
+            if (joinsBefore && isWordCharacter(before)) || (joinsAfter && isWordCharacter(after)) {
+                searchFrom = text.index(after: found.lowerBound)
+                continue
+            }
+            shown += text[rest..<found.lowerBound] + mask
+            rest = found.upperBound
+            searchFrom = found.upperBound
+        }
+        return shown + text[rest...]
     }
 
     // The patterns are built on each use: a Regex held in a static would have to be Sendable.

@@ -13,13 +13,21 @@ import GstPipeWebRTC
 /// server nothing answers at, a token refused, an answer that is not SDP, a connection that fails)
 /// fails the run from the output's element, saying what to do.
 ///
+/// The run's frames after the first wait for the connection (`WHIPConnectionGate`), so that the
+/// server gets the stream from its first frame, a key frame.
+///
 /// The session ends with the run: end of stream goes on to the server (RTCP BYE), then `close()`
 /// DELETEs the session's resource, as WHIP asks, and stops the pipeline.
 final class WHIPPublisher: StreamServer {
+    /// How long the run waits for ICE and DTLS before it fails: long enough for a TURN relay far away
+    /// on a loaded machine, short enough that a server unreachable over UDP is said plainly.
+    static let connectionLimit = Duration.seconds(20)
+
     private let client: WHIPClient
     private let pipeline: Pipeline
     private let feed: AppSrc
     private let shared = Shared()
+    private let gate = WHIPConnectionGate(limit: connectionLimit)
 
     /// The state, in a box the streaming threads' handlers can hold.
     private final class Shared: Sendable {
@@ -31,6 +39,8 @@ final class WHIPPublisher: StreamServer {
         var session: WHIPClient.Session?
         /// Caps that came since the last frame, for the appsrc.
         var caps: Caps?
+        /// The first frame (a key frame) has gone to the appsrc: the next ones wait for the connection.
+        var started = false
         var closed = false
     }
 
@@ -144,16 +154,19 @@ final class WHIPPublisher: StreamServer {
     /// when it fails or the server closes it, the run fails from the output's element, saying so.
     /// The server's own requests for a key frame (PLI, FIR) reach the run's encoder.
     private func watch(_ webrtcbin: Element, sink: Element, note: @escaping @Sendable (String) -> Void) {
-        let (shared, shown) = (shared, client.shown)
+        let (shared, shown, gate) = (shared, client.shown, gate)
         let ended = OneShot()
         _ = try? webrtcbin.onNotify("connection-state") { value in
             switch value.stringValue {
             case "connected":
                 note("connected to \(shown): sending")
+                gate.open()
                 sink.send(.forceKeyUnitUpstream())
             case "failed" where ended.fire():
+                gate.shut()
                 sink.postError("the connection to \(shown) failed (ICE or DTLS): is the server reachable over UDP?")
             case "closed" where !shared.state.withLock({ $0.closed }) && ended.fire():
+                gate.shut()
                 sink.postError("\(shown) closed the connection")
             default: break
             }
@@ -165,24 +178,51 @@ final class WHIPPublisher: StreamServer {
     }
 
     /// Takes each encoded frame as it reaches `sink` (and the end of stream), for the appsrc: the
-    /// first brings webrtcbin its caps, and the offer; webrtcbin holds what comes before the
-    /// connection is up, and the appsrc drops the oldest frames meanwhile.
+    /// first (a key frame) brings webrtcbin its caps, and the offer; webrtcbin holds it until the
+    /// connection is up, and the gate holds the run's next frames until then.
     private func take(from sink: Element) {
         guard let input = sink.pad(named: "sink") else { return }
-        let (shared, feed) = (shared, feed)
+        let (shared, feed, gate, shown) = (shared, feed, gate, client.shown)
+        let limit = Int(Self.connectionLimit.components.seconds)
+        // On the run's streaming thread: false when the frame (or end of stream) must not go on.
+        let connected: @Sendable () -> Bool = {
+            switch gate.wait(flushing: input) {
+            case .open: return true
+            case .shut: return false
+            case .timedOut:
+                sink.postError(
+                    "the connection to \(shown) did not come up within \(limit) s (ICE or DTLS): is the server "
+                        + "reachable over UDP (a firewall, or --stun/--turn for a server behind NAT)?")
+                return false
+            }
+        }
         input.addProbe([.buffer, .eventDownstream]) { info in
             if let event = info.event {
-                // Caps go with the next frame; the end of stream at once (webrtcbin says BYE).
+                // Caps go with the next frame; the end of stream once what came before it went
+                // (webrtcbin says BYE).
                 if let caps = event.caps { shared.state.withLock { $0.caps = caps } }
-                if event.typeName == "eos" { feed.endOfStream() }
+                if event.typeName == "eos", !shared.state.withLock({ $0.started }) || connected() {
+                    feed.endOfStream()
+                }
                 return .ok
             }
             guard let buffer = info.buffer else { return .ok }
-            let (closed, newCaps) = shared.state.withLock { state -> (Bool, Caps?) in
-                defer { state.caps = nil }
-                return (state.closed, state.caps)
-            }
+            let (closed, started) = shared.state.withLock { ($0.closed, $0.started) }
             guard !closed else { return .ok }
+            if !started {
+                // An encoder starts with a key frame; a delta frame first (an encoder that was already
+                // running) could not be decoded: ask for a key frame and wait for it.
+                if buffer.isDeltaUnit {
+                    sink.send(.forceKeyUnitUpstream())
+                    return .ok
+                }
+            } else if !connected() {
+                return .ok
+            }
+            let newCaps = shared.state.withLock { state -> Caps? in
+                defer { (state.caps, state.started) = (nil, true) }
+                return state.caps
+            }
             if let newCaps { feed.caps = newCaps }
             // This pipeline's appsrc stamps it (do-timestamp): the run's times mean nothing here. A copy
             // (same memory): the buffer itself goes on to the run's sink with its own times, which keep
@@ -205,6 +245,7 @@ final class WHIPPublisher: StreamServer {
             return !state.closed
         }
         guard first else { return }
+        gate.shut()
         if let session = shared.state.withLock({ $0.session }) { client.close(session) }
         pipeline.setSyncHandler(nil)
         pipeline.stop()
