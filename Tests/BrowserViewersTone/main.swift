@@ -1,10 +1,11 @@
 // BrowserViewersTone: the test helper of BrowserViewersAudioTests. It serves a Swift VideoSource
 // (moving gray bars) and a Swift AudioSource (a 440 Hz sine) through `BrowserViewers` at
 // webrtc://127.0.0.1:PORT/live, so that the test can run it inside a network namespace with loopback
-// alone and watch it from headless Chromium. SIGINT or SIGTERM closes it and exits 0, printing how
-// many frames and samples the sources handed on.
+// alone and watch it from headless Chromium; `--turn URI` gives it a TURN server (coturn in the
+// namespace, BrowserViewersRelayTests). SIGINT or SIGTERM closes it and exits 0, printing how many
+// frames and samples the sources handed on.
 //
-//   BrowserViewersTone [--port 8890] [--lifetimes]
+//   BrowserViewersTone [--port 8890] [--turn turn://USER:PASS@HOST:PORT] [--lifetimes]
 //
 // With --lifetimes it checks what closing lets go instead (Lifetimes.swift).
 import Dispatch
@@ -90,11 +91,14 @@ let arguments = CommandLine.arguments
 let port = arguments.firstIndex(of: "--port").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
     ?? 8890
 if arguments.contains("--lifetimes") { exit(await Lifetimes.run(port: port)) }
+let turn = arguments.firstIndex(of: "--turn").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 let video = GrayBars()
 let audio = Sine440()
 let viewers: BrowserViewers
 do {
-    viewers = try await BrowserViewers.serve(video: video, audio: audio, at: "webrtc://127.0.0.1:\(port)/live") {
+    viewers = try await BrowserViewers.serve(
+        video: video, audio: audio, at: "webrtc://127.0.0.1:\(port)/live", ice: BrowserICEServers(turn: turn)
+    ) {
         print("BrowserViewersTone: \($0)")
     }
 } catch {

@@ -18,27 +18,10 @@ struct BrowserViewersAudioTests {
 
     @Test("a Swift AudioSource's sine reaches the browser as Opus beside the Swift VideoSource's gray frames")
     func toneAndFrames() async throws {
-        let built = FileManager.default.isExecutableFile(atPath: Self.executable)
-        try #require(built, "build the helper: swift build --build-tests")
         let namespace = try await NetworkNamespace()
-        let server = namespace.run(Self.executable, ["--port", "8890"])
-        guard await namespace.waitForListener(8890) else {
-            let result = await server.finish(timeout: 5)
-            Issue.record("BrowserViewersTone did not listen: \(result.stdout) \(result.stderr)")
-            return
-        }
-        let session = try await BrowserSession(
-            in: namespace, query: "endpoint=\(WebRTCTests.endpoint)&viewers=1&watch=4&audio=last&tone=1")
-        let report = await session.result(named: "report", timeout: 90)
-        await session.close()
-        server.signal(SIGINT)
-        let result = await server.finish(timeout: 20)
-        // The helper's output in the comment of a failed expectation: what it printed on both streams.
-        var shown = result
-        shown.stderr = result.stdout + result.stderr
-        let run = WebRTCTests.Run(report: report, result: shown)
-        let comment = run.comment
-        try #require(report != nil, "the page reported nothing: \(result.stdout) \(result.stderr)")
+        let query = "endpoint=\(WebRTCTests.endpoint)&viewers=1&watch=4&audio=last&tone=1"
+        guard let run = try await Self.watchHelper(in: namespace, query: query) else { return }
+        let (report, result, comment) = (run.report, run.result, run.comment)
         #expect(report?["error"] == nil, comment)
         let seen = run.seen(0)
         // Opus packets and played-out samples growing over the 4 s, at an audible level.
@@ -57,7 +40,7 @@ struct BrowserViewersAudioTests {
         #expect(answer["video"]?.contains("a=sendonly") == true, comment)
         // The helper closed cleanly, having handed on what the browser got (at least the 4 s watched).
         #expect(result.status == 0, comment)
-        let handed = result.stdout.firstMatch(of: #/([0-9]+) frames and ([0-9]+) samples handed on/#)
+        let handed = result.stderr.firstMatch(of: #/([0-9]+) frames and ([0-9]+) samples handed on/#)
         #expect((handed.flatMap { Int($0.output.1) } ?? 0) >= 120, comment)
         #expect((handed.flatMap { Int($0.output.2) } ?? 0) >= 4 * 48000, comment)
     }

@@ -40,12 +40,14 @@ public final class BrowserViewers: Sendable {
     ///   - audio: Sound beside the video, sent as Opus; nil for none.
     ///   - address: `webrtc://HOST:PORT/PATH`, with `?codec=h264` for H.264 rather than VP8, `?token=` for a
     ///     bearer token. HOST `0.0.0.0` (or none) listens on every address of this machine.
+    ///   - ice: STUN and TURN servers and the public address, for viewers beyond this network; none by default.
     ///   - note: Told what viewers do (one joined, one left); nothing by default.
     /// - Returns: Once the server accepts connections and the source runs.
-    /// - Throws: ``BrowserWebRTCError`` when the address cannot be read, the port is taken, or the
-    ///   pipeline cannot start (a GStreamer plugin missing).
+    /// - Throws: ``BrowserWebRTCError`` when the address or `ice` cannot be read, the port is taken, or
+    ///   the pipeline cannot start (a GStreamer plugin missing).
     public static func serve(
         video: some VideoSource, audio: (any AudioSource)? = nil, at address: String,
+        ice servers: BrowserICEServers = BrowserICEServers(),
         note: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(BrowserWebRTCError) -> BrowserViewers {
         let parsed = try BrowserAddress(address, defaultPort: 8890)
@@ -54,6 +56,7 @@ public final class BrowserViewers: Sendable {
             throw BrowserWebRTCError(
                 "\(parsed.server.shown): codec=\(codecName) is not sent over WebRTC: write vp8 or h264")
         }
+        let ice = try servers.settings(localAddresses: SignallingServer.iceAddresses(for: parsed.server.host))
         let pipeline: Pipeline
         do {
             var description = try "\(BrowserElements.name(of: video)) ! videoconvert ! "
@@ -70,8 +73,6 @@ public final class BrowserViewers: Sendable {
         } catch {
             throw BrowserWebRTCError("cannot make the pipeline that encodes for the viewers: \(error)")
         }
-        var ice = ICESettings()
-        ice.localAddresses = SignallingServer.iceAddresses(for: parsed.server.host)
         let viewers: WebRTCViewers
         do {
             let sources = WebRTCViewers.Sources(
