@@ -37,45 +37,31 @@ enum BrowserElements {
     }
 
     /// The element name of video sources of `Source`'s type.
-    static func name<Source: VideoSource>(of source: Source) throws -> String {
-        try named(.videoSource, Source.self) { name in
-            try MediaIOElements.registerSource(name: name, longName: name, description: about) { _ in
-                take(.videoSource, as: Source.self)
-            }
+    static func name<Source: VideoSource>(of _: Source) throws -> String {
+        try named(.videoSource, Source.self) {
+            try MediaIOElements.registerSource(name: $0, longName: $0, description: about, make: $1)
         }
     }
 
     /// The element name of video sinks of `Sink`'s type.
-    static func name<Sink: VideoSink>(of sink: Sink) throws -> String {
-        try named(.videoSink, Sink.self) { name in
-            try MediaIOElements.registerSink(name: name, longName: name, description: about) { _ in
-                take(.videoSink, as: Sink.self)
-            }
+    static func name<Sink: VideoSink>(of _: Sink) throws -> String {
+        try named(.videoSink, Sink.self) {
+            try MediaIOElements.registerSink(name: $0, longName: $0, description: about, make: $1)
         }
     }
 
-    /// The element name of audio sources of `source`'s type (a generic function opens the existential).
-    static func name(of source: any AudioSource) throws -> String {
-        func open<Source: AudioSource>(_: Source) throws -> String {
-            try named(.audioSource, Source.self) { name in
-                try MediaIOElements.registerAudioSource(name: name, longName: name, description: about) { _ in
-                    take(.audioSource, as: Source.self)
-                }
-            }
+    /// The element name of audio sources of `Source`'s type (an `any AudioSource` passed here is opened).
+    static func name<Source: AudioSource>(of _: Source) throws -> String {
+        try named(.audioSource, Source.self) {
+            try MediaIOElements.registerAudioSource(name: $0, longName: $0, description: about, make: $1)
         }
-        return try open(source)
     }
 
-    /// The element name of audio sinks of `sink`'s type.
-    static func name(of sink: any AudioSink) throws -> String {
-        func open<Sink: AudioSink>(_: Sink) throws -> String {
-            try named(.audioSink, Sink.self) { name in
-                try MediaIOElements.registerAudioSink(name: name, longName: name, description: about) { _ in
-                    take(.audioSink, as: Sink.self)
-                }
-            }
+    /// The element name of audio sinks of `Sink`'s type.
+    static func name<Sink: AudioSink>(of _: Sink) throws -> String {
+        try named(.audioSink, Sink.self) {
+            try MediaIOElements.registerAudioSink(name: $0, longName: $0, description: about, make: $1)
         }
-        return try open(sink)
     }
 
     /// What gst-inspect-1.0 would say of each.
@@ -90,16 +76,20 @@ enum BrowserElements {
         return object
     }
 
-    /// `gstpipe-browser-ROLE-N` for `type`, after `register` has registered it (a no-op but the first time).
-    private static func named(_ role: Role, _ type: Any.Type, register: (String) throws -> Void) throws -> String {
-        let key = "\(role.rawValue) \(ObjectIdentifier(type))"
+    /// `gstpipe-browser-ROLE-N` for `Object`'s type, after `register` has registered it with the factory
+    /// that takes the launch's object (a no-op but the first time).
+    private static func named<Object>(
+        _ role: Role, _: Object.Type,
+        register: (String, @escaping @Sendable (ElementProperties) -> Object) throws -> Void
+    ) throws -> String {
+        let key = "\(role.rawValue) \(ObjectIdentifier(Object.self))"
         let number = typeNumbers.withLock { numbers in
             if let number = numbers[key] { return number }
             numbers[key] = numbers.count + 1
             return numbers.count
         }
         let name = "gstpipe-browser-\(role.rawValue)-\(number)"
-        try register(name)
+        try register(name) { _ in take(role, as: Object.self) }
         return name
     }
 }
