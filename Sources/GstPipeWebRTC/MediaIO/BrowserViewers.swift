@@ -59,8 +59,9 @@ public final class BrowserViewers: Sendable {
         let pipeline: Pipeline
         do {
             let number = BrowserElementNames.next()
+            let encoder = (WebRTCViewers.encoderQueue + codec.encoderChain).joined(separator: " ")
             var description = try "\(BrowserElementNames.register(video, number: number)) ! videoconvert ! "
-                + "video/x-raw,format=I420 ! \(codec.encoderChain.joined(separator: " ")) ! "
+                + "video/x-raw,format=I420 ! \(encoder) ! "
                 + "appsink name=video sync=true async=false max-buffers=60"
             if let audio {
                 description += " \(try BrowserElementNames.register(audio, number: number)) ! audioconvert ! "
