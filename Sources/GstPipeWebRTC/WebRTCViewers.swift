@@ -110,10 +110,16 @@ package final class WebRTCViewers: Sendable {
         deliver: @escaping @Sendable ([WebRTCViewer], Buffer, Caps?, ClockTime?) -> Void
     ) throws(GStreamerError) -> [SignalConnection] {
         try appsink.set("emit-signals", true)
+        let first = Mutex(true)
         let newSample = try appsink.connectReturning("new-sample") { [appsink] _ in
             guard let sample = try? appsink.emit("pull-sample").sample, let buffer = sample.buffer else {
                 return .enumeration(-3, nick: "eos")
             }
+            let isFirst = first.withLock { isFirst in
+                defer { isFirst = false }
+                return isFirst
+            }
+            if isFirst { adaptToLiveInput(appsink, isSound: isSound) }
             let viewers = shared.state.withLock { Array($0.viewers.values) }
             // The clock time the run meant it for: its base time plus the buffer's running time.
             let base = ClockTime(appsink.withUnsafePointer { gst_element_get_base_time($0) })

@@ -59,8 +59,9 @@ public final class BrowserViewers: Sendable {
         let ice = try servers.settings(localAddresses: SignallingServer.iceAddresses(for: parsed.server.host))
         let pipeline: Pipeline
         do {
+            let encoder = (WebRTCViewers.encoderQueue + codec.encoderChain).joined(separator: " ")
             var description = try "\(BrowserElements.name(of: video)) ! videoconvert ! "
-                + "video/x-raw,format=I420 ! \(codec.encoderChain.joined(separator: " ")) ! "
+                + "video/x-raw,format=I420 ! \(encoder) ! "
                 + "appsink name=video sync=true async=false max-buffers=60"
             var objects: [BrowserElements.Role: any AnyObject & Sendable] = [.videoSource: video]
             if let audio {

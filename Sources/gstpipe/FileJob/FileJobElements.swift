@@ -142,7 +142,8 @@ struct FileJobElements {
             if oneImage && !sharedStream {
                 specs[specs.count - 1].properties.append(("snapshot", .text("true")))
             }
-            let encoderAt = specs.firstIndex { $0.factory != "capsfilter" } ?? 0
+            // The encoder: the first element that is neither caps nor a queue before it (`webrtc://`'s).
+            let encoderAt = specs.firstIndex { !["capsfilter", "queue"].contains($0.factory) } ?? 0
             var made: [Element] = []
             for (position, spec) in specs.enumerated() {
                 made.append(try spec.make(named: position == encoderAt ? "gstpipe-videoencoder\(index)" : nil, in: bin))

@@ -96,11 +96,13 @@ struct WebRTCOutput: StreamOutput {
 }
 
 extension OutputFormat {
-    /// A `webrtc://` output: encoded once for every viewer, payloaded per viewer (`WebRTCViewer`);
-    /// sound as Opus, beside the video (a file's audio) or alone (a description of sound).
+    /// A `webrtc://` output: encoded once for every viewer, on a thread of its own behind a one-frame
+    /// queue (`WebRTCViewers.encoderQueue`), payloaded per viewer (`WebRTCViewer`); sound as Opus,
+    /// beside the video (a file's audio) or alone (a description of sound).
     static func webrtc(codec: WebRTCCodec) -> OutputFormat {
         OutputFormat(
-            extensions: [], name: "\(codec.encodingName) over WebRTC", videoChain: codec.encoderChain, muxer: nil,
+            extensions: [], name: "\(codec.encodingName) over WebRTC",
+            videoChain: WebRTCViewers.encoderQueue + codec.encoderChain, muxer: nil,
             audioEncoders: ["opusenc"], audioName: "Opus over WebRTC", isImage: false,
             encoderInput: "video/x-raw,format=I420")
     }
