@@ -32,6 +32,7 @@ public final class Clock: @unchecked Sendable, CustomStringConvertible {
     ///
     /// The corresponding C function is `gst_system_clock_obtain`.
     ///
+    /// - Returns: The system clock, shared by the whole process.
     /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized.
     public static func system() throws(GStreamerError) -> Clock {
         try GStreamer.initialize()
