@@ -65,7 +65,7 @@ struct BusTests {
         let all = await BusTests.collect(messages)
         pipeline.stop()
         let percents = all.compactMap { message -> Int? in
-            if case .buffering("buffer", let percent) = message { return percent }
+            if case .buffering("buffer", let percent, _) = message { return percent }
             return nil
         }
         #expect(!percents.isEmpty)

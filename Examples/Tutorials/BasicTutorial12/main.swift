@@ -49,7 +49,7 @@ await Tutorial.run { input in
         case .endOfStream:
             print("\nEnd of stream")
             break messages
-        case .buffering(_, let percent) where !isLive:
+        case .buffering(_, let percent, _) where !isLive:
             buffering += 1
             print("Buffering (\(percent)%)")
             // Wait until the buffer is full before playing on, and stop playing when it runs low.

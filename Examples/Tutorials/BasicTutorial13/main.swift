@@ -55,16 +55,14 @@ func step(_ pipeline: Pipeline, videoSink: Element) async throws -> UInt64 {
     let message = try await next(in: pipeline, after: {
         try Tutorial.check(videoSink.send(.step(1, .buffers, rate: 1)), "the step event was refused")
     }) { stepDone($0, from: videoSink) != nil }
-    return stepDone(message, from: videoSink)?.uint64("amount") ?? 0
+    return stepDone(message, from: videoSink)?.amount ?? 0
 }
 
-/// The fields of `message` when it is a step-done in buffers from `sink` ("GstMessageStepDone,
-/// format=(GstFormat)buffers, amount=(guint64)1, ..."); a sink may also report steps in time.
-func stepDone(_ message: Message, from sink: Element) -> Structure? {
-    guard case .other("step-done", sink.name, let details?) = message, let fields = try? Structure(details),
-        fields["format"]?.description.contains("buffers") == true
-    else { return nil }
-    return fields
+/// The step `message` reports when it is a step-done in buffers from `sink`; a sink may also
+/// report steps in time.
+func stepDone(_ message: Message, from sink: Element) -> Step? {
+    guard case .stepDone(sink.name, let step, _, _) = message, step.format == "buffers" else { return nil }
+    return step
 }
 
 await Tutorial.run(seconds: 4) { input in

@@ -14,13 +14,18 @@ await Tutorial.runPlayback { clip in
     let playbin = try Pipeline(launch: "playbin uri=\(clip.uri)")
     try playbin.set("video-sink", element: try Tutorial.clockedSink())
     try playbin.set("audio-sink", element: try Tutorial.clockedSink())
-    // The tutorial's flags: video and audio on, subtitles off, set by the flags' nicks.
-    try playbin.set("flags", fromString: "video+audio")
-    // Read back as a Value, whose flagNicks names the bits set (get() gives the flags' long names).
-    let flags = try Tutorial.require(
-        try Value(playbin).object?.value(ofProperty: "flags").flagNicks, "playbin's flags read back as no flags")
-    print("flags: \(flags.joined(separator: "+"))")
-    try Tutorial.check(Set(flags) == ["video", "audio"], "the flags read back as \(flags), not video and audio")
+    // The tutorial's flags: read them, turn video and audio on and subtitles off, write them back,
+    // all by the flags' nicks ("soft-volume+deinterlace+...").
+    let defaults = try Tutorial.require(try playbin.get("flags").stringValue, "playbin's flags are no string")
+    print("default flags: \(defaults)")
+    var wanted = Set(defaults.split(separator: "+").map(String.init))
+    wanted.formUnion(["video", "audio"])
+    wanted.remove("text")
+    try playbin.set("flags", wanted.sorted().joined(separator: "+"))
+    let flags = Set(try Tutorial.require(try playbin.get("flags").stringValue, "no flags").split(separator: "+"))
+    print("flags: \(flags.sorted().joined(separator: "+"))")
+    try Tutorial.check(flags == Set(wanted.map { Substring($0) }), "the flags read back as \(flags), not \(wanted)")
+    try Tutorial.check(!flags.contains("text"), "subtitles are still on: \(flags)")
 
     // Streams are known once playbin has prerolled (PAUSED): the tutorial's analyze_streams.
     try await playbin.changeState(to: .paused, timeout: 10_000_000_000)

@@ -47,15 +47,7 @@ extension Value {
     /// The corresponding C function is `g_flags_get_first_value`, for each bit set.
     public var flagNicks: [String]? {
         guard fundamental == CGStreamerShim_type_flags() else { return nil }
-        let flagsClass = g_type_class_ref(gvalue.pointee.g_type)?.assumingMemoryBound(to: GFlagsClass.self)
-        defer { g_type_class_unref(flagsClass) }
-        var remaining = g_value_get_flags(gvalue)
-        var nicks: [String] = []
-        while remaining != 0, let entry = g_flags_get_first_value(flagsClass, remaining), entry.pointee.value != 0 {
-            nicks.append(String(cString: entry.pointee.value_nick))
-            remaining &= ~entry.pointee.value
-        }
-        return nicks
+        return GScalar.nicks(ofFlags: g_value_get_flags(gvalue), type: gvalue.pointee.g_type)
     }
 
     /// The structure, when the value is a non-NULL `GstStructure` (a copy of it).

@@ -32,6 +32,18 @@ public struct Device: Sendable {
     }
 }
 
+extension Device {
+    /// The device's description, and a reference to it of its own.
+    init(reading handle: UnsafeMutablePointer<GstDevice>) {
+        self.init(
+            displayName: String(takingGString: gst_device_get_display_name(handle)) ?? "",
+            deviceClass: String(takingGString: gst_device_get_device_class(handle)) ?? "",
+            caps: gst_device_get_caps(handle).map { Caps(taking: $0) },
+            properties: gst_device_get_properties(handle).map { Structure(taking: $0) },
+            object: Object(borrowing: UnsafeMutableRawPointer(handle)))
+    }
+}
+
 /// Lists the system's devices by class, through GStreamer's device providers (v4l2, PulseAudio, ALSA…).
 /// A headless machine may have none: an empty list is an answer, not an error. Owns one reference;
 /// `deinit` stops it.
@@ -135,14 +147,7 @@ public final class DeviceMonitor: @unchecked Sendable {
         while let current = node {
             node = current.pointee.next
             guard let device = current.pointee.data else { continue }
-            let handle = device.assumingMemoryBound(to: GstDevice.self)
-            result.append(
-                Device(
-                    displayName: String(takingGString: gst_device_get_display_name(handle)) ?? "",
-                    deviceClass: String(takingGString: gst_device_get_device_class(handle)) ?? "",
-                    caps: gst_device_get_caps(handle).map { Caps(taking: $0) },
-                    properties: gst_device_get_properties(handle).map { Structure(taking: $0) },
-                    object: Object(borrowing: device)))
+            result.append(Device(reading: device.assumingMemoryBound(to: GstDevice.self)))
         }
         return result
     }

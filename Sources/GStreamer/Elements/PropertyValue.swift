@@ -84,7 +84,7 @@ extension PropertyValue: PropertyValueConvertible { public var propertyValue: Pr
 // MARK: GValue conversion (internal)
 
 extension PropertyValue {
-    /// The case for a plain value; nil for flags, which a property shows in GStreamer's string form.
+    /// The case for a plain value; nil for flags, which a property shows as their nicks (`GValues.read`).
     init?(_ scalar: GScalar) {
         switch scalar {
         case .bool(let flag): self = .bool(flag)
@@ -113,10 +113,17 @@ extension PropertyValue {
 
 /// Properties' GValues, read and written as PropertyValues.
 enum GValues {
-    /// Reads a GValue of any type: plain types as themselves, fractions and caps as such, anything else
-    /// in GStreamer's serialization.
+    /// Reads a GValue of any type: plain types as themselves, fractions and caps as such, flags as
+    /// their nicks joined by `+` (as gst-inspect-1.0 shows them and `set(_:fromString:)` takes them),
+    /// anything else in GStreamer's serialization.
     static func read(_ value: UnsafePointer<GValue>) -> PropertyValue? {
-        if let scalar = GScalar(reading: value), let plain = PropertyValue(scalar) { return plain }
+        switch GScalar(reading: value) {
+        case .flags(let bits):
+            return .string(GScalar.serialize(flags: guint(truncatingIfNeeded: bits), type: value.pointee.g_type))
+        case let scalar?:
+            if let plain = PropertyValue(scalar) { return plain }
+        case nil: break
+        }
         let type = value.pointee.g_type
         if type == CGStreamerShim_type_fraction() {
             return .fraction(
