@@ -16,6 +16,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .library(name: "GStreamer", targets: ["GStreamer"]),
+        .library(name: "GStreamerLogging", targets: ["GStreamerLogging"]),
         // webrtcbin typed: offer and answer as async calls, ICE, statistics (GStreamerWebRTC.WebRTCBin).
         .library(name: "GStreamerWebRTC", targets: ["GStreamerWebRTC"]),
         .library(name: "MediaIO", targets: ["MediaIO"]),
@@ -67,6 +68,8 @@ let package = Package(
         // -DGSTPIPE_TSAN). `package` access only, so no product's public API shows it.
         .target(name: "GstPipeSupport"),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
+        // GStreamer's debug log into swift-log, opt-in (GStreamerLogBridge), kept out of the core.
+        .target(name: "GStreamerLogging", dependencies: ["GStreamer", .product(name: "Logging", package: "swift-log")]),
         // The RTSP server behind `gstpipe ... ! rtsp://HOST:PORT/PATH` (gst-rtsp-server): one shared
         // media pipeline fed from the CLI's pipeline, for any number of clients.
         .target(
@@ -121,7 +124,9 @@ let package = Package(
             name: "AudioVideo", dependencies: ["GstPipeElements", "MediaIO"], path: "Examples/AudioVideo"),
         .executableTarget(
             name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
-        .testTarget(name: "GStreamerTests", dependencies: ["GStreamer", "GstPipeSupport"]),
+        .testTarget(
+            name: "GStreamerTests",
+            dependencies: ["GStreamer", "GstPipeSupport", "GStreamerLogging", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "GStreamerWebRTCTests", dependencies: ["GStreamerWebRTC", "GStreamer", "GstPipeSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer", "GstPipeSupport"]),
         // For the leak test: the bytes malloc has handed out (glibc's mallinfo2, which Swift's Glibc lacks).
@@ -138,7 +143,7 @@ let package = Package(
 
 // GStreamer's basic tutorials in Swift, one executable each (Examples/Tutorials/BasicTutorialN/main.swift),
 // and what they share (the clip they play when given none, their checks).
-let tutorials = [1, 2, 3, 4, 6, 7, 8, 9, 12, 13].map { "BasicTutorial\($0)" }
+let tutorials = [1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13].map { "BasicTutorial\($0)" }
     + [1, 2, 3, 5, 6, 7, 8].map { "PlaybackTutorial\($0)" }
 package.targets.append(
     .target(name: "TutorialSupport", dependencies: ["GStreamer"], path: "Examples/Tutorials/TutorialSupport"))

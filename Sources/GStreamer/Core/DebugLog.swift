@@ -4,9 +4,14 @@ import CGStreamer
 ///
 /// By default GStreamer writes them itself, to standard error or `GST_DEBUG_FILE`. An application
 /// that must see them first (to hide a password an element logs with its location, as rtspsrc does
-/// at level 5) takes them over with ``redirect(_:)``.
+/// at level 5) takes them over with ``redirect(_:)``. An application that wants them as well, as
+/// values (category, level, text), adds a handler with ``addHandler(removingDefaultWriter:_:)``, and
+/// logs lines of its own through a ``DebugCategory``.
 public enum DebugLog {
     private static let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
+
+    /// True once ``redirect(_:)`` took GStreamer's own writer out for good.
+    static var isRedirected: Bool { handler.withLock { $0 != nil } }
 
     /// Sends every line of GStreamer's debug log to `handler` in place of GStreamer's own writer,
     /// from whichever thread logs. A line is what GStreamer would have written, without colours and

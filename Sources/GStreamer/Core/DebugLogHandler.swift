@@ -1,0 +1,128 @@
+import CGStreamer
+
+/// One line of GStreamer's debug log, as a handler added with ``DebugLog/addHandler(removingDefaultWriter:_:)``
+/// gets it.
+///
+/// The corresponding C type is `GstDebugMessage`, with the arguments of a `GstLogFunction`.
+public struct DebugMessage: Sendable, Equatable {
+    /// The category's name (`myapp`, `GST_STATES`, `videotestsrc`).
+    public var category: String
+    /// How much the line matters.
+    public var level: DebugLevel
+    /// The source file that logged it.
+    public var file: String
+    /// The function that logged it.
+    public var function: String
+    /// The line in `file`.
+    public var line: Int
+    /// The name of the element, pad or other GStreamer object the line is about; nil for none.
+    public var objectName: String?
+    /// The text.
+    public var text: String
+}
+
+/// A handler of GStreamer's debug log (``DebugLog/addHandler(removingDefaultWriter:_:)``): it gets every line
+/// any category logs at or below that category's threshold until it is removed.
+public final class DebugLogHandler: Sendable {
+    // What GStreamer's log function gets as its user data. GStreamer may still be calling the function on
+    // another thread when it is removed, so a box is never freed: removal empties it (letting go of what the
+    // handler holds), and `all` keeps every box reachable for the life of the process.
+    final class Box: Sendable {
+        let handler: Mutex<(@Sendable (DebugMessage) -> Void)?>
+        let removedDefaultWriter: Bool
+        init(_ handler: @escaping @Sendable (DebugMessage) -> Void, removedDefaultWriter: Bool) {
+            self.handler = Mutex(handler)
+            self.removedDefaultWriter = removedDefaultWriter
+        }
+    }
+
+    private static let all = Mutex<[Box]>([])
+    private let box: Box
+
+    init(_ box: Box) { self.box = box }
+
+    /// Stops the calls: GStreamer no longer calls the handler, and what it captured is released. Brings
+    /// back GStreamer's own writer if this handler took it out and no other handler still keeps it out.
+    /// Removing twice does nothing.
+    ///
+    /// The corresponding C function is `gst_debug_remove_log_function_by_data`.
+    public func remove() {
+        let wasInstalled = box.handler.withLock { handler in
+            defer { handler = nil }
+            return handler != nil
+        }
+        guard wasInstalled else { return }
+        gst_debug_remove_log_function_by_data(Unmanaged.passUnretained(box).toOpaque())
+        guard box.removedDefaultWriter else { return }
+        let othersKeepItOut = Self.all.withLock { boxes in
+            boxes.contains { other in other.removedDefaultWriter && other.handler.withLock { $0 != nil } }
+        }
+        if !othersKeepItOut && !DebugLog.isRedirected { gst_debug_add_log_function(gst_debug_log_default, nil, nil) }
+    }
+
+    static func add(
+        removingDefaultWriter: Bool, _ handler: @escaping @Sendable (DebugMessage) -> Void
+    ) -> DebugLogHandler {
+        let box = Box(handler, removedDefaultWriter: removingDefaultWriter)
+        all.withLock { $0.append(box) }
+        if removingDefaultWriter { gst_debug_remove_log_function(gst_debug_log_default) }
+        gst_debug_add_log_function(logFunction, Unmanaged.passUnretained(box).toOpaque(), nil)
+        return DebugLogHandler(box)
+    }
+
+    /// The log function GStreamer calls: the line as a `DebugMessage`, to the box's handler.
+    private static let logFunction: GstLogFunction = { category, level, file, function, line, object, message, data in
+        guard let category, let message, let data,
+            let handler = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().handler.withLock({ $0 })
+        else { return }
+        handler(
+            DebugMessage(
+                category: String(cString: gst_debug_category_get_name(category)), level: DebugLevel(level),
+                file: file.map { String(cString: $0) } ?? "", function: function.map { String(cString: $0) } ?? "",
+                line: Int(line), objectName: object.flatMap(DebugLogHandler.objectName),
+                text: gst_debug_message_get(message).map { String(cString: $0) } ?? ""))
+    }
+
+    /// The name of a GstObject (unlocked, as GStreamer's own writer reads it); nil for other GObjects.
+    private static func objectName(_ object: UnsafeMutablePointer<GObject>) -> String? {
+        let instance = UnsafeMutableRawPointer(object).assumingMemoryBound(to: GTypeInstance.self)
+        guard g_type_check_instance_is_a(instance, gst_object_get_type()) != 0 else { return nil }
+        return UnsafeMutableRawPointer(object).assumingMemoryBound(to: GstObject.self).pointee.name
+            .map { String(cString: $0) }
+    }
+}
+
+extension DebugLog {
+    /// Adds `handler` to the readers of GStreamer's debug log, beside GStreamer's own writer (standard
+    /// error) unless `removingDefaultWriter`. Nothing is installed until this is called; call
+    /// ``DebugLogHandler/remove()`` to stop it. Lines come from whichever thread logs, at or below each
+    /// category's threshold (`GST_DEBUG`, ``setThresholds(_:)``).
+    ///
+    /// The corresponding C functions are `gst_debug_add_log_function` and, when asked,
+    /// `gst_debug_remove_log_function` (of `gst_debug_log_default`).
+    ///
+    /// - Parameters:
+    ///   - removingDefaultWriter: True to take GStreamer's own writer out while the handler is installed.
+    ///   - handler: Called with each line; it must not log to GStreamer's debug log itself.
+    /// - Returns: The installed handler, to remove it.
+    /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized.
+    public static func addHandler(
+        removingDefaultWriter: Bool = false, _ handler: @escaping @Sendable (DebugMessage) -> Void
+    ) throws(GStreamerError) -> DebugLogHandler {
+        try GStreamer.initialize()
+        return DebugLogHandler.add(removingDefaultWriter: removingDefaultWriter, handler)
+    }
+
+    /// Sets categories' thresholds as `GST_DEBUG` does: comma-separated `pattern:level` pairs (`myapp:5`,
+    /// `GST_*:3`), a bare level for every category. Later pairs win where patterns overlap; thresholds set
+    /// earlier stay unless a pattern here matches.
+    ///
+    /// The corresponding C function is `gst_debug_set_threshold_from_string`.
+    ///
+    /// - Parameter thresholds: The pairs, such as `"myapp:6,GST_STATES:4"`.
+    /// - Throws: ``GStreamerError`` when GStreamer cannot be initialized.
+    public static func setThresholds(_ thresholds: String) throws(GStreamerError) {
+        try GStreamer.initialize()
+        gst_debug_set_threshold_from_string(thresholds, 0)
+    }
+}

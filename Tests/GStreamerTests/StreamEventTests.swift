@@ -1,0 +1,174 @@
+import CGStreamer
+import Foundation
+import GStreamer
+import Synchronization
+import Testing
+
+@Suite("Stream events: stream-start with stream and group ids, select-streams switching playbin3's audio track")
+struct StreamEventTests {
+    /// A Matroska file of two 16-bit mono audio tracks, 3 s each: the first silent, the second a loud sine.
+    static func twoTrackFile() async throws -> URL {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "gstpipe-two-tracks-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).mkv")
+        let track = "num-buffers=30 samplesperbuffer=800 ! audio/x-raw,format=S16LE,rate=8000,channels=1 ! mux."
+        let pipeline = try Pipeline(
+            launch: "audiotestsrc wave=silence \(track) audiotestsrc wave=sine freq=440 volume=0.8 \(track) "
+                + "matroskamux name=mux ! filesink location=\"\(file.path)\"")
+        try await pipeline.run()
+        return file
+    }
+
+    /// The largest absolute 16-bit sample in `buffer`.
+    static func peak(_ buffer: Buffer) -> Int {
+        (try? buffer.withBytes { bytes in
+            bytes.withMemoryRebound(to: Int16.self) { samples in samples.map { abs(Int($0)) }.max() ?? 0 }
+        }) ?? 0
+    }
+
+    @Test("Made and read back: stream id, group id, none; select-streams' ids; other events read nil")
+    func madeAndRead() throws {
+        try GStreamer.initialize()
+        let group = Event.nextGroupID()
+        #expect(group != 0)
+        #expect(Event.nextGroupID() != group)
+        let start = Event.streamStart(streamID: "gstpipe/audio", groupID: group)
+        #expect(start.typeName == "stream-start")
+        #expect(start.streamStart?.streamID == "gstpipe/audio")
+        #expect(start.streamStart?.groupID == group)
+        #expect(Event.streamStart(streamID: "alone").streamStart?.groupID == nil)
+        let select = Event.selectStreams(["a/001", "a/002"])
+        #expect(select.typeName == "select-streams")
+        #expect(select.isUpstream)
+        #expect(select.selectedStreams == ["a/001", "a/002"])
+        #expect(Event.endOfStream.streamStart == nil)
+        #expect(Event.endOfStream.selectedStreams == nil)
+    }
+
+    @Test("After parsebin, both tracks start with ids of their own and one shared group id")
+    func streamStartAfterParsebin() async throws {
+        let file = try await Self.twoTrackFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pipeline = try Pipeline(
+            launch: "filesrc location=\"\(file.path)\" ! parsebin name=parse "
+                + "parse. ! queue ! fakesink name=first sync=false parse. ! queue ! fakesink name=second sync=false")
+        let starts = Mutex<[String: (streamID: String, groupID: UInt?)]>([:])
+        for name in ["first", "second"] {
+            let pad = try #require(pipeline.element(named: name)?.pad(named: "sink"))
+            pad.addProbe(.eventDownstream) { info in
+                if let start = info.event?.streamStart { starts.withLock { $0[name] = start } }
+                return .ok
+            }
+        }
+        try await pipeline.run()
+        let seen = starts.withLock { $0 }
+        let first = try #require(seen["first"])
+        let second = try #require(seen["second"])
+        #expect(first.streamID != second.streamID)
+        // A demuxer names its tracks after upstream's stream id: "<upstream>/<track>".
+        #expect(first.streamID.contains("/") && second.streamID.contains("/"), "\(first.streamID) \(second.streamID)")
+        #expect(first.groupID != nil)
+        #expect(first.groupID == second.groupID)
+    }
+
+    @Test("select-streams sent to playbin3 switches from the first audio track to the other: new id, other samples")
+    func selectStreamsOnPlaybin3() async throws {
+        let file = try await Self.twoTrackFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        let pipeline = try Pipeline(launch: "playbin3 uri=\"\(file.absoluteString)\"")
+        let sink = try ElementFactory.make("fakesink", name: "audio")
+        try sink.set("sync", true)
+        try pipeline.set("audio-sink", element: sink)
+        let pad = try #require(sink.pad(named: "sink"))
+        // Per stream id reaching the sink, in order, the loudest sample of its buffers.
+        let played = Mutex<[(id: String, peak: Int, buffers: Int)]>([])
+        pad.addProbe([.eventDownstream, .buffer]) { info in
+            if let start = info.event?.streamStart { played.withLock { $0.append((start.streamID, 0, 0)) } }
+            if let buffer = info.buffer {
+                let peak = Self.peak(buffer)
+                played.withLock { list in
+                    guard let last = list.indices.last else { return }
+                    list[last].peak = max(list[last].peak, peak)
+                    list[last].buffers += 1
+                }
+            }
+            return .ok
+        }
+        let bus = pipeline.bus
+        try pipeline.play()
+        defer { pipeline.stop() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        let collection = try await Self.poll(bus, GST_MESSAGE_STREAM_COLLECTION, until: deadline, Self.audioStreamIDs)
+        let ids = try #require(collection, "no stream collection with audio streams came")
+        #expect(ids.count == 2, "\(ids)")
+        // Wait for the first track's samples to reach the sink, then ask for the other one.
+        while played.withLock({ $0.first?.buffers ?? 0 }) < 3 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let first = try #require(played.withLock { $0.first?.id })
+        let other = try #require(ids.first { $0 != first })
+        let request = Event.selectStreams([other])
+        #expect(request.selectedStreams == [other])
+        #expect(pipeline.send(request))
+        // The first streams-selected message may be playbin3's own first choice: wait for the one naming ours.
+        let selected = try await Self.poll(bus, GST_MESSAGE_STREAMS_SELECTED, until: deadline) { message in
+            Self.selectedIDs(message) == [other] ? [other] : nil
+        }
+        #expect(selected == [other])
+        while played.withLock({ $0.last?.id == other ? $0.last!.buffers : 0 }) < 3 && ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        let streams = played.withLock { $0 }
+        let before = try #require(streams.first)
+        let after = try #require(streams.last)
+        #expect(after.id == other, "\(streams.map(\.id))")
+        #expect(after.buffers >= 3)
+        // One track is silent and the other a sine at 0.8 of full scale: the switch changed what plays.
+        let peaks = [before.peak, after.peak]
+        #expect(peaks.filter { $0 == 0 }.count == 1 && peaks.filter { $0 > 20_000 }.count == 1, "\(streams)")
+    }
+
+    /// The first message of `type` for which `read` gives a value, popped from `bus` without blocking
+    /// a cooperative thread; nil when none came by `deadline`.
+    static func poll<T>(
+        _ bus: Bus, _ type: GstMessageType, until deadline: ContinuousClock.Instant,
+        _ read: (UnsafeMutablePointer<GstMessage>) -> T?
+    ) async throws -> T? {
+        while ContinuousClock.now < deadline {
+            let popped = bus.withUnsafeGstBus { gst_bus_timed_pop_filtered($0, 0, type) }
+            if let message = popped {
+                defer { gst_message_unref(message) }
+                // The filter matches every extended kind alike (stream-collection, streams-selected, ...).
+                if message.pointee.type == type, let value = read(message) { return value }
+            } else {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        return nil
+    }
+
+    /// The audio stream ids of a stream-collection message (decodebin3 posts it through playbin3); nil
+    /// when it lists none.
+    static func audioStreamIDs(_ message: UnsafeMutablePointer<GstMessage>) -> [String]? {
+        var collection: UnsafeMutablePointer<GstStreamCollection>?
+        gst_message_parse_stream_collection(message, &collection)
+        guard let collection else { return nil }
+        defer { gst_object_unref(collection) }
+        let ids = (0..<gst_stream_collection_get_size(collection)).compactMap { index -> String? in
+            guard let stream = gst_stream_collection_get_stream(collection, index),
+                gst_stream_get_stream_type(stream).rawValue & GST_STREAM_TYPE_AUDIO.rawValue != 0,
+                let id = gst_stream_get_stream_id(stream)
+            else { return nil }
+            return String(cString: id)
+        }
+        return ids.isEmpty ? nil : ids
+    }
+
+    /// The ids a streams-selected message lists.
+    static func selectedIDs(_ message: UnsafeMutablePointer<GstMessage>) -> [String] {
+        (0..<gst_message_streams_selected_get_size(message)).compactMap { index in
+            guard let stream = gst_message_streams_selected_get_stream(message, index) else { return nil }
+            defer { gst_object_unref(stream) }
+            return gst_stream_get_stream_id(stream).map { String(cString: $0) }
+        }
+    }
+}
