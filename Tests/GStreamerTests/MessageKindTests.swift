@@ -116,6 +116,12 @@ struct MessageKindTests {
         #expect(statuses.contains { $0.kind == "enter" && $0.owner == "src" }, "\(statuses)")
     }
 
+    @Test("A live source's sink posts latency as it prerolls")
+    func latency() async throws {
+        let all = try await Self.run("videotestsrc is-live=true num-buffers=10 ! queue ! fakesink name=sink sync=true")
+        #expect(all.contains { if case .latency("sink") = $0 { true } else { false } }, "\(all.map(\.typeName))")
+    }
+
     @Test("A paused sink stepped by one frame posts step-done: one buffer")
     func stepDone() async throws {
         let pipeline = try Pipeline(launch: "videotestsrc ! video/x-raw,width=64,height=48 ! fakesink name=sink")

@@ -32,12 +32,16 @@ public enum GStreamer {
     }
 
     /// Whether an element factory of this name is known to the registry (plugins or Swift elements).
+    /// GStreamer is initialized first: before that the registry is empty, and a test trait such as
+    /// `.enabled(if: GStreamer.hasElement(named: "souphttpsrc"))`, evaluated before any test runs,
+    /// skipped its test on every machine.
     ///
     /// The corresponding C function is `gst_element_factory_find`.
     ///
     /// - Parameter name: The factory's name, such as "x264enc".
-    /// - Returns: Whether the factory exists.
+    /// - Returns: Whether the factory exists; false when GStreamer cannot be initialized.
     public static func hasElement(named name: String) -> Bool {
+        guard (try? initialize()) != nil else { return false }
         guard let factory = gst_element_factory_find(name) else { return false }
         gst_object_unref(UnsafeMutableRawPointer(factory))
         return true
