@@ -36,6 +36,24 @@ struct SegmentTests {
         #expect(segments.map { $0["frames"] as? Int ?? 0 }.reduce(0, +) == 210 - 30)
     }
 
+    @Test(
+        "plan-segments ends with the video, read from the last 10 s, or from the start when the video ends earlier",
+        arguments: [(30.0, 30.5, "30.000000000", 750), (5.0, 25.0, "5.000000000", 125)])
+    func planVideoEnd(video: Double, audio: Double, end: String, frames: Int) throws {
+        let input = Media.temporary("video-end", "mp4")
+        defer { try? FileManager.default.removeItem(at: input) }
+        _ = try standardOutput(
+            of: FFmpegCut.path,
+            ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=\(video)", "-f", "lavfi",
+             "-i", "sine=duration=\(audio)", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-g",
+             "50", "-c:a", "aac", input.path])
+        let plan = try CLI.run(["plan-segments", input.path, "--segment-seconds", "4"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let rows = plan.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.last?[2] == end, "\(plan.stdout)")
+        #expect(rows.map { Int($0[3]) ?? 0 }.reduce(0, +) == frames, "\(plan.stdout)")
+    }
+
     @Test("plan-segments refuses a missing file (1) and a bad length (2)")
     func planErrors() throws {
         #expect(try CLI.run(["plan-segments", "/nonexistent.mp4", "--segment-seconds", "3"]).status == 1)
