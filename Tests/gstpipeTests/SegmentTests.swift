@@ -36,6 +36,24 @@ struct SegmentTests {
         #expect(segments.map { $0["frames"] as? Int ?? 0 }.reduce(0, +) == 210 - 30)
     }
 
+    @Test(
+        "plan-segments ends with the video, read from the last 10 s, or from the start when the video ends earlier",
+        arguments: [(30.0, 30.5, "30.000000000", 750), (5.0, 25.0, "5.000000000", 125)])
+    func planVideoEnd(video: Double, audio: Double, end: String, frames: Int) throws {
+        let input = Media.temporary("video-end", "mp4")
+        defer { try? FileManager.default.removeItem(at: input) }
+        _ = try standardOutput(
+            of: FFmpegCut.path,
+            ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=\(video)", "-f", "lavfi",
+             "-i", "sine=duration=\(audio)", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-g",
+             "50", "-c:a", "aac", input.path])
+        let plan = try CLI.run(["plan-segments", input.path, "--segment-seconds", "4"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let rows = plan.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
+        #expect(rows.last?[2] == end, "\(plan.stdout)")
+        #expect(rows.map { Int($0[3]) ?? 0 }.reduce(0, +) == frames, "\(plan.stdout)")
+    }
+
     @Test("plan-segments refuses a missing file (1) and a bad length (2)")
     func planErrors() throws {
         #expect(try CLI.run(["plan-segments", "/nonexistent.mp4", "--segment-seconds", "3"]).status == 1)
@@ -82,6 +100,30 @@ struct SegmentTests {
         #expect(try FFProbe(joined).audio.count == 1)
     }
 
+    @Test("200 segments joined (a few open at once): 1200 frames, pts one frame apart")
+    func manySegments() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-many-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // ffmpeg's segment muxer: 40 s at 30 fps, a key frame and a new file every 0.2 s.
+        _ = try standardOutput(
+            of: FFmpegCut.path,
+            ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=30:duration=40", "-pix_fmt", "yuv420p",
+             "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-g", "6", "-force_key_frames",
+             "expr:gte(t,n_forced*0.2)", "-f", "segment", "-segment_time", "0.2", "-reset_timestamps", "1",
+             folder.appendingPathComponent("seg%03d.mp4").path])
+        let segments = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            .map { folder.appendingPathComponent($0).path }
+        try #require(segments.count == 200, "\(segments.count) segments")
+        let joined = folder.appendingPathComponent("joined.mp4")
+        let result = try CLI.run(["join", joined.path] + segments, timeout: 240)
+        #expect(result.status == 0, "\(result.stderr)")
+        let video = try FFmpegCut.timestamps(joined)
+        #expect(video.count == 1200)
+        let steps = zip(video, video.dropFirst()).map { $1 - $0 }
+        #expect(steps.allSatisfy { abs($0 - 1.0 / 30) < 0.0011 }, "\(steps.min() ?? 0)...\(steps.max() ?? 0)")
+    }
+
     @Test("A join that fails leaves no output: a missing segment (1), segments of two encodings (1)")
     func joinFailures() async throws {
         let input = try await Media.countedClip("mp4")
@@ -97,11 +139,16 @@ struct SegmentTests {
         var result = try CLI.run(["join", output.path, small, folder.appendingPathComponent("none.mp4").path])
         #expect(result.status == 1, "\(result.stderr)")
         #expect(!FileManager.default.fileExists(atPath: output.path))
-        result = try CLI.run(["join", output.path, small, large], timeout: 60)
-        #expect(result.status == 1, "\(result.stderr)")
-        // The reason, not the demuxer's not-linked error that follows the refusal.
-        #expect(result.stderr.contains("join takes segments of one size, codec and frame rate"), "\(result.stderr)")
-        #expect(!FileManager.default.fileExists(atPath: output.path))
+        // The reason, not the demuxer's not-linked error that follows the refusal: in either order, and
+        // again (which segment's pad comes first is a race).
+        for order in [[small, large], [large, small], [small, large], [large, small, small]] {
+            result = try CLI.run(["join", output.path] + order, timeout: 60)
+            #expect(result.status == 1, "\(result.stderr)")
+            #expect(result.stderr.contains("join takes segments of one size, codec and frame rate"), "\(result.stderr)")
+            let namesBoth = result.stderr.contains("width=(int)160") && result.stderr.contains("width=(int)320")
+            #expect(namesBoth, "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: output.path))
+        }
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }
         #expect(leftovers.isEmpty, "\(leftovers)")
     }

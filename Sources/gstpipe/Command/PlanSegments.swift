@@ -51,7 +51,9 @@ extension GstPipeCommand {
                 // Segments end with the video, which may stop before the container's length.
                 // filesrc reads a path: `input` may be a file:// URI.
                 let path = URL(string: file.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? input
-                if times.frameRate != nil, let end = await VideoEnd.read(path), let duration = times.duration {
+                if times.frameRate != nil, let duration = times.duration,
+                    let end = await VideoEnd.read(path, duration: duration)
+                {
                     times.duration = min(times.frameBoundary(atOrAfter: end), duration)
                 }
                 range = try await request.resolve(on: file, times: times)

@@ -60,6 +60,7 @@ struct SegmentJoin {
         }
     }
 
+    /// The pipeline: each segment's parsebin into `concat`, then the muxer.
     private func build(
         muxer muxerName: String, writing path: String, refusal: Refusal
     ) throws(GStreamerError) -> Pipeline {
@@ -72,43 +73,102 @@ struct SegmentJoin {
             throw GStreamerError(kind: .core, message: "concat has no src pad", source: concat.name)
         }
         try joined.link(to: try muxer.requestPad("video_%u"))
-        let shape = Mutex<String?>(nil)
-        for (index, segment) in segments.enumerated() {
-            let input = try concat.requestPad("sink_%u")
-            try read(segment, index: index, in: pipeline, kind: "video/") { pad throws(GStreamerError) in
-                // concat and the muxers would take a segment of another size or codec and write a file
-                // that changes midway: refused.
-                let caps = Self.shape(of: pad.currentCaps ?? pad.queryCaps())
-                let first = shape.withLock { first in
-                    if first == nil { first = caps }
-                    return first!
-                }
-                guard caps == first else {
-                    // A variable-frame-rate input's segments each get the rate their own frames average.
-                    let message =
-                        "\(segment) is \(caps), the first segment \(first): join takes segments of one size, "
-                        + "codec and frame rate (a variable-frame-rate input cannot be joined yet)"
-                    refusal.message.withLock { if $0 == nil { $0 = message } }
-                    throw GStreamerError(kind: .runtime, message: message, source: nil)
-                }
-                try pad.link(to: input)
-            }
+        let shapes = ShapeCheck(refusal: refusal)
+        // Every pad requested now, in order (sink_0, sink_1...); the readers opened a few at a time.
+        for _ in segments { _ = try concat.requestPad("sink_%u") }
+        for index in segments.indices.prefix(Self.openAtOnce) {
+            try open(index, in: pipeline, concat: concat, shapes: shapes)
         }
         if let audio {
             // Requested before anything plays: matroskamux refuses a pad once it has written its header.
             let muxerAudio = try muxer.requestPad("audio_%u")
-            try read(audio, index: segments.count, in: pipeline, kind: "audio/") { pad throws(GStreamerError) in
+            _ = try read(audio, index: segments.count, in: pipeline, kind: "audio/") { pad throws(GStreamerError) in
                 try pad.link(to: muxerAudio)
             }
         }
         return pipeline
     }
 
-    /// What must match between segments: the codec, the picture size and the frame rate.
-    private static func shape(of caps: Caps) -> String {
-        let fields = caps.description.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
-        let kept = fields.filter { $0.hasPrefix("width=") || $0.hasPrefix("height=") || $0.hasPrefix("framerate=") }
-        return ([caps.mediaType ?? "?"] + kept).joined(separator: ", ")
+    /// How many segments are read at once. Each reader holds a file, a demuxer's thread and its
+    /// buffers: with every segment open, 200 segments took 405 threads and 211 file descriptors, so a
+    /// day in one-minute segments would pass the usual limit of 1024 descriptors.
+    static let openAtOnce = 4
+
+    /// Opens segment `index` into its concat pad. When concat is done with it (its end of stream),
+    /// its reader is closed and the segment `openAtOnce` further on opened, on a thread of its own:
+    /// an element cannot be stopped from its own streaming thread.
+    @discardableResult
+    private func open(
+        _ index: Int, in pipeline: Pipeline, concat: Element, shapes: ShapeCheck
+    ) throws(GStreamerError) -> (source: Element, parser: Element) {
+        let segment = segments[index]
+        guard let input = concat.pad(named: "sink_\(index)") else {
+            throw GStreamerError(kind: .core, message: "concat has no pad sink_\(index)", source: concat.name)
+        }
+        let reader = try read(segment, index: index, in: pipeline, kind: "video/") { pad throws(GStreamerError) in
+            try shapes.accept(pad.currentCaps ?? pad.queryCaps(), of: segment)
+            // The caps that flow are checked too: those a pad is linked with may still lack a
+            // field, and a segment whose caps change midway would reach the muxer.
+            pad.addProbe(.eventDownstream) { info in
+                guard let caps = info.event?.caps else { return .ok }
+                // Refused, the caps go no further: the run then fails, and names the refusal.
+                return (try? shapes.accept(caps, of: segment)) == nil ? .drop : .ok
+            }
+            try pad.link(to: input)
+        }
+        let next = index + Self.openAtOnce
+        guard next < segments.count else { return reader }
+        // The pipeline weak and concat looked up by name: the probe belongs to concat's pad, which the
+        // pipeline holds (and the wrapper `concat` may be gone by then).
+        let concatName = concat.name
+        input.addProbe(.eventDownstream) { [weak pipeline] info in
+            guard info.event?.typeName == "eos", let pipeline, let concat = pipeline.element(named: concatName)
+            else { return .ok }
+            Thread {
+                for element in [reader.parser, reader.source] { _ = try? element.setState(.null) }
+                try? pipeline.remove(reader.source, reader.parser)
+                do throws(GStreamerError) {
+                    let opened = try open(next, in: pipeline, concat: concat, shapes: shapes)
+                    try opened.parser.syncStateWithParent()
+                    try opened.source.syncStateWithParent()
+                } catch {
+                    pipeline.postError("cannot join \(segments[next]): \(error.message)")
+                }
+            }.start()
+            return .remove
+        }
+        return reader
+    }
+
+    /// What must match between segments: the codec, the picture size and the frame rate. The first
+    /// caps seen set the shape; a segment of another is refused, the reason kept in `refusal` before
+    /// any error it causes can reach the bus.
+    final class ShapeCheck: Sendable {
+        private let refusal: Refusal
+        private let first = Mutex<String?>(nil)
+
+        init(refusal: Refusal) { self.refusal = refusal }
+
+        /// Takes the first caps seen as the shape; throws naming the difference for caps of another.
+        func accept(_ caps: Caps, of segment: String) throws(GStreamerError) {
+            let fields = caps.description.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
+            let kept = fields.filter { field in
+                field.hasPrefix("width=") || field.hasPrefix("height=") || field.hasPrefix("framerate=")
+            }
+            let shape = ([caps.mediaType ?? "?"] + kept).joined(separator: ", ")
+            let expected = first.withLock { first in
+                if first == nil { first = shape }
+                return first!
+            }
+            guard shape == expected else {
+                // A variable-frame-rate input's segments each get the rate their own frames average.
+                let message =
+                    "\(segment) is \(shape), the first segment \(expected): join takes segments of one size, "
+                    + "codec and frame rate (a variable-frame-rate input cannot be joined yet)"
+                refusal.message.withLock { if $0 == nil { $0 = message } }
+                throw GStreamerError(kind: .runtime, message: message, source: nil)
+            }
+        }
     }
 
     /// filesrc and parsebin for `path`; `link` gets its first stream of `kind` ("video/", "audio/"),
@@ -117,7 +177,7 @@ struct SegmentJoin {
     private func read(
         _ path: String, index: Int, in pipeline: Pipeline, kind: String,
         link: @escaping @Sendable (Pad) throws(GStreamerError) -> Void
-    ) throws(GStreamerError) {
+    ) throws(GStreamerError) -> (source: Element, parser: Element) {
         let source = try ElementSpec("filesrc", [("location", .string(path))]).make(
             named: "gstpipe-segment\(index)", in: pipeline)
         let parser = try ElementSpec("parsebin").make(named: "gstpipe-parse\(index)", in: pipeline)
@@ -133,6 +193,7 @@ struct SegmentJoin {
                 parser?.postError("cannot join \(path): \(error.message)")
             }
         }
+        return (source, parser)
     }
 
     /// The first segment refused for its shape, kept for the error the run ends with.

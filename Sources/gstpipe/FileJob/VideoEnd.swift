@@ -5,15 +5,28 @@ import Synchronization
 /// Where a file's video ends, in stream time: after its last frame. A container's length is its
 /// longest stream's, often the audio's (an AAC track ends a little after the video), and a segment
 /// planned past the last frame would hold no picture. Read by parsing the video (demuxer and parser,
-/// no decoder) to its end, which costs the reading of the file.
+/// no decoder) from a seek to `tail` before the container's end, where the demuxer's index lets it
+/// start there: the file is read to its end from the start only when no frame comes after that point
+/// (a video far shorter than the file), or the file is that short anyway.
 enum VideoEnd {
     private struct State {
         var segment: (start: ClockTime, time: ClockTime)?
         var end: ClockTime?
     }
 
+    /// How far before the container's end the reading starts: more than any audio outlasts the video.
+    static let tail: ClockTime = 10_000_000_000
+
     /// The end of the first video stream of `path`, nil when it has none or the file cannot be parsed.
-    static func read(_ path: String) async -> ClockTime? {
+    /// With the container's `duration`, only its last `tail` is read when that holds video.
+    static func read(_ path: String, duration: ClockTime? = nil) async -> ClockTime? {
+        if let duration, duration > 2 * tail, let end = await read(path, from: duration - tail) { return end }
+        return await read(path, from: nil)
+    }
+
+    /// The end of the video read from `start` on (RangeCut's seek, which starts from the key frame
+    /// before it), or from the beginning without it.
+    private static func read(_ path: String, from start: ClockTime?) async -> ClockTime? {
         let state = Mutex(State())
         do {
             let pipeline = try Pipeline(name: "gstpipe-video-end")
@@ -22,6 +35,10 @@ enum VideoEnd {
             let sink = try ElementSpec("fakesink", [("sync", .text("false"))]).make(in: pipeline)
             try source.link(to: parser)
             guard let input = sink.pad(named: "sink") else { return nil }
+            if let start {
+                // Added first: what comes before the seek is dropped before the probe below sees it.
+                RangeCut.apply(TimeRange(start: start), video: input, audio: [], isVideo: false) { _ in }
+            }
             input.addProbe([.buffer, .eventDownstream]) { info in
                 if let segment = info.event?.segment {
                     state.withLock { $0.segment = (segment.start, segment.time) }
