@@ -42,27 +42,21 @@ await Tutorial.run { input in
     defer { playbin.stop() }
     var percents: [Int] = []
     var playing = true
-    let start = ContinuousClock.now
-    messages: for await message in messages {
-        switch message {
-        case .error(let error): throw error
-        case .endOfStream:
-            print("End of stream")
-            break messages
-        case .buffering(_, let percent) where !isLive:
-            percents.append(percent)
-            print("Buffering (\(percent)%)")
-            // The tutorial's handling: wait for the buffer to fill before playing.
-            if percent < 100 {
-                playing = false
-                try playbin.setState(.paused)
-            } else if !playing {
-                playing = true
-                try playbin.setState(.playing)
-            }
-        default: continue
-        }
+    // The tutorial's handling of a buffering message: below 100% pause, at 100% play (again).
+    func buffered(_ percent: Int) throws {
+        percents.append(percent)
+        print("Buffering (\(percent)%)")
+        guard (percent == 100) != playing else { return }
+        playing = percent == 100
+        try playbin.setState(playing ? .playing : .paused)
     }
+    let start = ContinuousClock.now
+    for await message in messages {
+        if case .error(let error) = message { throw error }
+        if case .endOfStream = message { break }
+        if case .buffering(_, let percent) = message, !isLive { try buffered(percent) }
+    }
+    print("End of stream")
     let elapsed = Tutorial.elapsed(since: start)
 
     // At the end of stream the file is still there (the element removes it on its way to NULL). In
