@@ -12,8 +12,9 @@ import Testing
 ///
 /// Measured before the fix, under AddressSanitizer (`scripts/sanitize.sh address --filter PadParentTests`):
 /// no report, and these tests passed. GStreamer 1.22 holds the pad's element for every chain, event,
-/// query and activation call it makes, and does not call the functions of a pad whose element is gone:
-/// the orphan pads' queries and activations below are refused before they reach Swift. So through
+/// query and activation call it makes, and `gst_element_add_pad` marks each pad GST_PAD_FLAG_NEED_PARENT,
+/// so the functions of a pad whose element is gone are not called: the orphan pads' queries and
+/// activations below are refused before they reach Swift. So through
 /// GStreamer's own entry points this is not a use after free. What the fix changes: the pad functions
 /// reach the Swift object only through the element GStreamer passes (nil: they answer as a flushing pad),
 /// and a pulled source's task, which GStreamer calls without one, holds its element for each turn.
@@ -112,6 +113,8 @@ struct PadParentTests {
 
             // Nothing holds the element now: it is finalized, and its pads live on with us alone.
             #expect(hasNoElement(sinkPad), "round \(round): the sink pad has no element")
+            let needParent = GST_PAD_FLAG_NEED_PARENT.rawValue
+            #expect(sinkPad.pointee.object.flags & needParent != 0, "GStreamer calls it only with its element")
             #expect(!Self.capsQuery(sinkPad), "round \(round): an orphan sink pad answers no query")
             #expect(!Self.capsQuery(srcPad), "round \(round): an orphan source pad answers no query")
             // Nor can it be made active again: no chain or event call can follow.
