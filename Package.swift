@@ -144,7 +144,7 @@ let package = Package(
 // GStreamer's basic tutorials in Swift, one executable each (Examples/Tutorials/BasicTutorialN/main.swift),
 // and what they share (the clip they play when given none, their checks).
 let tutorials = [1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13].map { "BasicTutorial\($0)" }
-    + [1, 2, 3, 5, 6, 7, 8].map { "PlaybackTutorial\($0)" }
+    + [1, 2, 3, 4, 5, 6, 7, 8].map { "PlaybackTutorial\($0)" }
 package.targets.append(
     .target(name: "TutorialSupport", dependencies: ["GStreamer"], path: "Examples/Tutorials/TutorialSupport"))
 package.targets += tutorials.map { name in

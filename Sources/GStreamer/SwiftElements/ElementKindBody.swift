@@ -112,15 +112,24 @@ enum ElementPads {
         return object
     }
 
-    /// Keeps `owner` in the pad's `element_private` field, without a reference: the element owns both
-    /// the pad and (through its Swift object) the owner, and its pads are deactivated before either goes.
+    /// Keeps `owner` in the pad's `element_private` field, without a reference: the element keeps the
+    /// owner (through its Swift object) until it is finalized. The pad may live longer (a peer pushing
+    /// or querying holds one, so may an application), so the field is read only through
+    /// `owner(of:parent:as:)`, while the element is held.
     static func setOwner(_ owner: AnyObject, of pad: UnsafeMutablePointer<GstPad>) {
         pad.pointee.element_private = Unmanaged.passUnretained(owner).toOpaque()
     }
 
-    /// The object `setOwner` kept in `pad`.
-    static func owner<Owner: AnyObject>(of pad: UnsafeMutablePointer<GstPad>?, as type: Owner.Type) -> Owner {
-        Unmanaged<Owner>.fromOpaque(pad!.pointee.element_private).takeUnretainedValue()
+    /// The object `setOwner` kept in `pad`, for a pad function: `parent` is the pad's element, which
+    /// GStreamer holds a reference to for the call, so the element is not finalized, nor the owner
+    /// released, before the call returns. Nil when the pad has no element any more (removed from it, or
+    /// the element disposed while the pad lives on): the owner may be gone, and the caller must answer
+    /// as a flushing pad does. (Issue 29, item 11: the field used to be read whatever the parent.)
+    static func owner<Owner: AnyObject>(
+        of pad: UnsafeMutablePointer<GstPad>?, parent: UnsafeMutablePointer<GstObject>?, as type: Owner.Type
+    ) -> Owner? {
+        guard let pad, parent != nil, let owner = pad.pointee.element_private else { return nil }
+        return Unmanaged<Owner>.fromOpaque(owner).takeUnretainedValue()
     }
 
     /// The object passed as a callback's `user_data`, without a reference (`passUnretained`).

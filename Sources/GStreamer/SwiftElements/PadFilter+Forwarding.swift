@@ -12,13 +12,20 @@ extension PadFilter {
         for pad in [sinkPad, ownSrcPad] {
             gst_pad_set_query_function_full(
                 pad, { pad, parent, query in
-                    guard let pad, let query else { return 0 }
-                    return ElementPads.owner(of: pad, as: PadFilter.self).answer(query, on: pad, parent: parent)
+                    guard let pad, let query,
+                        let filter = ElementPads.owner(of: pad, parent: parent, as: PadFilter.self)
+                    else { return 0 }
+                    return filter.answer(query, on: pad, parent: parent)
                 }, nil, nil)
         }
         gst_pad_set_event_function_full(
-            ownSrcPad, { pad, _, event in
-                gst_pad_push_event(ElementPads.owner(of: pad, as: PadFilter.self).sinkPad, event)
+            ownSrcPad, { pad, parent, event in
+                guard let event else { return 0 }
+                guard let filter = ElementPads.owner(of: pad, parent: parent, as: PadFilter.self) else {
+                    gst_event_unref(event)
+                    return 0
+                }
+                return gst_pad_push_event(filter.sinkPad, event)
             }, nil, nil)
     }
 

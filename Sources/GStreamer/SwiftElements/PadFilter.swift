@@ -53,21 +53,29 @@ final class PadFilter: ElementKindBody, @unchecked Sendable {
         gst_object_unref(UnsafeMutableRawPointer(sinkPad))
     }
 
-    /// The pads' functions. Each pad holds this object in `element_private`, without a reference: the
-    /// element owns both, and its pads are removed and deactivated (in dispose) before this object
-    /// goes (in finalize, or later when someone still holds the element's Swift handle).
+    /// The pads' functions. Each pad holds this object in `element_private`, without a reference, and
+    /// reaches it only through the element GStreamer holds for the call (`ElementPads.owner`): a pad
+    /// outlived by its element answers as a flushing pad.
     func installCallbacks() {
         ElementPads.setOwner(self, of: ownSrcPad)
         ElementPads.setOwner(self, of: sinkPad)
         gst_pad_set_chain_function_full(
-            sinkPad, { pad, _, buffer in
+            sinkPad, { pad, parent, buffer in
                 guard let buffer else { return GST_FLOW_ERROR }
-                return ElementPads.owner(of: pad, as: PadFilter.self).chain(buffer)
+                guard let filter = ElementPads.owner(of: pad, parent: parent, as: PadFilter.self) else {
+                    gst_buffer_unref(buffer)
+                    return GST_FLOW_FLUSHING
+                }
+                return filter.chain(buffer)
             }, nil, nil)
         gst_pad_set_event_function_full(
-            sinkPad, { pad, _, event in
+            sinkPad, { pad, parent, event in
                 guard let event else { return 0 }
-                return ElementPads.owner(of: pad, as: PadFilter.self).sinkEvent(event) ? 1 : 0
+                guard let filter = ElementPads.owner(of: pad, parent: parent, as: PadFilter.self) else {
+                    gst_event_unref(event)
+                    return 0
+                }
+                return filter.sinkEvent(event) ? 1 : 0
             }, nil, nil)
         installForwarding()
     }

@@ -46,14 +46,18 @@ final class PadSource: ElementKindBody, @unchecked Sendable {
         gst_object_unref(UnsafeMutableRawPointer(pad))
     }
 
-    /// The pad's functions. The pad holds this object in `element_private`, without a reference: the
-    /// element owns both, and the pad's task is stopped (READY) before either goes.
+    /// The pad's functions. The pad holds this object in `element_private`, without a reference, and
+    /// reaches it only while the element is held: GStreamer's reference for a pad function, the task's
+    /// own for each of its turns.
     func installCallbacks() {
         ElementPads.setOwner(self, of: pad)
         gst_pad_set_activatemode_function_full(
-            pad, { pad, _, mode, active in
+            pad, { pad, parent, mode, active in
                 guard let pad, mode == GST_PAD_MODE_PUSH else { return 0 }
-                return ElementPads.owner(of: pad, as: PadSource.self).activate(pad, active: active != 0) ? 1 : 0
+                // Stopping the task needs nothing of the element's: a pad outlived by it can still stop.
+                guard active != 0 else { return gst_pad_stop_task(pad) }
+                guard let source = ElementPads.owner(of: pad, parent: parent, as: PadSource.self) else { return 0 }
+                return source.activate(pad) ? 1 : 0
             }, nil, nil)
         gst_pad_set_event_function_full(
             pad, { pad, parent, event in
@@ -84,15 +88,21 @@ final class PadSource: ElementKindBody, @unchecked Sendable {
             }, nil, nil)
     }
 
-    /// Starts the pad's task (READY → PAUSED) or stops it and waits for its thread (PAUSED → READY;
-    /// the pad is flushing by then, so a push waiting downstream has returned).
-    private func activate(_ pad: UnsafeMutablePointer<GstPad>, active: Bool) -> Bool {
-        guard active else { return gst_pad_stop_task(pad) != 0 }
+    /// Starts the pad's task (READY → PAUSED). Deactivation (PAUSED → READY) stops it and waits for its
+    /// thread; the pad is flushing by then, so a push waiting downstream has returned.
+    private func activate(_ pad: UnsafeMutablePointer<GstPad>) -> Bool {
         round.reset()
         return gst_pad_start_task(
             pad, { userData in
                 let pad = userData!.assumingMemoryBound(to: GstPad.self)
-                ElementPads.owner(of: pad, as: PadSource.self).produceOnTask(pad)
+                // A task function gets no parent from GStreamer: each turn holds the element itself.
+                guard let element = gst_pad_get_parent_element(pad) else {
+                    gst_pad_pause_task(pad)
+                    return
+                }
+                defer { gst_object_unref(UnsafeMutableRawPointer(element)) }
+                let parent = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)
+                ElementPads.owner(of: pad, parent: parent, as: PadSource.self)?.produceOnTask(pad)
             }, UnsafeMutableRawPointer(pad), nil) != 0
     }
 
