@@ -126,7 +126,9 @@ let package = Package(
             name: "gstpipe-bench", dependencies: ["GstPipeElements", "MediaIO"], path: "Benchmarks/GstPipeBench"),
         .testTarget(
             name: "GStreamerTests",
-            dependencies: ["GStreamer", "GstPipeSupport", "GStreamerLogging", .product(name: "Logging", package: "swift-log")]),
+            dependencies: [
+                "GStreamer", "GstPipeSupport", "GStreamerLogging", .product(name: "Logging", package: "swift-log"),
+            ]),
         .testTarget(name: "GStreamerWebRTCTests", dependencies: ["GStreamerWebRTC", "GStreamer", "GstPipeSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer", "GstPipeSupport"]),
         // For the leak test: the bytes malloc has handed out (glibc's mallinfo2, which Swift's Glibc lacks).

@@ -3,7 +3,8 @@
 import GStreamer
 
 let pipeline = try Pipeline(
-    launch: "videotestsrc name=src is-live=true num-buffers=5 ! video/x-raw,framerate=10/1 ! queue ! fakesink sync=true")
+    launch: "videotestsrc name=src is-live=true num-buffers=5 ! video/x-raw,framerate=10/1 "
+        + "! queue ! fakesink sync=true")
 let sourcePad = pipeline.element(named: "src")!.pad(named: "src")!
 sourcePad.addProbe(.eventDownstream) { info in
     if let start = info.event?.streamStart { print("stream \(start.streamID), group \(start.groupID ?? 0)") }

@@ -5,7 +5,7 @@ import Testing
 
 @Suite("Queries a pipeline asks while it starts: latency, caps, allocation, buffering; asked and answered in probes")
 struct NegotiationQueryTests {
-    @Test("A live source behind a queue: live, a frame plus the sink's 20 ms deadline; a probe's answer becomes the pipeline's")
+    @Test("A live source behind a queue: a frame plus the sink's 20 ms deadline; a probe's answer becomes the pipeline's")
     func latency() throws {
         let pipeline = try Pipeline(
             launch: "videotestsrc name=src is-live=true ! video/x-raw,framerate=10/1,width=32,height=24 "
@@ -57,7 +57,8 @@ struct NegotiationQueryTests {
         #expect(sourcePad.query(query))
         let result = try #require(query.capsResult)
         #expect(!result.isEmpty)
-        #expect(result.structures.allSatisfy { $0.name == "video/x-raw" && $0.string("format") == "GRAY8" }, "\(result)")
+        #expect(
+            result.structures.allSatisfy { $0.name == "video/x-raw" && $0.string("format") == "GRAY8" }, "\(result)")
 
         let sinkPad = try #require(pipeline.element(named: "sink")?.pad(named: "sink"))
         let only = try Caps("video/x-raw,format=GRAY8,width=64,height=48,framerate=5/1")

@@ -68,14 +68,16 @@ await Tutorial.run {
     let messages = seen.withLock { $0 }
     let ours = messages.filter { $0.category == "basic-tutorial-11" }
     for message in ours {
-        print("\(message.level) \(message.file):\(message.line):\(message.function) <\(message.objectName ?? "")> \(message.text)")
+        let place = "\(message.file):\(message.line):\(message.function)"
+        print("\(message.level) \(place) <\(message.objectName ?? "")> \(message.text)")
     }
     try Tutorial.check(
         ours.map(\.level) == [.error, .warning, .info, .debug], "the category logged \(ours.map(\.level))")
     for message in ours {
         try Tutorial.check(message.line == lines[message.level], "\(message.level) came from line \(message.line)")
         try Tutorial.check(message.file.hasSuffix("main.swift"), "\(message.level) came from \(message.file)")
-        try Tutorial.check(message.function.hasPrefix("logAtEachLevel"), "\(message.level) came from \(message.function)")
+        try Tutorial.check(
+            message.function.hasPrefix("logAtEachLevel"), "\(message.level) came from \(message.function)")
         try Tutorial.check(message.objectName == "tone", "\(message.level) names \(message.objectName ?? "nothing")")
     }
     let states = messages.filter { $0.category == "GST_STATES" }

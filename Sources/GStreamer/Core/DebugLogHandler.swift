@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 
 /// One line of GStreamer's debug log, as a handler added with ``DebugLog/addHandler(removingDefaultWriter:_:)``
 /// gets it.
@@ -66,15 +67,20 @@ public final class DebugLogHandler: Sendable {
         let box = Box(handler, removedDefaultWriter: removingDefaultWriter)
         all.withLock { $0.append(box) }
         if removingDefaultWriter { gst_debug_remove_log_function(gst_debug_log_default) }
-        gst_debug_add_log_function(logFunction, Unmanaged.passUnretained(box).toOpaque(), nil)
+        // Made here, read on any thread that logs: GStreamer walks its list of functions without a lock.
+        let data = Unmanaged.passUnretained(box).toOpaque()
+        HandOver.published(data)
+        gst_debug_add_log_function(logFunction, data, nil)
         return DebugLogHandler(box)
     }
 
     /// The log function GStreamer calls: the line as a `DebugMessage`, to the box's handler.
     private static let logFunction: GstLogFunction = { category, level, file, function, line, object, message, data in
-        guard let category, let message, let data,
-            let handler = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().handler.withLock({ $0 })
-        else { return }
+        guard let category, let message, let data else { return }
+        HandOver.received(data)
+        guard let handler = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().handler.withLock({ $0 }) else {
+            return
+        }
         handler(
             DebugMessage(
                 category: String(cString: gst_debug_category_get_name(category)), level: DebugLevel(level),
