@@ -83,7 +83,47 @@ package final class WebRTCViewer: Sendable {
         }
         self.webrtcbin = webrtcbin
         listenForReports()
+        countEnds(streams: [feed, sound].compactMap { $0 }.count)
         try pipeline.play()
+    }
+
+    /// How many of the viewer's streams have brought end of stream to webrtcbin, and of how many;
+    /// apart from `state`, for the probes to hold without holding the viewer.
+    private final class Ends: Sendable {
+        let count = Mutex((ended: 0, streams: 0))
+    }
+
+    private let ends = Ends()
+
+    /// True once every stream of the viewer has brought end of stream to webrtcbin: its RTCP thread
+    /// then says BYE at once (RTP's rule for a session of fewer than 50), which is how the viewer
+    /// learns that the stream ended rather than stalled.
+    package var hasEnded: Bool { ends.count.withLock { $0.ended >= $0.streams } }
+
+    /// Counts the end of stream of each of webrtcbin's `streams` sink pads (`sink_0`, `sink_1`); with
+    /// the last, sends it to each of webrtcbin's rtpsessions too, which say BYE on it. In webrtcbin
+    /// (1.22) it stops on the way, at the retransmission element before the session, so the session
+    /// never saw it, and a WHEP client learnt of the end only from the silence that followed.
+    private func countEnds(streams: Int) {
+        let ends = ends
+        ends.count.withLock { $0.streams = streams }
+        let webrtcbin = webrtcbin
+        for number in 0..<streams {
+            // Weak: webrtcbin holds its pads' probes, and the viewer holds this wrapper.
+            _ = webrtcbin.pad(named: "sink_\(number)")?.addProbe(.eventDownstream) { [weak webrtcbin] info in
+                guard info.event?.typeName == "eos" else { return .ok }
+                let last = ends.count.withLock { count in
+                    count.ended += 1
+                    return count.ended == count.streams
+                }
+                // The sessions exist once negotiated: looked for now.
+                guard last, let webrtcbin = webrtcbin as? Bin else { return .ok }
+                for session in webrtcbin.allElements where session.factoryName == "rtpsession" {
+                    _ = session.pad(named: "send_rtp_sink")?.sendEndOfStream()
+                }
+                return .ok
+            }
+        }
     }
 
     /// Two SSRCs for a viewer's video and sound: random (RFC 3550), not zero, not the same.

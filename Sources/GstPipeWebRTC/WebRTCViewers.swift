@@ -230,6 +230,23 @@ package final class WebRTCViewers: Sendable {
         remove(id, because: "it left")
     }
 
+    /// After the run's end of stream: waits, at most `limit`, until it has reached every viewer's
+    /// webrtcbin, then a moment for webrtcbin's RTCP thread to send the BYE, so that a viewer (a WHEP
+    /// client) ends at once rather than after its silence timeout. Blocks the calling thread. The end
+    /// waits behind the frames a viewer's appsrc holds (up to a second of them, sent at their pace,
+    /// and slower on a loaded machine): the bound leaves room for that.
+    package func waitForGoodbyes(limit: Duration = .seconds(5)) {
+        let viewers = shared.state.withLock { Array($0.viewers.values) }
+        guard !viewers.isEmpty else { return }
+        let deadline = ContinuousClock.now + limit
+        while viewers.contains(where: { !$0.hasEnded }) && ContinuousClock.now < deadline {
+            Thread.sleep(forTimeInterval: 0.02)
+        }
+        // The BYE goes out on the RTCP thread right after end of stream reached rtpsession, encrypted
+        // and sent by libnice: a fraction of this.
+        Thread.sleep(forTimeInterval: 0.3)
+    }
+
     /// Stops every viewer and stops taking frames: after the run's pipeline has stopped.
     package func close() {
         watchdog.withLock { $0?.cancel() }

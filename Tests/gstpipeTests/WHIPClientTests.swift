@@ -35,30 +35,37 @@ struct WHIPClientTests {
         return (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] ?? [:]
     }
 
-    @Test("Gray noise published to aiortc's WHIP endpoint with a bearer token: decoded there, gray, then DELETEd",
-          .aiortc)
-    func publishToAiortc() async throws {
+    /// `frames` of gray noise published to aiortc's WHIP endpoint with the token, in a namespace of their
+    /// own: gstpipe's result and aiortc's report, once it has the DELETE. Small frames: noise is the
+    /// hardest picture for VP8 to encode, and the machine's two cores are shared.
+    private static func publishNoise(frames: Int) async throws -> (CLIResult, [String: Any]) {
         let namespace = try await NetworkNamespace()
-        let (server, report) = try await Self.startAiortc(in: namespace)
+        let (server, report) = try await startAiortc(in: namespace)
         defer { try? FileManager.default.removeItem(at: report) }
-        // 240 frames at 30 a second: 8 s of gray noise, then end of stream and DELETE. The run waits for
-        // ICE and DTLS (over 3 s on a loaded 2-core machine) before its second frame. Small frames:
-        // noise is the hardest picture for VP8 to encode, and the machine's two cores are shared.
-        let gstpipe = namespace.run(
+        let result = await namespace.run(
             CLI.binary.path,
             [
-                "noise", "num-buffers=240", "width=160", "height=120", "!", "gray", "!",
-                "whip+http://127.0.0.1:8891/whip?token=\(Self.token)",
-            ])
-        let result = await gstpipe.finish(timeout: 60)
+                "noise", "num-buffers=\(frames)", "width=160", "height=120", "!", "gray", "!",
+                "whip+http://127.0.0.1:8891/whip?token=\(token)",
+            ]
+        ).finish(timeout: 60)
         // aiortc decodes on its own time: wait for the DELETE to be in the report.
-        var seen = Self.read(report)
+        var seen = read(report)
         for _ in 0..<50 where seen["deleted"] as? Bool != true {
             try await Task.sleep(for: .milliseconds(100))
-            seen = Self.read(report)
+            seen = read(report)
         }
         server.signal(SIGKILL)
         _ = await server.finish(timeout: 5)
+        return (result, seen)
+    }
+
+    @Test("Gray noise published to aiortc's WHIP endpoint with a bearer token: decoded there, gray, then DELETEd",
+          .aiortc)
+    func publishToAiortc() async throws {
+        // 240 frames at 30 a second: 8 s of gray noise, then end of stream and DELETE. The run waits for
+        // ICE and DTLS (over 3 s on a loaded 2-core machine) before its second frame.
+        let (result, seen) = try await Self.publishNoise(frames: 240)
         let comment = Comment(rawValue: "\(seen)\n\(result.stderr)")
         #expect(result.status == 0, comment)
         #expect((seen["frames"] as? Int ?? 0) >= 200, comment)
@@ -74,25 +81,9 @@ struct WHIPClientTests {
 
     @Test("90 frames published to aiortc: the run waits for ICE and DTLS, so all but a few are decoded there", .aiortc)
     func publishFromTheFirstFrame() async throws {
-        let namespace = try await NetworkNamespace()
-        let (server, report) = try await Self.startAiortc(in: namespace)
-        defer { try? FileManager.default.removeItem(at: report) }
         // 3 s at the input's pace: frames sent before the connection was up used to be lost (the
         // start of a file, with its key frame), which left aiortc a few dozen of them.
-        let result = await namespace.run(
-            CLI.binary.path,
-            [
-                "noise", "num-buffers=90", "width=160", "height=120", "!", "gray", "!",
-                "whip+http://127.0.0.1:8891/whip?token=\(Self.token)",
-            ]
-        ).finish(timeout: 60)
-        var seen = Self.read(report)
-        for _ in 0..<50 where seen["deleted"] as? Bool != true {
-            try await Task.sleep(for: .milliseconds(100))
-            seen = Self.read(report)
-        }
-        server.signal(SIGKILL)
-        _ = await server.finish(timeout: 5)
+        let (result, seen) = try await Self.publishNoise(frames: 90)
         let comment = Comment(rawValue: "\(seen)\n\(result.stderr)")
         #expect(result.status == 0, comment)
         #expect((seen["frames"] as? Int ?? 0) >= 85, comment)
@@ -156,13 +147,18 @@ struct WHIPClientTests {
         }
         let output = Media.temporary("whep", "mkv")
         defer { try? FileManager.default.removeItem(at: output) }
+        // A silence timeout far beyond the stream's end: the server's RTCP BYE is what must end it.
         let watcher = namespace.run(
-            CLI.binary.path, ["--timeout", "5", "whep+http://127.0.0.1:8890/live/whep", "!", output.path])
-        // The watcher ends by itself when the server's stream ends.
+            CLI.binary.path, ["--timeout", "20", "whep+http://127.0.0.1:8890/live/whep", "!", output.path])
+        let serving = Task { (await server.finish(timeout: 60), ContinuousClock.now) }
         let watched = await watcher.finish(timeout: 60)
-        let served = await server.finish(timeout: 20)
+        let watchedAt = ContinuousClock.now
+        let (served, servedAt) = await serving.value
         let comment = Comment(rawValue: "server: \(served.stderr)\nwatcher: \(watched.stderr)")
         #expect(watched.status == 0, comment)
+        // Within moments of the server's end (which waits for its BYE to go), not the 20 s of silence.
+        #expect(watchedAt - servedAt < .seconds(3), "ended \(watchedAt - servedAt) after the server; \(comment)")
+        #expect(watched.stderr.contains("the server ended the session: ending the stream"), comment)
         let watching = "watching whep+http://127.0.0.1:8890/live/whep: the server sends video"
         #expect(watched.stderr.contains(watching), comment)
         let frames = Self.frameCount(output)

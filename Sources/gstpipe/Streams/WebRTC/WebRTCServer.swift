@@ -46,8 +46,11 @@ final class WebRTCServer: StreamServer {
             + (viewers.ice.shown.map { "; ICE: \($0)" } ?? "") + ")"
     }
 
-    /// Nothing to wait for at end of stream: each viewer's appsrc is ended as the appsink ends.
-    func finish() {}
+    /// Each viewer's appsrc is ended as the appsink ends: waits (bounded) until webrtcbin has said BYE
+    /// to each, before the run stops their pipelines.
+    func finish() {
+        viewers.waitForGoodbyes()
+    }
 
     /// Closes every viewer's connection and stops listening.
     func close() {
