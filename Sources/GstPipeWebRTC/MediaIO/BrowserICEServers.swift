@@ -22,6 +22,11 @@ public struct BrowserICEServers: Sendable, Equatable {
     public var publicAddress: String?
 
     /// STUN, TURN and the public address, each optional; none at all serves the local network alone.
+    ///
+    /// - Parameters:
+    ///   - stun: A STUN server, `stun://HOST:PORT`; nil for none.
+    ///   - turn: A TURN server, `turn://USER:PASS@HOST:PORT` (or `turns://`); nil for none.
+    ///   - publicAddress: The address a NAT forwards to this machine; nil for none.
     public init(stun: String? = nil, turn: String? = nil, publicAddress: String? = nil) {
         (self.stun, self.turn, self.publicAddress) = (stun, turn, publicAddress)
     }

@@ -47,7 +47,7 @@ public final class BrowserViewers: Sendable {
     ///   the pipeline cannot start (a GStreamer plugin missing).
     public static func serve(
         video: some VideoSource, audio: (any AudioSource)? = nil, at address: String,
-        ice servers: BrowserICEServers = BrowserICEServers(),
+        ice: BrowserICEServers = BrowserICEServers(),
         note: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(BrowserWebRTCError) -> BrowserViewers {
         let parsed = try BrowserAddress(address, defaultPort: 8890)
@@ -56,7 +56,7 @@ public final class BrowserViewers: Sendable {
             throw BrowserWebRTCError(
                 "\(parsed.server.shown): codec=\(codecName) is not sent over WebRTC: write vp8 or h264")
         }
-        let ice = try servers.settings(localAddresses: SignallingServer.iceAddresses(for: parsed.server.host))
+        let settings = try ice.settings(localAddresses: SignallingServer.iceAddresses(for: parsed.server.host))
         let pipeline: Pipeline
         do {
             let encoder = (WebRTCViewers.encoderQueue + codec.encoderChain).joined(separator: " ")
@@ -78,7 +78,7 @@ public final class BrowserViewers: Sendable {
         do {
             let sources = WebRTCViewers.Sources(
                 video: pipeline.element(named: "video"), audio: pipeline.element(named: "audio"))
-            viewers = try WebRTCViewers(sources: sources, codec: codec, ice: ice, note: note)
+            viewers = try WebRTCViewers(sources: sources, codec: codec, ice: settings, note: note)
             try pipeline.play()
         } catch {
             pipeline.stop()
