@@ -73,6 +73,33 @@ struct ClockTests {
         #expect(await waiting.value == .unscheduled)
     }
 
+    @Test("A wait on an id unscheduled before it, in an already-cancelled task, at no time: each answered, each waiter freed once (ASan)")
+    func waitsThatNeverStart() async throws {
+        let clock = try Clock.system()
+        // GStreamer keeps the waiter in an unscheduled id and frees it with the id.
+        for _ in 0..<20 {
+            let id = clock.singleShot(at: clock.time + 60_000 * Self.millisecond)
+            id.unschedule()
+            #expect(await id.wait() == .unscheduled)
+        }
+        let cancelled = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            return await clock.sleep(for: .seconds(60))
+        }
+        #expect(await cancelled.value == .unscheduled)
+        // GStreamer's "none" as a time is a wait that never comes, not a trap.
+        let never = clock.singleShot(at: .max)
+        let waiting = Task { await never.wait() }
+        try await Task.sleep(for: .milliseconds(100))
+        never.unschedule()
+        #expect(await waiting.value == .unscheduled)
+        // A duration past the clock's range does not wrap into the past.
+        let long = Task { await clock.sleep(for: .seconds(Int64.max)) }
+        try await Task.sleep(for: .milliseconds(100))
+        long.cancel()
+        #expect(await long.value == .unscheduled)
+    }
+
     @Test("A periodic id ticks every interval, at exact clock times, until the reader stops")
     func periodic() async throws {
         let clock = try Clock.system()

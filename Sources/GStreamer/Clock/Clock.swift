@@ -69,10 +69,14 @@ public final class Clock: @unchecked Sendable, CustomStringConvertible {
     ///
     /// The corresponding C function is `gst_clock_new_single_shot_id`.
     ///
-    /// - Parameter time: The clock time to wake at (compare ``time``).
+    /// - Parameter time: The clock time to wake at (compare ``time``). Times past `Int64.max` (among
+    ///   them `ClockTime.max`, GStreamer's "none", which it refuses) are taken as `Int64.max`, the last
+    ///   time a clock can compare: a wait that never comes unless unscheduled.
     /// - Returns: The clock id.
     public func singleShot(at time: ClockTime) -> ClockID {
-        ClockID(taking: gst_clock_new_single_shot_id(pointer, GstClockTime(time)), clock: self)
+        // Clocks compare times as signed 64-bit differences: a later time would read as past.
+        let valid = min(time, ClockTime(Int64.max))
+        return ClockID(taking: gst_clock_new_single_shot_id(pointer, GstClockTime(valid)), clock: self)
     }
 
     /// A wait that fires at `start` and then every `interval`; read its ticks with ``ClockID/ticks()``.
@@ -100,7 +104,9 @@ public final class Clock: @unchecked Sendable, CustomStringConvertible {
     /// - Returns: `.ok` when the time came, `.unscheduled` when the task was cancelled first.
     @discardableResult
     public func sleep(for duration: Duration) async -> ClockReturn {
-        await singleShot(at: time &+ nanoseconds(duration)).wait()
+        // A duration past the clock's range waits until its last time, not until a time wrapped to the past.
+        let (end, overflow) = time.addingReportingOverflow(nanoseconds(duration))
+        return await singleShot(at: overflow ? .max : end).wait()
     }
 }
 

@@ -55,13 +55,16 @@ public final class ClockID: @unchecked Sendable {
         }
     }
 
-    /// Schedules the async wait; on `.unscheduled` or `.badTime` GStreamer did not keep `data`, so it
-    /// is released here (it keeps and later frees it in every other case).
+    /// Schedules the async wait. GStreamer keeps `data` in the id (and frees it with the id) once it
+    /// stored it, even when it answers `.unscheduled`; for an invalid time or a clock that cannot wait
+    /// it returns before storing it, and `data` is released here. Which of the two happened is read
+    /// from the entry itself.
     private func schedule(_ data: UnsafeMutableRawPointer, _ callback: GstClockCallback, _ free: GDestroyNotify)
         -> ClockReturn
     {
         let scheduled = ClockReturn(gst_clock_id_wait_async(pointer, callback, data, free))
-        if scheduled == .unscheduled || scheduled == .badTime { free(data) }
+        let kept = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstClockEntry.self).pointee.user_data == data
+        if !kept { free(data) }
         return scheduled
     }
 
@@ -82,8 +85,10 @@ public final class ClockID: @unchecked Sendable {
                 waiter.start(continuation)
                 let scheduled = schedule(
                     Unmanaged.passRetained(waiter).toOpaque(),
-                    { _, _, _, data in
-                        Unmanaged<ClockWaiter>.fromOpaque(data!).takeUnretainedValue().finish(.ok)
+                    { _, time, _, data in
+                        // An invalid time is called back at once with none, before `.badTime` returns.
+                        let result: ClockReturn = time == GstClockTime.max ? .badTime : .ok
+                        Unmanaged<ClockWaiter>.fromOpaque(data!).takeUnretainedValue().finish(result)
                         return 1
                     }, { data in Unmanaged<ClockWaiter>.fromOpaque(data!).release() })
                 if scheduled != .ok { waiter.finish(scheduled) }
@@ -111,6 +116,7 @@ public final class ClockID: @unchecked Sendable {
         let scheduled = schedule(
             Unmanaged.passRetained(ticker).toOpaque(),
             { _, time, _, data in
+                guard time != GstClockTime.max else { return 1 }
                 Unmanaged<ClockTicker>.fromOpaque(data!).takeUnretainedValue().continuation.yield(ClockTime(time))
                 return 1
             }, { data in Unmanaged<ClockTicker>.fromOpaque(data!).release() })
