@@ -34,6 +34,10 @@ struct SegmentTests {
         #expect(segments.first?["startNs"] as? Int == 1_001_000_000)
         #expect(segments.last?["end"] as? String == "7.007000000")
         #expect(segments.map { $0["frames"] as? Int ?? 0 }.reduce(0, +) == 210 - 30)
+        // An end past the file plans to the video's end: no segment past it.
+        let past = try CLI.run(["plan-segments", input.path, "--segment-seconds", "3", "--end", "100"])
+        #expect(past.status == 0, "\(past.stderr)")
+        #expect(past.stdout == text.stdout, "\(past.stdout)")
     }
 
     @Test(

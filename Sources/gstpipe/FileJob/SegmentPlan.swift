@@ -21,7 +21,8 @@ struct SegmentPlan: Sendable {
     init(input: String, times: MediaTimes, range: TimeRange, length: ClockTime) {
         self.input = input
         self.times = times
-        let end = range.end ?? times.duration ?? range.start
+        // An --end or --duration past the file's end plans to its end: no segment holds nothing.
+        let end = min(range.end ?? times.duration ?? range.start, times.duration ?? .max)
         var segments: [Segment] = []
         var start = range.start
         while start < end {

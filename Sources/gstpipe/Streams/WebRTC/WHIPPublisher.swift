@@ -184,12 +184,15 @@ final class WHIPPublisher: StreamServer {
         guard let input = sink.pad(named: "sink") else { return }
         let (shared, feed, gate, shown) = (shared, feed, gate, client.shown)
         let limit = Int(Self.connectionLimit.components.seconds)
+        // Said once: every frame after it finds the gate timed out too.
+        let timedOut = OneShot()
         // On the run's streaming thread: false when the frame (or end of stream) must not go on.
         let connected: @Sendable () -> Bool = {
             switch gate.wait(flushing: input) {
             case .open: return true
             case .shut: return false
             case .timedOut:
+                guard timedOut.fire() else { return false }
                 sink.postError(
                     "the connection to \(shown) did not come up within \(limit) s (ICE or DTLS): is the server "
                         + "reachable over UDP (a firewall, or --stun/--turn for a server behind NAT)?")
