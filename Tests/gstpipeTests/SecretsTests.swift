@@ -89,6 +89,10 @@ struct SecretsTests {
         #expect(Secrets.redact("tok said ord") == "*** said ***")
         #expect(Secrets.redact(#"a token "tok" in /ord/x, (tok)"#) == #"a token "***" in /***/x, (***)"#)
         #expect(Secrets.redact("tokens, stoke, tok2 and word") == "tokens, stoke, tok2 and word")
+        // A secret of 8 characters or more is hidden even run together with other text: a percent
+        // escape, base64, a word.
+        Secrets.register("hunter2pw")
+        #expect(Secrets.redact("%3Dhunter2pw and hunter2pws, Zhunter2pw") == "%3D*** and ***s, Z***")
     }
 
     @Test("A registered secret inside a real GStreamer error and its debug details is hidden")

@@ -74,13 +74,18 @@ enum Secrets {
     /// nothing (the secret is not in the word) and mangling the message. A letter or digit joins the
     /// secret to a word only where the secret's own edge is one: `pw9!` stands alone in `pw9!x`, not
     /// in `apw9!`.
+    ///
+    /// Only a short secret (under 8 characters) is left inside longer words: a longer one is hidden
+    /// wherever it stands, since it may sit inside percent escapes (`%3Dsecret`), base64 or other
+    /// text run together, and no ordinary word holds it by chance.
     private static func masking(_ secret: String, in text: String) -> String {
         func isWordCharacter(_ character: Character?) -> Bool {
             guard let character else { return false }
             return character.isLetter || character.isNumber
         }
-        let joinsBefore = isWordCharacter(secret.first)
-        let joinsAfter = isWordCharacter(secret.last)
+        let isShort = secret.count < 8
+        let joinsBefore = isShort && isWordCharacter(secret.first)
+        let joinsAfter = isShort && isWordCharacter(secret.last)
         var shown = ""
         var rest = text.startIndex
         var searchFrom = text.startIndex
