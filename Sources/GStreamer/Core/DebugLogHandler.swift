@@ -90,7 +90,17 @@ public final class DebugLogHandler: Sendable {
     }
 
     /// The name of a GstObject (unlocked, as GStreamer's own writer reads it); nil for other GObjects.
+    /// GStreamer also logs with a mini object or a structure as the "object" (a caps, a buffer, an
+    /// event): those start with their GType, not a class pointer, and are told apart by it first, as
+    /// GStreamer's own writer does, before the pointer is read as an instance.
     private static func objectName(_ object: UnsafeMutablePointer<GObject>) -> String? {
+        let firstWord = UnsafeMutableRawPointer(object).load(as: GType.self)
+        let notInstances = [
+            gst_caps_get_type(), gst_structure_get_type(), gst_buffer_get_type(), gst_buffer_list_get_type(),
+            gst_event_get_type(), gst_message_get_type(), gst_query_get_type(), gst_sample_get_type(),
+            gst_tag_list_get_type(), gst_context_get_type(), gst_memory_get_type(),
+        ]
+        guard !notInstances.contains(firstWord) else { return nil }
         let instance = UnsafeMutableRawPointer(object).assumingMemoryBound(to: GTypeInstance.self)
         guard g_type_check_instance_is_a(instance, gst_object_get_type()) != 0 else { return nil }
         return UnsafeMutableRawPointer(object).assumingMemoryBound(to: GstObject.self).pointee.name
