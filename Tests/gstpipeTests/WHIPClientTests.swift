@@ -91,6 +91,31 @@ struct WHIPClientTests {
         #expect(result.stderr.contains("connected to whip+http://127.0.0.1:8891/whip?token=***: sending"), comment)
     }
 
+    @Test("Ctrl-C while the run waits for a WHIP connection that never comes up: exit 130 at once, not an ICE failure or the 20 s limit")
+    func interruptWhileConnecting() async throws {
+        let namespace = try await NetworkNamespace()
+        let script = Self.server.deletingLastPathComponent().appendingPathComponent("whip-unreachable-server.py")
+        let server = namespace.run("/usr/bin/python3", [script.path, "8893"])
+        defer { server.signal(SIGKILL) }
+        guard await namespace.waitForListener(8893) else {
+            Issue.record("the WHIP server did not listen: \(await server.finish(timeout: 5).stderr)")
+            return
+        }
+        // A file's pace: the second frame waits at the gate, holding the run's streaming thread.
+        let gstpipe = namespace.run(
+            CLI.binary.path, ["noise", "num-buffers=600", "width=160", "height=120", "!", "gray", "!",
+                              "whip+http://127.0.0.1:8893/whip"])
+        try await Task.sleep(for: .seconds(4))
+        let start = ContinuousClock.now
+        gstpipe.signal(SIGINT)
+        let result = await gstpipe.finish(timeout: 30)
+        let took = ContinuousClock.now - start
+        #expect(result.status == 130, "\(result.stderr)")
+        #expect(took < .seconds(8), "Ctrl-C took \(took): \(result.stderr)")
+        #expect(!result.stderr.contains("did not come up"), "\(result.stderr)")
+        #expect(!result.stderr.contains("connected to"), "the connection came up after all: \(result.stderr)")
+    }
+
     @Test("A WHIP endpoint that wants a token: 401 said plainly, the token never printed", .aiortc)
     func tokenRefused() async throws {
         let namespace = try await NetworkNamespace()

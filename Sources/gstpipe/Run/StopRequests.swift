@@ -38,6 +38,11 @@ final class StopRequests: Sendable {
 
     static let signals: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
+    /// True once a stop was asked for in this process: what holds a streaming thread waiting (the WHIP
+    /// output's wait for its connection) lets go, so the end of stream sent after it can pass.
+    static var isStopping: Bool { stopping.load(ordering: .acquiring) }
+    private static let stopping = Atomic(false)
+
     private let first = Mutex<Reason?>(nil)
     private let count = Mutex(0)
     /// Dispatch's signal sources, touched only at start and by `cancel()`.
@@ -81,6 +86,7 @@ final class StopRequests: Sendable {
             return value
         }
         first.withLock { if $0 == nil { $0 = reason } }
+        Self.stopping.store(true, ordering: .releasing)
         if presses == 1 && eosOnShutdown {
             note("\(reason.name.what): sending end of stream (\(reason.name.again))")
             pipeline.sendEndOfStream()

@@ -10,7 +10,8 @@ import GStreamer
 /// where it is, and what the server gets starts at the file's first (key) frame.
 ///
 /// The wait is bounded (`limit`), and it ends early when the connection fails or is closed, and
-/// when the run stops (its sink pad flushing), so that stopping never waits for the bound.
+/// when the run stops (its sink pad flushing, or Ctrl-C or a signal asking it to), so that stopping
+/// never waits for the bound.
 final class WHIPConnectionGate: Sendable {
     /// How long the run waits for the connection before it fails.
     let limit: Duration
@@ -59,7 +60,11 @@ final class WHIPConnectionGate: Sendable {
                 wakeUp.signal()
                 return outcome
             }
-            if pad.withUnsafePointer({ $0.pointee.object.flags & GST_PAD_FLAG_FLUSHING.rawValue != 0 }) {
+            // The run stops: flushing, or a stop asked for (Ctrl-C sends end of stream, which waits
+            // behind this frame; the input's end of stream waits for this thread's stream lock).
+            if StopRequests.isStopping
+                || pad.withUnsafePointer({ $0.pointee.object.flags & GST_PAD_FLAG_FLUSHING.rawValue != 0 })
+            {
                 return .shut
             }
             if ContinuousClock.now >= deadline {
