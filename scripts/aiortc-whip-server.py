@@ -63,6 +63,7 @@ def chroma_deviation(frame):
 
 
 async def count_frames(track):
+    previous = None
     while True:
         try:
             frame = await track.recv()
@@ -70,7 +71,13 @@ async def count_frames(track):
             print(f"aiortc-whip-server: the track ended: {error!r}", file=sys.stderr)
             return
         deviation = chroma_deviation(frame)
+        # The smallest step between two frames' times, as the sender stamped them (RTP timestamps).
+        time = float(frame.pts * frame.time_base) if frame.pts is not None else None
         with lock:
+            if previous is not None and time is not None:
+                gap = round((time - previous) * 1000, 1)
+                report["minGapMs"] = min(report.get("minGapMs", gap), gap)
+            previous = time
             report["frames"] += 1
             report["width"], report["height"] = frame.width, frame.height
             report["chromaDeviation"] = max(report["chromaDeviation"], deviation)

@@ -32,6 +32,20 @@ final class WHIPPublisher: StreamServer {
     /// The state, in a box the streaming threads' handlers can hold.
     private final class Shared: Sendable {
         let state = Mutex(State())
+
+        /// A frame's time in the publisher's pipeline: its distance from the first frame, in the
+        /// run's own times, after the publisher's running time when the first came. Frames held while
+        /// the connection came up then leave quickly, but keep their spacing for the server's jitter
+        /// buffer (stamped as they arrived, the first seconds played as a burst). Without a time, the
+        /// running time now.
+        func feedTime(of pts: ClockTime?, running: ClockTime?) -> ClockTime? {
+            guard let pts else { return running }
+            return state.withLock { state in
+                let timing = state.timing ?? (pts, running ?? 0)
+                state.timing = timing
+                return pts >= timing.first ? timing.base + (pts - timing.first) : timing.base
+            }
+        }
     }
 
     private struct State {
@@ -42,6 +56,8 @@ final class WHIPPublisher: StreamServer {
         /// The first frame (a key frame) has gone to the appsrc: the next ones wait for the connection.
         var started = false
         var closed = false
+        /// The first frame's time in the run, and the publisher's running time when it came.
+        var timing: (first: ClockTime, base: ClockTime)?
     }
 
     /// Builds the pipeline and starts it; the offer goes once frames come. `sink` is the output's
@@ -54,10 +70,10 @@ final class WHIPPublisher: StreamServer {
         let payloadType = 96
         let webrtcbin: Element
         do throws(GStreamerError) {
-            // is-live and do-timestamp: frames are stamped as they enter this pipeline, whose clock
-            // starts at its own zero (the run's timestamps belong to another pipeline).
+            // is-live: frames are stamped in this pipeline's running time as they enter (`feedTime`),
+            // the run's timestamps belonging to another pipeline.
             pipeline = try Pipeline(
-                launch: "appsrc name=whip-feed is-live=true format=time do-timestamp=true block=false "
+                launch: "appsrc name=whip-feed is-live=true format=time do-timestamp=false block=false "
                     + "leaky-type=downstream max-buffers=30 ! \(codec.payloader(payloadType: payloadType)) ! "
                     + "\(Self.rtpCaps(codec, payloadType: payloadType)) ! "
                     + "webrtcbin name=whip-peer bundle-policy=max-bundle")
@@ -182,7 +198,7 @@ final class WHIPPublisher: StreamServer {
     /// connection is up, and the gate holds the run's next frames until then.
     private func take(from sink: Element) {
         guard let input = sink.pad(named: "sink") else { return }
-        let (shared, feed, gate, shown) = (shared, feed, gate, client.shown)
+        let (shared, feed, gate, shown, pipeline) = (shared, feed, gate, client.shown, pipeline)
         let limit = Int(Self.connectionLimit.components.seconds)
         // Said once: every frame after it finds the gate timed out too.
         let timedOut = OneShot()
@@ -227,11 +243,10 @@ final class WHIPPublisher: StreamServer {
                 return state.caps
             }
             if let newCaps { feed.caps = newCaps }
-            // This pipeline's appsrc stamps it (do-timestamp): the run's times mean nothing here. A copy
-            // (same memory): the buffer itself goes on to the run's sink with its own times, which keep
-            // the run's pace.
+            // Stamped in this pipeline's time (`feedTime`). A copy (same memory): the buffer itself goes
+            // on to the run's sink with its own times, which keep the run's pace.
             let own = buffer.copy()
-            own.pts = nil
+            own.pts = shared.feedTime(of: buffer.pts, running: pipeline.currentRunningTime)
             own.dts = nil
             feed.push(own)
             return .ok
