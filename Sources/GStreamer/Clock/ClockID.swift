@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 
 /// A wait on a ``Clock``: single-shot (``Clock/singleShot(at:)``), awaited with ``wait()``, or
 /// periodic (``Clock/periodic(start:interval:)``), read with ``ticks()``. GStreamer's clock thread
@@ -62,6 +63,8 @@ public final class ClockID: @unchecked Sendable {
     private func schedule(_ data: UnsafeMutableRawPointer, _ callback: GstClockCallback, _ free: GDestroyNotify)
         -> ClockReturn
     {
+        // The clock's thread gets `data` through GLib's locks, which ThreadSanitizer does not see.
+        HandOver.published(data)
         let scheduled = ClockReturn(gst_clock_id_wait_async(pointer, callback, data, free))
         let kept = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstClockEntry.self).pointee.user_data == data
         if !kept { free(data) }
@@ -86,6 +89,7 @@ public final class ClockID: @unchecked Sendable {
                 let scheduled = schedule(
                     Unmanaged.passRetained(waiter).toOpaque(),
                     { _, time, _, data in
+                        HandOver.received(data!)
                         // An invalid time is called back at once with none, before `.badTime` returns.
                         let result: ClockReturn = time == GstClockTime.max ? .badTime : .ok
                         Unmanaged<ClockWaiter>.fromOpaque(data!).takeUnretainedValue().finish(result)
@@ -116,6 +120,7 @@ public final class ClockID: @unchecked Sendable {
         let scheduled = schedule(
             Unmanaged.passRetained(ticker).toOpaque(),
             { _, time, _, data in
+                HandOver.received(data!)
                 guard time != GstClockTime.max else { return 1 }
                 Unmanaged<ClockTicker>.fromOpaque(data!).takeUnretainedValue().continuation.yield(ClockTime(time))
                 return 1
