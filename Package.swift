@@ -6,9 +6,11 @@ import PackageDescription
 #if os(Linux)
 let gstreamerPkgConfig = Context.packageDirectory + "/Sources/CGStreamer/gstreamer.pc"
 let gstreamerWebRTCPkgConfig = gstreamerPkgConfig
+let gstreamerPlayPkgConfig = gstreamerPkgConfig
 #else
 let gstreamerPkgConfig = "gstreamer-1.0"
 let gstreamerWebRTCPkgConfig = "gstreamer-webrtc-1.0"
+let gstreamerPlayPkgConfig = "gstreamer-play-1.0"
 #endif
 
 let package = Package(
@@ -19,6 +21,8 @@ let package = Package(
         .library(name: "GStreamerLogging", targets: ["GStreamerLogging"]),
         // webrtcbin typed: offer and answer as async calls, ICE, statistics (GStreamerWebRTC.WebRTCBin).
         .library(name: "GStreamerWebRTC", targets: ["GStreamerWebRTC"]),
+        // GstPlay typed: a player for a URI, its events as an AsyncSequence, its media info (GStreamerPlay.Player).
+        .library(name: "GStreamerPlay", targets: ["GStreamerPlay"]),
         .library(name: "MediaIO", targets: ["MediaIO"]),
         // A Swift VideoSource to browser viewers (WHEP), a browser's camera into a Swift VideoSink (WHIP).
         .library(name: "GstPipeWebRTC", targets: ["GstPipeWebRTC"]),
@@ -62,6 +66,12 @@ let package = Package(
             pkgConfig: gstreamerWebRTCPkgConfig,
             providers: [.apt(["libgstreamer-plugins-bad1.0-dev"]), .brew(["gst-plugins-bad"])]
         ),
+        // GStreamer's high-level player (GstPlay), for GStreamerPlay: the same header folders as CGStreamer.
+        .systemLibrary(
+            name: "CGStreamerPlay",
+            pkgConfig: gstreamerPlayPkgConfig,
+            providers: [.apt(["libgstreamer-plugins-bad1.0-dev"]), .brew(["gst-plugins-bad"])]
+        ),
         // What Swift cannot call directly: variadic GObject calls, macros, casts, GType registration.
         .target(name: "CGStreamerShim", dependencies: ["CGStreamer"]),
         // What several modules share: the lock (Synchronization's Mutex, or one ThreadSanitizer sees under
@@ -76,6 +86,8 @@ let package = Package(
             name: "CGStreamerRTSPShim", dependencies: ["CGStreamer"],
             linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gio-2.0")]),
         .target(name: "GStreamerWebRTC", dependencies: ["GStreamer", "CGStreamer", "CGStreamerWebRTC"]),
+        .target(
+            name: "GStreamerPlay", dependencies: ["GStreamer", "CGStreamer", "CGStreamerPlay", "GstPipeSupport"]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
         .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264", "GstPipeSupport"]),
         // The WebRTC servers (Hummingbird signalling, WHEP viewers, WHIP publishers) the CLI's webrtc://
@@ -130,6 +142,7 @@ let package = Package(
                 "GStreamer", "GstPipeSupport", "GStreamerLogging", .product(name: "Logging", package: "swift-log"),
             ]),
         .testTarget(name: "GStreamerWebRTCTests", dependencies: ["GStreamerWebRTC", "GStreamer", "GstPipeSupport"]),
+        .testTarget(name: "GStreamerPlayTests", dependencies: ["GStreamerPlay", "GStreamer", "GstPipeSupport"]),
         .testTarget(name: "MediaIOTests", dependencies: ["MediaIO", "GStreamer", "GstPipeSupport"]),
         // For the leak test: the bytes malloc has handed out (glibc's mallinfo2, which Swift's Glibc lacks).
         .target(name: "CHeapUsage", path: "Tests/CHeapUsage"),

@@ -12,7 +12,7 @@
 # Arguments go to every run (`--skip-build`, say).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-library='GStreamerTests|MediaIOTests|GstPipeElementsTests'
+library='GStreamerTests|GStreamerPlayTests|MediaIOTests|GstPipeElementsTests'
 streams='StreamOutputTests|StreamInputTests'
 # The RTSP credentials and TLS tests (ffmpeg clients in network namespaces) in a run of their own after
 # those: beside them on a loaded machine, the first rtsp:// output test's ffmpeg once decoded nothing.
