@@ -55,6 +55,26 @@ struct BufferFamilyTests {
         #expect(releases.load(ordering: .relaxed) == 1)
     }
 
+    @Test("The releasing form hands the wrapped bytes back, where a Swift 6 caller can free them")
+    func releaseHandsBytesBack() throws {
+        // A @Sendable release closure cannot capture the pointer (it is not Sendable): before this form, a
+        // user could not free the bytes in the release, as the documentation says to.
+        let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 16)
+        let expected = (UInt(bitPattern: bytes.baseAddress), bytes.count)
+        let handedBack = Mutex<[(UInt, Int)]>([])
+        do {
+            let buffer = try Buffer(wrapping: bytes, readOnly: true) { released in
+                handedBack.withLock { $0.append((UInt(bitPattern: released.baseAddress), released.count)) }
+                released.deallocate()
+            }
+            #expect(buffer.memoryAddress == UnsafeRawPointer(bytes.baseAddress!))
+            #expect(handedBack.withLock { $0.isEmpty }, "released while still held")
+        }
+        let calls = handedBack.withLock { $0 }
+        #expect(calls.count == 1)
+        #expect(calls.first?.0 == expected.0 && calls.first?.1 == expected.1)
+    }
+
     @Test("Wrapping no bytes throws and names what is wrong")
     func wrapNothing() {
         #expect(throws: GStreamerError.self) {

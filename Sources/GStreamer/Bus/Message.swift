@@ -37,7 +37,8 @@ public enum Message: Sendable, CustomStringConvertible {
     case durationChanged(source: String?)
     /// An element's latency changed: the pipeline recalculates it (GstBin does so by itself).
     case latency(source: String?)
-    /// The clock went away: a player sets PAUSED then PLAYING to select a new one.
+    /// The clock went away: a player sets PAUSED then PLAYING to select a new one. Which clock it was is
+    /// ``PostedMessage/clock`` in a sync handler (`Pipeline.setSyncHandler`).
     case clockLost(source: String?)
     /// The pipeline selected a new clock (going to PLAYING).
     case newClock(source: String?, clock: Clock?)

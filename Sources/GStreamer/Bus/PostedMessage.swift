@@ -67,6 +67,23 @@ public final class PostedMessage: @unchecked Sendable {
         return contextType.map { String(cString: $0) }
     }
 
+    /// The clock a clock message names: the one that went away for `clock-lost` (which
+    /// ``Message/clockLost(source:)`` does not carry), the one selected for `new-clock`, the one offered
+    /// for `clock-provide`; nil for any other message.
+    ///
+    /// The corresponding C functions are `gst_message_parse_clock_lost`, `gst_message_parse_new_clock` and
+    /// `gst_message_parse_clock_provide`.
+    public var clock: Clock? {
+        var clock: UnsafeMutablePointer<GstClock>?
+        switch type {
+        case GST_MESSAGE_CLOCK_LOST: gst_message_parse_clock_lost(pointer, &clock)
+        case GST_MESSAGE_NEW_CLOCK: gst_message_parse_new_clock(pointer, &clock)
+        case GST_MESSAGE_CLOCK_PROVIDE: gst_message_parse_clock_provide(pointer, &clock, nil)
+        default: return nil
+        }
+        return clock.map { Clock(borrowing: $0) }
+    }
+
     /// True for a video sink's `prepare-window-handle` message: the moment to give it a window, which
     /// must be answered on the posting thread.
     ///
