@@ -13,7 +13,9 @@ import Synchronization
 ///
 /// On the video, what decoders keep that ffmpeg would not is dropped: the sliver of the frame before
 /// the start that a decoder clips to the start (its length cut below half a frame), and a frame whose
-/// timestamp, rounded by the container, falls a little before the end.
+/// timestamp, rounded by the container, falls a little before the end. Without a frame rate, the
+/// range knows its first frame (FramesAroundStart) and the seek goes just before it: what comes before
+/// that frame is the earlier frame clipped.
 final class RangeCut: Sendable {
     private struct State {
         var seqnum: UInt32?
@@ -78,8 +80,10 @@ final class RangeCut: Sendable {
     /// False for a video frame outside [start, end) that a decoder let through (see the type's note).
     /// Compared in stream time: an MP4's edit list shifts the timestamps of video with B-frames.
     private func keeps(_ buffer: Buffer, in segment: (start: ClockTime, time: ClockTime)) -> Bool {
-        guard let frame = range.frameDuration, let timestamp = buffer.pts, timestamp >= segment.start else { return true }
+        guard let timestamp = buffer.pts, timestamp >= segment.start else { return true }
         let pts = timestamp - segment.start + segment.time
+        if let first = range.firstFrame { return pts >= first }
+        guard let frame = range.frameDuration else { return true }
         if let duration = buffer.duration, duration < frame / 2 { return false }
         if pts + frame / 2 < range.start { return false }
         if let end = range.end, pts + frame / 4 >= end { return false }
@@ -94,7 +98,7 @@ final class RangeCut: Sendable {
             // Upstream from the converter's input: to uridecodebin's pad, and through the decoder to
             // the demuxer, which seeks every stream of the file.
             if !pad.push(event) {
-                fail("the input cannot seek to \(TimeRangeRequest.seconds(start)) s: it may not be seekable")
+                fail("the input cannot seek to \(TimeRangeRequest.spoken(start, decimals: 3)): it may not be seekable")
             }
         }.start()
     }

@@ -52,6 +52,23 @@ struct TimeRangeRequest: Sendable, Equatable {
         return "\(time / 1_000_000_000)." + String(repeating: "0", count: 9 - fraction.count) + fraction
     }
 
+    /// A time for a message, as a user would write it: `2 s`, `2.5 s`, or `01:02:03.25` from a minute
+    /// on. Exact (trailing zeros dropped) for a time the user gave; `decimals` rounds a time the file
+    /// gave (a length of 10.043666666 s reads 10.044 s).
+    static func spoken(_ time: ClockTime, decimals: Int = 9) -> String {
+        var unit: ClockTime = 1
+        for _ in 0..<(9 - decimals) { unit *= 10 }
+        let rounded = (time + unit / 2) / unit * unit
+        let whole = rounded / 1_000_000_000
+        var fraction = String(rounded % 1_000_000_000)
+        fraction = String(repeating: "0", count: 9 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        let decimalsText = fraction.isEmpty ? "" : "." + fraction
+        guard whole >= 60 else { return "\(whole)\(decimalsText) s" }
+        func twoDigits(_ value: ClockTime) -> String { value < 10 ? "0\(value)" : "\(value)" }
+        return "\(twoDigits(whole / 3600)):\(twoDigits(whole / 60 % 60)):\(twoDigits(whole % 60))\(decimalsText)"
+    }
+
     /// The range on `input`: checked against its length (a start at or past the end, an end before
     /// the start are usage errors), its start and end moved to the first frame at or after them, so
     /// that the frames kept are those whose timestamps are in [start, end) (see below for a start
@@ -69,7 +86,7 @@ struct TimeRangeRequest: Sendable, Equatable {
         guard !input.isNetwork, input.uri.hasPrefix("file:") else {
             throw .usage("--start, --end and --duration cut files: \(input.name) is a live input, which has no times to seek to")
         }
-        let media: MediaTimes
+        var media: MediaTimes
         if let times { media = times } else { media = try MediaTimes.read(input) }
         let end = end ?? duration.map { start + $0 }
         if let given = media.duration, start >= given {
@@ -81,24 +98,38 @@ struct TimeRangeRequest: Sendable, Equatable {
             let length = max(given, videoEnd ?? 0)
             if start >= length {
                 throw .usage(
-                    "--start \(Self.seconds(start)) is past the end of \(input.name), which lasts \(Self.seconds(length)) s: "
-                        + "give a start before it")
+                    "--start \(Self.spoken(start)) is past the end of \(input.name), which lasts "
+                        + "\(Self.spoken(length, decimals: 3)): give a start before it")
             }
         }
         if let end, end <= start {
             throw .usage(
-                "the range ends (\(Self.seconds(end)) s) before it starts (\(Self.seconds(start)) s): give an --end "
+                "the range ends (\(Self.spoken(end))) before it starts (\(Self.spoken(start))): give an --end "
                     + "after --start, or a --duration above 0")
         }
         // The output lasts end - start from its first frame, as ffmpeg's -to counts (its trim keeps
         // frames less than the duration after the first one kept): a start between frames moves the
         // end by as much. On frame boundaries that is [start, end) itself. The file's own end stays
         // as it is: past it there is no frame to move to.
-        let first = media.frameBoundary(atOrAfter: start)
-        let snappedEnd = end.map { end in media.frameBoundary(atOrAfter: end + (first - start)) }
+        // The frames around the start, read from the file: a variable rate (frames off the nominal
+        // grid, or no rate at all) is cut on the frames' own timestamps. The seek then goes 1 ns before
+        // the first frame when a frame comes before it: the decoder clips that one to start there, not
+        // on the first frame, and RangeCut drops it (ffmpeg does not keep it); 1 ns is below any
+        // container's precision, so the output still starts at zero.
+        var firstFrame: ClockTime?
+        var seekStart: ClockTime?
+        if media.hasVideo, let path = URL(string: input.uri).flatMap({ $0.isFileURL ? $0.path : nil }),
+            let frames = await FramesAroundStart.read(path, start: start), let frame = frames.first,
+            media.frameRate == nil || !media.isOnGrid(frames.sample)
+        {
+            media.frameRate = nil
+            firstFrame = frame
+            seekStart = frames.before == nil ? frame : frame - 1
+        }
+        let first = firstFrame ?? media.frameBoundary(atOrAfter: start)
+        let snappedEnd = end.map { end in media.frameBoundary(atOrAfter: end + first - start) }
         return TimeRange(
-            start: first, end: snappedEnd,
-            frameDuration: media.frameDuration)
+            start: seekStart ?? first, end: snappedEnd, frameDuration: media.frameDuration, firstFrame: firstFrame)
     }
 }
 
@@ -110,6 +141,9 @@ struct TimeRange: Sendable, Equatable {
     var end: ClockTime?
     /// One frame's length, nil for audio alone or a rate the container does not say.
     var frameDuration: ClockTime?
+    /// Without a frame rate, the first frame's timestamp when the seek goes just before it: frames
+    /// before it are dropped.
+    var firstFrame: ClockTime?
 }
 
 /// What a range is planned on: the input's length and frame rate, read by GStreamer's discoverer.
@@ -117,6 +151,8 @@ struct MediaTimes: Sendable {
     var duration: ClockTime?
     /// The video's frame rate; nil without video, or when it is variable (0/1).
     var frameRate: Fraction?
+    /// Whether the input has a video stream.
+    var hasVideo = false
 
     static func read(_ input: FileJob.Input) throws(FileJob.Failure) -> MediaTimes {
         let info: DiscovererInfo
@@ -127,7 +163,7 @@ struct MediaTimes: Sendable {
         }
         let rate = info.videoStreams.first?.video?.framerate
         let valid = rate.flatMap { $0.numerator > 0 && $0.denominator > 0 ? $0 : nil }
-        return MediaTimes(duration: info.duration, frameRate: valid)
+        return MediaTimes(duration: info.duration, frameRate: valid, hasVideo: !info.videoStreams.isEmpty)
     }
 
     /// Frame `index`'s timestamp at the nominal rate, rounded down as demuxers round theirs.
@@ -152,6 +188,17 @@ struct MediaTimes: Sendable {
     /// The first frame boundary at or after `time`; `time` itself without a frame rate.
     func frameBoundary(atOrAfter time: ClockTime) -> ClockTime {
         frameRate == nil ? time : timestamp(ofFrame: frameIndex(atOrAfter: time))
+    }
+
+    /// Whether every timestamp of `sample` is on a frame boundary of the nominal rate, within the
+    /// millisecond a container such as Matroska rounds to.
+    func isOnGrid(_ sample: [ClockTime]) -> Bool {
+        guard frameRate != nil else { return false }
+        return sample.allSatisfy { time in
+            let index = frameIndex(atOrAfter: time)
+            if timestamp(ofFrame: index) - time <= 1_000_000 { return true }
+            return index > 0 && time - timestamp(ofFrame: index - 1) <= 1_000_000
+        }
     }
 
     /// One frame's length at the nominal rate.

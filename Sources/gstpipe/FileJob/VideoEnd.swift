@@ -9,11 +9,6 @@ import Synchronization
 /// start there: the file is read to its end from the start only when no frame comes after that point
 /// (a video far shorter than the file), or the file is that short anyway.
 enum VideoEnd {
-    private struct State {
-        var segment: (start: ClockTime, time: ClockTime)?
-        var end: ClockTime?
-    }
-
     /// How far before the container's end the reading starts: more than any audio outlasts the video.
     static let tail: ClockTime = 10_000_000_000
 
@@ -27,41 +22,10 @@ enum VideoEnd {
     /// The end of the video read from `start` on (RangeCut's seek, which starts from the key frame
     /// before it), or from the beginning without it.
     private static func read(_ path: String, from start: ClockTime?) async -> ClockTime? {
-        let state = Mutex(State())
-        do {
-            let pipeline = try Pipeline(name: "gstpipe-video-end")
-            let source = try ElementSpec("filesrc", [("location", .string(path))]).make(in: pipeline)
-            let parser = try ElementSpec("parsebin").make(in: pipeline)
-            let sink = try ElementSpec("fakesink", [("sync", .text("false"))]).make(in: pipeline)
-            try source.link(to: parser)
-            guard let input = sink.pad(named: "sink") else { return nil }
-            if let start {
-                // Added first: what comes before the seek is dropped before the probe below sees it.
-                RangeCut.apply(TimeRange(start: start), video: input, audio: [], isVideo: false) { _ in }
-            }
-            input.addProbe([.buffer, .eventDownstream]) { info in
-                if let segment = info.event?.segment {
-                    state.withLock { $0.segment = (segment.start, segment.time) }
-                } else if let buffer = info.buffer, let pts = buffer.pts {
-                    state.withLock { state in
-                        guard let segment = state.segment, pts >= segment.start else { return }
-                        let end = pts - segment.start + segment.time + (buffer.duration ?? 0)
-                        state.end = max(state.end ?? 0, end)
-                    }
-                }
-                return .ok
-            }
-            let linked = Mutex(false)
-            parser.onPadAdded { pad in
-                guard (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix("video/") == true,
-                    linked.withLock({ done in defer { done = true }; return !done })
-                else { return }
-                try? pad.link(to: input)
-            }
-            try await pipeline.run()
-        } catch {
-            return nil
+        let end = Mutex<ClockTime?>(nil)
+        let parsed = await VideoPackets.read(path, from: start) { time, duration in
+            end.withLock { $0 = max($0 ?? 0, time + (duration ?? 0)) }
         }
-        return state.withLock { $0.end }
+        return parsed ? end.withLock { $0 } : nil
     }
 }

@@ -1,0 +1,55 @@
+import Foundation
+import MediaIO
+import Synchronization
+
+/// Reads the packets of a file's first video stream without decoding them (demuxer and parser), from an
+/// accurate seek where one is given: what VideoEnd and FramesAroundStart learn the video's timestamps
+/// from, in milliseconds for a few seconds of a file.
+enum VideoPackets {
+    /// Calls `packet` with each packet's stream time and duration, from the key frame before `start`
+    /// (its packets come before the start) to `stop` or the file's end; false when `path` has no video
+    /// or cannot be parsed.
+    static func read(
+        _ path: String, from start: ClockTime?, to stop: ClockTime? = nil,
+        packet: @escaping @Sendable (_ time: ClockTime, _ duration: ClockTime?) -> Void
+    ) async -> Bool {
+        let segment = Mutex<(start: ClockTime, time: ClockTime)?>(nil)
+        let linked = Mutex(false)
+        do {
+            let pipeline = try Pipeline(name: "gstpipe-video-packets")
+            let source = try ElementSpec("filesrc", [("location", .string(path))]).make(in: pipeline)
+            let parser = try ElementSpec("parsebin").make(in: pipeline)
+            let sink = try ElementSpec("fakesink", [("sync", .text("false"))]).make(in: pipeline)
+            try source.link(to: parser)
+            guard let input = sink.pad(named: "sink") else { return false }
+            if let start {
+                // Added first: what comes before the seek is dropped before the probe below sees it.
+                RangeCut.apply(TimeRange(start: start, end: stop), video: input, audio: [], isVideo: false) { _ in }
+            }
+            input.addProbe([.buffer, .eventDownstream]) { info in
+                if let new = info.event?.segment {
+                    segment.withLock { $0 = (new.start, new.time) }
+                } else if let buffer = info.buffer, let pts = buffer.pts, let current = segment.withLock({ $0 }) {
+                    // The packets from the key frame on come before the segment's start: their stream
+                    // time is below its time (and not below zero for a frame of the file).
+                    if pts >= current.start {
+                        packet(pts - current.start + current.time, buffer.duration)
+                    } else if current.start - pts <= current.time {
+                        packet(current.time - (current.start - pts), buffer.duration)
+                    }
+                }
+                return .ok
+            }
+            parser.onPadAdded { pad in
+                guard (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix("video/") == true,
+                    linked.withLock({ done in defer { done = true }; return !done })
+                else { return }
+                try? pad.link(to: input)
+            }
+            try await pipeline.run()
+        } catch {
+            return false
+        }
+        return linked.withLock { $0 }
+    }
+}
