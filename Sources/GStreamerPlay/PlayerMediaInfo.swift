@@ -88,36 +88,13 @@ extension Player {
         public var caps: Caps?
         /// The stream's tags, when it has any.
         public var tags: TagList?
-        /// A video stream's picture size and rate; nil for the other kinds.
-        public var video: Video?
-        /// An audio stream's channels and rate; nil for the other kinds.
-        public var audio: Audio?
+        /// A video stream's picture size and rate, as the Discoverer describes them; nil for the other kinds.
+        public var video: DiscoveredStream.Video?
+        /// An audio stream's channels, rate and language, as the Discoverer describes them; nil for the
+        /// other kinds.
+        public var audio: DiscoveredStream.Audio?
         /// The language of an audio or subtitle stream (an ISO 639 code or name, as tagged); nil when untagged.
         public var language: String?
-
-        /// A video stream's details.
-        public struct Video: Sendable, Equatable {
-            /// Width in pixels.
-            public var width: Int
-            /// Height in pixels.
-            public var height: Int
-            /// Frames per second (0/1 when unknown).
-            public var framerate: Fraction
-            /// The shape of a pixel (1/1 for square pixels).
-            public var pixelAspectRatio: Fraction
-            /// Bits per second, when tagged; nil otherwise.
-            public var bitrate: Int?
-        }
-
-        /// An audio stream's details.
-        public struct Audio: Sendable, Equatable {
-            /// Number of channels.
-            public var channels: Int
-            /// Samples per second per channel.
-            public var sampleRate: Int
-            /// Bits per second, when tagged; nil otherwise.
-            public var bitrate: Int?
-        }
 
         /// Copies what `info` holds (a GstPlayStreamInfo, or one of its subclasses).
         init(_ info: OpaquePointer) {
@@ -137,17 +114,17 @@ extension Player {
                 gst_play_video_info_get_framerate(info, &rate.numerator, &rate.denominator)
                 var aspect = (numerator: gint(1), denominator: gint(1))
                 gst_play_video_info_get_pixel_aspect_ratio(info, &aspect.numerator, &aspect.denominator)
-                video = Video(
+                video = DiscoveredStream.Video(
                     width: Int(gst_play_video_info_get_width(info)), height: Int(gst_play_video_info_get_height(info)),
                     framerate: Fraction(Int(rate.numerator), Int(rate.denominator)),
                     pixelAspectRatio: Fraction(Int(aspect.numerator), Int(aspect.denominator)),
                     bitrate: bitrate(gst_play_video_info_get_bitrate(info)))
             case .audio:
-                audio = Audio(
+                language = gst_play_audio_info_get_language(info).map { String(cString: $0) }
+                audio = DiscoveredStream.Audio(
                     channels: Int(gst_play_audio_info_get_channels(info)),
                     sampleRate: Int(gst_play_audio_info_get_sample_rate(info)),
-                    bitrate: bitrate(gst_play_audio_info_get_bitrate(info)))
-                language = gst_play_audio_info_get_language(info).map { String(cString: $0) }
+                    bitrate: bitrate(gst_play_audio_info_get_bitrate(info)), language: language)
             case .subtitle:
                 language = gst_play_subtitle_info_get_language(info).map { String(cString: $0) }
             case .unknown:

@@ -193,3 +193,30 @@ struct PlayerTests {
         }
     }
 }
+
+@Suite("Player: closing and releasing end the event sequences without waiting for GstPlay")
+struct PlayerReleaseTests {
+    @Test("close() and releasing a playing player each end every event sequence")
+    func closeAndRelease() async throws {
+        let (path, directory) = try await PlayerTests.mp4()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for closes in [true, false] {
+            var player: Player? = try PlayerTests.player(path)
+            let stream = try #require(player?.events)
+            player?.play()
+            try await PlayerTests.wait(for: stream) { if case .positionUpdated(let at) = $0 { at > 0 } else { false } }
+            let reader = Task {
+                var count = 0
+                for await _ in stream { count += 1 }
+                return count
+            }
+            let started = ContinuousClock.now
+            if closes { player?.close() }
+            player = nil
+            // The release hands GstPlay's teardown (joining its thread, playbin to NULL) to a thread of
+            // its own: here it returns at once, and the sequence ends though the clip had more to play.
+            _ = await reader.value
+            #expect(ContinuousClock.now - started < .seconds(5), "closing took \(ContinuousClock.now - started)")
+        }
+    }
+}
