@@ -20,6 +20,8 @@ final class RangeCut: Sendable {
     private struct State {
         var seqnum: UInt32?
         var seekSent = false
+        /// Buffers held back before the seek.
+        var held = 0
         /// The pads whose segment from the seek has come, with its start and time: their data passes.
         var passing: [ObjectIdentifier: (start: ClockTime, time: ClockTime)] = [:]
     }
@@ -27,16 +29,23 @@ final class RangeCut: Sendable {
     private let range: TimeRange
     private let state = Mutex(State())
 
-    private init(range: TimeRange) { self.range = range }
+    private let afterBuffers: Int
+
+    private init(range: TimeRange, afterBuffers: Int) {
+        self.range = range
+        self.afterBuffers = afterBuffers
+    }
 
     /// Holds back `video` (the decoded video's first converter input; or audio, for an audio
     /// description) and each of `audio` until the seek to `range`, sent up through `video`, has
-    /// flushed them. `fail` reports a seek the input refused.
+    /// flushed them. `fail` reports a seek the input refused. The seek goes at the first buffer, or at
+    /// the `afterBuffers`th.
     @discardableResult
     static func apply(
-        _ range: TimeRange, video: Pad, audio: [Pad], isVideo: Bool, fail: @escaping @Sendable (String) -> Void
+        _ range: TimeRange, video: Pad, audio: [Pad], isVideo: Bool, afterBuffers: Int = 1,
+        fail: @escaping @Sendable (String) -> Void
     ) -> RangeCut {
-        let cut = RangeCut(range: range)
+        let cut = RangeCut(range: range, afterBuffers: afterBuffers)
         cut.watch(video, isVideo: isVideo) { [cut] in cut.seek(through: video, fail: fail) }
         for pad in audio { cut.watch(pad, isVideo: false, firstBuffer: nil) }
         return cut
@@ -66,7 +75,8 @@ final class RangeCut: Sendable {
                 return .ok
             }
             let (passing, sendSeek) = state.withLock { state in
-                let send = !state.seekSent && firstBuffer != nil
+                if firstBuffer != nil { state.held += 1 }
+                let send = !state.seekSent && firstBuffer != nil && state.held >= afterBuffers
                 if send { state.seekSent = true }
                 return (state.passing[key], send)
             }

@@ -24,6 +24,9 @@ enum VideoEnd {
     private static func read(_ path: String, from start: ClockTime?) async -> ClockTime? {
         let end = Mutex<ClockTime?>(nil)
         let parsed = await VideoPackets.read(path, from: start) { time, duration in
+            // Only frames from the seek on: the key frame before it says nothing of where the video ends
+            // (it may be the last frame of a video far shorter than the file).
+            if let start, time < start { return }
             end.withLock { $0 = max($0 ?? 0, time + (duration ?? 0)) }
         }
         return parsed ? end.withLock { $0 } : nil

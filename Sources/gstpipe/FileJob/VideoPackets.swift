@@ -6,6 +6,9 @@ import Synchronization
 /// accurate seek where one is given: what VideoEnd and FramesAroundStart learn the video's timestamps
 /// from, in milliseconds for a few seconds of a file.
 enum VideoPackets {
+    /// How many packets pass (held back) before the seek goes.
+    static let seekAfterPackets = 10
+
     /// Calls `packet` with each packet's stream time and duration, from the key frame before `start`
     /// (its packets come before the start) to `stop` or the file's end; false when `path` has no video
     /// or cannot be parsed.
@@ -23,8 +26,14 @@ enum VideoPackets {
             try source.link(to: parser)
             guard let input = sink.pad(named: "sink") else { return false }
             if let start {
-                // Added first: what comes before the seek is dropped before the probe below sees it.
-                RangeCut.apply(TimeRange(start: start, end: stop), video: input, audio: [], isVideo: false) { _ in }
+                // Added first: what comes before the seek is dropped before the probe below sees it. The
+                // seek waits for a few packets, as a run's waits for its first decoded frame: Matroska's
+                // demuxer moves the zero of its stream time to an earlier block of another stream (Vorbis
+                // before H.264) as it meets it, and the times read here must be those of the run.
+                RangeCut.apply(
+                    TimeRange(start: start, end: stop), video: input, audio: [], isVideo: false,
+                    afterBuffers: seekAfterPackets
+                ) { _ in }
             }
             input.addProbe([.buffer, .eventDownstream]) { info in
                 if let new = info.event?.segment {
