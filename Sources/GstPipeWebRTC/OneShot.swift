@@ -1,10 +1,11 @@
 import Synchronization
 
-/// Something that happens once, fired from any thread, awaited by one task with a time limit.
+/// Something that happens once, fired from any thread, awaited with a time limit (by any number of
+/// tasks: the end of a `webrtc://` run may be awaited more than once).
 package final class OneShot: Sendable {
     private struct State {
         var fired = false
-        var waiter: CheckedContinuation<Void, Never>?
+        var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
     private let state = Mutex(State())
@@ -12,21 +13,21 @@ package final class OneShot: Sendable {
     /// Not yet happened.
     package init() {}
 
-    /// Marks it as happened, resuming the waiter if there is one; later calls do nothing. True for
+    /// Marks it as happened, resuming every waiter; later calls do nothing. True for
     /// the call that marked it.
     @discardableResult
     package func fire() -> Bool {
-        let (first, waiter) = state.withLock { state -> (Bool, CheckedContinuation<Void, Never>?) in
-            guard !state.fired else { return (false, nil) }
+        let (first, waiters) = state.withLock { state -> (Bool, [CheckedContinuation<Void, Never>]) in
+            guard !state.fired else { return (false, []) }
             state.fired = true
-            defer { state.waiter = nil }
-            return (true, state.waiter)
+            defer { state.waiters = [] }
+            return (true, state.waiters)
         }
-        waiter?.resume()
+        waiters.forEach { $0.resume() }
         return first
     }
 
-    /// Returns once it has happened, or after `timeout`.
+    /// Returns once it has happened, or after `timeout` (which marks it as happened, for every waiter).
     package func wait(timeout: Duration) async {
         let timer = Task { [self] in
             try? await Task.sleep(for: timeout)
@@ -36,7 +37,7 @@ package final class OneShot: Sendable {
         await withCheckedContinuation { continuation in
             let resumeNow = state.withLock { state -> Bool in
                 if state.fired { return true }
-                state.waiter = continuation
+                state.waiters.append(continuation)
                 return false
             }
             if resumeNow { continuation.resume() }

@@ -91,6 +91,8 @@ package final class WebRTCViewer: Sendable {
     /// apart from `state`, for the probes to hold without holding the viewer.
     private final class Ends: Sendable {
         let count = Mutex((ended: 0, streams: 0))
+        /// Fired with the last end (or as the viewer closes): what `waitUntilEnded` awaits.
+        let all = OneShot()
     }
 
     private let ends = Ends()
@@ -99,6 +101,14 @@ package final class WebRTCViewer: Sendable {
     /// then says BYE at once (RTP's rule for a session of fewer than 50), which is how the viewer
     /// learns that the stream ended rather than stalled.
     package var hasEnded: Bool { ends.count.withLock { $0.ended >= $0.streams } }
+
+    /// Returns once every stream of the viewer has brought end of stream to webrtcbin (`hasEnded`),
+    /// or the viewer has closed, or after `timeout`. Suspends, without holding a thread: the probe
+    /// that counts the last end resumes it. Meant to be awaited once (a wait that timed out leaves
+    /// the next one nothing to wait for).
+    package func waitUntilEnded(timeout: Duration) async {
+        await ends.all.wait(timeout: timeout)
+    }
 
     /// Counts the end of stream of each of webrtcbin's `streams` sink pads (`sink_0`, `sink_1`); with
     /// the last, sends it to each of webrtcbin's rtpsessions too, which say BYE on it. In webrtcbin
@@ -116,6 +126,7 @@ package final class WebRTCViewer: Sendable {
                     count.ended += 1
                     return count.ended == count.streams
                 }
+                if last { ends.all.fire() }
                 // The sessions exist once negotiated: looked for now.
                 guard last, let webrtcbin = webrtcbin as? Bin else { return .ok }
                 for session in webrtcbin.allElements where session.factoryName == "rtpsession" {
@@ -261,5 +272,7 @@ package final class WebRTCViewer: Sendable {
         guard first else { return }
         pipeline.setSyncHandler(nil)
         pipeline.stop()
+        // Nothing more will end: a wait for it need not run to its bound.
+        ends.all.fire()
     }
 }

@@ -232,19 +232,19 @@ package final class WebRTCViewers: Sendable {
 
     /// After the run's end of stream: waits, at most `limit`, until it has reached every viewer's
     /// webrtcbin, then a moment for webrtcbin's RTCP thread to send the BYE, so that a viewer (a WHEP
-    /// client) ends at once rather than after its silence timeout. Blocks the calling thread. The end
-    /// waits behind the frames a viewer's appsrc holds (up to a second of them, sent at their pace,
-    /// and slower on a loaded machine): the bound leaves room for that.
-    package func waitForGoodbyes(limit: Duration = .seconds(5)) {
+    /// client) ends at once rather than after its silence timeout. The end waits behind the frames a
+    /// viewer's appsrc holds (up to a second of them, sent at their pace, and slower on a loaded
+    /// machine): the bound leaves room for that. Suspends rather than sleeping: on two cores Swift's
+    /// cooperative pool has two threads, and a thread held here for seconds was half of it.
+    package func waitForGoodbyes(limit: Duration = .seconds(5)) async {
         let viewers = shared.state.withLock { Array($0.viewers.values) }
         guard !viewers.isEmpty else { return }
-        let deadline = ContinuousClock.now + limit
-        while viewers.contains(where: { !$0.hasEnded }) && ContinuousClock.now < deadline {
-            Thread.sleep(forTimeInterval: 0.02)
+        await withTaskGroup(of: Void.self) { group in
+            for viewer in viewers { group.addTask { await viewer.waitUntilEnded(timeout: limit) } }
         }
         // The BYE goes out on the RTCP thread right after end of stream reached rtpsession, encrypted
         // and sent by libnice: a fraction of this.
-        Thread.sleep(forTimeInterval: 0.3)
+        try? await Task.sleep(for: .milliseconds(300))
     }
 
     /// Stops every viewer and stops taking frames: after the run's pipeline has stopped.

@@ -5,9 +5,12 @@
 // namespace, BrowserViewersRelayTests). SIGINT or SIGTERM closes it and exits 0, printing how many
 // frames and samples the sources handed on.
 //
-//   BrowserViewersTone [--port 8890] [--turn turn://USER:PASS@HOST:PORT] [--lifetimes]
+//   BrowserViewersTone [--port 8890] [--turn turn://USER:PASS@HOST:PORT] [--token TOKEN]
+//                      [--lifetimes | --publisher]
 //
-// With --lifetimes it checks what closing lets go instead (Lifetimes.swift).
+// With --lifetimes it checks what closing lets go instead (Lifetimes.swift); with --publisher it takes
+// a publisher through `BrowserPublisher` at webrtc://127.0.0.1:PORT/in instead, with the same --turn
+// and --token (WebRTCICEServersTests reads its page and endpoint).
 import Dispatch
 import Foundation
 import GstPipeWebRTC
@@ -92,20 +95,34 @@ let port = arguments.firstIndex(of: "--port").flatMap { $0 + 1 < arguments.count
     ?? 8890
 if arguments.contains("--lifetimes") { exit(await Lifetimes.run(port: port)) }
 let turn = arguments.firstIndex(of: "--turn").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+let token = arguments.firstIndex(of: "--token").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
+let query = token.map { "?token=\($0)" } ?? ""
+let ice = BrowserICEServers(turn: turn)
 let video = GrayBars()
 let audio = Sine440()
-let viewers: BrowserViewers
+let close: () -> Void
 do {
-    viewers = try await BrowserViewers.serve(
-        video: video, audio: audio, at: "webrtc://127.0.0.1:\(port)/live", ice: BrowserICEServers(turn: turn)
-    ) {
-        print("BrowserViewersTone: \($0)")
+    if arguments.contains("--publisher") {
+        let publisher = try await BrowserPublisher.receive(
+            at: "webrtc://127.0.0.1:\(port)/in\(query)", video: IgnoringVideoSink(), ice: ice
+        ) {
+            print("BrowserViewersTone: \($0)")
+        }
+        print("BrowserViewersTone: taking a publisher at \(publisher.whipURL)")
+        close = publisher.close
+    } else {
+        let viewers = try await BrowserViewers.serve(
+            video: video, audio: audio, at: "webrtc://127.0.0.1:\(port)/live\(query)", ice: ice
+        ) {
+            print("BrowserViewersTone: \($0)")
+        }
+        print("BrowserViewersTone: serving at \(viewers.whepURL)")
+        close = viewers.close
     }
 } catch {
     print("BrowserViewersTone: \(error)")
     exit(1)
 }
-print("BrowserViewersTone: serving at \(viewers.whepURL)")
 
 // Both signals end it cleanly: the test sends SIGINT once the page has reported.
 let stopped = Mutex(false)
@@ -121,6 +138,6 @@ for number in [SIGINT, SIGTERM] {
 while !stopped.withLock({ $0 }) {
     try await Task.sleep(for: .milliseconds(100))
 }
-viewers.close()
+close()
 print("BrowserViewersTone: \(video.frames) frames and \(audio.samples) samples handed on")
 exit(0)

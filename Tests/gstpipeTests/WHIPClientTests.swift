@@ -119,6 +119,32 @@ struct WHIPClientTests {
         #expect(!result.stderr.contains("connected to"), "the connection came up after all: \(result.stderr)")
     }
 
+    @Test("A WHIP connection that never comes up: the run fails within the limit (3 s here), saying so, exit 1")
+    func connectionLimit() async throws {
+        let namespace = try await NetworkNamespace()
+        let script = Self.server.deletingLastPathComponent().appendingPathComponent("whip-unreachable-server.py")
+        let server = namespace.run("/usr/bin/python3", [script.path, "8893"])
+        defer { server.signal(SIGKILL) }
+        guard await namespace.waitForListener(8893) else {
+            Issue.record("the WHIP server did not listen: \(await server.finish(timeout: 5).stderr)")
+            return
+        }
+        let start = ContinuousClock.now
+        let gstpipe = namespace.run(
+            "/usr/bin/env",
+            ["GSTPIPE_TEST_WHIP_CONNECTION_LIMIT=3", CLI.binary.path, "noise", "num-buffers=600", "width=160",
+             "height=120", "!", "gray", "!", "whip+http://127.0.0.1:8893/whip"])
+        let result = await gstpipe.finish(timeout: 60)
+        let took = ContinuousClock.now - start
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains("the connection to whip+http://127.0.0.1:8893/whip did not come up within 3 s"),
+            "\(result.stderr)")
+        // The limit, plus gstpipe's start and the offer's gathering on a loaded machine: well short of 20 s.
+        #expect(took < .seconds(15), "the run took \(took): \(result.stderr)")
+        #expect(!result.stderr.contains("connected to"), "the connection came up after all: \(result.stderr)")
+    }
+
     @Test("A WHIP endpoint that wants a token: 401 said plainly, the token never printed", .aiortc)
     func tokenRefused() async throws {
         let namespace = try await NetworkNamespace()
@@ -290,5 +316,14 @@ struct WHIPClientAddressTests {
         let answer =
             "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\na=sendonly\r\nm=audio 0 UDP/TLS/RTP/SAVPF 111\r\na=inactive\r\n"
         #expect(WHEPSource.sentMedia(in: answer) == ["video"])
+    }
+
+    @Test("The WHIP connection limit: 20 s, unless the test harness's variable gives whole seconds")
+    func connectionLimitSetting() {
+        let variable = "GSTPIPE_TEST_WHIP_CONNECTION_LIMIT"
+        #expect(WHIPOutput.connectionLimit(environment: [:]) == .seconds(20))
+        #expect(WHIPOutput.connectionLimit(environment: [variable: "3"]) == .seconds(3))
+        #expect(WHIPOutput.connectionLimit(environment: [variable: "0"]) == .seconds(20))
+        #expect(WHIPOutput.connectionLimit(environment: [variable: "soon"]) == .seconds(20))
     }
 }

@@ -12,14 +12,8 @@ struct WebRTCLiveInputTests {
     /// `videotestsrc` (live or not) into the encoder chain of `webrtc://` and its appsink, the viewers'
     /// source; returns the appsink's `sync` and the queue's `leaky` once frames have been encoded.
     func adapted(live: Bool) async throws -> (sync: Bool?, leaky: String?, frames: Int) {
-        try GStreamer.initialize()
-        let chain = (WebRTCViewers.encoderQueue + WebRTCCodec.vp8.encoderChain).joined(separator: " ")
-        let pipeline = try Pipeline(
-            launch: "videotestsrc is-live=\(live) ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 ! "
-                + "\(chain) ! appsink name=video sync=true async=false max-buffers=60")
-        let appsink = try #require(pipeline.element(named: "video"))
-        let viewers = try WebRTCViewers(
-            sources: WebRTCViewers.Sources(video: appsink, audio: nil), codec: .vp8, ice: ICESettings(), note: { _ in })
+        let (pipeline, appsink, viewers) = try Self.encoding(
+            "videotestsrc is-live=\(live) ! video/x-raw,format=I420,width=320,height=240,framerate=30/1", sync: true)
         let queue = try #require(pipeline.allElements.first { $0.factoryName == "queue" })
         let frames = Counter()
         _ = appsink.pad(named: "sink")?.addProbe(.buffer) { _ in
@@ -35,6 +29,21 @@ struct WebRTCLiveInputTests {
         viewers.close()
         pipeline.stop()
         return result
+    }
+
+    /// `source` through the encoder chain of `webrtc://` (VP8) into the appsink the viewers take from
+    /// (syncing or not), not yet playing; the viewers' `ice` settings as given.
+    static func encoding(
+        _ source: String, sync: Bool, ice: ICESettings = ICESettings()
+    ) throws -> (Pipeline, Element, WebRTCViewers) {
+        try GStreamer.initialize()
+        let chain = (WebRTCViewers.encoderQueue + WebRTCCodec.vp8.encoderChain).joined(separator: " ")
+        let pipeline = try Pipeline(
+            launch: "\(source) ! \(chain) ! appsink name=video sync=\(sync) async=false max-buffers=60")
+        let appsink = try #require(pipeline.element(named: "video"))
+        let viewers = try WebRTCViewers(
+            sources: WebRTCViewers.Sources(video: appsink, audio: nil), codec: .vp8, ice: ice, note: { _ in })
+        return (pipeline, appsink, viewers)
     }
 
     @Test("a live input: the appsink stops syncing, the queue before the encoder keeps the newest frame")

@@ -1,9 +1,10 @@
 import Foundation
 
-/// How `BrowserViewers` reaches browsers beyond one network: the library's form of the command line's
-/// `--stun`, `--turn` and `--public-ip`. Each viewer's webrtcbin gathers candidates through the STUN and
-/// TURN servers, and the served viewer page gives its `RTCPeerConnection` the same servers, so that a
-/// browser behind a NAT that lets no direct path through still watches, relayed by the TURN server.
+/// How `BrowserViewers` and `BrowserPublisher` reach browsers beyond one network: the library's form of
+/// the command line's `--stun`, `--turn` and `--public-ip`. Each viewer's (or publisher's) webrtcbin
+/// gathers candidates through the STUN and TURN servers, and the served page gives its
+/// `RTCPeerConnection` the same servers, so that a browser behind a NAT that lets no direct path
+/// through still watches (or publishes), relayed by the TURN server.
 ///
 /// ```swift
 /// let ice = BrowserICEServers(turn: "turn://alice:secret@turn.example.net:3478")

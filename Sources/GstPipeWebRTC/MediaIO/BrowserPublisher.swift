@@ -36,16 +36,21 @@ public final class BrowserPublisher: Sendable {
     ///     listens on every address of this machine.
     ///   - video: Renders the publisher's camera, in its `VideoSink/pixelFormat`.
     ///   - audio: Renders the publisher's microphone; nil leaves the sound out.
+    ///   - ice: STUN and TURN servers and the public address, for publishers beyond this network: given to
+    ///     each publisher's webrtcbin and to the publisher page (as ``BrowserViewers`` does); none by default.
     ///   - note: Told what publishers do (one came, one left); nothing by default.
     /// - Returns: Once the server accepts connections.
-    /// - Throws: ``BrowserWebRTCError`` when the address cannot be read, the port is taken, or the sinks'
-    ///   pipeline cannot start.
+    /// - Throws: ``BrowserWebRTCError`` when the address or `ice` cannot be read, the port is taken, or the
+    ///   sinks' pipeline cannot start.
     @discardableResult
     public static func receive(
         at address: String, video: some VideoSink, audio: (any AudioSink)? = nil,
+        ice: BrowserICEServers = BrowserICEServers(),
         note: @escaping @Sendable (String) -> Void = { _ in }
     ) async throws(BrowserWebRTCError) -> BrowserPublisher {
         let parsed = try BrowserAddress(address, defaultPort: 8891)
+        // Read before anything starts: a bad server is the caller's to fix, with nothing to stop.
+        let settings = try ice.settings(localAddresses: SignallingServer.iceAddresses(for: parsed.server.host))
         let pipeline: Pipeline
         do {
             // Live and stamped as each sample arrives: the publisher's times are another pipeline's.
@@ -62,9 +67,7 @@ public final class BrowserPublisher: Sendable {
         } catch {
             throw BrowserWebRTCError("cannot make the pipeline that renders the publisher: \(error)")
         }
-        var ice = ICESettings()
-        ice.localAddresses = SignallingServer.iceAddresses(for: parsed.server.host)
-        let sessions = BrowserPublisherSessions(pipeline: pipeline, ice: ice, note: note)
+        let sessions = BrowserPublisherSessions(pipeline: pipeline, ice: settings, note: note)
         let publisher = BrowserPublisher(sessions: sessions)
         let endpoints = WHIPEndpoints(path: parsed.server.path, input: sessions, token: parsed.token)
         do {

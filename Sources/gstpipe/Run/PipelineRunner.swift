@@ -178,7 +178,7 @@ struct PipelineRunner {
             switch message {
             case .endOfStream:
                 progress?.finish()
-                streams.finish()
+                await streams.finish()
                 heldWarnings.forEach(printWarning)
                 drawGraph(of: pipeline)
                 printStatistics(of: pipeline, since: started)

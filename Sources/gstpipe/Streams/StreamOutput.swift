@@ -69,7 +69,9 @@ protocol StreamOutput: Sendable {
 /// What a stream output runs beside the pipeline (`StreamOutput.start`), such as an RTSP server.
 protocol StreamServer: AnyObject, Sendable {
     /// After end of stream reached the output: waits, bounded, until clients have been sent it.
-    func finish()
+    /// Async, so that a wait of seconds can suspend rather than hold a thread of Swift's cooperative
+    /// pool (a synchronous `finish()` satisfies it too, for waits that are short).
+    func finish() async
     /// Disconnects every client and stops listening: after the pipeline has stopped.
     func close()
 }

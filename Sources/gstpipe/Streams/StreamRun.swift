@@ -74,9 +74,9 @@ struct StreamRun {
 
     /// After end of stream: each server sends it on to its clients, then the pipeline stays open
     /// for `linger` (SRT receivers get the last packets).
-    func finish() {
-        for server in servers { server.finish() }
-        if linger > 0 { Thread.sleep(forTimeInterval: linger) }
+    func finish() async {
+        for server in servers { await server.finish() }
+        if linger > 0 { try? await Task.sleep(for: .seconds(linger)) }
     }
 
     /// Disconnects every client and stops listening: after the pipeline has stopped.

@@ -1,3 +1,4 @@
+import Foundation
 import GstPipeWebRTC
 
 /// `whip+http://HOST:PORT/PATH` and `whip+https://…`: published to another server's WHIP endpoint
@@ -40,7 +41,20 @@ struct WHIPOutput: StreamOutput {
         _ chain: FileJobElements.Output, settings: StreamSettings, note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) -> (any StreamServer)? {
         guard let sink = chain.sink else { return nil }
-        return try WHIPPublisher(client: client, codec: codec, ice: settings.ice, sink: sink, note: note)
+        return try WHIPPublisher(
+            client: client, codec: codec, ice: settings.ice, sink: sink, connectionLimit: Self.connectionLimit(),
+            note: note)
+    }
+
+    /// How long the run waits for the connection: `WHIPPublisher.connectionLimit`, or for the tests
+    /// (which cannot wait 20 s for each case) the whole seconds in `GSTPIPE_TEST_WHIP_CONNECTION_LIMIT`.
+    /// Not an option users are meant to need: a variable of the test harness, not a flag.
+    static func connectionLimit(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> Duration {
+        guard let text = environment["GSTPIPE_TEST_WHIP_CONNECTION_LIMIT"], let seconds = Int(text), seconds > 0
+        else { return WHIPPublisher.connectionLimit }
+        return .seconds(seconds)
     }
 
     /// `codec` is checked as for `webrtc://`; `token` is the bearer token; anything else is the

@@ -27,7 +27,11 @@ final class WHIPPublisher: StreamServer {
     private let pipeline: Pipeline
     private let feed: AppSrc
     private let shared = Shared()
-    private let gate = WHIPConnectionGate(limit: connectionLimit)
+    private let gate: WHIPConnectionGate
+    /// The handlers connected to webrtcbin and the probes put on pads (the run's sink's among them),
+    /// which hold the run's sink and webrtcbin: `close()` lets them go. Left, they kept the sink alive
+    /// (its pad's probe holding it) and webrtcbin too (its own handler holding it), past the run.
+    private let hooks = Mutex<(connections: [SignalConnection], probes: [PadProbe])>(([], []))
 
     /// The state, in a box the streaming threads' handlers can hold.
     private final class Shared: Sendable {
@@ -61,12 +65,14 @@ final class WHIPPublisher: StreamServer {
     }
 
     /// Builds the pipeline and starts it; the offer goes once frames come. `sink` is the output's
-    /// last element in the run's pipeline; `ice` has the STUN and TURN servers to gather through.
+    /// last element in the run's pipeline; `ice` has the STUN and TURN servers to gather through;
+    /// `connectionLimit` is how long frames wait for the connection (tests shorten it).
     init(
         client: WHIPClient, codec: WebRTCCodec, ice: ICESettings, sink: Element,
-        note: @escaping @Sendable (String) -> Void
+        connectionLimit: Duration = WHIPPublisher.connectionLimit, note: @escaping @Sendable (String) -> Void
     ) throws(FileJob.Failure) {
         self.client = client
+        gate = WHIPConnectionGate(limit: connectionLimit)
         let payloadType = 96
         let webrtcbin: Element
         do throws(GStreamerError) {
@@ -93,10 +99,11 @@ final class WHIPPublisher: StreamServer {
             return .pass
         }
         let offered = OneShot()
-        _ = try? webrtcbin.connect("on-negotiation-needed") { _ in
+        let negotiationNeeded = try? webrtcbin.connect("on-negotiation-needed") { _ in
             guard offered.fire() else { return }
             Task { await Self.negotiate(webrtcbin, client: client, shared: shared, sink: sink, note: note) }
         }
+        hold(negotiationNeeded)
         watch(webrtcbin, sink: sink, note: note)
         take(from: sink)
         do {
@@ -172,7 +179,7 @@ final class WHIPPublisher: StreamServer {
     private func watch(_ webrtcbin: Element, sink: Element, note: @escaping @Sendable (String) -> Void) {
         let (shared, shown, gate) = (shared, client.shown, gate)
         let ended = OneShot()
-        _ = try? webrtcbin.onNotify("connection-state") { value in
+        let connectionState = try? webrtcbin.onNotify("connection-state") { value in
             switch value.stringValue {
             case "connected":
                 note("connected to \(shown): sending")
@@ -187,10 +194,24 @@ final class WHIPPublisher: StreamServer {
             default: break
             }
         }
-        _ = feed.pad(named: "src")?.addProbe(.eventUpstream) { info in
-            if info.event?.name == "GstForceKeyUnit" { sink.send(.forceKeyUnitUpstream()) }
-            return .ok
-        }
+        hold(connectionState)
+        hold(
+            feed.pad(named: "src")?.addProbe(.eventUpstream) { info in
+                if info.event?.name == "GstForceKeyUnit" { sink.send(.forceKeyUnitUpstream()) }
+                return .ok
+            })
+    }
+
+    /// Keeps a handler to disconnect on `close()`.
+    private func hold(_ connection: SignalConnection?) {
+        guard let connection else { return }
+        hooks.withLock { $0.connections.append(connection) }
+    }
+
+    /// Keeps a probe to remove on `close()`.
+    private func hold(_ probe: PadProbe?) {
+        guard let probe else { return }
+        hooks.withLock { $0.probes.append(probe) }
     }
 
     /// Takes each encoded frame as it reaches `sink` (and the end of stream), for the appsrc: the
@@ -199,7 +220,7 @@ final class WHIPPublisher: StreamServer {
     private func take(from sink: Element) {
         guard let input = sink.pad(named: "sink") else { return }
         let (shared, feed, gate, shown, pipeline) = (shared, feed, gate, client.shown, pipeline)
-        let limit = Int(Self.connectionLimit.components.seconds)
+        let limit = Int(gate.limit.components.seconds)
         // Said once: every frame after it finds the gate timed out too.
         let timedOut = OneShot()
         // On the run's streaming thread: false when the frame (or end of stream) must not go on.
@@ -215,7 +236,7 @@ final class WHIPPublisher: StreamServer {
                 return false
             }
         }
-        input.addProbe([.buffer, .eventDownstream]) { info in
+        let probe = input.addProbe([.buffer, .eventDownstream]) { info in
             if let event = info.event {
                 // Caps go with the next frame; the end of stream once what came before it went
                 // (webrtcbin says BYE).
@@ -251,6 +272,7 @@ final class WHIPPublisher: StreamServer {
             feed.push(own)
             return .ok
         }
+        hold(probe)
     }
 
     /// End of stream has gone to the appsrc from the probe; nothing to wait for.
@@ -267,5 +289,12 @@ final class WHIPPublisher: StreamServer {
         if let session = shared.state.withLock({ $0.session }) { client.close(session) }
         pipeline.setSyncHandler(nil)
         pipeline.stop()
+        // After the stop: no streaming thread is in a probe or a handler any more.
+        let (connections, probes) = hooks.withLock { hooks in
+            defer { hooks = ([], []) }
+            return hooks
+        }
+        connections.forEach { $0.disconnect() }
+        probes.forEach { $0.remove() }
     }
 }

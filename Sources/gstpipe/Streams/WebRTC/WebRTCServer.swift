@@ -48,8 +48,8 @@ final class WebRTCServer: StreamServer {
 
     /// Each viewer's appsrc is ended as the appsink ends: waits (bounded) until webrtcbin has said BYE
     /// to each, before the run stops their pipelines.
-    func finish() {
-        viewers.waitForGoodbyes()
+    func finish() async {
+        await viewers.waitForGoodbyes()
     }
 
     /// Closes every viewer's connection and stops listening.
