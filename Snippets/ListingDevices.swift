@@ -14,7 +14,9 @@ do {
     }
     print("\(devices.count) device(s)")
     // Each device makes the element that captures from it: a v4l2src or pulsesrc with its device set.
-    if let first = devices.first { print("its element: \(try first.makeElement().factoryName ?? "?")") }
+    if let first = devices.first {
+        print("its element: \((try? first.makeElement())?.factoryName ?? "none: the provider could not make one")")
+    }
     // snippet.hide
     precondition(
         devices.allSatisfy { $0.deviceClass.contains("Video/Source") || $0.deviceClass.contains("Audio/Source") },
