@@ -94,16 +94,23 @@ struct WHIPClientTests {
         #expect(result.stderr.contains("connected to whip+http://127.0.0.1:8891/whip?token=***: sending"), comment)
     }
 
+    /// `scripts/whip-unreachable-server.py` at 127.0.0.1:8893/whip in `namespace`: it answers every
+    /// offer, but the connection never comes up. Nil (an issue recorded) when it did not listen.
+    private static func startUnreachable(in namespace: NetworkNamespace) async -> Spawned? {
+        let script = server.deletingLastPathComponent().appendingPathComponent("whip-unreachable-server.py")
+        let process = namespace.run("/usr/bin/python3", [script.path, "8893"])
+        guard await namespace.waitForListener(8893) else {
+            Issue.record("the WHIP server did not listen: \(await process.finish(timeout: 5).stderr)")
+            return nil
+        }
+        return process
+    }
+
     @Test("Ctrl-C while the run waits for a WHIP connection that never comes up: exit 130 at once, not an ICE failure or the 20 s limit")
     func interruptWhileConnecting() async throws {
         let namespace = try await NetworkNamespace()
-        let script = Self.server.deletingLastPathComponent().appendingPathComponent("whip-unreachable-server.py")
-        let server = namespace.run("/usr/bin/python3", [script.path, "8893"])
+        guard let server = await Self.startUnreachable(in: namespace) else { return }
         defer { server.signal(SIGKILL) }
-        guard await namespace.waitForListener(8893) else {
-            Issue.record("the WHIP server did not listen: \(await server.finish(timeout: 5).stderr)")
-            return
-        }
         // A file's pace: the second frame waits at the gate, holding the run's streaming thread.
         let gstpipe = namespace.run(
             CLI.binary.path, ["noise", "num-buffers=600", "width=160", "height=120", "!", "gray", "!",
@@ -122,13 +129,8 @@ struct WHIPClientTests {
     @Test("A WHIP connection that never comes up: the run fails within the limit (3 s here), saying so, exit 1")
     func connectionLimit() async throws {
         let namespace = try await NetworkNamespace()
-        let script = Self.server.deletingLastPathComponent().appendingPathComponent("whip-unreachable-server.py")
-        let server = namespace.run("/usr/bin/python3", [script.path, "8893"])
+        guard let server = await Self.startUnreachable(in: namespace) else { return }
         defer { server.signal(SIGKILL) }
-        guard await namespace.waitForListener(8893) else {
-            Issue.record("the WHIP server did not listen: \(await server.finish(timeout: 5).stderr)")
-            return
-        }
         let start = ContinuousClock.now
         let gstpipe = namespace.run(
             "/usr/bin/env",
