@@ -64,9 +64,16 @@ final class RTSPServer: StreamServer, @unchecked Sendable {
         return CGStreamerRTSPShim_server_wait_finished(server, guint(milliseconds)) != 0
     }
 
-    /// After end of stream: each client is sent it, for up to two seconds.
-    func finish() {
-        _ = waitUntilFinished(timeout: .seconds(2))
+    /// After end of stream: each client is sent it, for up to two seconds. The C server's wait blocks,
+    /// so it runs on a thread of its own and the caller suspends: two seconds on Swift's cooperative
+    /// pool are half of it on a 2-core machine.
+    func finish() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            Thread { [self] in
+                _ = waitUntilFinished(timeout: .seconds(2))
+                continuation.resume()
+            }.start()
+        }
     }
 
     /// Disconnects every client and stops listening.
