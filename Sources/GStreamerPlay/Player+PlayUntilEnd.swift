@@ -5,7 +5,7 @@ extension Player {
     /// Plays from where the player is to the end of the media and returns there, like a pipeline's
     /// `run()`: the task suspends on the player's events, no thread waits.
     ///
-    /// - Throws: ``GStreamerError`` (runtime) naming the URI with GstPlay's message when playback fails
+    /// - Throws: `GStreamerError` (runtime) naming the URI with GstPlay's message when playback fails
     ///   (a missing file, which it names, or a format no decoder takes), or when the player is closed before the end;
     ///   `CancellationError` when the task is cancelled (playback is stopped).
     public func playUntilEnd() async throws {

@@ -36,7 +36,7 @@ public final class Player: Sendable {
     ///   - positionUpdateInterval: How often ``Event/positionUpdated(_:)`` comes while playing.
     ///   - accurateSeeks: Whether ``seek(to:)`` lands on the exact position (decoding from the keyframe
     ///     before it) rather than on the nearest keyframe, which is faster.
-    /// - Throws: ``GStreamerError`` (invalid argument) when `uri` is no URI (give a path to
+    /// - Throws: `GStreamerError` (invalid argument) when `uri` is no URI (give a path to
     ///   ``init(path:videoSink:audioSink:positionUpdateInterval:accurateSeeks:)``), or GStreamer cannot
     ///   be initialized.
     public init(
@@ -79,7 +79,7 @@ public final class Player: Sendable {
     ///   - audioSink: Where audio goes; nil for playbin's choice.
     ///   - positionUpdateInterval: How often ``Event/positionUpdated(_:)`` comes while playing.
     ///   - accurateSeeks: Whether ``seek(to:)`` lands on the exact position rather than a keyframe.
-    /// - Throws: ``GStreamerError`` (invalid argument) when the path cannot be made a URI.
+    /// - Throws: `GStreamerError` (invalid argument) when the path cannot be made a URI.
     public convenience init(
         path: String, videoSink: Element? = nil, audioSink: Element? = nil,
         positionUpdateInterval: Duration = .milliseconds(100), accurateSeeks: Bool = false

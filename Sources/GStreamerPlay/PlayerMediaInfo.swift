@@ -90,10 +90,11 @@ extension Player {
         public var tags: TagList?
         /// A video stream's picture size and rate, as the Discoverer describes them; nil for the other kinds.
         public var video: DiscoveredStream.Video?
-        /// An audio stream's channels, rate and language, as the Discoverer describes them; nil for the
-        /// other kinds.
+        /// An audio stream's channels, rate and language code, as the Discoverer describes them; nil for
+        /// the other kinds.
         public var audio: DiscoveredStream.Audio?
-        /// The language of an audio or subtitle stream (an ISO 639 code or name, as tagged); nil when untagged.
+        /// The language of an audio or subtitle stream by name, as GstPlay gives it ("English" for a
+        /// stream tagged "en"; the code is in ``tags``); nil when untagged.
         public var language: String?
 
         /// Copies what `info` holds (a GstPlayStreamInfo, or one of its subclasses).
@@ -124,7 +125,7 @@ extension Player {
                 audio = DiscoveredStream.Audio(
                     channels: Int(gst_play_audio_info_get_channels(info)),
                     sampleRate: Int(gst_play_audio_info_get_sample_rate(info)),
-                    bitrate: bitrate(gst_play_audio_info_get_bitrate(info)), language: language)
+                    bitrate: bitrate(gst_play_audio_info_get_bitrate(info)), language: tags?.languageCode)
             case .subtitle:
                 language = gst_play_subtitle_info_get_language(info).map { String(cString: $0) }
             case .unknown:

@@ -100,6 +100,32 @@ struct PlayerTests {
         #expect(info.audioStreams.first?.codec?.contains("Opus") == true)
     }
 
+    @Test("Two audio streams tagged English and French: the media info gives each its language by name and by code")
+    func languages() async throws {
+        let audio = ["en", "fr"].map { language in
+            "audiotestsrc num-buffers=10 samplesperbuffer=4410 ! audio/x-raw,rate=44100,channels=1 "
+                + "! taginject tags=\"language-code=\(language)\" ! audioconvert ! vorbisenc ! m. "
+        }
+        let (path, directory) = try await Self.clip(
+            "clip.mkv",
+            "videotestsrc num-buffers=30 ! video/x-raw,width=96,height=64,framerate=30/1 ! x264enc "
+                + "speed-preset=ultrafast ! matroskamux name=m ! filesink location=%s " + audio.joined())
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let player = try Self.player(path)
+        let stream = player.events
+        player.pause()
+        let event = try await Self.wait(for: stream) {
+            if case .mediaInfoUpdated(let info) = $0 { info.audioStreams.count == 2 } else { false }
+        }
+        guard case .mediaInfoUpdated(let info) = event else { return }
+        // GstPlay names the language; the code stays in the tags, and in the Discoverer's audio details.
+        #expect(info.audioStreams.map(\.language) == ["English", "French"], "\(info.audioStreams.map(\.language))")
+        #expect(info.audioStreams.map { $0.audio?.language } == ["en", "fr"])
+        #expect(info.audioStreams.allSatisfy { $0.audio?.channels == 1 && $0.audio?.sampleRate == 44100 })
+        #expect(info.containerFormat == "Matroska")
+        #expect(info.videoStreams.first?.video?.width == 96)
+    }
+
     @Test("Seeking to the middle while paused puts the position within two frames of it")
     func seekToTheMiddle() async throws {
         let (path, directory) = try await Self.mp4()
