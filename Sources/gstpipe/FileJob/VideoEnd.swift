@@ -12,6 +12,8 @@ enum VideoEnd {
     private struct State {
         var segment: (start: ClockTime, time: ClockTime)?
         var end: ClockTime?
+        /// Every frame's timestamp in stream time, in the order the demuxer gives them.
+        var times: [ClockTime] = []
     }
 
     /// How far before the container's end the reading starts: more than any audio outlasts the video.
@@ -20,13 +22,20 @@ enum VideoEnd {
     /// The end of the first video stream of `path`, nil when it has none or the file cannot be parsed.
     /// With the container's `duration`, only its last `tail` is read when that holds video.
     static func read(_ path: String, duration: ClockTime? = nil) async -> ClockTime? {
-        if let duration, duration > 2 * tail, let end = await read(path, from: duration - tail) { return end }
-        return await read(path, from: nil)
+        if let duration, duration > 2 * tail, let end = await scan(path, from: duration - tail)?.end { return end }
+        return await scan(path, from: nil)?.end
+    }
+
+    /// Every video frame's timestamp (stream time, in presentation order) and the video's end, read
+    /// from the whole file: a variable-frame-rate input's frames are not where a rate puts them.
+    static func frameTimes(_ path: String) async -> (times: [ClockTime], end: ClockTime)? {
+        guard let state = await scan(path, from: nil), let end = state.end else { return nil }
+        return (state.times.sorted(), end)
     }
 
     /// The end of the video read from `start` on (RangeCut's seek, which starts from the key frame
     /// before it), or from the beginning without it.
-    private static func read(_ path: String, from start: ClockTime?) async -> ClockTime? {
+    private static func scan(_ path: String, from start: ClockTime?) async -> State? {
         let state = Mutex(State())
         do {
             let pipeline = try Pipeline(name: "gstpipe-video-end")
@@ -45,15 +54,18 @@ enum VideoEnd {
                 } else if let buffer = info.buffer, let pts = buffer.pts {
                     state.withLock { state in
                         guard let segment = state.segment, pts >= segment.start else { return }
-                        let end = pts - segment.start + segment.time + (buffer.duration ?? 0)
-                        state.end = max(state.end ?? 0, end)
+                        let time = pts - segment.start + segment.time
+                        state.times.append(time)
+                        state.end = max(state.end ?? 0, time + (buffer.duration ?? 0))
                     }
                 }
                 return .ok
             }
             let linked = Mutex(false)
             parser.onPadAdded { pad in
-                guard (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix("video/") == true,
+                // Motion JPEG leaves parsebin as image/jpeg.
+                let type = (pad.currentCaps ?? pad.queryCaps()).mediaType ?? ""
+                guard type.hasPrefix("video/") || type == "image/jpeg",
                     linked.withLock({ done in defer { done = true }; return !done })
                 else { return }
                 try? pad.link(to: input)
@@ -62,6 +74,6 @@ enum VideoEnd {
         } catch {
             return nil
         }
-        return state.withLock { $0.end }
+        return state.withLock { $0 }
     }
 }
