@@ -67,6 +67,7 @@ class Job:
         self.audio_process = None
         self.segment_deadline = 0.0
         self.frame_total = 0
+        self.variable_rate = False
 
     def gstpipe(self, arguments, **kwargs):
         """Runs gstpipe with `arguments`, its output kept."""
@@ -84,9 +85,8 @@ class Job:
         if planned.returncode != 0:
             raise RuntimeError(f"gstpipe plan-segments failed: {planned.stderr.strip()}")
         plan = json.loads(planned.stdout)
-        if not plan.get("frameRate"):
-            raise RuntimeError(f"{self.options.input} has a variable frame rate: gstpipe join takes segments of one "
-                               "constant frame rate, so run this one on one machine (gstpipe IN ! DESC ! OUT)")
+        # A variable rate: the segments start on frames, and join places each at its planned start.
+        self.variable_rate = not plan.get("frameRate")
         segments = plan["segments"]
         if not segments:
             raise RuntimeError(f"gstpipe plan-segments found no frame to process in {self.options.input}")
@@ -178,8 +178,10 @@ class Job:
         """`gstpipe join OUT SEG... [--audio A]`, then checks OUT's frame count against the plan and removes
         the job's files. False (the reason printed) when OUT is not whole."""
         arguments = ["join", self.options.output] + [self.segment_path(segment) for segment in segments]
-        # What the join must hold: the frames the segments hold. A variable-rate input's plan counts no
-        # frames (the rate does not say them); a constant-rate one's must agree with the segments.
+        if self.variable_rate:
+            arguments += ["--starts", ",".join(segment["start"] for segment in segments)]
+        # What the join must hold: the frames the segments hold, and the plan's count (a variable-rate
+        # input's is counted from its frames' times).
         written = [count_frames(self.segment_path(segment)) for segment in segments]
         expected = None if None in written else sum(written)
         planned_known = all(segment["frames"] > 0 for segment in segments)

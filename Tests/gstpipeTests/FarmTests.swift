@@ -39,4 +39,20 @@ struct FarmTests {
         #expect(resent, "the killed worker's segment was not sent again: \(run.stderr)")
         try Farm.expectWhole(farmed, like: single)
     }
+
+    @Test("A variable-frame-rate input: segments joined at their planned starts, every frame at the single run's pts")
+    func variableFrameRate() async throws {
+        let input = try Media.variableRateClip()
+        let single = Media.temporary("farm-vfr-single", "mp4")
+        let farmed = Media.temporary("farmed-vfr", "mp4")
+        defer { for file in [input, single, farmed] { try? FileManager.default.removeItem(at: file) } }
+        let whole = try await Spawned.gstpipe([input.path, "!", "gray", "!", single.path]).finish(timeout: 300)
+        try #require(whole.status == 0, "gstpipe exited \(whole.status): \(whole.stderr)")
+        let run = try await Farm.local(input: input, output: farmed, segmentSeconds: 2, killing: false)
+        try #require(run.status == 0, "farm/local exited \(run.status): \(run.stderr)")
+        let join = VariableRateJoin(
+            joined: try VariableRateJoin.framePTS(farmed), single: try VariableRateJoin.framePTS(single), planned: 120)
+        #expect(join.single.count == 120, "the single run's frames: \(join.single.count)")
+        join.expectSameFrames()
+    }
 }

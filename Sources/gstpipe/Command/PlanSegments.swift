@@ -55,6 +55,14 @@ extension GstPipeCommand {
                     let end = await VideoEnd.read(path, duration: duration)
                 {
                     times.duration = min(times.frameBoundary(atOrAfter: end), duration)
+                } else if times.frameRate == nil, let frames = await VideoEnd.frameTimes(path) {
+                    // A variable rate: segments start on the frames themselves, so that none starts
+                    // with a gap its file could not keep (mp4mux moves a first frame to zero).
+                    times.frameTimes = frames.times
+                    // A last frame without a duration ends where the container does.
+                    let last = frames.times.last ?? 0
+                    times.duration =
+                        frames.end > last ? min(frames.end, times.duration ?? frames.end) : times.duration ?? last + 1
                 }
                 range = try await request.resolve(on: file, times: times)
             } catch {

@@ -13,10 +13,18 @@ import Synchronization
 /// segment's MP4 starts with (`splitmuxsrc`, which offsets by each part's length, doubled two frames
 /// at each join of B-frame H.264 in MP4). The file is written beside OUT under a temporary name and
 /// renamed at end of stream: on any failure, no OUT is left.
+///
+/// With `starts` (each segment's planned start), each segment is placed at its start instead, by an
+/// offset on its reader's pad: a variable-frame-rate input's MP4 segment does not say how long its
+/// last frame lasts (mp4mux repeats the gap before it), so placed after it the next segment would
+/// come early. Such segments' rates differ (each averages its own frames): the joined stream says
+/// 0/1, variable.
 struct SegmentJoin {
     let output: String
     let segments: [String]
     let audio: String?
+    /// Each segment's planned start, in nanoseconds, in order; nil to place each after the one before.
+    var starts: [ClockTime]? = nil
 
     /// Checks the paths: OUT's format (a container gstpipe writes video to), every segment and the
     /// audio file readable. Usage errors for what the command line says wrong, runtime ones for files.
@@ -26,6 +34,14 @@ struct SegmentJoin {
             throw .usage("cannot join into \(output): name an .mp4, .mov, .mkv or .webm file")
         }
         guard !segments.isEmpty else { throw .usage("join takes the segments after OUT: gstpipe join out.mp4 seg0.mp4 seg1.mp4") }
+        if let starts {
+            guard starts.count == segments.count else {
+                throw .usage("--starts gives \(starts.count) starts for \(segments.count) segments: give one a segment")
+            }
+            guard zip(starts, starts.dropFirst()).allSatisfy({ $0 < $1 }) else {
+                throw .usage("--starts must rise, one start a segment in the segments' order")
+            }
+        }
         for path in segments + (audio.map { [$0] } ?? []) {
             _ = try FileJob.readInput(path)
             if URL(fileURLWithPath: path).standardizedFileURL == URL(fileURLWithPath: output).standardizedFileURL {
@@ -65,15 +81,28 @@ struct SegmentJoin {
         muxer muxerName: String, writing path: String, refusal: Refusal
     ) throws(GStreamerError) -> Pipeline {
         let pipeline = try Pipeline(name: "gstpipe-join")
-        let concat = try ElementSpec("concat").make(named: "gstpipe-concat", in: pipeline)
+        // Placed by their starts, the segments keep their own running times: concat adds none.
+        let placed: [(String, ElementSpec.Value)] = starts == nil ? [] : [("adjust-base", .text("false"))]
+        let concat = try ElementSpec("concat", placed).make(named: "gstpipe-concat", in: pipeline)
         let muxer = try ElementSpec(muxerName).make(named: "gstpipe-mux", in: pipeline)
         let sink = try ElementSpec("filesink", [("location", .string(path))]).make(named: "gstpipe-output", in: pipeline)
         try muxer.link(to: sink)
         guard let joined = concat.pad(named: "src") else {
             throw GStreamerError(kind: .core, message: "concat has no src pad", source: concat.name)
         }
-        try joined.link(to: try muxer.requestPad("video_%u"))
-        let shapes = ShapeCheck(refusal: refusal)
+        // Placed segments may each say another rate: capssetter says 0/1 (variable) for all of them,
+        // its caps set from the first segment's media type (join=true keeps them to that type).
+        let rateSetter = try starts.map { _ throws(GStreamerError) in
+            try ElementSpec("capssetter", [("join", .text("true")), ("replace", .text("false"))]).make(
+                named: "gstpipe-variable-rate", in: pipeline)
+        }
+        if let rateSetter {
+            try concat.link(to: rateSetter)
+            try rateSetter.link(sourcePad: nil, to: muxer, sinkPad: "video_%u")
+        } else {
+            try joined.link(to: try muxer.requestPad("video_%u"))
+        }
+        let shapes = ShapeCheck(refusal: refusal, rateSetter: rateSetter)
         // Every pad requested now, in order (sink_0, sink_1...); the readers opened a few at a time.
         for _ in segments { _ = try concat.requestPad("sink_%u") }
         for index in segments.indices.prefix(Self.openAtOnce) {
@@ -105,8 +134,11 @@ struct SegmentJoin {
         guard let input = concat.pad(named: "sink_\(index)") else {
             throw GStreamerError(kind: .core, message: "concat has no pad sink_\(index)", source: concat.name)
         }
+        let offset = starts.map { Int64($0[index] - $0[0]) }
         let reader = try read(segment, index: index, in: pipeline, kind: "video/") { pad throws(GStreamerError) in
             try shapes.accept(pad.currentCaps ?? pad.queryCaps(), of: segment)
+            // Set before the segment event leaves the pad: the offset moves its running time.
+            if let offset { pad.offset = offset }
             // The caps that flow are checked too: those a pad is linked with may still lack a
             // field, and a segment whose caps change midway would reach the muxer.
             pad.addProbe(.eventDownstream) { info in
@@ -140,31 +172,43 @@ struct SegmentJoin {
         return reader
     }
 
-    /// What must match between segments: the codec, the picture size and the frame rate. The first
-    /// caps seen set the shape; a segment of another is refused, the reason kept in `refusal` before
-    /// any error it causes can reach the bus.
+    /// What must match between segments: the codec, the picture size and, unless `rateSetter` makes
+    /// the rate variable, the frame rate. The first caps seen set the shape; a segment of another is
+    /// refused, the reason kept in `refusal` before any error it causes can reach the bus.
     final class ShapeCheck: Sendable {
         private let refusal: Refusal
+        private let rateSetter: Element?
         private let first = Mutex<String?>(nil)
 
-        init(refusal: Refusal) { self.refusal = refusal }
+        init(refusal: Refusal, rateSetter: Element?) {
+            self.refusal = refusal
+            self.rateSetter = rateSetter
+        }
 
         /// Takes the first caps seen as the shape; throws naming the difference for caps of another.
         func accept(_ caps: Caps, of segment: String) throws(GStreamerError) {
             let fields = caps.description.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }
             let kept = fields.filter { field in
-                field.hasPrefix("width=") || field.hasPrefix("height=") || field.hasPrefix("framerate=")
+                field.hasPrefix("width=") || field.hasPrefix("height=")
+                    || (rateSetter == nil && field.hasPrefix("framerate="))
             }
             let shape = ([caps.mediaType ?? "?"] + kept).joined(separator: ", ")
-            let expected = first.withLock { first in
-                if first == nil { first = shape }
-                return first!
+            let (isFirst, expected) = first.withLock { first in
+                if first == nil {
+                    first = shape
+                    return (true, shape)
+                }
+                return (false, first!)
+            }
+            if isFirst, let rateSetter, let type = caps.mediaType {
+                try rateSetter.set("caps", fromString: "\(type), framerate=(fraction)0/1")
             }
             guard shape == expected else {
                 // A variable-frame-rate input's segments each get the rate their own frames average.
                 let message =
                     "\(segment) is \(shape), the first segment \(expected): join takes segments of one size, "
-                    + "codec and frame rate (a variable-frame-rate input cannot be joined yet)"
+                    + "codec and frame rate (give --starts, plan-segments' START of each, to join a "
+                    + "variable-frame-rate input's segments)"
                 refusal.message.withLock { if $0 == nil { $0 = message } }
                 throw GStreamerError(kind: .runtime, message: message, source: nil)
             }

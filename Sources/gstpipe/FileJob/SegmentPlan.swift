@@ -29,7 +29,8 @@ struct SegmentPlan: Sendable {
             var next = min(times.frameBoundary(atOrAfter: start + length), end)
             // A length under one frame still moves on by a frame.
             if next <= start { next = min(times.frameBoundary(atOrAfter: start + 1), end) }
-            let frames = times.frameRate == nil ? 0 : times.frameIndex(atOrAfter: next) - times.frameIndex(atOrAfter: start)
+            let counted = times.frameRate != nil || times.frameTimes != nil
+            let frames = counted ? times.frameIndex(atOrAfter: next) - times.frameIndex(atOrAfter: start) : 0
             segments.append(Segment(index: segments.count, start: start, end: next, frames: frames))
             start = next
         }

@@ -153,6 +153,9 @@ struct MediaTimes: Sendable {
     var frameRate: Fraction?
     /// Whether the input has a video stream.
     var hasVideo = false
+    /// Every frame's timestamp, in order, for a variable rate (`VideoEnd.frameTimes`, read by
+    /// plan-segments): its boundaries are the frames themselves. Nil when not read.
+    var frameTimes: [ClockTime]?
 
     static func read(_ input: FileJob.Input) throws(FileJob.Failure) -> MediaTimes {
         let info: DiscovererInfo
@@ -166,8 +169,12 @@ struct MediaTimes: Sendable {
         return MediaTimes(duration: info.duration, frameRate: valid, hasVideo: !info.videoStreams.isEmpty)
     }
 
-    /// Frame `index`'s timestamp at the nominal rate, rounded down as demuxers round theirs.
+    /// Frame `index`'s timestamp at the nominal rate, rounded down as demuxers round theirs; from
+    /// `frameTimes` when read (past the last frame, the length).
     func timestamp(ofFrame index: UInt64) -> ClockTime {
+        if frameRate == nil, let frameTimes {
+            return index < frameTimes.count ? frameTimes[Int(index)] : duration ?? frameTimes.last ?? 0
+        }
         guard let rate = frameRate else { return index }
         let scaled = index.multipliedFullWidth(by: UInt64(rate.denominator) * 1_000_000_000)
         return UInt64(rate.numerator).dividingFullWidth(scaled).quotient
@@ -175,6 +182,15 @@ struct MediaTimes: Sendable {
 
     /// The index of the first frame whose timestamp is at or after `time`.
     func frameIndex(atOrAfter time: ClockTime) -> UInt64 {
+        if frameRate == nil, let frameTimes {
+            // The first frame at or after `time`, by bisection of the sorted times.
+            var (low, high) = (0, frameTimes.count)
+            while low < high {
+                let middle = (low + high) / 2
+                if frameTimes[middle] < time { low = middle + 1 } else { high = middle }
+            }
+            return UInt64(low)
+        }
         guard let rate = frameRate else { return 0 }
         let scaled = time.multipliedFullWidth(by: UInt64(rate.numerator))
         let divisor = UInt64(rate.denominator) * 1_000_000_000
@@ -185,9 +201,10 @@ struct MediaTimes: Sendable {
         return index
     }
 
-    /// The first frame boundary at or after `time`; `time` itself without a frame rate.
+    /// The first frame boundary at or after `time`; `time` itself without a frame rate or its
+    /// frames' times.
     func frameBoundary(atOrAfter time: ClockTime) -> ClockTime {
-        frameRate == nil ? time : timestamp(ofFrame: frameIndex(atOrAfter: time))
+        frameRate == nil && frameTimes == nil ? time : timestamp(ofFrame: frameIndex(atOrAfter: time))
     }
 
     /// Whether every timestamp of `sample` is on a frame boundary of the nominal rate, within the
