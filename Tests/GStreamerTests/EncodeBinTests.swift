@@ -10,6 +10,9 @@ struct EncodeBinTests {
             && (GStreamer.hasElement(named: "avenc_aac") || GStreamer.hasElement(named: "voaacenc"))
     }
 
+    static let needsTools: ConditionTrait = .enabled(
+        if: hasTools, "needs ffprobe, x264enc, mp4mux, an AAC encoder, vp8enc, vorbisenc and webmmux")
+
     /// What ffprobe reads from a file: the container's format names, and per stream its codec, size
     /// and the frames it decoded.
     struct Probe: Decodable {
@@ -53,35 +56,35 @@ struct EncodeBinTests {
                 .audio("audio/mpeg,mpegversion=4"),
             ])
         let pipeline = try Pipeline(name: "mp4")
-        let video = try Element(factory: "videotestsrc")
-        try video.set("num-buffers", 30)
-        let audio = try Element(factory: "audiotestsrc")
-        try audio.set("num-buffers", 43)
         let encoder = try EncodeBin(profile: profile)
         let sink = try Element(factory: "filesink")
         try sink.set("location", path)
-        try pipeline.add(video, audio, encoder, sink)
-        try #require(video.pad(named: "src")).link(to: encoder.requestPad(for: Caps("video/x-raw")))
-        try #require(audio.pad(named: "src")).link(to: encoder.requestPad(for: Caps("audio/x-raw")))
+        try pipeline.add(encoder, sink)
         try encoder.link(to: sink)
+        for (factory, buffers, raw) in [("videotestsrc", 30, "video/x-raw"), ("audiotestsrc", 43, "audio/x-raw")] {
+            let source = try Element(factory: factory)
+            try source.set("num-buffers", buffers)
+            try pipeline.add(source)
+            try #require(source.pad(named: "src")).link(to: encoder.requestPad(for: Caps(raw)))
+        }
         try await pipeline.run()
     }
 
-    static func folder() throws -> URL {
+    /// A new folder holding clip.mp4 (``writeMP4(_:)``); the caller removes the folder.
+    static func clip() async throws -> (directory: URL, path: String) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("encodebin-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
+        let path = directory.appendingPathComponent("clip.mp4").path
+        try await writeMP4(path)
+        return (directory, path)
     }
 
     @Test(
         "Test sources through an EncodeBin with a Swift-made profile give an MP4 of 30 H.264 frames at 160x96 and AAC",
-        .enabled(if: hasTools, "needs ffprobe, x264enc, mp4mux, an AAC encoder, vp8enc, vorbisenc and webmmux"),
-        .timeLimit(.minutes(2)))
+        needsTools, .timeLimit(.minutes(2)))
     func mp4FromSwiftProfile() async throws {
-        let directory = try Self.folder()
+        let (directory, path) = try await Self.clip()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let path = directory.appendingPathComponent("clip.mp4").path
-        try await Self.writeMP4(path)
         let probe = try Self.probe(path)
         #expect(probe.format.format_name.contains("mp4"))
         let video = try #require(probe.stream("video"))
@@ -93,13 +96,10 @@ struct EncodeBinTests {
 
     @Test(
         "Transcoder.encode turns that MP4 into WebM with VP8 and Vorbis (a serialized profile), or VP8 alone",
-        .enabled(if: hasTools, "needs ffprobe, x264enc, mp4mux, an AAC encoder, vp8enc, vorbisenc and webmmux"),
-        .timeLimit(.minutes(2)))
+        needsTools, .timeLimit(.minutes(2)))
     func transcodeToWebM() async throws {
-        let directory = try Self.folder()
+        let (directory, input) = try await Self.clip()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = directory.appendingPathComponent("clip.mp4").path
-        try await Self.writeMP4(input)
 
         let both = directory.appendingPathComponent("both.webm").path
         try await Transcoder.encode(
@@ -120,8 +120,7 @@ struct EncodeBinTests {
 
     @Test(
         "An encoder that does not exist fails with the caps and the missing-plugin detail, without hanging",
-        .enabled(if: hasTools, "needs ffprobe, x264enc, mp4mux, an AAC encoder, vp8enc, vorbisenc and webmmux"),
-        .timeLimit(.minutes(2)))
+        needsTools, .timeLimit(.minutes(2)))
     func missingEncoder() async throws {
         let profile = try EncodingProfile.container(
             "video/quicktime,variant=iso", streams: [.video("video/x-nonexistent")])
@@ -137,10 +136,8 @@ struct EncodeBinTests {
         #expect(padError.message.contains(
             "has no pad for audio/x-raw: no stream of its profile (video video/x-vp8) takes it"))
 
-        let directory = try Self.folder()
+        let (directory, input) = try await Self.clip()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let input = directory.appendingPathComponent("clip.mp4").path
-        try await Self.writeMP4(input)
         let error = await #expect(throws: GStreamerError.self) {
             try await Transcoder.encode(
                 from: input, to: directory.appendingPathComponent("out.mp4").path, profile: profile)
