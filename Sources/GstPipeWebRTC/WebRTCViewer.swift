@@ -104,8 +104,8 @@ package final class WebRTCViewer: Sendable {
 
     /// Returns once every stream of the viewer has brought end of stream to webrtcbin (`hasEnded`),
     /// or the viewer has closed, or after `timeout`. Suspends, without holding a thread: the probe
-    /// that counts the last end resumes it. Meant to be awaited once (a wait that timed out leaves
-    /// the next one nothing to wait for).
+    /// that counts the last end resumes it. Any number of tasks may wait; once one wait has timed
+    /// out, the end counts as come (`OneShot`), and later waits return at once.
     package func waitUntilEnded(timeout: Duration) async {
         await ends.all.wait(timeout: timeout)
     }
