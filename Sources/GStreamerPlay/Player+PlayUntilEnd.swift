@@ -6,19 +6,32 @@ extension Player {
     /// `run()`: the task suspends on the player's events, no thread waits.
     ///
     /// - Throws: `GStreamerError` (runtime) naming the URI with GstPlay's message when playback fails
-    ///   (a missing file, which it names, or a format no decoder takes), or when the player is closed before the end;
-    ///   `CancellationError` when the task is cancelled (playback is stopped).
+    ///   (a missing file, which it names, or a format no decoder takes); ``Interrupted`` when the player
+    ///   is stopped or closed before the end, or was closed already (then it does not start);
+    ///   `CancellationError` when the task is cancelled (playback is stopped). Messages write the URI's
+    ///   password and tokens as `***`.
     public func playUntilEnd() async throws {
         // Listening before `play()`, so that no event of this run can be missed.
         let events = self.events
+        let secrets = URISecrets(uri: uri)
+        // A closed player's sequences have ended: playing it would start playback nobody listens to.
+        guard !isClosed else { throw Interrupted(reason: .closed, uri: secrets.redactedURI) }
         play()
+        // GstPlay tells a stop only as the stopped state; a stopped state reported before this run
+        // left it (a stop() just before the call) is not the end.
+        var hasStarted = false
         for await event in events {
             switch event {
             case .endOfStream:
                 return
             case .error(var error):
-                error.message = "could not play \(uri): \(error.message)" + (missingFileNote ?? "")
+                error.message = secrets.redact("could not play \(uri): \(error.message)" + (missingFileNote ?? ""))
+                error.debug = error.debug.map(secrets.redact)
                 throw error
+            case .stateChanged(.stopped):
+                if hasStarted { throw Interrupted(reason: .stopped, uri: secrets.redactedURI) }
+            case .stateChanged:
+                hasStarted = true
             default:
                 continue
             }
@@ -27,7 +40,7 @@ extension Player {
             stop()
             throw CancellationError()
         }
-        throw GStreamerError(kind: .runtime, message: "the player of \(uri) was closed before the end")
+        throw Interrupted(reason: .closed, uri: secrets.redactedURI)
     }
 
     /// " (no such file: PATH)" when the URI is a file's that does not exist. GstPlay 1.22 reports a

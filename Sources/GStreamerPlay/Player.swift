@@ -47,7 +47,8 @@ public final class Player: Sendable {
         guard gst_uri_is_valid(uri) != 0 else {
             throw GStreamerError(
                 kind: .invalidArgument,
-                message: "\"\(uri)\" is not a URI: give one such as file:///path/clip.mp4, or a file's path")
+                message: "\"\(URISecrets(uri: uri).redactedURI)\" is not a URI: give one such as "
+                    + "file:///path/clip.mp4, or a file's path")
         }
         // A player without a video renderer: playbin's video-sink property decides where video goes.
         guard let play = gst_play_new(nil) else {
@@ -116,6 +117,9 @@ public final class Player: Sendable {
 
     /// The state last reported by an event (``State/stopped`` before any).
     public var state: State { hub.lastState }
+
+    /// Whether ``close()`` was called: every ``events`` sequence has ended, and ``playUntilEnd()`` throws at once.
+    public var isClosed: Bool { hub.isFinished }
 
     // MARK: Controls
 

@@ -59,6 +59,9 @@ final class PlayerEventHub: Sendable {
     /// The state last reported.
     var lastState: Player.State { listeners.withLock { $0.lastState } }
 
+    /// Whether ``finish()`` was called.
+    var isFinished: Bool { listeners.withLock { $0.isFinished } }
+
     /// The media info last reported.
     var lastMediaInfo: Player.MediaInfo? { listeners.withLock { $0.lastMediaInfo } }
 
