@@ -37,6 +37,20 @@ struct SegmentVariableRateTests {
         join.expectSameFrames()
     }
 
+    @Test(
+        "plan-segments --start between frames of cursed-vfr.mp4: the plan starts on the first frame after it",
+        .enabled(
+            if: Media.isPresent("mediabunny__cursed-vfr.mp4") != nil,
+            "/work/shared/media/mediabunny__cursed-vfr.mp4 is absent"))
+    func planStartsOnAFrame() throws {
+        let input = try #require(Media.isPresent("mediabunny__cursed-vfr.mp4"))
+        let plan = try CLI.run(["plan-segments", input.path, "--segment-seconds", "1", "--start", "1.1"], timeout: 120)
+        #expect(plan.status == 0, "\(plan.stderr)")
+        // ffprobe: the frame after 1.1 s is at 64236/57600 s = 1.11520833… s; resolve's seek goes 1 ns before it.
+        let first = plan.stdout.split(separator: "\n").first.map { $0.split(separator: " ") }
+        #expect(first?.count == 4 && first?[1] == "1.115208333", "\(plan.stdout)")
+    }
+
     @Test("join --starts refuses a count other than the segments' (2), falling starts (2), a bad time (2)")
     func startsErrors() throws {
         let output = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-starts-\(UUID()).mp4")

@@ -141,6 +141,44 @@ struct TimeRangeTests {
         #expect(!FileManager.default.fileExists(atPath: output.path))
     }
 
+    @Test("A start just past the end of a 32-frame clip names a length that is before it (1.066 s, not 1.067 s)")
+    func pastTheEndByLessThanAMillisecond() async throws {
+        let input = try await Media.madeFile(
+            "short32.mp4",
+            "videotestsrc num-buffers=32 ! video/x-raw,framerate=30/1 ! x264enc ! mp4mux ! filesink location=%@")
+        let output = Media.temporary("range-short", "mp4")
+        defer { try? FileManager.default.removeItem(at: output) }
+        let result = try CLI.run([input.path, "--start", "1.0667", "!", output.path], timeout: 120)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(result.stderr.contains("which lasts 1.066 s:"), "\(result.stderr)")
+    }
+
+    @Test("A file the demuxer cannot seek in (IVF): --start and --end alone end with exit 1 saying so, not a hang")
+    func unseekableInput() async throws {
+        let input = try await Media.madeFile(
+            "unseekable.ivf",
+            "videotestsrc num-buffers=150 ! video/x-raw,width=160,height=120,framerate=30/1 ! vp8enc deadline=1 ! "
+                + "avmux_ivf ! filesink location=%@")
+        let output = Media.temporary("range-unseekable", "mp4")
+        defer { try? FileManager.default.removeItem(at: output) }
+        for options in [["--start", "2"], ["--end", "2"]] {
+            // Well under VideoPackets' own time limit: the refused seek itself must end the reads.
+            let result = try CLI.run([input.path] + options + ["!", output.path], timeout: 90)
+            #expect(result.status == 1, "\(options): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("cannot seek"), "\(options): \(result.stderr)")
+        }
+    }
+
+    @Test("A file of fewer video packets than VideoPackets waits for before its seek: its frames around a start")
+    func framesAroundStartOfAShortFile() async throws {
+        let input = try await Media.madeFile(
+            "five-frames.mkv",
+            "videotestsrc num-buffers=5 ! video/x-raw,width=160,height=120,framerate=10/1 ! vp8enc deadline=1 ! "
+                + "matroskamux ! filesink location=%@")
+        let frames = await FramesAroundStart.read(input.path, start: 250_000_000)
+        #expect(frames?.before == 200_000_000 && frames?.first == 300_000_000, "\(String(describing: frames))")
+    }
+
     @Test("A range on a live input is refused (exit 2) before anything connects")
     func liveInput() throws {
         let output = Media.temporary("range-live", "mp4")

@@ -43,7 +43,7 @@ extension GstPipeCommand {
             }
             let request = try RangeOptions.request(start: start, end: end, duration: nil) ?? TimeRangeRequest()
             let file: FileJob.Input
-            let range: TimeRange
+            var range: TimeRange
             var times: MediaTimes
             do {
                 file = try FileJob.readInput(input)
@@ -51,26 +51,41 @@ extension GstPipeCommand {
                 // Segments end with the video, which may stop before the container's length.
                 // filesrc reads a path: `input` may be a file:// URI.
                 let path = URL(string: file.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? input
+                let containerLength = times.duration
                 if times.frameRate != nil, let duration = times.duration,
                     let end = await VideoEnd.read(path, duration: duration)
                 {
                     times.duration = min(times.frameBoundary(atOrAfter: end), duration)
-                } else if times.frameRate == nil, let frames = await VideoEnd.frameTimes(path) {
-                    // A variable rate: segments start on the frames themselves, so that none starts
-                    // with a gap its file could not keep (mp4mux moves a first frame to zero).
-                    times.frameTimes = frames.times
-                    // A last frame without a duration ends where the container does.
-                    let last = frames.times.last ?? 0
-                    times.duration =
-                        frames.end > last ? min(frames.end, times.duration ?? frames.end) : times.duration ?? last + 1
+                } else if times.frameRate == nil {
+                    await Self.planOnFrames(&times, path: path)
                 }
                 range = try await request.resolve(on: file, times: times)
+                if times.frameRate != nil, range.firstFrame != nil {
+                    // The stated rate is not the frames' (resolve found them off its grid, and cut the
+                    // range on them): the segments go on the frames too, as the runs will cut them.
+                    times.frameRate = nil
+                    times.duration = containerLength
+                    await Self.planOnFrames(&times, path: path)
+                    range = try await request.resolve(on: file, times: times)
+                }
             } catch {
                 printError(error.message)
                 throw ExitCode(error.exitStatus)
             }
             let plan = SegmentPlan(input: input, times: times, range: range, length: length)
             writeStandardOutput(json ? plan.json : plan.text)
+        }
+
+        /// A variable rate: segments start on the frames themselves (every frame's time, read from the
+        /// whole file), so that none starts with a gap its file could not keep (mp4mux moves a first
+        /// frame to zero).
+        private static func planOnFrames(_ times: inout MediaTimes, path: String) async {
+            guard let frames = await VideoEnd.frameTimes(path) else { return }
+            times.frameTimes = frames.times
+            // A last frame without a duration ends where the container does.
+            let last = frames.times.last ?? 0
+            times.duration =
+                frames.end > last ? min(frames.end, times.duration ?? frames.end) : times.duration ?? last + 1
         }
     }
 }

@@ -20,6 +20,8 @@ final class RangeCut: Sendable {
     private struct State {
         var seqnum: UInt32?
         var seekSent = false
+        /// The input refused the seek: no segment will come, and an end of stream ends the run.
+        var seekRefused = false
         /// Buffers held back before the seek.
         var held = 0
         /// The pads whose segment from the seek has come, with its start and time: their data passes.
@@ -67,7 +69,13 @@ final class RangeCut: Sendable {
                         }
                     }
                 case "eos":
-                    let early = state.withLock { $0.seekSent && $0.passing[key] == nil }
+                    // A file shorter than `afterBuffers` ends before the seek went: it goes now, on what came.
+                    let (early, sendSeek) = state.withLock { state in
+                        let send = !state.seekSent && firstBuffer != nil && state.held > 0
+                        if send { state.seekSent = true }
+                        return (state.seekSent && !state.seekRefused && state.passing[key] == nil, send)
+                    }
+                    if sendSeek, let firstBuffer { firstBuffer() }
                     if early { return .drop }
                 default:
                     break
@@ -108,6 +116,7 @@ final class RangeCut: Sendable {
             // Upstream from the converter's input: to uridecodebin's pad, and through the decoder to
             // the demuxer, which seeks every stream of the file.
             if !pad.push(event) {
+                self.state.withLock { $0.seekRefused = true }
                 fail("the input cannot seek to \(TimeRangeRequest.spoken(start, decimals: 3)): it may not be seekable")
             }
         }.start()

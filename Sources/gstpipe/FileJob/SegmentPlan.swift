@@ -24,7 +24,9 @@ struct SegmentPlan: Sendable {
         // An --end or --duration past the file's end plans to its end: no segment holds nothing.
         let end = min(range.end ?? times.duration ?? range.start, times.duration ?? .max)
         var segments: [Segment] = []
-        var start = range.start
+        // A range cut on its frames' own times seeks 1 ns before its first frame (`resolve`): the plan
+        // starts on the frame, where the segment's own run will resolve its start to.
+        var start = range.firstFrame ?? range.start
         while start < end {
             var next = min(times.frameBoundary(atOrAfter: start + length), end)
             // A length under one frame still moves on by a frame.

@@ -95,11 +95,12 @@ struct TimeRangeRequest: Sendable, Equatable {
             let path = URL(string: input.uri).flatMap { $0.isFileURL ? $0.path : nil }
             var videoEnd: ClockTime?
             if let path { videoEnd = await VideoEnd.read(path) }
+            // Printed to the millisecond below: rounded up, a start just past the end would read as before it.
             let length = max(given, videoEnd ?? 0)
             if start >= length {
                 throw .usage(
                     "--start \(Self.spoken(start)) is past the end of \(input.name), which lasts "
-                        + "\(Self.spoken(length, decimals: 3)): give a start before it")
+                        + "\(Self.spoken(length / 1_000_000 * 1_000_000, decimals: 3)): give a start before it")
             }
         }
         if let end, end <= start {
@@ -118,7 +119,9 @@ struct TimeRangeRequest: Sendable, Equatable {
         // container's precision, so the output still starts at zero.
         var firstFrame: ClockTime?
         var seekStart: ClockTime?
-        if media.hasVideo, let path = URL(string: input.uri).flatMap({ $0.isFileURL ? $0.path : nil }),
+        // At zero without a rate there is nothing to learn: no frame before the start, no grid to check.
+        if start > 0 || media.frameRate != nil, media.hasVideo,
+            let path = URL(string: input.uri).flatMap({ $0.isFileURL ? $0.path : nil }),
             let frames = await FramesAroundStart.read(path, start: start), let frame = frames.first,
             media.frameRate == nil || !media.isOnGrid(frames.sample)
         {

@@ -9,9 +9,14 @@ enum VideoPackets {
     /// How many packets pass (held back) before the seek goes.
     static let seekAfterPackets = 10
 
+    /// How long one read may take before it gives up (a demuxer that never ends its stream): parsing
+    /// reads a file of hours in seconds, so only a stuck read gets this far.
+    static let timeLimit: TimeInterval = 120
+
     /// Calls `packet` with each packet's stream time and duration, from the key frame before `start`
     /// (its packets come before the start) to `stop` or the file's end; false when `path` has no video
-    /// or cannot be parsed.
+    /// or cannot be parsed, or when the demuxer refuses the seek (a format it cannot seek in) or the read
+    /// outlasts `timeLimit`: the caller then does without what it would have learned.
     static func read(
         _ path: String, from start: ClockTime?, to stop: ClockTime? = nil,
         packet: @escaping @Sendable (_ time: ClockTime, _ duration: ClockTime?) -> Void
@@ -24,6 +29,12 @@ enum VideoPackets {
             let parser = try ElementSpec("parsebin").make(in: pipeline)
             let sink = try ElementSpec("fakesink", [("sync", .text("false"))]).make(in: pipeline)
             try source.link(to: parser)
+            // An error ends the run (and this read returns false): without it a refused seek would leave
+            // the pipeline waiting for a segment that never comes.
+            // After the run the source is gone (or its pipeline stopped, whose bus drops the message).
+            DispatchQueue.global().asyncAfter(deadline: .now() + timeLimit) { [weak source] in
+                source?.postError("reading the video's packets took over \(Int(timeLimit)) s")
+            }
             guard let input = sink.pad(named: "sink") else { return false }
             if let start {
                 // Added first: what comes before the seek is dropped before the probe below sees it. The
@@ -33,7 +44,7 @@ enum VideoPackets {
                 RangeCut.apply(
                     TimeRange(start: start, end: stop), video: input, audio: [], isVideo: false,
                     afterBuffers: seekAfterPackets
-                ) { _ in }
+                ) { [weak source] text in source?.postError(text) }
             }
             input.addProbe([.buffer, .eventDownstream]) { info in
                 if let new = info.event?.segment {
