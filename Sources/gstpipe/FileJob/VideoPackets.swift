@@ -61,7 +61,9 @@ enum VideoPackets {
                 return .ok
             }
             parser.onPadAdded { pad in
-                guard (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix("video/") == true,
+                // Motion JPEG leaves parsebin as image/jpeg.
+                let type = (pad.currentCaps ?? pad.queryCaps()).mediaType ?? ""
+                guard type.hasPrefix("video/") || type == "image/jpeg",
                     linked.withLock({ done in defer { done = true }; return !done })
                 else { return }
                 try? pad.link(to: input)
