@@ -28,12 +28,15 @@ webrtc='WebRTCTests|WebRTCInputTests|WHIPClientTests|WebRTCTokenTests|ServerAbus
 webrtc+='|WebRTCICEServersTests|BrowserCallTests'
 # BrowserViewers serving a Swift VideoSource and AudioSource (a 440 Hz sine) to Chromium.
 webrtc+='|BrowserViewersAudioTests'
+# Two webrtcbins per viewer in-process, whose ends the test times: beside the command line's children
+# on a loaded machine, a viewer's negotiation did not finish in time.
+webrtc+='|WebRTCGoodbyeTests'
 swift test --filter "$library" "$@"
 swift test --filter gstpipeTests --skip "$streams|$secured|$farm|$webrtc" "$@"
 swift test --filter "$streams" "$@"
 swift test --filter "$secured" "$@"
 swift test --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
-    BrowserViewersAudioTests ServerAbuseTests; do
+    BrowserViewersAudioTests ServerAbuseTests WebRTCGoodbyeTests; do
     swift test --filter "$suite" "$@"
 done
