@@ -8,7 +8,12 @@ import Testing
 struct PlayerInterruptTests {
     @Test("stop() from elsewhere while playUntilEnd plays makes it throw Interrupted(.stopped), not wait forever")
     func stopEndsPlayUntilEnd() async throws {
-        let (path, directory) = try await PlayerTests.mp4()
+        // 15 s, so that the stop comes long before the end even on a loaded machine (with the 1 s clip,
+        // CI's run reached the end first).
+        let (path, directory) = try await PlayerTests.clip(
+            "long.mp4",
+            "videotestsrc num-buffers=450 ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc "
+                + "speed-preset=ultrafast ! mp4mux ! filesink location=%s")
         defer { try? FileManager.default.removeItem(at: directory) }
         let player = try PlayerTests.player(path)
         let stream = player.events

@@ -8,7 +8,7 @@ struct PlayerTests {
     /// One frame of the clips, at 30 fps.
     static let frame: ClockTime = 33_333_333
 
-    /// Writes a 1 s clip (`%s` in `launch` is its path) into a new folder; the caller removes the folder.
+    /// Writes a clip (`%s` in `launch` is its path) into a new folder; the caller removes the folder.
     static func clip(_ name: String, _ launch: String) async throws -> (path: String, directory: URL) {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("player-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
