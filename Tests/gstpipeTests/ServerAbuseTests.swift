@@ -3,8 +3,8 @@ import Testing
 
 /// 200 idle and 300 malformed connections at once (`scripts/abuse-connections.py`: garbage, a
 /// request line that never ends, headers that never end, slowloris) against gstpipe's servers, while
-/// a real client watches: headless Chromium bearing the token of a `webrtc://` output, ffmpeg reading
-/// an `rtsp://` output. The client still gets frames, and the
+/// a real client watches: headless Chromium bearing the token of a `webrtc://` output, ffmpeg with the
+/// password of an `rtsp://` output. The client still gets frames, and the
 /// server's memory (VmRSS) grows by far less than the abusers send (up to 150 MB). In a network
 /// namespace of its own each.
 @Suite(
@@ -76,10 +76,13 @@ struct ServerAbuseTests {
         WebRTCTokenTests.expectNoSecret([result.stdout, result.stderr, abused.stdout, abused.stderr])
     }
 
-    @Test("rtsp://: ffmpeg reads frames through 500 abusive connections, the server's memory bounded")
+    @Test(
+        "rtsp:// with a password: ffmpeg bearing it reads frames through 500 abusive connections, memory bounded")
     func rtsp() async throws {
+        let secret = RTSPAuthTests.secret
         let namespace = try await NetworkNamespace()
-        let server = namespace.run(CLI.binary.path, liveGray(frames: 3600) + ["!", "rtsp://127.0.0.1:8554/live"])
+        let server = namespace.run(
+            CLI.binary.path, liveGray(frames: 3600) + ["!", "rtsp://alice:\(secret)@127.0.0.1:8554/live"])
         var listening = false
         for _ in 0..<100 where !listening {
             // curl speaks RTSP too: OPTIONS answered means the server listens.
@@ -97,7 +100,7 @@ struct ServerAbuseTests {
             "/usr/bin/ffmpeg",
             [
                 "-hide_banner", "-nostdin", "-nostats", "-progress", "pipe:1", "-rtsp_transport", "tcp", "-i",
-                "rtsp://127.0.0.1:8554/live", "-frames:v", "60", "-f", "null", "-",
+                "rtsp://alice:\(secret)@127.0.0.1:8554/live", "-frames:v", "60", "-f", "null", "-",
             ])
         let read = FFmpegRead(await reader.finish(timeout: 40))
         let abused = await abuser.finish(timeout: 60)
@@ -121,6 +124,7 @@ struct ServerAbuseTests {
         }
         #expect(after - before < Self.growthLimit, "VmRSS \(before) -> \(after) bytes: \(abused.stdout)")
         #expect(result.status == 130, "\(result.stderr)")
+        WebRTCTokenTests.expectNoSecret([result.stdout, result.stderr], secret)
     }
 
     /// The script with `count` connections of `kind` alone against 127.0.0.1:`port`, held `seconds`.
