@@ -5,7 +5,8 @@
 # RTSP sender of the input tests), and for webrtc:// outputs libnice's GStreamer plugin (webrtcbin
 # gathers no ICE candidates without it), the WebRTC headers of plugins-bad (the webrtcbin shim) and
 # Chromium, the browser of the WebRTC tests (with curl, ip for their network namespaces, and coturn,
-# the TURN server a relayed viewer goes through). Installs
+# the TURN server a relayed viewer goes through; nginx with its stream module, the reverse proxy
+# of the README's "Serving safely" that ReverseProxyTests runs). Installs
 # only what is missing; safe to run again. redis-server, python3-celery and python3-redis: the farm
 # (farm/worker, farm/run) and its tests.
 set -euo pipefail
@@ -19,6 +20,7 @@ packages=(
     libgstrtspserver-1.0-dev gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0
     xvfb graphviz python3-gst-1.0 ffmpeg
     gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev chromium curl iproute2 coturn
+    nginx-light libnginx-mod-stream
     python3-venv
     redis-server python3-celery python3-redis
 )

@@ -31,12 +31,14 @@ webrtc+='|BrowserViewersAudioTests'
 # Two webrtcbins per viewer in-process, whose ends the test times: beside the command line's children
 # on a loaded machine, a viewer's negotiation did not finish in time.
 webrtc+='|WebRTCGoodbyeTests'
+# The README's nginx configurations in front of WebRTC (Chromium through TLS) and RTSP (ffmpeg).
+webrtc+='|ReverseProxyTests'
 swift test --filter "$library" "$@"
 swift test --filter gstpipeTests --skip "$streams|$secured|$farm|$webrtc" "$@"
 swift test --filter "$streams" "$@"
 swift test --filter "$secured" "$@"
 swift test --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
-    BrowserViewersAudioTests ServerAbuseTests WebRTCGoodbyeTests; do
+    BrowserViewersAudioTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests; do
     swift test --filter "$suite" "$@"
 done

@@ -64,9 +64,10 @@ enum Browser {
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
     /// The flags issue 27 names: loopback candidates allowed, no mDNS hiding of local addresses, and
-    /// no prompt or real device for media.
-    static func arguments(profile: String, url: String) -> [String] {
-        [
+    /// no prompt or real device for media; `flags` added (`--ignore-certificate-errors` for a proxy's
+    /// self-signed certificate).
+    static func arguments(profile: String, url: String, flags: [String] = []) -> [String] {
+        flags + [
             "--headless=new", "--no-sandbox", "--allow-loopback-in-peer-connection",
             "--disable-features=WebRtcHideLocalIpsWithMdns", "--use-fake-ui-for-media-stream",
             "--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required", "--no-first-run",
@@ -100,14 +101,16 @@ enum Browser {
 }
 
 /// One browser session of a WebRTC test: the namespace's page server on port 8000 serving `page`
-/// (`WebRTCTestPage.html` unless told), and Chromium opening it with `query`; `result(named:)` waits
-/// for what the page reports.
+/// (`WebRTCTestPage.html` unless told), and Chromium opening it with `query` (and `flags`);
+/// `result(named:)` waits for what the page reports.
 final class BrowserSession: Sendable {
     let folder: URL
     private let pageServer: Spawned
     private let browser: Spawned
 
-    init(in namespace: NetworkNamespace, query: String, page: String = WebRTCTestPage.html) async throws {
+    init(
+        in namespace: NetworkNamespace, query: String, page: String = WebRTCTestPage.html, flags: [String] = []
+    ) async throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-webrtc-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let collector = folder.appendingPathComponent("collector.py")
@@ -119,8 +122,8 @@ final class BrowserSession: Sendable {
             throw NetworkNamespace.NamespaceError(message: "no page server")
         }
         let profile = folder.appendingPathComponent("profile").path
-        browser = namespace.run(
-            Browser.executable, Browser.arguments(profile: profile, url: "http://127.0.0.1:8000/viewer.html?\(query)"))
+        let url = "http://127.0.0.1:8000/viewer.html?\(query)"
+        browser = namespace.run(Browser.executable, Browser.arguments(profile: profile, url: url, flags: flags))
     }
 
     /// What the page POSTed to /result/`name`, as JSON, waiting up to `timeout` seconds; nil if nothing came.
