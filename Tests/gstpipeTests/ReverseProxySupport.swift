@@ -78,6 +78,24 @@ final class Nginx: Sendable {
         return sent
     }
 
+    /// The http access log so far: one line per request nginx passed on, with its status.
+    var accessLog: String {
+        (try? String(contentsOf: folder.appendingPathComponent("access.log"), encoding: .utf8)) ?? ""
+    }
+
+    /// A self-signed certificate for 127.0.0.1 (as its name and as an IP address, which clients that
+    /// verify it, as libcurl does, check) and its key, made by `openssl req` in `folder`.
+    static func certificate(in folder: URL) async throws -> (certificate: String, key: String) {
+        let certificate = folder.appendingPathComponent("proxy.pem").path
+        let key = folder.appendingPathComponent("proxy.key").path
+        let made = await (try Spawned("/usr/bin/openssl", [
+            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+        ])).finish(timeout: 60)
+        guard made.status == 0 else { throw NetworkNamespace.NamespaceError(message: "openssl: \(made.stderr)") }
+        return (certificate, key)
+    }
+
     /// Stops nginx (SIGQUIT: a graceful end) and returns how it ended.
     func stop() async -> CLIResult {
         process.signal(SIGQUIT)

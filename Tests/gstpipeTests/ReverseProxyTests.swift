@@ -26,17 +26,17 @@ struct ReverseProxyTests {
     /// A session (namespace and folder) with gstpipe running `arguments` and listening on 8890 behind
     /// nginx on 443 with the README's block.
     static func behindNginx(_ arguments: [String], environment: [String: String] = [:]) async throws
-        -> (session: RTSPAuthSession, server: RTSPAuthSession.Run, nginx: Nginx)
+        -> (session: RTSPAuthSession, server: RTSPAuthSession.Run, nginx: Nginx, certificate: String)
     {
         let session = try await RTSPAuthSession()
         let server = session.gstpipe(arguments, environment: environment)
         guard await session.waitForListener(8890) else {
             throw NetworkNamespace.NamespaceError(message: "gstpipe did not listen: \(await server.finish(timeout: 5))")
         }
-        let certificate = try await session.certificate(named: "proxy")
+        let certificate = try await Nginx.certificate(in: session.folder)
         let nginx = try await Nginx(
             in: session.namespace, folder: session.folder, http: try httpBlock(certificate), port: 443)
-        return (session, server, nginx)
+        return (session, server, nginx, certificate.certificate)
     }
 
     /// curl through the proxy (any certificate: it is self-signed), with `arguments` and `authorization`.
@@ -47,7 +47,7 @@ struct ReverseProxyTests {
 
     @Test("WHEP through nginx's TLS: the page, 401 without the token, 201 with it, and the session's Location works")
     func whepThroughTLS() async throws {
-        let (session, server, nginx) = try await Self.behindNginx([
+        let (session, server, nginx, _) = try await Self.behindNginx([
             "noise", "!", "gray", "!", "webrtc://127.0.0.1:8890/live?token=\(Self.secret)",
         ])
         let whep = "\(Self.proxied)/live/whep"
@@ -87,10 +87,53 @@ struct ReverseProxyTests {
         WebRTCTokenTests.expectNoSecret([result.stdout, result.stderr], Self.secret)
     }
 
+    @Test(
+        "whep+https:// watches through nginx once its certificate is trusted; its DELETE ends the session there",
+        .enabled(if: FFProbe.isInstalled, "ffprobe is not installed"))
+    func whepClientThroughTLS() async throws {
+        let (session, server, nginx, certificate) = try await Self.behindNginx([
+            "noise", "width=160", "height=120", "!", "gray", "!", "webrtc://127.0.0.1:8890/live?token=\(Self.secret)",
+        ])
+        let endpoint = "whep+https://127.0.0.1/live/whep"
+        let watch = [CLI.binary.path, "--timeout", "20", endpoint, "!"]
+        // Not trusted: libcurl (under URLSession) refuses the self-signed certificate.
+        let untrusted = await session.namespace.run(
+            "/usr/bin/env", ["GSTPIPE_WHEP_TOKEN=\(Self.secret)"] + watch + ["fakesink"]
+        ).finish(timeout: 40)
+        #expect(untrusted.status == 1, "\(untrusted.stderr)")
+        let refused = "cannot reach \(endpoint): the TLS connection failed (SSL certificate problem: self-signed "
+            + "certificate) (is its certificate one this machine trusts?"
+        #expect(untrusted.stderr.contains(refused), "\(untrusted.stderr)")
+        // Trusted: the certificate as the system's CA bundle (which libcurl reads), in a mount
+        // namespace of the watcher's own, so that the machine's bundle is left alone.
+        let output = session.folder.appendingPathComponent("watched.mkv")
+        let trusting = "mount --bind \"$0\" /etc/ssl/certs/ca-certificates.crt && exec \"$@\""
+        let watcher = session.namespace.run(
+            "/usr/bin/unshare",
+            ["-m", "/bin/sh", "-c", trusting, certificate, "/usr/bin/env", "GSTPIPE_WHEP_TOKEN=\(Self.secret)"]
+                + watch + [output.path])
+        try await Task.sleep(for: .seconds(8))
+        watcher.signal(SIGINT)
+        let watched = await watcher.finish(timeout: 30)
+        server.signal(SIGINT)
+        let served = await server.finish(timeout: 20)
+        _ = await nginx.stop()
+        let comment = Comment(rawValue: "watcher: \(watched.stderr)\nserver: \(served.stderr)\n\(nginx.accessLog)")
+        #expect(watched.status == 130, comment)
+        #expect(watched.stderr.contains("watching \(endpoint): the server sends video"), comment)
+        // The session's Location, a path, resolved against the proxy's address: the DELETE went through it.
+        #expect(nginx.accessLog.contains("\"DELETE /live/whep/"), comment)
+        #expect(served.stderr.contains("viewer 1 left: it left (0 watching)"), comment)
+        let streams = try await probeStreams(output.path, entries: "width,nb_read_frames", videoOnly: true)
+        let frames = streams.first?.split(separator: ",").last.flatMap { Int($0) } ?? 0
+        #expect(streams.first?.hasPrefix("160,") == true && frames >= 20, "\(streams) \(comment)")
+        WebRTCTokenTests.expectNoSecret([watched.stdout, watched.stderr, untrusted.stderr, served.stderr], Self.secret)
+    }
+
     /// In a namespace behind nginx: gstpipe serves noise with the token, the test page watches with
     /// `query` (Chromium taking the proxy's self-signed certificate), then gstpipe is stopped.
     static func watchThroughProxy(query: String) async throws -> WebRTCTests.Run {
-        let (session, server, nginx) = try await behindNginx([
+        let (session, server, nginx, _) = try await behindNginx([
             "noise", "!", "gray", "!", "webrtc://127.0.0.1:8890/live?token=\(secret)",
         ])
         let browser = try await BrowserSession(
@@ -136,7 +179,7 @@ struct ReverseProxyTests {
         let recording = FileManager.default.temporaryDirectory.appendingPathComponent(
             "gstpipe-proxy-\(UUID().uuidString).mkv")
         defer { try? FileManager.default.removeItem(at: recording) }
-        let (session, server, nginx) = try await Self.behindNginx(
+        let (session, server, nginx, _) = try await Self.behindNginx(
             ["--timeout", "60", "webrtc://127.0.0.1:8890/in", "!", "gray", "!", recording.path],
             environment: ["GSTPIPE_WEBRTC_TOKEN": Self.secret])
         let browser = session.namespace.run(

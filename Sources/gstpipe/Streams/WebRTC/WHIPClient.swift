@@ -75,7 +75,12 @@ struct WHIPClient: Sendable {
             guard let http = answer as? HTTPURLResponse else { throw URLError(.badServerResponse) }
             (data, response) = (body, http)
         } catch {
-            throw .runtime("cannot reach \(shown): \(Self.reason(error)) (check the address, and that the server runs)")
+            let advice =
+                Self.isCertificateFailure(error)
+                ? "is its certificate one this machine trusts? a self-signed one, or its CA, goes in "
+                    + "/usr/local/share/ca-certificates, then update-ca-certificates"
+                : "check the address, and that the server runs"
+            throw .runtime("cannot reach \(shown): \(Self.reason(error)) (\(advice))")
         }
         let body = String(decoding: data, as: UTF8.self)
         try check(response, body: body)
@@ -148,7 +153,23 @@ struct WHIPClient: Sendable {
         case .networkConnectionLost: return "the connection was lost"
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
             return "the TLS connection failed (\(error.localizedDescription))"
-        default: return error.localizedDescription
+        default:
+            return isCertificateFailure(error)
+                ? "the TLS connection failed (\(error.localizedDescription))" : error.localizedDescription
+        }
+    }
+
+    /// True when the server's certificate was refused. On Linux, URLSession reports libcurl's refusal
+    /// of a certificate (a self-signed one, say) as an unknown error with libcurl's own text, "SSL
+    /// certificate problem: …" (measured with swift-corelibs-foundation 6 and libcurl 7.88).
+    private static func isCertificateFailure(_ error: any Error) -> Bool {
+        guard let error = error as? URLError else { return false }
+        switch error.code {
+        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
+            .serverCertificateNotYetValid:
+            return true
+        default:
+            return error.localizedDescription.contains("SSL certificate problem")
         }
     }
 
