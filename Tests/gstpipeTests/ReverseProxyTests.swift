@@ -4,8 +4,9 @@ import Testing
 /// The README's "behind a proxy" configurations, run as written: nginx (its blocks read from the
 /// README itself, `ReadmeSnippet`; only the certificate's paths replaced by one `openssl req` made)
 /// in front of gstpipe, each test in a network namespace of its own with loopback alone, where port
-/// 443 is free to take. WebRTC: nginx terminates TLS for the signalling, curl and headless Chromium
-/// watch (and publish) through it. RTSP: nginx's stream module passes TCP on, ffmpeg reads through it.
+/// 443 is free to take. WebRTC: nginx terminates TLS for the signalling; curl, headless Chromium and
+/// gstpipe's own whep+https:// client watch (and Chromium publishes) through it. RTSP: nginx's stream
+/// module passes TCP on, ffmpeg reads through it.
 @Suite(
     "ReverseProxyTests", .serialized,
     .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"),
@@ -31,7 +32,8 @@ struct ReverseProxyTests {
         let session = try await RTSPAuthSession()
         let server = session.gstpipe(arguments, environment: environment)
         guard await session.waitForListener(8890) else {
-            throw NetworkNamespace.NamespaceError(message: "gstpipe did not listen: \(await server.finish(timeout: 5))")
+            let result = await server.finish(timeout: 5)
+            throw NetworkNamespace.NamespaceError(message: "gstpipe did not listen: \(result.stderr)")
         }
         let certificate = try await Nginx.certificate(in: session.folder)
         let nginx = try await Nginx(
@@ -210,7 +212,8 @@ struct ReverseProxyTests {
 
     @Test(
         "rtsps:// with a password behind nginx's stream module: ffmpeg reads through it, a wrong password is 401",
-        .enabled(if: Nginx.hasStreamModule, "nginx's stream module is missing (Debian: libnginx-mod-stream)"))
+        .enabled(if: Nginx.hasStreamModule, "nginx's stream module is missing (Debian: libnginx-mod-stream)"),
+        .enabled(if: FFmpegCut.isInstalled, "ffmpeg is not installed"))
     func rtspsThroughStreamProxy() async throws {
         let session = try await RTSPAuthSession()
         let certificate = try await session.certificate(named: "server")
@@ -233,7 +236,8 @@ struct ReverseProxyTests {
 
     @Test(
         "rtsp:// behind nginx's stream module: over TCP the media goes through the proxy, over UDP around it",
-        .enabled(if: Nginx.hasStreamModule, "nginx's stream module is missing (Debian: libnginx-mod-stream)"))
+        .enabled(if: Nginx.hasStreamModule, "nginx's stream module is missing (Debian: libnginx-mod-stream)"),
+        .enabled(if: FFmpegCut.isInstalled, "ffmpeg is not installed"))
     func rtspTransportThroughStreamProxy() async throws {
         let session = try await RTSPAuthSession()
         // Snow: pictures that do not compress, so the media's bytes stand out from the RTSP requests'.
