@@ -1,3 +1,4 @@
+import CGStreamer
 import Foundation
 import MediaIO
 
@@ -36,6 +37,10 @@ func redactGStreamerLog(environment: [String: String] = ProcessInfo.processInfo.
         if file >= 0 { descriptor = file }
     }
     try? DebugLog.redirect { [descriptor] line in write(line, to: descriptor) }
+    // What GStreamer prints with g_print when the log asks for detail goes through here as well:
+    // gst-rtsp-server dumps each RTSP message (`GST_DEBUG=rtspclient:6`), a Basic password included.
+    g_set_print_handler { text in if let text { writeStandardOutput(String(cString: text)) } }
+    g_set_printerr_handler { text in if let text { writeStandardError(String(cString: text)) } }
 }
 
 /// `GST_DEBUG_FILE` as GStreamer reads it: the first `%p` becomes the process id, then the first `%r` a

@@ -62,6 +62,7 @@ enum Secrets {
         var text = text.replacing(userInfo) { "\($0.1)\(mask)" }
         text = text.replacing(option) { "\($0.1)\(mask)" }
         text = text.replacing(bearer) { "\($0.1)\(mask)" }
+        text = text.replacing(basic) { isBasicCredentials($0.2) ? "\($0.1)\(mask)" : String($0.0) }
         let secrets = registered.withLock { $0 }.sorted { $0.count > $1.count }
         for secret in secrets where text.contains(secret) {
             text = masking(secret, in: text)
@@ -108,9 +109,14 @@ enum Secrets {
     /// `scheme://user:PASSWORD@`: the password ends at the last `@` before the host (a password may
     /// hold an `@` the user did not encode), and never crosses a space, a path, a query or a quote. A
     /// structure's text escapes the `@` (`alice:PASS\@host`).
+    /// A password holding a `/`, `?` or `#` the user did not encode (`alice:pa/ss@host`) makes a URI
+    /// that cannot be read, whose error quotes it: it is hidden too, up to the token's last `@`, unless
+    /// digits stand before its first `/`, `?` or `#` (`host:8554/a@b` is a port and a path).
     /// The placeholders of help text (`USER:PASS@`) stay.
     private static var userInfo: Regex<(Substring, Substring, Substring)> {
-        #/(?i)([a-z][a-z0-9+.\-]*://[^\s/?#@:"'\\]*:)(?!(?-i:PASS|PASSWORD|SECRET)@)([^\s/?#"'\\]*)(?=\\?@)/#
+        let user = #"(?i)([a-z][a-z0-9+.\-]*://[^\s/?#@:"'\\]*:)(?!(?-i:PASS|PASSWORD|SECRET)@)"#
+        let password = #"([^\s/?#"'\\]*|(?!\d*[/?#])[^\s"'\\]*)(?=\\?@)"#
+        return try! Regex(user + password, as: (Substring, Substring, Substring).self)
     }
 
     /// `token=VALUE` (in a query, a fragment, a launch description or a graph's `user-pw=\"VALUE\"`),
@@ -121,6 +127,20 @@ enum Secrets {
         let notPlaceholder = #"(?!(?-i:NULL|TOKEN|SECRET|PASS(?:WORD|PHRASE)?)\b)(?!\*\*\*)"#
         let value = #"([^\s&#"'\\,;]*[^\s&#"'\\,;:])"#
         return try! Regex(name + notPlaceholder + value, as: (Substring, Substring, Substring).self)
+    }
+
+    /// `Basic CREDENTIALS` (RFC 7617): base64 of `user:password`, which gst-rtsp-server's message dump
+    /// (`GST_DEBUG=rtspclient:6`) prints as it came. Only base64 that decodes to text with a colon is
+    /// hidden, so that "Basic authentication" stays.
+    private static var basic: Regex<(Substring, Substring, Substring)> {
+        #/((?-i:Basic)\s+)([A-Za-z0-9+\/]+=*)/#
+    }
+
+    private static func isBasicCredentials(_ text: Substring) -> Bool {
+        guard text.count % 4 == 0, let data = Data(base64Encoded: String(text)),
+            let decoded = String(data: data, encoding: .utf8)
+        else { return false }
+        return decoded.contains(":")
     }
 
     /// `Bearer TOKEN` (RFC 6750's characters), not the words "Bearer token" nor a challenge's

@@ -14,6 +14,12 @@ struct URICredentials: Sendable {
     /// the user part at its last `@` (a password holding `@` or `/` is written percent-encoded).
     private static var pattern: Regex<AnyRegexOutput> { try! Regex(#"^([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)@"#) }
 
+    /// `scheme://user:pa/ss@host`: a password with a `/`, `?` or `#` not percent-encoded, which ends the
+    /// authority early (digits before the first of them are a port: `host:8554/a@b` is a path).
+    private static var unencoded: Regex<AnyRegexOutput> {
+        try! Regex(#"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#@:\s]*:(?!\d*(?:[/?#]|$))[^\s]*[/?#][^\s]*@"#)
+    }
+
     /// `uri` without its user and password, and them, decoded; the password of a URI naming a user
     /// alone comes from `GSTPIPE_RTSP_PASSWORD` in `environment`. Throws a usage error (with the
     /// password masked) for an empty user, or a user without a password from either place.
@@ -21,6 +27,11 @@ struct URICredentials: Sendable {
         _ uri: String, environment: [String: String] = ProcessInfo.processInfo.environment
     ) throws(FileJob.Failure) -> (uri: String, credentials: URICredentials?) {
         guard let match = uri.firstMatch(of: pattern), let userInfo = match.output[2].substring else {
+            if uri.firstMatch(of: unencoded) != nil {
+                throw .usage(
+                    "\(Secrets.redact(uri)): its password holds a /, ? or # that ends the user part of a URI: "
+                        + "percent-encode them (%2F, %3F, %23), or set \(passwordVariable) and write USER@ alone")
+            }
             return (uri, nil)
         }
         let bare = String(match.output[1].substring ?? "") + uri[match.range.upperBound...]

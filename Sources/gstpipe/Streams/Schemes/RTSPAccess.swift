@@ -37,11 +37,28 @@ struct RTSPAccess: Sendable {
     }
 
     /// What `address` and `settings` ask of the output (the users file read and checked here).
-    init(_ address: StreamAddress, settings: StreamSettings) throws(FileJob.Failure) {
+    /// `GSTPIPE_RTSP_PASSWORD` in `environment` with no user to take it is refused: whoever set it
+    /// meant the stream to need a password, and it would be served to anyone.
+    init(
+        _ address: StreamAddress, settings: StreamSettings,
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) throws(FileJob.Failure) {
         if let credentials = address.credentials {
             users.append(RTSPUser(name: credentials.user, secret: .password(credentials.password)))
         }
-        if let file = settings.rtspUsers { users += try RTSPUser.read(file: file) }
+        if let file = settings.rtspUsers {
+            let listed = try RTSPUser.read(file: file)
+            if let user = users.first, listed.contains(where: { $0.name == user.name }) {
+                throw .usage("the user \(user.name) is both in \(address.uri) and in \(file): keep one of them")
+            }
+            users += listed
+        }
+        let variable = URICredentials.passwordVariable
+        if users.isEmpty, environment[variable]?.isEmpty == false {
+            throw .usage(
+                "\(variable) is set, but \(address.uri) names no user to ask it of, so anyone could watch: write "
+                    + "the user (\(address.uri.prefix { $0 != ":" })://USER@HOST:PORT/PATH), or unset \(variable)")
+        }
         usesBasic = address.option("auth")?.lowercased() == "basic"
         if usesBasic, let hashed = users.first(where: { if case .digestHash = $0.secret { true } else { false } }) {
             throw .usage(

@@ -20,14 +20,20 @@ struct RTSPUser: Sendable {
         guard stat(path, &status) == 0 else {
             throw .runtime("the users file \(path) does not exist: check the path given to --rtsp-users")
         }
+        guard status.st_mode & S_IFMT != S_IFDIR else {
+            throw .runtime("the users file \(path) is a directory: give --rtsp-users a file of user:password lines")
+        }
         let mode = status.st_mode & 0o777
         guard mode & 0o077 == 0 else {
             throw .runtime(
                 "the users file \(path) is open to other users (mode \(String(mode, radix: 8))): "
                     + "chmod 600 \(path), so that only you can read its passwords")
         }
-        guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        guard let data = FileManager.default.contents(atPath: path) else {
             throw .runtime("cannot read the users file \(path): check its permissions")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw .runtime("the users file \(path) is not UTF-8 text: write it as user:password lines")
         }
         return try parse(text, file: path)
     }
@@ -35,6 +41,7 @@ struct RTSPUser: Sendable {
     /// The users of a file's `text`; `file` names it in errors, which never show a password.
     static func parse(_ text: String, file: String) throws(FileJob.Failure) -> [RTSPUser] {
         var users: [RTSPUser] = []
+        var lineOf: [String: Int] = [:]
         // \.isNewline: "\r\n" is one Character, which splitting at "\n" would never find (a file from Windows).
         for (index, line) in text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated() {
             let line = line.trimmingCharacters(in: .whitespaces)
@@ -44,6 +51,11 @@ struct RTSPUser: Sendable {
                 throw .runtime("\(file), line \(index + 1): write each user as user:password (or user:digest-hash)")
             }
             Secrets.register(parts[1])
+            // gst-rtsp-server would keep the last silently, and refuse the password of the first.
+            if let first = lineOf[parts[0]] {
+                throw .runtime("\(file), lines \(first) and \(index + 1) both name \(parts[0]): keep one of them")
+            }
+            lineOf[parts[0]] = index + 1
             let isHash = parts[1].count == 32 && parts[1].allSatisfy(\.isHexDigit)
             users.append(
                 RTSPUser(name: parts[0], secret: isHash ? .digestHash(parts[1].lowercased()) : .password(parts[1])))

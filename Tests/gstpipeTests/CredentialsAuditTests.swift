@@ -1,0 +1,94 @@
+import Foundation
+import Testing
+
+@testable import gstpipe
+
+/// What a careful user broke while auditing issue 28, read without a network: a password with an
+/// unencoded `/`, `?` or `#`, a Basic header in gst-rtsp-server's message dump, GSTPIPE_RTSP_PASSWORD
+/// with no user to ask it of, and users files that name a user twice, are directories or not text.
+@Suite("Credentials audit: the secrets and users that slipped through")
+struct CredentialsAuditTests {
+    static let failure = URICredentialsTests.failure
+
+    @Test("A password with an unencoded / ? or # is refused, hidden, and told to be percent-encoded")
+    func unencodedPassword() {
+        let uris = ["rtsp://alice:Pa/ss9word@h:8554/live", "rtsp://alice:Pa?ss9word@h/live", "rtsps://al:Pa#ss9w@h/x"]
+        for uri in uris {
+            let message = Self.failure { () throws(FileJob.Failure) in
+                _ = try URICredentials.split(uri, environment: [:])
+            }
+            #expect(message?.contains("percent-encode them (%2F, %3F, %23)") == true, "\(message ?? "nil")")
+            #expect(message?.contains("ss9w") == false, "\(message ?? "nil")")
+            // The output's parse says the same (it said "cannot read …", the password in clear).
+            let output = Self.failure { () throws(FileJob.Failure) in _ = try StreamOutputs.output(named: uri) }
+            #expect(output?.contains("ss9w") == false && output?.contains("percent-encode") == true, "\(output ?? "")")
+        }
+        #expect(Secrets.redact("read rtsp://alice:Pa/ss9word@h:8554/live as") == "read rtsp://alice:***@h:8554/live as")
+        // A port and a path holding @ are no password.
+        #expect(Secrets.redact("rtsp://host:8554/a@b") == "rtsp://host:8554/a@b")
+        #expect(Secrets.redact("http://host:8080/@user?x") == "http://host:8080/@user?x")
+        #expect(throws: Never.self) { try URICredentials.split("rtsp://host:8554/a@b", environment: [:]) }
+    }
+
+    @Test("Basic credentials, as gst-rtsp-server's message dump prints them, are hidden; other words stay")
+    func basicHeader() {
+        let b64 = Data("alice:BasicPw5".utf8).base64EncodedString()
+        let dumped = "key: 'Authorization', value: 'Basic \(b64)'"
+        #expect(Secrets.redact(dumped) == "key: 'Authorization', value: 'Basic ***'")
+        #expect(Secrets.redact("Authorization: Basic \(b64)\r\n") == "Authorization: Basic ***\r\n")
+        #expect(Secrets.redact("which Basic authentication cannot check") == "which Basic authentication cannot check")
+    }
+
+    @Test("GSTPIPE_RTSP_PASSWORD with an rtsp:// output naming no user is refused, not served to anyone")
+    func passwordWithoutUser() throws {
+        let output = try #require(try StreamOutputs.output(named: "rtsp://0.0.0.0:8554/live") as? RTSPOutput)
+        let message = Self.failure { () throws(FileJob.Failure) in
+            _ = try RTSPAccess(
+                output.address, settings: StreamSettings(), environment: ["GSTPIPE_RTSP_PASSWORD": "x1y2z3"])
+        }
+        #expect(message?.hasPrefix("GSTPIPE_RTSP_PASSWORD is set, but rtsp://0.0.0.0:8554/live names no user") == true)
+        #expect(message?.contains("x1y2z3") == false)
+        let open = Self.failure { () throws(FileJob.Failure) in
+            _ = try RTSPAccess(output.address, settings: StreamSettings(), environment: [:])
+        }
+        #expect(open == nil)
+    }
+
+    @Test("A users file naming a user twice, a directory, or not UTF-8 text is refused, saying which")
+    func usersFiles() throws {
+        let twice = Self.failure { () throws(FileJob.Failure) in
+            _ = try RTSPUser.parse("alice:first-pw\r\n# x\nalice:second-pw\n", file: "users")
+        }
+        #expect(twice == "users, lines 1 and 3 both name alice: keep one of them")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-audit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        chmod(folder.path, 0o700)
+        let directory = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.read(file: folder.path) }
+        #expect(directory?.hasSuffix("is a directory: give --rtsp-users a file of user:password lines") == true)
+        let binary = folder.appendingPathComponent("users").path
+        _ = FileManager.default.createFile(atPath: binary, contents: Data([0xFF, 0xFE, 0x3A, 0x61, 0x0A]))
+        chmod(binary, 0o600)
+        let notText = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.read(file: binary) }
+        #expect(notText == "the users file \(binary) is not UTF-8 text: write it as user:password lines")
+    }
+
+    @Test("The same user in the URI and in the users file is refused")
+    func userInURIAndFile() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-audit-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("users").path
+        _ = FileManager.default.createFile(atPath: file, contents: Data("alice:from-file\n".utf8))
+        chmod(file, 0o600)
+        let output = try #require(
+            try StreamOutputs.output(named: "rtsp://alice:uri-pw-1@0.0.0.0:8554/live") as? RTSPOutput)
+        var settings = StreamSettings()
+        settings.rtspUsers = file
+        let message = Self.failure { () throws(FileJob.Failure) in
+            _ = try RTSPAccess(output.address, settings: settings, environment: [:])
+        }
+        #expect(
+            message == "the user alice is both in rtsp://alice:***@0.0.0.0:8554/live and in \(file): keep one of them")
+    }
+}
