@@ -114,7 +114,12 @@ struct ReverseProxyTests {
             "/usr/bin/unshare",
             ["-m", "/bin/sh", "-c", trusting, certificate, "/usr/bin/env", "GSTPIPE_WHEP_TOKEN=\(Self.secret)"]
                 + watch + [output.path])
-        try await Task.sleep(for: .seconds(8))
+        // Watching once its offer went through the proxy (a loaded machine may take a while to start it).
+        let deadline = Date().addingTimeInterval(40)
+        while !nginx.accessLog.contains("\"POST /live/whep HTTP/1.1\" 201") && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(200))
+        }
+        try await Task.sleep(for: .seconds(5))
         watcher.signal(SIGINT)
         let watched = await watcher.finish(timeout: 30)
         server.signal(SIGINT)
