@@ -21,6 +21,7 @@ static const char *const watch_key = "gstpipe-idle-watch";
 typedef struct {
     gint64 last_request;  // monotonic time of the connection, then of its last viewer's request
     gboolean closed;      // "closed" came: its connection is no longer ours to shut down
+    gboolean viewer;      // it made a request that passed authentication
 } Watch;
 
 // Requests that reach these signals passed gst-rtsp-server's authentication (DESCRIBE, SETUP and PLAY
@@ -36,15 +37,34 @@ static void request_seen(GstRTSPClient *client, GstRTSPContext *context, gpointe
     CGStreamerRTSPShimServer *s = data;
     g_mutex_lock(&s->idle_lock);
     Watch *watch = g_object_get_data(G_OBJECT(client), watch_key);
-    if (watch) watch->last_request = g_get_monotonic_time();
+    if (watch) {
+        watch->last_request = g_get_monotonic_time();
+        watch->viewer = TRUE;
+    }
     g_mutex_unlock(&s->idle_lock);
+}
+
+/// gst-rtsp-server 1.22 keeps the socket of a connection whose TLS handshake failed (a client speaking
+/// plain RTSP to an rtsps:// port) open after the client is gone: the peer waits forever for an answer
+/// and each such connection keeps a descriptor. So a connection that never made a viewer's request is
+/// ended here as its client closes, on the client's thread (which no longer reads it). Not the half of
+/// an RTSP-over-HTTP tunnel, whose socket lives on in the other half.
+static void end_socket(GstRTSPClient *client) {
+    GstRTSPConnection *connection = gst_rtsp_client_get_connection(client);
+    if (!connection || gst_rtsp_connection_get_tunnelid(connection)) return;
+    GSocket *socket = gst_rtsp_connection_get_read_socket(connection);
+    if (!socket || g_socket_is_closed(socket)) return;
+    g_socket_shutdown(socket, TRUE, TRUE, NULL);
+    g_socket_close(socket, NULL);
 }
 
 static void client_closed(GstRTSPClient *client, gpointer data) {
     CGStreamerRTSPShimServer *s = data;
     g_mutex_lock(&s->idle_lock);
     Watch *watch = g_object_get_data(G_OBJECT(client), watch_key);
+    gboolean viewer = watch && watch->viewer;
     if (watch) watch->closed = TRUE;
+    if (!viewer) end_socket(client);
     g_mutex_unlock(&s->idle_lock);
 }
 

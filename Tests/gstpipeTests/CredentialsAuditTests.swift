@@ -73,6 +73,16 @@ struct CredentialsAuditTests {
         #expect(notText == "the users file \(binary) is not UTF-8 text: write it as user:password lines")
     }
 
+    @Test("auth=basic over plain rtsp:// is warned of; over rtsps:// and with Digest it is not")
+    func basicInClear() throws {
+        let plain = try #require(
+            try StreamOutputs.output(named: "rtsp://al:pw-basic-1@h:8554/live?auth=basic") as? RTSPOutput)
+        let warning = try RTSPAccess(plain.address, settings: StreamSettings(), environment: [:]).warning
+        #expect(warning?.hasPrefix("WARNING: auth=basic over rtsp:// sends each viewer's password in clear") == true)
+        let digest = try #require(try StreamOutputs.output(named: "rtsp://al:pw-basic-1@h:8554/live") as? RTSPOutput)
+        #expect(try RTSPAccess(digest.address, settings: StreamSettings(), environment: [:]).warning == nil)
+    }
+
     @Test("The same user in the URI and in the users file is refused")
     func userInURIAndFile() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-audit-\(UUID().uuidString)")

@@ -76,6 +76,14 @@ struct RTSPAccess: Sendable {
         }
     }
 
+    /// Said as the server starts when Basic is asked for without TLS: the password then crosses the
+    /// network in clear (base64), for anyone on the way to read.
+    var warning: String? {
+        guard usesBasic && tls == nil && !users.isEmpty else { return nil }
+        return "WARNING: auth=basic over rtsp:// sends each viewer's password in clear (base64): serve it as "
+            + "rtsps:// (--tls-cert, --tls-key), or leave out auth=basic for Digest"
+    }
+
     private static func readable(_ path: String, _ option: String) throws(FileJob.Failure) -> String {
         guard FileManager.default.fileExists(atPath: path) else {
             throw .runtime("\(path) (\(option)) does not exist: check the path")

@@ -47,6 +47,7 @@ struct RTSPOutput: StreamOutput {
     ) async throws(FileJob.Failure) -> (any StreamServer)? {
         guard let appsink = chain.sink else { return nil }
         let access = try RTSPAccess(address, settings: settings)
+        if let warning = access.warning { note(warning) }
         let server = try RTSPServer(address: address, appsink: appsink, mpegTS: carriesTransportStream, access: access)
         let who = access.users.isEmpty ? "any number of viewers" : "viewers with a password"
         note("serving \(server.url) (open it with ffplay, VLC or gst-play-1.0; \(who))")
