@@ -19,7 +19,8 @@ public final class Player: Sendable {
     // GstPlay's calls are thread-safe: each takes its lock or hands the work to GstPlay's thread.
     private nonisolated(unsafe) let handle: OpaquePointer
     private nonisolated(unsafe) let bus: UnsafeMutablePointer<GstBus>
-    private let hub = PlayerEventHub()
+    /// Internal, not private: the tests watch it go with the GstPlay whose bus holds it.
+    let hub = PlayerEventHub()
 
     /// The URI played, such as `file:///home/me/clip.mp4` or `https://example.com/clip.webm`.
     public let uri: String
@@ -100,12 +101,37 @@ public final class Player: Sendable {
 
     deinit {
         hub.finish()
+        // Each of GstPlay's messages holds a reference on GstPlay: should a message on GstPlay's own
+        // thread drop the last one, GstPlay's dispose would free that thread's loop and context under
+        // it (it joins the thread only from another). So the bus drops later messages as they are
+        // posted, the stop ends the position ticks and playbin's messages, and the release thread
+        // waits for GstPlay's thread to have stopped before it drops the last reference.
+        gst_bus_set_flushing(bus, 1)
+        gst_play_stop(handle)
         gst_object_unref(UnsafeMutableRawPointer(bus))
         // Releasing GstPlay joins its thread, which first brings playbin to NULL: a wait, done on a
         // thread of its own so that neither the releasing thread nor a task of Swift's pool waits.
+        let release = Unmanaged.passRetained(Release(play: handle, hub: hub)).toOpaque()
         let thread = g_thread_new(
-            "gstpipe-player-release", { play in gst_object_unref(play); return nil }, UnsafeMutableRawPointer(handle))
+            "gstpipe-player-release",
+            { data in
+                let release = Unmanaged<Release>.fromOpaque(data!).takeRetainedValue()
+                release.hub.waitForGstPlayThread()
+                gst_object_unref(UnsafeMutableRawPointer(release.play))
+                return nil
+            }, release)
         g_thread_unref(thread)
+    }
+
+    /// What the release thread needs.
+    private final class Release: @unchecked Sendable {
+        let play: OpaquePointer
+        let hub: PlayerEventHub
+
+        init(play: OpaquePointer, hub: PlayerEventHub) {
+            self.play = play
+            self.hub = hub
+        }
     }
 
     // MARK: Events

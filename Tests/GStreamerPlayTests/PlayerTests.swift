@@ -207,9 +207,20 @@ struct PlayerTests {
     static func wait(
         for stream: AsyncStream<Player.Event>, _ matches: @escaping @Sendable (Player.Event) -> Bool
     ) async throws -> Player.Event {
-        try await withThrowingTaskGroup(of: Player.Event?.self) { group in
+        try await events(of: stream, through: matches).last!
+    }
+
+    /// The events of `stream` up to and with the first that `isLast` matches, within 20 s.
+    static func events(
+        of stream: AsyncStream<Player.Event>, through isLast: @escaping @Sendable (Player.Event) -> Bool
+    ) async throws -> [Player.Event] {
+        try await withThrowingTaskGroup(of: [Player.Event]?.self) { group in
             group.addTask {
-                for await event in stream where matches(event) { return event }
+                var events: [Player.Event] = []
+                for await event in stream {
+                    events.append(event)
+                    if isLast(event) { return events }
+                }
                 return nil
             }
             group.addTask {
@@ -217,10 +228,10 @@ struct PlayerTests {
                 return nil
             }
             defer { group.cancelAll() }
-            guard let event = try await group.next() ?? nil else {
+            guard let events = try await group.next() ?? nil else {
                 throw GStreamerError(kind: .runtime, message: "the awaited event did not come within 20 s")
             }
-            return event
+            return events
         }
     }
 }
