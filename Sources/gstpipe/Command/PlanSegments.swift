@@ -47,7 +47,7 @@ extension GstPipeCommand {
             var times: MediaTimes
             do {
                 file = try FileJob.readInput(input)
-                times = try MediaTimes.read(file)
+                times = try await MediaTimes.read(file)
                 // Segments end with the video, which may stop before the container's length.
                 // filesrc reads a path: `input` may be a file:// URI.
                 let path = URL(string: file.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? input
