@@ -52,12 +52,17 @@ extension GstPipeCommand {
                 // filesrc reads a path: `input` may be a file:// URI.
                 let path = URL(string: file.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? input
                 let containerLength = times.duration
-                if times.frameRate != nil, let duration = times.duration,
-                    let end = await VideoEnd.read(path, duration: duration)
-                {
-                    times.duration = min(times.frameBoundary(atOrAfter: end), duration)
-                } else if times.frameRate == nil {
-                    await Self.planOnFrames(&times, path: path)
+                // Every frame's time, from the whole file (demuxer and parser, no decoder): a stated rate
+                // may hold for the first frames only (a recording that turns variable later), and a plan
+                // on it would count frames that are not there and join them at the wrong times.
+                let frames = await VideoEnd.frameTimes(path)
+                if times.frameRate != nil, let frames, times.isEveryFrame(frames.times) {
+                    if let duration = times.duration {
+                        times.duration = min(times.frameBoundary(atOrAfter: frames.end), duration)
+                    }
+                } else if let frames {
+                    times.frameRate = nil
+                    Self.planOnFrames(&times, frames: frames)
                 }
                 range = try await request.resolve(on: file, times: times)
                 if times.frameRate != nil, range.firstFrame != nil {
@@ -65,7 +70,7 @@ extension GstPipeCommand {
                     // range on them): the segments go on the frames too, as the runs will cut them.
                     times.frameRate = nil
                     times.duration = containerLength
-                    await Self.planOnFrames(&times, path: path)
+                    if let frames { Self.planOnFrames(&times, frames: frames) }
                     range = try await request.resolve(on: file, times: times)
                 }
             } catch {
@@ -76,11 +81,10 @@ extension GstPipeCommand {
             writeStandardOutput(json ? plan.json : plan.text)
         }
 
-        /// A variable rate: segments start on the frames themselves (every frame's time, read from the
-        /// whole file), so that none starts with a gap its file could not keep (mp4mux moves a first
-        /// frame to zero).
-        private static func planOnFrames(_ times: inout MediaTimes, path: String) async {
-            guard let frames = await VideoEnd.frameTimes(path) else { return }
+        /// A variable rate: segments start on the frames themselves (`frames`, every frame's time read
+        /// from the whole file), so that none starts with a gap its file could not keep (mp4mux moves a
+        /// first frame to zero).
+        private static func planOnFrames(_ times: inout MediaTimes, frames: (times: [ClockTime], end: ClockTime)) {
             times.frameTimes = frames.times
             // A last frame without a duration ends where the container does.
             let last = frames.times.last ?? 0

@@ -49,15 +49,18 @@ struct MediaTimes: Sendable {
         frameRate == nil && frameTimes == nil ? time : timestamp(ofFrame: frameIndex(atOrAfter: time))
     }
 
-    /// Whether every timestamp of `sample` is on a frame boundary of the nominal rate, within the
-    /// millisecond a container such as Matroska rounds to.
-    func isOnGrid(_ sample: [ClockTime]) -> Bool {
-        guard frameRate != nil else { return false }
-        return sample.allSatisfy { time in
-            let index = frameIndex(atOrAfter: time)
-            if timestamp(ofFrame: index) - time <= 1_000_000 { return true }
-            return index > 0 && time - timestamp(ofFrame: index - 1) <= 1_000_000
+    /// Whether `times` (sorted) are consecutive frames at the nominal rate: each on the frame boundary
+    /// after the one before, within the millisecond a container such as Matroska rounds to. Frames on
+    /// the grid are not enough: a recording that drops to 15 frames a second keeps its frames on a
+    /// 30/1 grid, every other boundary without a frame.
+    func isEveryFrame(_ times: [ClockTime]) -> Bool {
+        guard frameRate != nil, let first = times.first else { return false }
+        let firstIndex = frameIndex(atOrAfter: first > 1_000_000 ? first - 1_000_000 : 0)
+        for (offset, time) in times.enumerated() {
+            let boundary = timestamp(ofFrame: firstIndex + UInt64(offset))
+            if max(boundary, time) - min(boundary, time) > 1_000_000 { return false }
         }
+        return true
     }
 
     /// One frame's length at the nominal rate.

@@ -113,7 +113,7 @@ struct TimeRangeRequest: Sendable, Equatable {
         // end by as much. On frame boundaries that is [start, end) itself. The file's own end stays
         // as it is: past it there is no frame to move to.
         // The frames around the start, read from the file: a variable rate (frames off the nominal
-        // grid, or no rate at all) is cut on the frames' own timestamps. The seek then goes 1 ns before
+        // grid or missing from it, or no rate at all) is cut on the frames' own timestamps. The seek then goes 1 ns before
         // the first frame when a frame comes before it: the decoder clips that one to start there, not
         // on the first frame, and RangeCut drops it (ffmpeg does not keep it); 1 ns is below any
         // container's precision, so the output still starts at zero.
@@ -123,7 +123,7 @@ struct TimeRangeRequest: Sendable, Equatable {
         if start > 0 || media.frameRate != nil, media.hasVideo,
             let path = URL(string: input.uri).flatMap({ $0.isFileURL ? $0.path : nil }),
             let frames = await FramesAroundStart.read(path, start: start), let frame = frames.first,
-            media.frameRate == nil || !media.isOnGrid(frames.sample)
+            !media.isEveryFrame(frames.presented)
         {
             media.frameRate = nil
             firstFrame = frame
