@@ -52,17 +52,28 @@ extension GstPipeCommand {
                 // filesrc reads a path: `input` may be a file:// URI.
                 let path = URL(string: file.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? input
                 let containerLength = times.duration
-                // Every frame's time, from the whole file (demuxer and parser, no decoder): a stated rate
-                // may hold for the first frames only (a recording that turns variable later), and a plan
-                // on it would count frames that are not there and join them at the wrong times.
-                let frames = await VideoEnd.frameTimes(path)
-                if times.frameRate != nil, let frames, times.isEveryFrame(frames.times) {
-                    if let duration = times.duration {
-                        times.duration = min(times.frameBoundary(atOrAfter: frames.end), duration)
+                // A stated rate may hold for the first frames only (a recording that turns variable
+                // later): a plan on it would count frames that are not there and join them at the wrong
+                // times. Checked in windows over the file; a variable rate is then planned on every
+                // frame's time, read from the whole file (demuxer and parser, no decoder).
+                var frames: (times: [ClockTime], end: ClockTime)?
+                if times.frameRate != nil, let duration = times.duration,
+                    await StatedRateCheck.holds(times, path: path, duration: duration)
+                {
+                    if let end = await VideoEnd.read(path, duration: duration) {
+                        times.duration = min(times.frameBoundary(atOrAfter: end), duration)
                     }
-                } else if let frames {
-                    times.frameRate = nil
-                    Self.planOnFrames(&times, frames: frames)
+                } else {
+                    // (Also when a window holds no frame: a video far shorter than the file.)
+                    frames = await VideoEnd.frameTimes(path)
+                    if let frames, times.isEveryFrame(frames.times) {
+                        if let duration = times.duration {
+                            times.duration = min(times.frameBoundary(atOrAfter: frames.end), duration)
+                        }
+                    } else if let frames {
+                        times.frameRate = nil
+                        Self.planOnFrames(&times, frames: frames)
+                    }
                 }
                 range = try await request.resolve(on: file, times: times)
                 if times.frameRate != nil, range.firstFrame != nil {
@@ -70,6 +81,7 @@ extension GstPipeCommand {
                     // range on them): the segments go on the frames too, as the runs will cut them.
                     times.frameRate = nil
                     times.duration = containerLength
+                    if frames == nil { frames = await VideoEnd.frameTimes(path) }
                     if let frames { Self.planOnFrames(&times, frames: frames) }
                     range = try await request.resolve(on: file, times: times)
                 }

@@ -24,10 +24,14 @@ enum FramesAroundStart {
 
         /// `sample` in presentation order, without its last `reorderDepth` frames: packets come in
         /// decoding order, so B-frames shown before the last packets read may not have come yet.
-        var presented: [ClockTime] {
-            let sorted = sample.sorted()
-            return sorted.count > 2 * reorderDepth ? Array(sorted.dropLast(reorderDepth)) : sorted
-        }
+        var presented: [ClockTime] { FramesAroundStart.presented(sample) }
+    }
+
+    /// Packets' timestamps read in decoding order, sorted, without the last `reorderDepth`: B-frames
+    /// shown before the last packets read may not have come yet.
+    static func presented(_ times: [ClockTime]) -> [ClockTime] {
+        let sorted = times.sorted()
+        return sorted.count > 2 * reorderDepth ? Array(sorted.dropLast(reorderDepth)) : sorted
     }
 
     /// The most frames a decoder holds back to reorder them (H.264's and HEVC's largest buffer).
