@@ -82,7 +82,27 @@ extension MediaTimes {
         let caps = streams.withLock { $0 }
         let video = caps.first(where: isVideo)
         let rate = video?.fraction("framerate").map { Fraction($0.numerator, $0.denominator) }
-        return MediaTimes(duration: pipeline.duration, frameRate: valid(rate), hasVideo: video != nil)
+        var times = MediaTimes(duration: pipeline.duration, frameRate: valid(rate), hasVideo: video != nil)
+        let matroska = ["mkv", "mka", "mk3d", "webm"].contains(URL(fileURLWithPath: path).pathExtension.lowercased())
+        if matroska, let preSkip = caps.lazy.compactMap(opusPreSkip).first {
+            // ffmpeg's Matroska demuxer moves Opus packets back by CodecDelay (the pre-skip, written in
+            // nanoseconds) in the track's milliseconds, rounded to the nearest: 312 samples, 6.5 ms, are 7.
+            times.startOffset = (preSkip * 1_000_000_000 / 48_000 + 500_000) / 1_000_000 * 1_000_000
+        }
+        return times
+    }
+
+    /// The pre-skip of an Opus stream, in 48 kHz samples, from its OpusHead header (bytes 10 and 11,
+    /// little-endian) as its caps carry it: `streamheader=(buffer)< 4f707573486561640101380180bb... >`.
+    private static func opusPreSkip(_ caps: Caps) -> ClockTime? {
+        guard caps.mediaType == "audio/x-opus" else { return nil }
+        let text = caps.description
+        guard let field = text.range(of: "streamheader=(buffer)< 4f70757348656164") else { return nil }
+        let hex = text[field.upperBound...].prefix(8)
+        guard hex.count == 8, let low = UInt64(hex.dropFirst(4).prefix(2), radix: 16),
+            let high = UInt64(hex.dropFirst(6), radix: 16)
+        else { return nil }
+        return high << 8 | low
     }
 
     /// Video, or pictures: Motion JPEG leaves parsebin as image/jpeg, and the Discoverer counts pictures

@@ -10,6 +10,9 @@ struct MediaTimes: Sendable {
     /// Every frame's timestamp, in order, for a variable rate (`VideoEnd.frameTimes`, read by
     /// plan-segments): its boundaries are the frames themselves. Nil when not read.
     var frameTimes: [ClockTime]?
+    /// How far before zero ffmpeg puts the file's start (its start_time), from which it counts `-ss`
+    /// and `-to`: Opus in Matroska begins its pre-skip (CodecDelay, in whole milliseconds) before zero.
+    var startOffset: ClockTime = 0
 
     /// Frame `index`'s timestamp at the nominal rate, rounded down as demuxers round theirs; from
     /// `frameTimes` when read (past the last frame, the length).

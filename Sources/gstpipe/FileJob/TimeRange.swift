@@ -113,24 +113,29 @@ struct TimeRangeRequest: Sendable, Equatable {
         // end by as much. On frame boundaries that is [start, end) itself. The file's own end stays
         // as it is: past it there is no frame to move to.
         // The frames around the start, read from the file: a variable rate (frames off the nominal
-        // grid or missing from it, or no rate at all) is cut on the frames' own timestamps. The seek then goes 1 ns before
-        // the first frame when a frame comes before it: the decoder clips that one to start there, not
-        // on the first frame, and RangeCut drops it (ffmpeg does not keep it); 1 ns is below any
-        // container's precision, so the output still starts at zero.
+        // grid or missing from it, or no rate at all) is cut on the frames' own timestamps. The seek
+        // then goes 1 ns before the first frame when a frame comes before it: the decoder clips that
+        // one to start there, not on the first frame, and RangeCut drops it (ffmpeg does not keep it);
+        // 1 ns is below any container's precision, so the output still starts at zero.
+        // ffmpeg counts -ss and -to from the file's start time: with Opus in Matroska that is the
+        // pre-skip before zero (`MediaTimes.startOffset`), so it cuts that much earlier in the video.
+        let shift = media.startOffset
+        let cutStart = start > shift ? start - shift : 0
+        let cutEnd = end.map { max($0, shift + 1) - shift }
         var firstFrame: ClockTime?
         var seekStart: ClockTime?
         // At zero without a rate there is nothing to learn: no frame before the start, no grid to check.
-        if start > 0 || media.frameRate != nil, media.hasVideo,
+        if cutStart > 0 || media.frameRate != nil, media.hasVideo,
             let path = URL(string: input.uri).flatMap({ $0.isFileURL ? $0.path : nil }),
-            let frames = await FramesAroundStart.read(path, start: start), let frame = frames.first,
+            let frames = await FramesAroundStart.read(path, start: cutStart), let frame = frames.first,
             !media.isEveryFrame(frames.presented)
         {
             media.frameRate = nil
             firstFrame = frame
             seekStart = frames.before == nil ? frame : frame - 1
         }
-        let first = firstFrame ?? media.frameBoundary(atOrAfter: start)
-        let snappedEnd = end.map { end in media.frameBoundary(atOrAfter: end + first - start) }
+        let first = firstFrame ?? media.frameBoundary(atOrAfter: cutStart)
+        let snappedEnd = cutEnd.map { end in media.frameBoundary(atOrAfter: end + first - cutStart) }
         return TimeRange(
             start: seekStart ?? first, end: snappedEnd, frameDuration: media.frameDuration, firstFrame: firstFrame)
     }
