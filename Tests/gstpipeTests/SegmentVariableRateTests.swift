@@ -25,6 +25,33 @@ struct SegmentVariableRateTests {
     }
 
     @Test(
+        "Frames turning variable after 2 s (H.264 stated 30/1): planned on the frames, as farm/run reads the plan",
+        arguments: ["mp4", "mkv"])
+    func turnsVariableLater(container: String) async throws {
+        let input = try Media.lateVariableRateClip(container)
+        defer { try? FileManager.default.removeItem(at: input) }
+        // The container states 30/1, and the first 2 s keep to it (the frames after them stay on its grid,
+        // every other boundary without a frame): planned on that rate, it counted 179 frames and said
+        // 30/1, so farm/run joined without --starts (mp4 segments refused, mkv frames moved 1 ms and more).
+        let plan = try CLI.run(["plan-segments", input.path, "--segment-seconds", "1.45", "--json"])
+        #expect(plan.status == 0, "\(plan.stderr)")
+        let json = try JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any]
+        #expect(json?["frameRate"] is NSNull, "\(plan.stdout)")
+        let segments = json?["segments"] as? [[String: Any]] ?? []
+        #expect(segments.compactMap { $0["frames"] as? Int }.reduce(0, +) == 120, "\(plan.stdout)")
+        // Joined as Matroska from the Matroska clip, whose times are whole milliseconds: from the MP4
+        // clip each segment's times and its start round to the millisecond apart (1 ms off at most).
+        guard container == "mkv" else { return }
+        let join = try VariableRateJoin.run(input, segmentSeconds: "1.45", container: container)
+        #expect(join.single.count == 120, "the single run's frames: \(join.single.count)")
+        #expect(join.planned == 120, "the plan's frames: \(join.planned)")
+        join.expectSameFrames()
+        // Still 1/30 s, then 1/15 s apart (in milliseconds: 33 or 34, 66 or 67).
+        let steps = zip(join.joined, join.joined.dropFirst()).map { (($1 - $0) * 30).rounded() }
+        #expect(steps == Array(repeating: 1, count: 60) + Array(repeating: 2, count: 59), "\(steps)")
+    }
+
+    @Test(
         "mediabunny's cursed-vfr.mp4 in segments of 3 s, joined: the single run's frames at its timestamps",
         .enabled(
             if: Media.isPresent("mediabunny__cursed-vfr.mp4") != nil,
@@ -139,6 +166,18 @@ extension Media {
             ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=4", "-vf",
              "settb=1/90000,setpts='\(pts)'", "-fps_mode", "passthrough", "-pix_fmt", "yuvj420p", "-c:v", "mjpeg",
              "-q:v", "3", "-video_track_timescale", "90000", url.path])
+        return url
+    }
+
+    /// 120 frames of 320x240 H.264 (no B-frames) made by ffmpeg: 60 frames 1/30 s apart, then 60
+    /// 1/15 s apart, in `container` (mp4 or mkv), which states the test source's 30/1.
+    static func lateVariableRateClip(_ container: String) throws -> URL {
+        let url = temporary("late-variable-rate", container)
+        _ = try standardOutput(
+            of: FFmpegCut.path,
+            ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-frames:v", "120", "-vf",
+             "settb=1/90000,setpts='if(lt(N,60),N*3000,180000+(N-60)*6000)'", "-fps_mode", "passthrough",
+             "-c:v", "libx264", "-bf", "0", "-pix_fmt", "yuv420p", "-video_track_timescale", "90000", url.path])
         return url
     }
 }

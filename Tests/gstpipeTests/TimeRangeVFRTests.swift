@@ -24,6 +24,17 @@ struct TimeRangeVFRTests {
     }
 
     @Test(
+        "Opus in Matroska: a start up to 7 ms after a frame keeps it, as ffmpeg (counting from the pre-skip) does",
+        arguments: [("0.130", "2"), ("0.112", "2.5"), ("0.135", "3")])
+    func opusClip(start: String, end: String) async throws {
+        // ffmpeg's muxer moves the video 7 ms on (frames at 7, 57, 107, 127, 177 ms...): 0.130 and 0.112
+        // come 3 and 5 ms after a frame, which ffmpeg keeps; 0.135 comes 8 ms after one, which it drops.
+        let input = try Self.variableRateClip("mkv", audio: "libopus")
+        defer { try? FileManager.default.removeItem(at: input) }
+        try Self.cut(input, start: start, end: end, width: 320, height: 240, audio: true)
+    }
+
+    @Test(
         "The shared variable-rate clips (WebM from a recording, a phone's MP4)",
         arguments: [
             ("moviepy__no_duration.webm", "0.1", "1.5"), ("moviepy__no_duration.webm", "0.067", "0.6"),
@@ -79,12 +90,10 @@ struct TimeRangeVFRTests {
 
     /// 4 s of 320x240 testsrc2 (a frame counter drawn in, so that every frame differs) whose frames
     /// come 50, 50 and 20 ms apart in turn (setpts, kept by `-fps_mode passthrough` in a millisecond
-    /// time base), H.264 with B-frames, and 5 s of a tone: Vorbis in Matroska, AAC in MP4. (Not Opus in
-    /// Matroska: ffmpeg counts times from the Opus pre-skip, 7 ms before the file's first block, and
-    /// GStreamer from that block; a start within 7 ms of a frame falls on the other side of it.)
+    /// time base), H.264 with B-frames, and 5 s of a tone: Vorbis in Matroska, AAC in MP4, or `audio`.
     /// GStreamer gives both a nominal rate (30/1 from Matroska's default duration, 25000/1001 guessed
     /// by qtdemux) that the frames are not on. Removed by the caller.
-    static func variableRateClip(_ container: String) throws -> URL {
+    static func variableRateClip(_ container: String, audio: String? = nil) throws -> URL {
         let url = Media.temporary("variable-rate", container)
         _ = try standardOutput(
             of: FFmpegCut.path,
@@ -93,7 +102,7 @@ struct TimeRangeVFRTests {
                 "-i", "sine=frequency=440:sample_rate=48000:duration=5", "-vf",
                 "settb=1/1000,setpts=N*40+mod(N\\,3)*10", "-fps_mode", "passthrough", "-enc_time_base:v", "1/1000",
                 "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "30",
-                "-c:a", container == "mp4" ? "aac" : "libvorbis", url.path,
+                "-c:a", audio ?? (container == "mp4" ? "aac" : "libvorbis"), url.path,
             ])
         return url
     }

@@ -47,17 +47,33 @@ extension GstPipeCommand {
             var times: MediaTimes
             do {
                 file = try FileJob.readInput(input)
-                times = try MediaTimes.read(file)
+                times = try await MediaTimes.read(file)
                 // Segments end with the video, which may stop before the container's length.
                 // filesrc reads a path: `input` may be a file:// URI.
                 let path = URL(string: file.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? input
                 let containerLength = times.duration
+                // A stated rate may hold for the first frames only (a recording that turns variable
+                // later): a plan on it would count frames that are not there and join them at the wrong
+                // times. Checked in windows over the file; a variable rate is then planned on every
+                // frame's time, read from the whole file (demuxer and parser, no decoder).
+                var frames: (times: [ClockTime], end: ClockTime)?
                 if times.frameRate != nil, let duration = times.duration,
-                    let end = await VideoEnd.read(path, duration: duration)
+                    await StatedRateCheck.holds(times, path: path, duration: duration)
                 {
-                    times.duration = min(times.frameBoundary(atOrAfter: end), duration)
-                } else if times.frameRate == nil {
-                    await Self.planOnFrames(&times, path: path)
+                    if let end = await VideoEnd.read(path, duration: duration) {
+                        times.duration = min(times.frameBoundary(atOrAfter: end), duration)
+                    }
+                } else {
+                    // (Also when a window holds no frame: a video far shorter than the file.)
+                    frames = await VideoEnd.frameTimes(path)
+                    if let frames, times.isEveryFrame(frames.times) {
+                        if let duration = times.duration {
+                            times.duration = min(times.frameBoundary(atOrAfter: frames.end), duration)
+                        }
+                    } else if let frames {
+                        times.frameRate = nil
+                        Self.planOnFrames(&times, frames: frames)
+                    }
                 }
                 range = try await request.resolve(on: file, times: times)
                 if times.frameRate != nil, range.firstFrame != nil {
@@ -65,7 +81,8 @@ extension GstPipeCommand {
                     // range on them): the segments go on the frames too, as the runs will cut them.
                     times.frameRate = nil
                     times.duration = containerLength
-                    await Self.planOnFrames(&times, path: path)
+                    if frames == nil { frames = await VideoEnd.frameTimes(path) }
+                    if let frames { Self.planOnFrames(&times, frames: frames) }
                     range = try await request.resolve(on: file, times: times)
                 }
             } catch {
@@ -76,11 +93,10 @@ extension GstPipeCommand {
             writeStandardOutput(json ? plan.json : plan.text)
         }
 
-        /// A variable rate: segments start on the frames themselves (every frame's time, read from the
-        /// whole file), so that none starts with a gap its file could not keep (mp4mux moves a first
-        /// frame to zero).
-        private static func planOnFrames(_ times: inout MediaTimes, path: String) async {
-            guard let frames = await VideoEnd.frameTimes(path) else { return }
+        /// A variable rate: segments start on the frames themselves (`frames`, every frame's time read
+        /// from the whole file), so that none starts with a gap its file could not keep (mp4mux moves a
+        /// first frame to zero).
+        private static func planOnFrames(_ times: inout MediaTimes, frames: (times: [ClockTime], end: ClockTime)) {
             times.frameTimes = frames.times
             // A last frame without a duration ends where the container does.
             let last = frames.times.last ?? 0

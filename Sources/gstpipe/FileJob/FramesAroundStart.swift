@@ -21,7 +21,21 @@ enum FramesAroundStart {
         /// nominal one: a demuxer may give a rate it guessed (qtdemux's nearest usual one, Matroska's
         /// default duration) for frames that are not on its grid.
         var sample: [ClockTime] = []
+
+        /// `sample` in presentation order, without its last `reorderDepth` frames: packets come in
+        /// decoding order, so B-frames shown before the last packets read may not have come yet.
+        var presented: [ClockTime] { FramesAroundStart.presented(sample) }
     }
+
+    /// Packets' timestamps read in decoding order, sorted, without the last `reorderDepth`: B-frames
+    /// shown before the last packets read may not have come yet.
+    static func presented(_ times: [ClockTime]) -> [ClockTime] {
+        let sorted = times.sorted()
+        return sorted.count > 2 * reorderDepth ? Array(sorted.dropLast(reorderDepth)) : sorted
+    }
+
+    /// The most frames a decoder holds back to reorder them (H.264's and HEVC's largest buffer).
+    static let reorderDepth = 16
 
     /// How far before the start a frame still counts as at it: ffmpeg rounds the start to the
     /// stream's time base, and GStreamer's nanoseconds round a timestamp down (1.203507 s, as ffprobe

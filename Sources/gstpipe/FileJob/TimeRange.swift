@@ -87,7 +87,7 @@ struct TimeRangeRequest: Sendable, Equatable {
             throw .usage("--start, --end and --duration cut files: \(input.name) is a live input, which has no times to seek to")
         }
         var media: MediaTimes
-        if let times { media = times } else { media = try MediaTimes.read(input) }
+        if let times { media = times } else { media = try await MediaTimes.read(input, warmingUpDecoder: true) }
         let end = end ?? duration.map { start + $0 }
         if let given = media.duration, start >= given {
             // Past the length given: past the video's real end too? (Only here, so a range near the end
@@ -113,24 +113,29 @@ struct TimeRangeRequest: Sendable, Equatable {
         // end by as much. On frame boundaries that is [start, end) itself. The file's own end stays
         // as it is: past it there is no frame to move to.
         // The frames around the start, read from the file: a variable rate (frames off the nominal
-        // grid, or no rate at all) is cut on the frames' own timestamps. The seek then goes 1 ns before
-        // the first frame when a frame comes before it: the decoder clips that one to start there, not
-        // on the first frame, and RangeCut drops it (ffmpeg does not keep it); 1 ns is below any
-        // container's precision, so the output still starts at zero.
+        // grid or missing from it, or no rate at all) is cut on the frames' own timestamps. The seek
+        // then goes 1 ns before the first frame when a frame comes before it: the decoder clips that
+        // one to start there, not on the first frame, and RangeCut drops it (ffmpeg does not keep it);
+        // 1 ns is below any container's precision, so the output still starts at zero.
+        // ffmpeg counts -ss and -to from the file's start time: with Opus in Matroska that is the
+        // pre-skip before zero (`MediaTimes.startOffset`), so it cuts that much earlier in the video.
+        let shift = media.startOffset
+        let cutStart = start > shift ? start - shift : 0
+        let cutEnd = end.map { max($0, shift + 1) - shift }
         var firstFrame: ClockTime?
         var seekStart: ClockTime?
         // At zero without a rate there is nothing to learn: no frame before the start, no grid to check.
-        if start > 0 || media.frameRate != nil, media.hasVideo,
+        if cutStart > 0 || media.frameRate != nil, media.hasVideo,
             let path = URL(string: input.uri).flatMap({ $0.isFileURL ? $0.path : nil }),
-            let frames = await FramesAroundStart.read(path, start: start), let frame = frames.first,
-            media.frameRate == nil || !media.isOnGrid(frames.sample)
+            let frames = await FramesAroundStart.read(path, start: cutStart), let frame = frames.first,
+            !media.isEveryFrame(frames.presented)
         {
             media.frameRate = nil
             firstFrame = frame
             seekStart = frames.before == nil ? frame : frame - 1
         }
-        let first = firstFrame ?? media.frameBoundary(atOrAfter: start)
-        let snappedEnd = end.map { end in media.frameBoundary(atOrAfter: end + first - start) }
+        let first = firstFrame ?? media.frameBoundary(atOrAfter: cutStart)
+        let snappedEnd = cutEnd.map { end in media.frameBoundary(atOrAfter: end + first - cutStart) }
         return TimeRange(
             start: seekStart ?? first, end: snappedEnd, frameDuration: media.frameDuration, firstFrame: firstFrame)
     }
@@ -147,82 +152,6 @@ struct TimeRange: Sendable, Equatable {
     /// Without a frame rate, the first frame's timestamp when the seek goes just before it: frames
     /// before it are dropped.
     var firstFrame: ClockTime?
-}
-
-/// What a range is planned on: the input's length and frame rate, read by GStreamer's discoverer.
-struct MediaTimes: Sendable {
-    var duration: ClockTime?
-    /// The video's frame rate; nil without video, or when it is variable (0/1).
-    var frameRate: Fraction?
-    /// Whether the input has a video stream.
-    var hasVideo = false
-    /// Every frame's timestamp, in order, for a variable rate (`VideoEnd.frameTimes`, read by
-    /// plan-segments): its boundaries are the frames themselves. Nil when not read.
-    var frameTimes: [ClockTime]?
-
-    static func read(_ input: FileJob.Input) throws(FileJob.Failure) -> MediaTimes {
-        let info: DiscovererInfo
-        do {
-            info = try Discoverer(timeout: .seconds(30)).discover(uri: input.uri)
-        } catch {
-            throw .runtime("cannot read \(input.name): \(error.message)")
-        }
-        let rate = info.videoStreams.first?.video?.framerate
-        let valid = rate.flatMap { $0.numerator > 0 && $0.denominator > 0 ? $0 : nil }
-        return MediaTimes(duration: info.duration, frameRate: valid, hasVideo: !info.videoStreams.isEmpty)
-    }
-
-    /// Frame `index`'s timestamp at the nominal rate, rounded down as demuxers round theirs; from
-    /// `frameTimes` when read (past the last frame, the length).
-    func timestamp(ofFrame index: UInt64) -> ClockTime {
-        if frameRate == nil, let frameTimes {
-            return index < frameTimes.count ? frameTimes[Int(index)] : duration ?? frameTimes.last ?? 0
-        }
-        guard let rate = frameRate else { return index }
-        let scaled = index.multipliedFullWidth(by: UInt64(rate.denominator) * 1_000_000_000)
-        return UInt64(rate.numerator).dividingFullWidth(scaled).quotient
-    }
-
-    /// The index of the first frame whose timestamp is at or after `time`.
-    func frameIndex(atOrAfter time: ClockTime) -> UInt64 {
-        if frameRate == nil, let frameTimes {
-            // The first frame at or after `time`, by bisection of the sorted times.
-            var (low, high) = (0, frameTimes.count)
-            while low < high {
-                let middle = (low + high) / 2
-                if frameTimes[middle] < time { low = middle + 1 } else { high = middle }
-            }
-            return UInt64(low)
-        }
-        guard let rate = frameRate else { return 0 }
-        let scaled = time.multipliedFullWidth(by: UInt64(rate.numerator))
-        let divisor = UInt64(rate.denominator) * 1_000_000_000
-        let (quotient, remainder) = divisor.dividingFullWidth(scaled)
-        var index = remainder == 0 ? quotient : quotient + 1
-        // Rounding down in `timestamp` may put the frame before a time one nanosecond under it.
-        while index > 0 && timestamp(ofFrame: index - 1) >= time { index -= 1 }
-        return index
-    }
-
-    /// The first frame boundary at or after `time`; `time` itself without a frame rate or its
-    /// frames' times.
-    func frameBoundary(atOrAfter time: ClockTime) -> ClockTime {
-        frameRate == nil && frameTimes == nil ? time : timestamp(ofFrame: frameIndex(atOrAfter: time))
-    }
-
-    /// Whether every timestamp of `sample` is on a frame boundary of the nominal rate, within the
-    /// millisecond a container such as Matroska rounds to.
-    func isOnGrid(_ sample: [ClockTime]) -> Bool {
-        guard frameRate != nil else { return false }
-        return sample.allSatisfy { time in
-            let index = frameIndex(atOrAfter: time)
-            if timestamp(ofFrame: index) - time <= 1_000_000 { return true }
-            return index > 0 && time - timestamp(ofFrame: index - 1) <= 1_000_000
-        }
-    }
-
-    /// One frame's length at the nominal rate.
-    var frameDuration: ClockTime? { frameRate.map { _ in timestamp(ofFrame: 1_000_000) / 1_000_000 } }
 }
 
 extension FileJob {
