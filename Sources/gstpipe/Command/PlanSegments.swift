@@ -45,19 +45,30 @@ extension GstPipeCommand {
             let file: FileJob.Input
             var range: TimeRange
             var times: MediaTimes
-            do {
+            do throws(FileJob.Failure) {
                 file = try FileJob.readInput(input)
                 times = try MediaTimes.read(file)
+                // Segments hold video frames: a file without video has none to plan (and reading its
+                // packets would wait for video that never comes).
+                guard times.hasVideo else {
+                    throw FileJob.Failure.runtime(
+                        "\(file.name) has no video stream: plan-segments cuts a video on its frames")
+                }
                 // Segments end with the video, which may stop before the container's length.
                 // filesrc reads a path: `input` may be a file:// URI.
                 let path = URL(string: file.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? input
                 let containerLength = times.duration
-                if times.frameRate != nil, let duration = times.duration,
-                    let end = await VideoEnd.read(path, duration: duration)
-                {
-                    times.duration = min(times.frameBoundary(atOrAfter: end), duration)
+                if times.frameRate != nil, let duration = times.duration {
+                    // No end found: no frame could be parsed to the file's end (no media data, or cut off).
+                    guard let end = await VideoEnd.read(path, duration: duration) else {
+                        throw Self.unreadable(file)
+                    }
+                    // A stated length over a frame short of the video's end is wrong (a WebM's Duration
+                    // written before the recording ended): the frames say where it ends.
+                    let statedTooShort = end > duration + (times.frameDuration ?? 0)
+                    times.duration = statedTooShort ? end : min(times.frameBoundary(atOrAfter: end), duration)
                 } else if times.frameRate == nil {
-                    await Self.planOnFrames(&times, path: path)
+                    guard await Self.planOnFrames(&times, path: path) else { throw Self.unreadable(file) }
                 }
                 range = try await request.resolve(on: file, times: times)
                 if times.frameRate != nil, range.firstFrame != nil {
@@ -65,7 +76,7 @@ extension GstPipeCommand {
                     // range on them): the segments go on the frames too, as the runs will cut them.
                     times.frameRate = nil
                     times.duration = containerLength
-                    await Self.planOnFrames(&times, path: path)
+                    guard await Self.planOnFrames(&times, path: path) else { throw Self.unreadable(file) }
                     range = try await request.resolve(on: file, times: times)
                 }
             } catch {
@@ -79,13 +90,23 @@ extension GstPipeCommand {
         /// A variable rate: segments start on the frames themselves (every frame's time, read from the
         /// whole file), so that none starts with a gap its file could not keep (mp4mux moves a first
         /// frame to zero).
-        private static func planOnFrames(_ times: inout MediaTimes, path: String) async {
-            guard let frames = await VideoEnd.frameTimes(path) else { return }
+        /// False when no frame could be read.
+        private static func planOnFrames(_ times: inout MediaTimes, path: String) async -> Bool {
+            guard let frames = await VideoEnd.frameTimes(path), let last = frames.times.last else { return false }
             times.frameTimes = frames.times
-            // A last frame without a duration ends where the container does.
-            let last = frames.times.last ?? 0
-            times.duration =
-                frames.end > last ? min(frames.end, times.duration ?? frames.end) : times.duration ?? last + 1
+            // A container's length shorter than its frames is wrong (a WebM written without a Duration,
+            // which GStreamer's discoverer then guesses from its first blocks): the frames say where the
+            // video ends. A last frame without a duration ends where the container does.
+            let container = times.duration.flatMap { $0 > last ? $0 : nil }
+            times.duration = frames.end > last ? min(frames.end, container ?? frames.end) : container ?? last + 1
+            return true
+        }
+
+        /// The error for a video whose frames cannot be read to the end.
+        private static func unreadable(_ file: FileJob.Input) -> FileJob.Failure {
+            .runtime(
+                "no video frames could be read from \(file.name) to its end: the file is damaged, truncated or "
+                    + "holds no pictures (gstpipe \(file.name) ! gray ! out.mkv writes what can be decoded)")
         }
     }
 }
