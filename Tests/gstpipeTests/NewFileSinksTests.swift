@@ -26,12 +26,9 @@ struct NewFileSinksTests {
         "An input with no video into x264grayenc and a filesink: exit 1 naming the input, no file left",
         .enabled(if: FFmpegCut.isInstalled, "ffmpeg is not installed"))
     func inputWithoutVideo() throws {
-        let subtitles = Media.temporary("filesink-subtitles", "srt")
-        let input = Media.temporary("filesink-subtitles-only", "mkv")
+        let input = try Media.subtitlesOnly("filesink")
         let output = Media.temporary("filesink-out", "h264")
-        defer { [subtitles, input, output].forEach { try? FileManager.default.removeItem(at: $0) } }
-        try Data("1\n00:00:00,000 --> 00:00:01,000\nhello\n".utf8).write(to: subtitles)
-        _ = try standardOutput(of: FFmpegCut.path, ["-v", "error", "-y", "-i", subtitles.path, input.path])
+        defer { [input, output].forEach { try? FileManager.default.removeItem(at: $0) } }
         let run = try CLI.run([input.path, "!", "x264grayenc", "!", "filesink", "location=\(output.path)"])
         #expect(run.status == 1, "\(run.stderr)")
         #expect(run.stderr.contains("\(input.path) has no video stream"), "\(run.stderr)")

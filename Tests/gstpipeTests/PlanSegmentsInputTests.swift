@@ -12,12 +12,9 @@ struct PlanSegmentsInputTests {
 
     @Test("A file without video (subtitles alone, audio alone) is refused at once, not planned or waited on")
     func noVideo() throws {
-        let subtitles = Media.temporary("plan-subtitles", "srt")
-        let subtitled = Media.temporary("plan-subtitles-only", "mkv")
+        let subtitled = try Media.subtitlesOnly("plan")
         let audio = Media.temporary("plan-audio-only", "mka")
-        defer { [subtitles, subtitled, audio].forEach { try? FileManager.default.removeItem(at: $0) } }
-        try Data("1\n00:00:00,000 --> 00:00:01,000\nhello\n".utf8).write(to: subtitles)
-        try ffmpeg(["-i", subtitles.path, subtitled.path])
+        defer { [subtitled, audio].forEach { try? FileManager.default.removeItem(at: $0) } }
         try ffmpeg(["-f", "lavfi", "-i", "sine=duration=3", audio.path])
         for file in [subtitled, audio] {
             let started = Date()
@@ -88,5 +85,18 @@ struct PlanSegmentsInputTests {
         #expect(rows.map { Int($0[3]) ?? 0 }.reduce(0, +) == frames, "\(plan.stdout)")
         #expect(rows.count == 2, "\(plan.stdout)")
         #expect((Double(rows.last?[2] ?? "") ?? 0) > 3.9, "\(plan.stdout)")
+    }
+}
+
+extension Media {
+    /// A Matroska file holding one subtitle track and nothing else, as pymediainfo's sample.mkv (made
+    /// with ffmpeg, which must be installed); the caller removes it.
+    static func subtitlesOnly(_ name: String) throws -> URL {
+        let subtitles = temporary("\(name)-subtitles", "srt")
+        defer { try? FileManager.default.removeItem(at: subtitles) }
+        let file = temporary("\(name)-subtitles-only", "mkv")
+        try Data("1\n00:00:00,000 --> 00:00:01,000\nhello\n".utf8).write(to: subtitles)
+        _ = try standardOutput(of: FFmpegCut.path, ["-v", "error", "-y", "-i", subtitles.path, file.path])
+        return file
     }
 }
