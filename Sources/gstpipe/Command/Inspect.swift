@@ -31,6 +31,13 @@ extension GstPipeCommand {
                 return
             }
             guard let element = try? Element(factory: name) else {
+                // gst-discoverer-1.0's habit (inspect a file) would otherwise read "erroneous pipeline".
+                if FileManager.default.fileExists(atPath: name) {
+                    printError(
+                        "\(name) is a file, not an element: inspect shows an element's properties (gstpipe inspect "
+                            + "gray); gstpipe -v \(name) ! fakesink prints the caps of the streams it holds")
+                    throw ExitCode(ExitStatus.usage)
+                }
                 printError(UnknownElement(name: name).message)
                 throw ExitCode(ExitStatus.usage)
             }

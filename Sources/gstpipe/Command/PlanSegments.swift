@@ -45,9 +45,15 @@ extension GstPipeCommand {
             let file: FileJob.Input
             var range: TimeRange
             var times: MediaTimes
-            do {
+            do throws(FileJob.Failure) {
                 file = try FileJob.readInput(input)
                 times = try await MediaTimes.read(file)
+                // Segments hold video frames: a file without video has none to plan (and reading its
+                // packets would wait for video that never comes).
+                guard times.hasVideo else {
+                    throw FileJob.Failure.runtime(
+                        "\(file.name) has no video stream: plan-segments cuts a video on its frames")
+                }
                 // Segments end with the video, which may stop before the container's length.
                 // filesrc reads a path: `input` may be a file:// URI.
                 let path = URL(string: file.uri).flatMap { $0.isFileURL ? $0.path : nil } ?? input
@@ -60,17 +66,20 @@ extension GstPipeCommand {
                 if times.frameRate != nil, let duration = times.duration,
                     await StatedRateCheck.holds(times, path: path, duration: duration)
                 {
-                    if let end = await VideoEnd.read(path, duration: duration) {
-                        times.duration = min(times.frameBoundary(atOrAfter: end), duration)
+                    // No end found: no frame could be parsed to the file's end (no media data, or cut off).
+                    guard let end = await VideoEnd.read(path, duration: duration) else {
+                        throw Self.unreadable(file)
                     }
+                    times.duration = Self.videoEnd(end, stated: duration, times: times)
                 } else {
                     // (Also when a window holds no frame: a video far shorter than the file.)
                     frames = await VideoEnd.frameTimes(path)
-                    if let frames, times.isEveryFrame(frames.times) {
+                    guard let frames, !frames.times.isEmpty else { throw Self.unreadable(file) }
+                    if times.isEveryFrame(frames.times) {
                         if let duration = times.duration {
-                            times.duration = min(times.frameBoundary(atOrAfter: frames.end), duration)
+                            times.duration = Self.videoEnd(frames.end, stated: duration, times: times)
                         }
-                    } else if let frames {
+                    } else {
                         times.frameRate = nil
                         Self.planOnFrames(&times, frames: frames)
                     }
@@ -82,7 +91,8 @@ extension GstPipeCommand {
                     times.frameRate = nil
                     times.duration = containerLength
                     if frames == nil { frames = await VideoEnd.frameTimes(path) }
-                    if let frames { Self.planOnFrames(&times, frames: frames) }
+                    guard let frames, !frames.times.isEmpty else { throw Self.unreadable(file) }
+                    Self.planOnFrames(&times, frames: frames)
                     range = try await request.resolve(on: file, times: times)
                 }
             } catch {
@@ -93,15 +103,31 @@ extension GstPipeCommand {
             writeStandardOutput(json ? plan.json : plan.text)
         }
 
+        /// Where a constant-rate video ends: on the frame boundary at or after the last frame's `end`,
+        /// within the `stated` length; or at `end` when the stated length falls more than a frame short
+        /// of it (a WebM's Duration written before the recording ended: the frames say where it ends).
+        private static func videoEnd(_ end: ClockTime, stated: ClockTime, times: MediaTimes) -> ClockTime {
+            end > stated + (times.frameDuration ?? 0) ? end : min(times.frameBoundary(atOrAfter: end), stated)
+        }
+
         /// A variable rate: segments start on the frames themselves (`frames`, every frame's time read
-        /// from the whole file), so that none starts with a gap its file could not keep (mp4mux moves a
-        /// first frame to zero).
+        /// from the whole file, at least one), so that none starts with a gap its file could not keep
+        /// (mp4mux moves a first frame to zero).
         private static func planOnFrames(_ times: inout MediaTimes, frames: (times: [ClockTime], end: ClockTime)) {
-            times.frameTimes = frames.times
-            // A last frame without a duration ends where the container does.
             let last = frames.times.last ?? 0
-            times.duration =
-                frames.end > last ? min(frames.end, times.duration ?? frames.end) : times.duration ?? last + 1
+            times.frameTimes = frames.times
+            // A container's length shorter than its frames is wrong (a WebM written without a Duration,
+            // which GStreamer's discoverer then guesses from its first blocks): the frames say where the
+            // video ends. A last frame without a duration ends where the container does.
+            let container = times.duration.flatMap { $0 > last ? $0 : nil }
+            times.duration = frames.end > last ? min(frames.end, container ?? frames.end) : container ?? last + 1
+        }
+
+        /// The error for a video whose frames cannot be read to the end.
+        private static func unreadable(_ file: FileJob.Input) -> FileJob.Failure {
+            .runtime(
+                "no video frames could be read from \(file.name) to its end: the file is damaged, truncated or "
+                    + "holds no pictures (gstpipe \(file.name) ! gray ! out.mkv writes what can be decoded)")
         }
     }
 }

@@ -161,11 +161,13 @@ struct PipelineRunner {
         let started = ContinuousClock.now
         var warningsShown: Set<String> = []
         var heldWarnings: [GStreamerError] = []
+        let newFiles = NewFileSinks(in: pipeline)
         do {
             try pipeline.play()
         } catch {
             report(error, files: files)
             await files.finishAfterError(error, note: note)
+            newFiles.removeEmpty(note: note)
             return ExitStatus.runtimeError
         }
         progress?.start()
@@ -184,6 +186,7 @@ struct PipelineRunner {
                 printStatistics(of: pipeline, since: started)
                 if let failure = files.checkAfterEndOfStream(interrupted: stops.wasRequested) {
                     printError(failure)
+                    newFiles.removeEmpty(note: note)
                     return ExitStatus.runtimeError
                 }
                 pipeline.stop()
@@ -193,12 +196,14 @@ struct PipelineRunner {
                 progress?.finish()
                 if let failure = files.inputFailure(after: error) {
                     printError(failure)
+                    newFiles.removeEmpty(note: note)
                     drawGraph(of: pipeline)
                     return ExitStatus.runtimeError
                 }
                 heldWarnings.forEach(printWarning)
                 report(error, files: files)
                 await files.finishAfterError(error, note: note)
+                newFiles.removeEmpty(note: note)
                 drawGraph(of: pipeline)
                 printStatistics(of: pipeline, since: started)
                 return ExitStatus.runtimeError

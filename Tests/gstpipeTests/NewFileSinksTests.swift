@@ -1,0 +1,37 @@
+import Foundation
+import Testing
+
+/// A run that fails before writing anything leaves no empty file from the description's own
+/// `filesink` (found on gomp4__sample_qt.mp4 and pymediainfo__sample.mkv of ../shared/media with
+/// `IN ! x264grayenc ! filesink location=out.h264`); a file that was there before is left alone.
+@Suite("A failed run removes the empty files its filesinks created")
+struct NewFileSinksTests {
+    @Test("A source that fails: the new file is removed and said so, an existing one stays")
+    func failingSource() throws {
+        let created = Media.temporary("filesink-new", "bin")
+        let existing = Media.temporary("filesink-existing", "bin")
+        defer { [created, existing].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let missing = "/nonexistent-\(UUID()).bin"
+        let run = try CLI.run(["filesrc", "location=\(missing)", "!", "filesink", "location=\(created.path)"])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: created.path))
+        #expect(run.stderr.contains("removed \(created.path): nothing was written before the error"), "\(run.stderr)")
+        try Data().write(to: existing)
+        let again = try CLI.run(["filesrc", "location=\(missing)", "!", "filesink", "location=\(existing.path)"])
+        #expect(again.status == 1, "\(again.stderr)")
+        #expect(FileManager.default.fileExists(atPath: existing.path))
+    }
+
+    @Test(
+        "An input with no video into x264grayenc and a filesink: exit 1 naming the input, no file left",
+        .enabled(if: FFmpegCut.isInstalled, "ffmpeg is not installed"))
+    func inputWithoutVideo() throws {
+        let input = try Media.subtitlesOnly("filesink")
+        let output = Media.temporary("filesink-out", "h264")
+        defer { [input, output].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let run = try CLI.run([input.path, "!", "x264grayenc", "!", "filesink", "location=\(output.path)"])
+        #expect(run.status == 1, "\(run.stderr)")
+        #expect(run.stderr.contains("\(input.path) has no video stream"), "\(run.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output.path), "\(run.stderr)")
+    }
+}
