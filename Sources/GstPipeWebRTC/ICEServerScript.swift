@@ -1,5 +1,5 @@
-/// The script both pages share for their ICE servers when the server has a token: then the page
-/// holds no TURN credentials (anyone may load it), and asks the endpoint for its STUN and TURN
+/// The script both pages share: `pageToken()`, the token of the page's own URL, and their ICE servers
+/// when the server has a token: then the page holds no TURN credentials (anyone may load it), and asks the endpoint for its STUN and TURN
 /// servers with an `OPTIONS` that bears the token; `SignallingGatekeeper` answers a request it admits
 /// with them as `Link` headers (`rel="ice-server"`, as `SessionCreated` writes them, after RFC 9725).
 /// Put in place of `/*ICE-SERVERS*/` in a page that has `token` and `authorization`.
@@ -14,6 +14,18 @@ enum ICEServerScript {
     }
 
     static let source = #"""
+        // The token of this page's own URL (#token=, which reaches no server's log, or ?token=),
+        // percent-decoded as gstpipe decodes its own ?token=, a + kept as a + (not a form's space).
+        function pageToken() {
+          for (const part of [location.hash.slice(1), location.search.slice(1)]) {
+            for (const pair of part.split('&')) {
+              if (!pair.startsWith('token=') || pair.length === 6) continue;
+              try { return decodeURIComponent(pair.slice(6)); } catch (error) { return pair.slice(6); }
+            }
+          }
+          return null;
+        }
+
         // Without a token the configuration above is whole. With one, its TURN servers (and their
         // passwords) come from the endpoint, to a request bearing the token.
         async function withServerICE(configuration, url) {

@@ -32,10 +32,9 @@ package enum PublisherPage {
         'use strict';
         // This page is PATH, the WHIP endpoint PATH/whip.
         const whip = location.pathname.replace(/\/+$/, '') + '/whip';
-        // The token of this page's own URL (#token=, which reaches no server's log, or ?token=), sent
-        // with every request when gstpipe was given one.
-        const token = new URLSearchParams(location.hash.slice(1)).get('token')
-          || new URLSearchParams(location.search).get('token');
+        // The token of this page's own URL, sent with every request when gstpipe was given one
+        // (pageToken, in the shared script below).
+        const token = pageToken();
         const authorization = token ? { Authorization: 'Bearer ' + token } : {};
         const $ = (id) => document.getElementById(id);
         let resource = null, peer = null, stream = null;

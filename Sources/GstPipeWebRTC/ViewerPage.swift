@@ -36,10 +36,9 @@ package enum ViewerPage {
         'use strict';
         // The WHEP endpoint is next to this page: /live serves the page, /live/whep takes offers.
         const endpoint = location.pathname.replace(/\/+$/, '') + '/whep';
-        // The token of this page's own URL (#token=, which reaches no server's log, or ?token=), sent
-        // with every request when gstpipe was given one.
-        const token = new URLSearchParams(location.hash.slice(1)).get('token')
-          || new URLSearchParams(location.search).get('token');
+        // The token of this page's own URL, sent with every request when gstpipe was given one
+        // (pageToken, in the shared script below).
+        const token = pageToken();
         const authorization = token ? { Authorization: 'Bearer ' + token } : {};
         const video = document.getElementById('video');
         const stateLine = document.getElementById('state');

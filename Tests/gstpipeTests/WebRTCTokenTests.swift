@@ -191,6 +191,41 @@ struct WebRTCTokenTests {
         }
     }
 
+    @Test(
+        "A token with + / = is percent-decoded from the address: curl bearing it is served, the page decodes its own",
+        .browser)
+    func escapedToken() async throws {
+        // A base64 token, as a user generates one: written percent-encoded in the address and the page's URL.
+        let token = "b64+Zq9/Xv=="
+        let encoded = "b64%2BZq9%2FXv%3D%3D"
+        let uri = "webrtc://127.0.0.1:8890/live?token=\(encoded)"
+        let namespace = try await NetworkNamespace()
+        let server = namespace.run(CLI.binary.path, ["noise", "!", "gray", "!", uri])
+        guard await namespace.waitForListener(8890) else {
+            Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
+            return
+        }
+        let offer = WebRTCOfferTests.offer()
+        // The server compared the token as written (%2B and all): the decoded one was refused.
+        let right = await Self.post(namespace, Self.endpoint, offer, authorization: "Bearer \(token)")
+        #expect(right.hasPrefix("HTTP/1.1 201"), "\(right)")
+        let asWritten = await Self.post(namespace, Self.endpoint, offer, authorization: "Bearer \(encoded)")
+        #expect(asWritten.hasPrefix("HTTP/1.1 401"), "\(asWritten)")
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+        #expect(result.status == 130, "\(result.stderr)")
+        Self.expectNoSecret([result.stdout, result.stderr], token)
+        Self.expectNoSecret([result.stdout, result.stderr], encoded)
+
+        // The page read its URL with URLSearchParams, which made the + a space.
+        let embed = "http%3A%2F%2F127.0.0.1%3A8890%2Flive%23token%3D\(encoded.replacing("%", with: "%25"))"
+        let embedded = try await WebRTCTests.watchNoise(at: uri, query: "embed=\(embed)")
+        let states = embedded.report?["embed"] as? [String: Any] ?? [:]
+        #expect((states["states"] as? [String] ?? []).last == "playing", embedded.comment)
+        #expect(states["width"] as? Int == 320 && states["height"] as? Int == 240, embedded.comment)
+        #expect(embedded.result.status == 130, embedded.comment)
+    }
+
     @Test("gstpipe's own publisher page opened with #token= publishes into an input that needs the token", .browser)
     func publisherPageWithToken() async throws {
         let namespace = try await NetworkNamespace()

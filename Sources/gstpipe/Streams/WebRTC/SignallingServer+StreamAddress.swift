@@ -30,7 +30,14 @@ extension SignallingServer {
 
 extension BearerToken {
     /// The token of `address` (its `token` option, else `variable`), nil when there is none.
+    ///
+    /// The option is percent-decoded, as a client decodes it from the same URI (`whip+http://…?token=`
+    /// reads it with URLComponents) and the pages from theirs: `?token=a%2Fb%2B` is the token `a/b+`.
+    /// A `+` stays a `+` (bearer tokens use it; this is not a form). The environment's is taken as it is.
     init?(address: StreamAddress, environment: [String: String] = ProcessInfo.processInfo.environment) {
-        self.init(address.option("token"), environment: environment)
+        let written = address.option("token")
+        let decoded = written.map { $0.removingPercentEncoding ?? $0 }
+        if let decoded, !decoded.isEmpty { Secrets.register(decoded) }
+        self.init(decoded, environment: environment)
     }
 }

@@ -109,7 +109,15 @@ struct WHIPClient: Sendable {
                 : "the token is wrong (or not this endpoint's)"
             throw .runtime("\(shown) refused gstpipe (\(said)\(reason)): \(fix)")
         }
-        let advice = status == 404 ? " (check the path)" : status >= 500 ? " (the server failed: see its log)" : ""
+        let advice =
+            switch status {
+            case 404: " (check the path)"
+            // gstpipe's own server (and WHIP/WHEP servers generally) answers 503 when it has all the
+            // viewers or publishers it takes (Retry-After), not when it failed.
+            case 503: " (the server is full or busy: try again later)"
+            case 500...: " (the server failed: see its log)"
+            default: ""
+            }
         throw .runtime("\(shown) refused the offer (\(said)\(reason))\(advice)")
     }
 
