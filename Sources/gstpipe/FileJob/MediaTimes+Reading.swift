@@ -14,8 +14,9 @@ extension MediaTimes {
     /// prerolled into fakesinks, nothing decoded). GStreamer's Discoverer reads the same caps and length,
     /// but also plugs decoders and reads tags, and loads the decoders' plugins before anything else can
     /// go on: with the decoder's plugin loaded on another thread meanwhile instead, a one-frame cut near
-    /// the end of a 3-minute MP4 took 0.435 s instead of 0.469 s (median of 15, debug build; most of the
-    /// rest is the process's start and the libav plugin's load). Other URIs go to the Discoverer.
+    /// the end of a 3-minute MP4 took 0.435 s instead of 0.469 s in one series, 0.416 s against 0.421 s
+    /// in another (medians of 15, debug build, loaded machine): most of the time is the process's start
+    /// and the libav plugin's load, which any decoding run pays. Other URIs go to the Discoverer.
     static func read(
         _ input: FileJob.Input, warmingUpDecoder: Bool = false
     ) async throws(FileJob.Failure) -> MediaTimes {
