@@ -22,6 +22,46 @@ struct SegmentVariableRateTests {
         // Still variable: frames 1/30 and 1/15 s apart, as in the input.
         let steps = Set(zip(join.joined, join.joined.dropFirst()).map { (($1 - $0) * 1000).rounded() })
         #expect(steps == [33, 67], "\(steps)")
+        // The last frame lasts (1/30 s at least): through h264parse every frame lasted 1 ns, and mp4mux
+        // wrote 0 for the last one, the stream ending on its pts.
+        if container == "mp4", let last = join.joined.last {
+            let duration = join.joinedDuration
+            #expect(duration.map { $0 - last > 0.03 } == true, "\(String(describing: duration)), last pts \(last)")
+        }
+    }
+
+    @Test(
+        "moviepy's fire2.mp4 (25 frames, B-frames) in segments of 0.5 s joined into .mp4: 25 frames, the last lasting",
+        .enabled(
+            if: Media.isPresent("moviepy__fire2.mp4") != nil, "/work/shared/media/moviepy__fire2.mp4 is absent"))
+    func lastFrameKept() async throws {
+        let input = try #require(Media.isPresent("moviepy__fire2.mp4"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-vfr-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (segments, starts, planned) = try VariableRateJoin.transcode(
+            input, segmentSeconds: "0.5", into: folder, container: "mp4")
+        #expect(planned == 25 && segments.count > 1, "\(planned) frames in \(segments)")
+        let joined = folder.appendingPathComponent("joined.mp4")
+        let result = try CLI.run(
+            ["join", joined.path] + segments + ["--starts", starts.joined(separator: ",")], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        // ffprobe dropped the last frame when mp4mux wrote it lasting 0 (24 frames).
+        let frames = try VariableRateJoin.framePTS(joined)
+        #expect(frames.count == 25, "\(frames)")
+        let duration = try VariableRateJoin.streamDuration(joined)
+        #expect(duration.map { $0 - (frames.last ?? 0) > 0.05 } == true, "\(String(describing: duration)), \(frames)")
+        // One segment alone, without --starts: its own length (the last frame lasting 0, it ended on
+        // that frame's pts, in a time base of 1/1215752192 s from the caps' rate of 1000000000/1).
+        let last = try #require(segments.last)
+        let alone = folder.appendingPathComponent("alone.mp4")
+        let single = try CLI.run(["join", alone.path, last], timeout: 120)
+        #expect(single.status == 0, "\(single.stderr)")
+        let expected = try #require(try VariableRateJoin.streamDuration(URL(fileURLWithPath: last)))
+        let got = try VariableRateJoin.streamDuration(alone)
+        #expect(got.map { abs($0 - expected) < 0.00015 } == true, "\(String(describing: got)), segment \(expected)")
+        let segmentFrames = try VariableRateJoin.framePTS(URL(fileURLWithPath: last))
+        #expect(try VariableRateJoin.framePTS(alone) == segmentFrames)
     }
 
     @Test(
@@ -97,6 +137,8 @@ struct VariableRateJoin {
     var single: [Double]
     /// The frames plan-segments counted in its segments.
     var planned: Int
+    /// The joined video stream's duration (ffprobe's), which ends where its last frame does.
+    var joinedDuration: Double?
 
     /// Expects the same frames at the same times, within 0.15 ms (mp4mux counts a variable rate in
     /// 1/10000 s, Matroska in ms: the single run is rounded the same way).
@@ -120,7 +162,9 @@ struct VariableRateJoin {
         let result = try CLI.run(
             ["join", joined.path] + segments + ["--starts", starts.joined(separator: ",")], timeout: 120)
         #expect(result.status == 0, "\(result.stderr)")
-        return VariableRateJoin(joined: try framePTS(joined), single: try framePTS(single), planned: planned)
+        return VariableRateJoin(
+            joined: try framePTS(joined), single: try framePTS(single), planned: planned,
+            joinedDuration: try streamDuration(joined))
     }
 
     /// plan-segments on `input`, and one `gstpipe IN --start S --end E --no-audio ! gray ! SEG` a
@@ -143,6 +187,14 @@ struct VariableRateJoin {
             planned += Int(row[3]) ?? 0
         }
         return (segments, starts, planned)
+    }
+
+    /// The first video stream's duration in seconds, as ffprobe reads it; nil when it says none.
+    static func streamDuration(_ url: URL) throws -> Double? {
+        let data = try standardOutput(
+            of: FFProbe.path,
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=duration", "-of", "csv=p=0", url.path])
+        return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Every decoded frame's pts_time, in presentation order.
