@@ -6,7 +6,8 @@ import Synchronization
 /// put one after the other into one file without decoding them, and an encoded audio track muxed
 /// beside them.
 ///
-/// Each segment is read by `parsebin` (demuxer and parser, whatever the container) into a pad of
+/// Each segment is read by `parsebin` (demuxer and parser, whatever the container; H.264 and H.265
+/// from MP4 or Matroska without the parser, which would re-time them: see `isMuxable`) into a pad of
 /// `concat` requested in the segments' order before anything plays (pads requested as the demuxers
 /// expose theirs would come in any order). concat offsets each segment by the running time where the
 /// one before ended, so the timestamps go on without a gap or an overlap, whatever edit list a
