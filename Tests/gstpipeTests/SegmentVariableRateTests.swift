@@ -25,6 +25,40 @@ struct SegmentVariableRateTests {
     }
 
     @Test(
+        "moviepy's fire2.mp4 (25 frames, B-frames) in segments of 0.5 s joined into .mp4: 25 frames, the last lasting",
+        .enabled(
+            if: Media.isPresent("moviepy__fire2.mp4") != nil, "/work/shared/media/moviepy__fire2.mp4 is absent"))
+    func lastFrameKept() async throws {
+        let input = try #require(Media.isPresent("moviepy__fire2.mp4"))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-vfr-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let (segments, starts, planned) = try VariableRateJoin.transcode(
+            input, segmentSeconds: "0.5", into: folder, container: "mp4")
+        #expect(planned == 25 && segments.count > 1, "\(planned) frames in \(segments)")
+        let joined = folder.appendingPathComponent("joined.mp4")
+        let result = try CLI.run(
+            ["join", joined.path] + segments + ["--starts", starts.joined(separator: ",")], timeout: 120)
+        #expect(result.status == 0, "\(result.stderr)")
+        // ffprobe dropped the last frame when mp4mux wrote it lasting 0 (24 frames).
+        let frames = try VariableRateJoin.framePTS(joined)
+        #expect(frames.count == 25, "\(frames)")
+        let duration = try VariableRateJoin.streamDuration(joined)
+        #expect(duration.map { $0 - (frames.last ?? 0) > 0.05 } == true, "\(String(describing: duration)), \(frames)")
+        // One segment alone, without --starts: its own length (the last frame lasting 0, it ended on
+        // that frame's pts, in a time base of 1/1215752192 s from the caps' rate of 1000000000/1).
+        let last = try #require(segments.last)
+        let alone = folder.appendingPathComponent("alone.mp4")
+        let single = try CLI.run(["join", alone.path, last], timeout: 120)
+        #expect(single.status == 0, "\(single.stderr)")
+        let expected = try #require(try VariableRateJoin.streamDuration(URL(fileURLWithPath: last)))
+        let got = try VariableRateJoin.streamDuration(alone)
+        #expect(got.map { abs($0 - expected) < 0.00015 } == true, "\(String(describing: got)), segment \(expected)")
+        let segmentFrames = try VariableRateJoin.framePTS(URL(fileURLWithPath: last))
+        #expect(try VariableRateJoin.framePTS(alone) == segmentFrames)
+    }
+
+    @Test(
         "Frames turning variable after 2 s (H.264 stated 30/1): planned on the frames, as farm/run reads the plan",
         arguments: ["mp4", "mkv"])
     func turnsVariableLater(container: String) async throws {
@@ -143,6 +177,14 @@ struct VariableRateJoin {
             planned += Int(row[3]) ?? 0
         }
         return (segments, starts, planned)
+    }
+
+    /// The first video stream's duration in seconds, as ffprobe reads it; nil when it says none.
+    static func streamDuration(_ url: URL) throws -> Double? {
+        let data = try standardOutput(
+            of: FFProbe.path,
+            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=duration", "-of", "csv=p=0", url.path])
+        return Double(String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))
     }
 
     /// Every decoded frame's pts_time, in presentation order.

@@ -6,7 +6,8 @@ import Synchronization
 /// put one after the other into one file without decoding them, and an encoded audio track muxed
 /// beside them.
 ///
-/// Each segment is read by `parsebin` (demuxer and parser, whatever the container) into a pad of
+/// Each segment is read by `parsebin` (demuxer and parser, whatever the container; H.264 and H.265
+/// from MP4 or Matroska without the parser, which would re-time them: see `isMuxable`) into a pad of
 /// `concat` requested in the segments' order before anything plays (pads requested as the demuxers
 /// expose theirs would come in any order). concat offsets each segment by the running time where the
 /// one before ended, so the timestamps go on without a gap or an overlap, whatever edit list a
@@ -226,6 +227,9 @@ struct SegmentJoin {
             named: "gstpipe-segment\(index)", in: pipeline)
         let parser = try ElementSpec("parsebin").make(named: "gstpipe-parse\(index)", in: pipeline)
         try source.link(to: parser)
+        try parser.connectReturning("autoplug-continue") { arguments in
+            .bool(!(arguments.count > 1 && arguments[1].caps.map(Self.isMuxable) == true))
+        }
         let linked = Mutex(false)
         parser.onPadAdded { [weak parser] pad in
             guard (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix(kind) == true,
@@ -238,6 +242,19 @@ struct SegmentJoin {
             }
         }
         return (source, parser)
+    }
+
+    /// True for H.264 or H.265 as MP4 and Matroska demuxers give it (length-prefixed access units),
+    /// which mp4mux and matroskamux take as it is: parsebin exposes it without its parser. The parser
+    /// would time each buffer by the rate the stream's VUI states, not keep the demuxer's: for a
+    /// variable-rate stream x264 states a tick of its time base (1 ns, a rate of 1000000000/1), so every
+    /// duration became 1 ns, mp4mux wrote 0 for the last frame's (ffprobe then dropped that frame) and,
+    /// the rate being in the caps, a time base of 1e11 ns mod 2^32.
+    static func isMuxable(_ caps: Caps) -> Bool {
+        guard let type = caps.mediaType, type == "video/x-h264" || type == "video/x-h265",
+            let format = caps.string("stream-format"), ["avc", "avc3", "hvc1", "hev1"].contains(format)
+        else { return false }
+        return caps.string("alignment") == "au"
     }
 
     /// The first segment refused for its shape, kept for the error the run ends with.
