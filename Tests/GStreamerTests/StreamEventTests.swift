@@ -72,22 +72,32 @@ struct StreamEventTests {
         #expect(first.groupID == second.groupID)
     }
 
-    @Test("select-streams sent to playbin3 switches from the first audio track to the other: new id, other samples")
-    func selectStreamsOnPlaybin3() async throws {
-        let file = try await Self.twoTrackFile()
-        defer { try? FileManager.default.removeItem(at: file) }
-        let pipeline = try Pipeline(launch: "playbin3 uri=\"\(file.absoluteString)\"")
+    /// playbin3 playing `file` into a fakesink whose pad records, per stream id reaching it, the
+    /// loudest sample and the buffer count; with the audio stream ids of its collection.
+    final class Playing: Sendable {
+        let pipeline: Pipeline
+        let played = Mutex<[(id: String, peak: Int, buffers: Int)]>([])
+        let ids: Mutex<[String]> = Mutex([])
+
+        init(_ pipeline: Pipeline) { self.pipeline = pipeline }
+    }
+
+    /// `file` played by playbin3 until 3 buffers of its first track reached the sink, within `seconds`;
+    /// nil (the pipeline stopped) when none came by then.
+    static func startPlaying(_ file: URL, within seconds: Int) async throws -> Playing? {
+        let playing = Playing(try Pipeline(launch: "playbin3 uri=\"\(file.absoluteString)\""))
+        let pipeline = playing.pipeline
         let sink = try ElementFactory.make("fakesink", name: "audio")
         try sink.set("sync", true)
         try pipeline.set("audio-sink", element: sink)
         let pad = try #require(sink.pad(named: "sink"))
-        // Per stream id reaching the sink, in order, the loudest sample of its buffers.
-        let played = Mutex<[(id: String, peak: Int, buffers: Int)]>([])
         pad.addProbe([.eventDownstream, .buffer]) { info in
-            if let start = info.event?.streamStart { played.withLock { $0.append((start.streamID, 0, 0)) } }
+            if let start = info.event?.streamStart {
+                playing.played.withLock { $0.append((start.streamID, 0, 0)) }
+            }
             if let buffer = info.buffer {
                 let peak = Self.peak(buffer)
-                played.withLock { list in
+                playing.played.withLock { list in
                     guard let last = list.indices.last else { return }
                     list[last].peak = max(list[last].peak, peak)
                     list[last].buffers += 1
@@ -95,18 +105,38 @@ struct StreamEventTests {
             }
             return .ok
         }
-        let bus = pipeline.bus
         try pipeline.play()
-        defer { pipeline.stop() }
-        let deadline = ContinuousClock.now + .seconds(30)
-        let collection = try await Self.poll(bus, GST_MESSAGE_STREAM_COLLECTION, until: deadline, Self.audioStreamIDs)
-        let ids = try #require(collection, "no stream collection with audio streams came")
-        #expect(ids.count == 2, "\(ids)")
-        // Wait for the first track's samples to reach the sink, then ask for the other one.
-        while played.withLock({ $0.first?.buffers ?? 0 }) < 3 && ContinuousClock.now < deadline {
+        let deadline = ContinuousClock.now + .seconds(seconds)
+        let collection = try await Self.poll(
+            pipeline.bus, GST_MESSAGE_STREAM_COLLECTION, until: deadline, Self.audioStreamIDs)
+        while playing.played.withLock({ $0.first?.buffers ?? 0 }) < 3 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let first = try #require(played.withLock { $0.first?.id })
+        guard let ids = collection, playing.played.withLock({ $0.first?.buffers ?? 0 }) >= 3 else {
+            pipeline.stop()
+            return nil
+        }
+        playing.ids.withLock { $0 = ids }
+        return playing
+    }
+
+    @Test("select-streams sent to playbin3 switches from the first audio track to the other: new id, other samples")
+    func selectStreamsOnPlaybin3() async throws {
+        let file = try await Self.twoTrackFile()
+        defer { try? FileManager.default.removeItem(at: file) }
+        // GStreamer 1.22's playbin3 stalled, about one run in ten of the whole library's tests on two cores,
+        // before any event of ours: its stream collection came, but no stream-start or sample reached the
+        // sink in 30 s (the demuxer's and multiqueue's threads all waiting). A second pipeline then plays:
+        // the switch below, what this test is about, is asked of a playing one.
+        var started = try await Self.startPlaying(file, within: 15)
+        if started == nil { started = try await Self.startPlaying(file, within: 15) }
+        let playing = try #require(started, "playbin3 played nothing of the file, twice")
+        let (pipeline, ids) = (playing.pipeline, playing.ids.withLock { $0 })
+        let bus = pipeline.bus
+        defer { pipeline.stop() }
+        let deadline = ContinuousClock.now + .seconds(30)
+        #expect(ids.count == 2, "\(ids)")
+        let first = try #require(playing.played.withLock { $0.first?.id })
         let other = try #require(ids.first { $0 != first })
         let request = Event.selectStreams([other])
         #expect(request.selectedStreams == [other])
@@ -116,10 +146,10 @@ struct StreamEventTests {
             Self.selectedIDs(message) == [other] ? [other] : nil
         }
         #expect(selected == [other])
-        while played.withLock({ $0.last?.id == other ? $0.last!.buffers : 0 }) < 3 && ContinuousClock.now < deadline {
+        while playing.played.withLock({ $0.last?.id == other ? $0.last!.buffers : 0 }) < 3 && ContinuousClock.now < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let streams = played.withLock { $0 }
+        let streams = playing.played.withLock { $0 }
         let before = try #require(streams.first)
         let after = try #require(streams.last)
         #expect(after.id == other, "\(streams.map(\.id))")

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import gstpipe
@@ -44,7 +45,8 @@ struct CredentialsAuditTests {
         let output = try #require(try StreamOutputs.output(named: "rtsp://0.0.0.0:8554/live") as? RTSPOutput)
         let message = Self.failure { () throws(FileJob.Failure) in
             _ = try RTSPAccess(
-                output.address, settings: StreamSettings(), environment: ["GSTPIPE_RTSP_PASSWORD": "x1y2z3"])
+                output.address, settings: StreamSettings(), environment: ["GSTPIPE_RTSP_PASSWORD": "x1y2z3"],
+                environmentPasswordTaken: false)
         }
         #expect(message?.hasPrefix("GSTPIPE_RTSP_PASSWORD is set, but rtsp://0.0.0.0:8554/live names no user") == true)
         #expect(message?.contains("x1y2z3") == false)
@@ -52,6 +54,28 @@ struct CredentialsAuditTests {
             _ = try RTSPAccess(output.address, settings: StreamSettings(), environment: [:])
         }
         #expect(open == nil)
+        // Relaying a camera: `rtsp://admin@camera/… ! rtsp://0.0.0.0:8554/relay` with the variable set for
+        // the input was refused, and unsetting it would have broken the input.
+        _ = try URICredentials.split("rtsp://admin@camera/s", environment: ["GSTPIPE_RTSP_PASSWORD": "x1y2z3"])
+        let taken = URICredentials.environmentPasswordTaken.load(ordering: .relaxed)
+        #expect(taken)
+        let relay = Self.failure { () throws(FileJob.Failure) in
+            _ = try RTSPAccess(
+                output.address, settings: StreamSettings(), environment: ["GSTPIPE_RTSP_PASSWORD": "x1y2z3"],
+                environmentPasswordTaken: true)
+        }
+        #expect(relay == nil)
+    }
+
+    @Test("An IPv6 address with an @ further on is no password; Basic credentials in any case are hidden")
+    func reviewEdges() throws {
+        let uri = "rtsp://[::1]:8554/live?x=a@b"
+        #expect(Secrets.redact(uri) == uri)
+        let split = try URICredentials.split(uri, environment: [:])
+        #expect(split.uri == uri && split.credentials == nil)
+        // base64 of "alice:s3cr3t" and of "bob:" + 0xFF 0xFE (not UTF-8)
+        #expect(Secrets.redact("Authorization: basic YWxpY2U6czNjcjN0") == "Authorization: basic ***")
+        #expect(Secrets.redact("Authorization: BASIC Ym9iOv/+") == "Authorization: BASIC ***")
     }
 
     @Test("A users file naming a user twice, a directory, or not UTF-8 text is refused, saying which")

@@ -22,6 +22,23 @@ struct NewFileSinksTests {
         #expect(FileManager.default.fileExists(atPath: existing.path))
     }
 
+    @Test("A run that fails after a few frames keeps what filesink held back (under its 64 KiB buffer)")
+    func failingAfterData() throws {
+        let output = Media.temporary("filesink-partial", "raw")
+        defer { try? FileManager.default.removeItem(at: output) }
+        // About six 64x64 I420 frames (36 KiB, live at 30 a second) reach the file, then error-after fails the run: the
+        // file was still empty on disk when the error came (filesink flushes on stop), and was deleted.
+        let run = try CLI.run([
+            "videotestsrc", "is-live=true", "num-buffers=100", "!", "video/x-raw,format=I420,width=64,height=64", "!", "tee",
+            "name=t", "!", "queue", "!", "filesink", "location=\(output.path)", "t.", "!", "queue", "!",
+            "identity", "error-after=6", "!", "fakesink",
+        ])
+        #expect(run.status == 1, "\(run.stderr)")
+        let size = (try? FileManager.default.attributesOfItem(atPath: output.path))?[.size] as? Int ?? -1
+        #expect(size > 0 && size % (64 * 64 * 3 / 2) == 0, "size \(size): \(run.stderr)")
+        #expect(!run.stderr.contains("nothing was written"), "\(run.stderr)")
+    }
+
     @Test(
         "An input with no video into x264grayenc and a filesink: exit 1 naming the input, no file left",
         .enabled(if: FFmpegCut.isInstalled, "ffmpeg is not installed"))

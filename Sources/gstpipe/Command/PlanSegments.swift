@@ -76,9 +76,11 @@ extension GstPipeCommand {
                     frames = await VideoEnd.frameTimes(path)
                     guard let frames, !frames.times.isEmpty else { throw Self.unreadable(file) }
                     if times.isEveryFrame(frames.times) {
-                        if let duration = times.duration {
-                            times.duration = Self.videoEnd(frames.end, stated: duration, times: times)
-                        }
+                        // No stated length (an elementary stream, a WebM without Duration): the frames'.
+                        let end =
+                            times.duration.map { Self.videoEnd(frames.end, stated: $0, times: times) }
+                            ?? times.frameBoundary(atOrAfter: frames.end)
+                        times.duration = end
                     } else {
                         times.frameRate = nil
                         Self.planOnFrames(&times, frames: frames)

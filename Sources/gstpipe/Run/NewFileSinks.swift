@@ -22,8 +22,11 @@ struct NewFileSinks {
         }
     }
 
-    /// After a failed run: removes each of those files that is still empty, and says so.
-    func removeEmpty(note: (String) -> Void) {
+    /// After a failed run: stops `pipeline`, then removes each of those files that is still empty, and
+    /// says so. Stopped first: filesink keeps up to its buffer-size (64 KiB) to itself until it stops
+    /// (or sees the end of stream), so a file that looks empty while it plays may hold data once stopped.
+    func removeEmpty(stopping pipeline: Pipeline, note: (String) -> Void) {
+        pipeline.stop()
         for path in paths {
             guard let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size == 0,
                 (try? FileManager.default.removeItem(atPath: path)) != nil

@@ -167,7 +167,7 @@ struct PipelineRunner {
         } catch {
             report(error, files: files)
             await files.finishAfterError(error, note: note)
-            newFiles.removeEmpty(note: note)
+            newFiles.removeEmpty(stopping: pipeline, note: note)
             return ExitStatus.runtimeError
         }
         progress?.start()
@@ -186,7 +186,7 @@ struct PipelineRunner {
                 printStatistics(of: pipeline, since: started)
                 if let failure = files.checkAfterEndOfStream(interrupted: stops.wasRequested) {
                     printError(failure)
-                    newFiles.removeEmpty(note: note)
+                    newFiles.removeEmpty(stopping: pipeline, note: note)
                     return ExitStatus.runtimeError
                 }
                 pipeline.stop()
@@ -196,16 +196,16 @@ struct PipelineRunner {
                 progress?.finish()
                 if let failure = files.inputFailure(after: error) {
                     printError(failure)
-                    newFiles.removeEmpty(note: note)
                     drawGraph(of: pipeline)
+                    newFiles.removeEmpty(stopping: pipeline, note: note)
                     return ExitStatus.runtimeError
                 }
                 heldWarnings.forEach(printWarning)
                 report(error, files: files)
                 await files.finishAfterError(error, note: note)
-                newFiles.removeEmpty(note: note)
                 drawGraph(of: pipeline)
                 printStatistics(of: pipeline, since: started)
+                newFiles.removeEmpty(stopping: pipeline, note: note)
                 return ExitStatus.runtimeError
             case .warning(let warning) where !options.quiet:
                 // Each warning once; streams the file shorthand already spoke about (or cannot use,

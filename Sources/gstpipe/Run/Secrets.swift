@@ -114,7 +114,8 @@ enum Secrets {
     /// digits stand before its first `/`, `?` or `#` (`host:8554/a@b` is a port and a path).
     /// The placeholders of help text (`USER:PASS@`) stay.
     private static var userInfo: Regex<(Substring, Substring, Substring)> {
-        let user = #"(?i)([a-z][a-z0-9+.\-]*://[^\s/?#@:"'\\]*:)(?!(?-i:PASS|PASSWORD|SECRET)@)"#
+        // (Not an IPv6 literal's colons: `rtsp://[::1]:8554/live?x=a@b` has no user.)
+        let user = #"(?i)([a-z][a-z0-9+.\-]*://(?!\[)[^\s/?#@:"'\\]*:)(?!(?-i:PASS|PASSWORD|SECRET)@)"#
         let password = #"([^\s/?#"'\\]*|(?!\d*[/?#])[^\s"'\\]*)(?=\\?@)"#
         return try! Regex(user + password, as: (Substring, Substring, Substring).self)
     }
@@ -131,16 +132,15 @@ enum Secrets {
 
     /// `Basic CREDENTIALS` (RFC 7617): base64 of `user:password`, which gst-rtsp-server's message dump
     /// (`GST_DEBUG=rtspclient:6`) prints as it came. Only base64 that decodes to text with a colon is
-    /// hidden, so that "Basic authentication" stays.
+    /// hidden, so that "Basic authentication" stays. The scheme in any case (RFC 7617: `basic` is
+    /// accepted too), the credentials in any encoding (a password need not be UTF-8).
     private static var basic: Regex<(Substring, Substring, Substring)> {
-        #/((?-i:Basic)\s+)([A-Za-z0-9+\/]+=*)/#
+        #/((?i:Basic)\s+)([A-Za-z0-9+\/]+=*)/#
     }
 
     private static func isBasicCredentials(_ text: Substring) -> Bool {
-        guard text.count % 4 == 0, let data = Data(base64Encoded: String(text)),
-            let decoded = String(data: data, encoding: .utf8)
-        else { return false }
-        return decoded.contains(":")
+        guard text.count % 4 == 0, let data = Data(base64Encoded: String(text)) else { return false }
+        return data.contains(UInt8(ascii: ":"))
     }
 
     /// `Bearer TOKEN` (RFC 6750's characters), not the words "Bearer token" nor a challenge's

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The user and password a URI carries before its host (`rtsp://alice:secret@host:8554/live`): taken
 /// out of the URI, so that what GStreamer and the messages see holds no password, and remembered as a
@@ -10,6 +11,10 @@ struct URICredentials: Sendable {
     /// Where the password of `rtsp://alice@…` comes from, so that it stays out of the process list.
     static let passwordVariable = "GSTPIPE_RTSP_PASSWORD"
 
+    /// True once a URI (an `rtsp://alice@camera/…` input, say) took its password from `passwordVariable`:
+    /// then the variable was set for it, and an output naming no user is not refused for it.
+    static let environmentPasswordTaken = Atomic<Bool>(false)
+
     /// The scheme and `user[:password]` of a URI: the authority ends at the first `/`, `?` or `#`, and
     /// the user part at its last `@` (a password holding `@` or `/` is written percent-encoded).
     private static var pattern: Regex<AnyRegexOutput> { try! Regex(#"^([A-Za-z][A-Za-z0-9+.-]*://)([^/?#]*)@"#) }
@@ -17,7 +22,8 @@ struct URICredentials: Sendable {
     /// `scheme://user:pa/ss@host`: a password with a `/`, `?` or `#` not percent-encoded, which ends the
     /// authority early (digits before the first of them are a port: `host:8554/a@b` is a path).
     private static var unencoded: Regex<AnyRegexOutput> {
-        try! Regex(#"^[A-Za-z][A-Za-z0-9+.-]*://[^/?#@:\s]*:(?!\d*(?:[/?#]|$))[^\s]*[/?#][^\s]*@"#)
+        // (An IPv6 literal's colons are not a password's: `rtsp://[::1]:8554/live?x=a@b`.)
+        try! Regex(#"^[A-Za-z][A-Za-z0-9+.-]*://(?!\[)[^/?#@:\s]*:(?!\d*(?:[/?#]|$))[^\s]*[/?#][^\s]*@"#)
     }
 
     /// `uri` without its user and password, and them, decoded; the password of a URI naming a user
@@ -46,6 +52,7 @@ struct URICredentials: Sendable {
             password = parts[1].removingPercentEncoding ?? parts[1]
         } else if let fromEnvironment = environment[passwordVariable], !fromEnvironment.isEmpty {
             password = fromEnvironment
+            environmentPasswordTaken.store(true, ordering: .relaxed)
         } else {
             throw .usage(
                 "\(uri) names the user \(user) without a password: set \(passwordVariable) in the environment "

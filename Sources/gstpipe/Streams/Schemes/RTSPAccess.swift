@@ -37,11 +37,12 @@ struct RTSPAccess: Sendable {
     }
 
     /// What `address` and `settings` ask of the output (the users file read and checked here).
-    /// `GSTPIPE_RTSP_PASSWORD` in `environment` with no user to take it is refused: whoever set it
-    /// meant the stream to need a password, and it would be served to anyone.
+    /// `GSTPIPE_RTSP_PASSWORD` in `environment` with no user to take it (here or in an input) is refused:
+    /// whoever set it meant the stream to need a password, and it would be served to anyone.
     init(
         _ address: StreamAddress, settings: StreamSettings,
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        environmentPasswordTaken: Bool = URICredentials.environmentPasswordTaken.load(ordering: .relaxed)
     ) throws(FileJob.Failure) {
         if let credentials = address.credentials {
             users.append(RTSPUser(name: credentials.user, secret: .password(credentials.password)))
@@ -54,7 +55,8 @@ struct RTSPAccess: Sendable {
             users += listed
         }
         let variable = URICredentials.passwordVariable
-        if users.isEmpty, environment[variable]?.isEmpty == false {
+        // (Unless an input, `rtsp://admin@camera/…`, took it: relaying a camera that needs it.)
+        if users.isEmpty, environment[variable]?.isEmpty == false, !environmentPasswordTaken {
             throw .usage(
                 "\(variable) is set, but \(address.uri) names no user to ask it of, so anyone could watch: write "
                     + "the user (\(address.uri.prefix { $0 != ":" })://USER@HOST:PORT/PATH), or unset \(variable)")
