@@ -175,6 +175,42 @@ struct WHIPClientTests {
         expectHidden([wrongToken], in: ShownText(wrong))
     }
 
+    @Test("A WHIP server at its limit (503): exit 1 saying it is full or busy, not that it failed")
+    func serverFull() async throws {
+        let namespace = try await NetworkNamespace()
+        // What gstpipe's own webrtc://…?max-clients=N answers beyond N (with Retry-After).
+        let script = """
+            import sys
+            from http.server import BaseHTTPRequestHandler, HTTPServer
+            class Full(BaseHTTPRequestHandler):
+                def do_POST(self):
+                    self.rfile.read(int(self.headers.get("Content-Length", 0)))
+                    body = b"the server has all the clients it takes"
+                    self.send_response(503)
+                    self.send_header("Retry-After", "5")
+                    self.send_header("Content-Length", str(len(body)))
+                    self.end_headers()
+                    self.wfile.write(body)
+            HTTPServer(("127.0.0.1", int(sys.argv[1])), Full).serve_forever()
+            """
+        let server = namespace.run("/usr/bin/python3", ["-c", script, "8894"])
+        defer { server.signal(SIGKILL) }
+        guard await namespace.waitForListener(8894) else {
+            Issue.record("the full server did not listen: \(await server.finish(timeout: 5).stderr)")
+            return
+        }
+        let result = await namespace.run(
+            CLI.binary.path, ["noise", "!", "gray", "!", "whip+http://127.0.0.1:8894/whip"]
+        ).finish(timeout: 30)
+        #expect(result.status == 1, "\(result.stderr)")
+        // It said "(the server failed: see its log)".
+        #expect(
+            result.stderr.contains(
+                "whip+http://127.0.0.1:8894/whip refused the offer (503 Service Unavailable: the server has all "
+                    + "the clients it takes) (the server is full or busy: try again later)"),
+            "\(result.stderr)")
+    }
+
     @Test("Nothing listening at the WHIP address: connection refused, exit 1")
     func nothingListening() async throws {
         let namespace = try await NetworkNamespace()
