@@ -116,6 +116,11 @@ struct CLITests {
         let result = try CLI.run(["filesrc", "name=reader", "location=/nonexistent/in.mp4", "!", "fakesink"])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("ERROR: from element reader: "))
+        // GStreamer's message alone says "Resource not found.": the file is named from its debug text.
+        #expect(
+            result.stderr.hasPrefix(
+                #"ERROR: from element reader: Resource not found. (No such file "/nonexistent/in.mp4")"#),
+            "\(result.stderr)")
     }
 
     @Test("Caps gray cannot meet downstream are refused at link time, exit 2, in GStreamer's words")

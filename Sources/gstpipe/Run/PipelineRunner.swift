@@ -278,6 +278,12 @@ struct PipelineRunner {
 
     private func report(_ error: GStreamerError, files: FileJobRun) {
         var text = "from element \(error.source ?? "pipeline"): \(error.message)"
+        // A resource error's message is generic ("Resource not found."); its debug text names the file or
+        // device (`No such file "/missing.bin"`), after the line that places it in GStreamer's source.
+        if !options.verbose, error.domain == "gst-resource-error-quark", let debug = error.debug {
+            let detail = debug.split(separator: "\n").dropFirst().joined(separator: " ")
+            if !detail.isEmpty, detail.count <= 300, !error.message.contains(detail) { text += " (\(detail))" }
+        }
         let stream = files.outputs.first { output in
             error.source.map(output.elements.elementNames.contains) ?? false
         }?.file.stream
