@@ -1,7 +1,8 @@
 /// The script both pages share: `pageToken()`, the token of the page's own URL, and their ICE
 /// servers when the server has a token: then the page holds no TURN credentials (anyone may load
-/// it), and asks the endpoint for its STUN and TURN servers with an `OPTIONS` that bears the token; `SignallingGatekeeper` answers a request it admits
-/// with them as `Link` headers (`rel="ice-server"`, as `SessionCreated` writes them, after RFC 9725).
+/// it), and asks the endpoint for its STUN and TURN servers with an `OPTIONS` that bears the token;
+/// `SignallingGatekeeper` answers a request it admits with them as `Link` headers
+/// (`rel="ice-server"`, as `SessionCreated` writes them, after RFC 9725).
 /// Put in place of `/*ICE-SERVERS*/` in a page that has `token` and `authorization`.
 enum ICEServerScript {
     /// Where a page's template takes the script.
