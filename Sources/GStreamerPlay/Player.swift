@@ -137,8 +137,10 @@ public final class Player: Sendable {
     // MARK: Events
 
     /// The player's events from now on, as GstPlay posts them; each access is a new sequence, so
-    /// several readers each get every event. The sequence ends when the player is closed or released.
-    /// A reader that falls more than 4096 events behind loses the oldest.
+    /// several readers each get every event. A sequence starts with the URI loaded last
+    /// (``Event/uriLoaded(_:)``), which GstPlay posts as soon as the player is made, before anyone
+    /// could listen. The sequence ends when the player is closed or released. A reader that falls
+    /// more than 4096 events behind loses the oldest.
     public var events: AsyncStream<Event> { hub.subscribe(capacity: 4096) }
 
     /// The state last reported by an event (``State/stopped`` before any).

@@ -25,6 +25,8 @@ final class PlayerEventHub: Sendable {
         var isFinished = false
         var lastState = Player.State.stopped
         var lastMediaInfo: Player.MediaInfo?
+        /// The last URI_LOADED, which a new ``subscribe(capacity:)`` listener gets first.
+        var lastURILoaded: Player.Event?
         var lastMark: UInt64 = 0
         /// GstPlay's main context (a reference of ours), known from its first URI_LOADED.
         var context: MainContext?
@@ -58,14 +60,27 @@ final class PlayerEventHub: Sendable {
             { data in data.map { Unmanaged<PlayerEventHub>.fromOpaque($0).release() } })
     }
 
-    /// A new listener, which gets the events posted from now on; it ends with ``finish()``.
+    /// A new listener, which gets the URI loaded last (GstPlay posts URI_LOADED as soon as the player
+    /// is made, before anyone could listen), then the events posted from now on; it ends with
+    /// ``finish()``.
     ///
     /// - Parameter capacity: How many events it keeps for a reader that falls behind (the newest).
     func subscribe(capacity: Int) -> AsyncStream<Player.Event> {
         let (stream, continuation) = AsyncStream<Player.Event>.makeStream(bufferingPolicy: .bufferingNewest(capacity))
-        if let id = register(.events(continuation)) {
-            continuation.onTermination = { [weak self] _ in self?.remove(id) }
+        // Registered and given the last URI_LOADED under one lock: one posted meanwhile is not given twice.
+        let listener = Listener.events(continuation)
+        let id: Int? = listeners.withLock { state in
+            guard !state.isFinished else { return nil }
+            state.next += 1
+            state.continuations[state.next] = listener
+            if let loaded = state.lastURILoaded { continuation.yield(loaded) }
+            return state.next
         }
+        guard let id else {
+            listener.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in self?.remove(id) }
         return stream
     }
 
@@ -205,6 +220,7 @@ final class PlayerEventHub: Sendable {
             switch event {
             case .stateChanged(let newState): state.lastState = newState
             case .mediaInfoUpdated(let info): state.lastMediaInfo = info
+            case .uriLoaded: state.lastURILoaded = event
             default: break
             }
             return Array(state.continuations.values)

@@ -38,6 +38,21 @@ struct PlayerTests {
             accurateSeeks: accurateSeeks)
     }
 
+    @Test("A listener that comes after the player was made gets its URI first (GstPlay posted it at once)")
+    func lateListenerGetsTheURI() async throws {
+        let (path, directory) = try await Self.mp4()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let player = try Self.player(path)
+        // Long after GstPlay's thread loaded the URI: a sequence made now missed its URI_LOADED (seen under
+        // ThreadSanitizer, where the test reached `events` after GstPlay's thread had posted it).
+        try await Task.sleep(for: .seconds(1))
+        var iterator = player.events.makeAsyncIterator()
+        player.play()
+        let first = await iterator.next()
+        player.stop()
+        #expect({ if case .uriLoaded(player.uri) = first { true } else { false } }(), "\(String(describing: first))")
+    }
+
     @Test("An MP4 plays to its end: end of stream, last position within two frames of the duration, media info")
     func playsToTheEnd() async throws {
         let (path, directory) = try await Self.mp4()
