@@ -48,5 +48,6 @@ esac
 # video sink dlopens the X and GL libraries (the unwinder and dlopen both take the loader's lock);
 # with the fast unwinder it runs, but those libraries' allocations, alive at exit, have no stacks to
 # suppress by.
-exec swift test --sanitize="$kind" --scratch-path ".build-$kind" --no-parallel "${extra[@]}" \
+# Guarded as scripts/test.sh guards its runs: a run that hangs has its threads' stacks printed and is killed.
+exec "$(dirname "$0")/test-guard.py" "sanitize $kind" -- swift test --sanitize="$kind" --scratch-path ".build-$kind" --no-parallel "${extra[@]}" \
     --skip PluginTests --skip UserPluginTests --skip xvfbWindow "$@"

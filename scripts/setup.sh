@@ -8,7 +8,8 @@
 # the TURN server a relayed viewer goes through; nginx with its stream module, the reverse proxy
 # of the README's "Serving safely" that ReverseProxyTests runs). Installs
 # only what is missing; safe to run again. redis-server, python3-celery and python3-redis: the farm
-# (farm/worker, farm/run) and its tests.
+# (farm/worker, farm/run) and its tests. gdb: scripts/test-guard.py prints a hung test run's
+# thread stacks with it.
 set -euo pipefail
 
 packages=(
@@ -22,6 +23,7 @@ packages=(
     gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev chromium curl iproute2 coturn
     nginx-light libnginx-mod-stream
     python3-venv
+    gdb
     redis-server python3-celery python3-redis
 )
 

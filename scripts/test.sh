@@ -33,12 +33,20 @@ webrtc+='|BrowserViewersAudioTests'
 webrtc+='|WebRTCGoodbyeTests'
 # The README's nginx configurations in front of WebRTC (Chromium through TLS) and RTSP (ffmpeg).
 webrtc+='|ReverseProxyTests'
-swift test --filter "$library" "$@"
-swift test --filter gstpipeTests --skip "$streams|$secured|$farm|$webrtc" "$@"
-swift test --filter "$streams" "$@"
-swift test --filter "$secured" "$@"
-swift test --filter "$farm" "$@"
+# Every run goes through scripts/test-guard.py: a run that printed its summary and is still alive a minute
+# later, or that printed nothing for ten minutes, has every thread's stack printed (gdb) and is killed,
+# failing this script with the run's name. A hang costs minutes and leaves its evidence, not CI's 90.
+guarded() {
+    local name=$1
+    shift
+    scripts/test-guard.py "$name" -- swift test "$@"
+}
+guarded library --filter "$library" "$@"
+guarded "command line" --filter gstpipeTests --skip "$streams|$secured|$farm|$webrtc" "$@"
+guarded streams --filter "$streams" "$@"
+guarded "$secured" --filter "$secured" "$@"
+guarded "$farm" --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
     BrowserViewersAudioTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests; do
-    swift test --filter "$suite" "$@"
+    guarded "$suite" --filter "$suite" "$@"
 done

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GStreamerPlay
 
-@Suite("Player: playUntilEnd ends when the player is stopped or closed, and messages hide the URI's secrets")
+@Suite("Player: playUntilEnd ends when the player is stopped or closed, and messages hide the URI's secrets", .bounded)
 struct PlayerInterruptTests {
     @Test("stop() from elsewhere while playUntilEnd plays makes it throw Interrupted(.stopped), not wait forever")
     func stopEndsPlayUntilEnd() async throws {

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GStreamerPlay
 
-@Suite("Player: each playUntilEnd ends on its own run's events, and a released player's GstPlay goes")
+@Suite("Player: each playUntilEnd ends on its own run's events, and a released player's GstPlay goes", .bounded)
 struct PlayerRunTests {
     @Test("pause(), stop() and playUntilEnd() in quick succession, 20 times: each run plays to the real end")
     func stopThenPlayUntilEnd() async throws {

@@ -2,7 +2,7 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("AppSrc and AppSink: an application's own data in and out of a pipeline")
+@Suite("AppSrc and AppSink: an application's own data in and out of a pipeline", .bounded)
 struct AppTests {
     /// 8 kHz mono S16LE: 80 samples (160 bytes) are 10 ms.
     static let audio = AudioInfo(format: .s16, rate: 8000, channels: 1)

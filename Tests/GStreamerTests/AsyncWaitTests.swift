@@ -7,7 +7,7 @@ import Testing
 /// below (the only way before `nextSample` and `changeState`), the first two waits took both threads,
 /// the feeding task never ran and `manyWaitsAtOnce` waited out its 30 s timeouts and failed; releasing a
 /// running pipeline blocked in `deinit` until its streaming thread let go (`releaseReturnsAtOnce`).
-@Suite("Awaited waits hold no thread of Swift's pool")
+@Suite("Awaited waits hold no thread of Swift's pool", .bounded)
 struct AsyncWaitTests {
     static let waitersPerKind = 12
 
@@ -94,6 +94,8 @@ struct AsyncWaitTests {
         let stopped = ContinuousClock.now
         for await _ in messages {}
         #expect(release < .seconds(1), "releasing took \(release)")
-        #expect(stopped.duration(to: .now) < .seconds(10))
+        // Seconds, where the pipeline would otherwise never stop: a machine loaded by a parallel build took
+        // 14.7 s here once.
+        #expect(stopped.duration(to: .now) < .seconds(30))
     }
 }

@@ -2,7 +2,7 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Building pipelines in code: add, link, caps filters, request and ghost pads")
+@Suite("Building pipelines in code: add, link, caps filters, request and ghost pads", .bounded)
 struct BuildingTests {
     @Test("A link through a caps filter negotiates those caps; 5 buffers reach the sink")
     func linkFiltered() async throws {

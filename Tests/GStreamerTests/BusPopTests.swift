@@ -7,7 +7,7 @@ import Testing
 /// The bus read the standard way (issue 29, item 2): before the fix the router's sync handler dropped every
 /// message, so `gst_bus_timed_pop_filtered` waited out its timeout after end of stream and a bus watch saw
 /// nothing. `standardReaderSeesEndOfStream` and `popInOrder` failed then.
-@Suite("The bus's own queue: pop, timedPop, bounded when nobody pops")
+@Suite("The bus's own queue: pop, timedPop, bounded when nobody pops", .bounded)
 struct BusPopTests {
     /// A pipeline in READY (in NULL its bus drops what is posted) with a `fakesrc` named "app" to post from,
     /// and its bus, emptied of the state change's own messages.

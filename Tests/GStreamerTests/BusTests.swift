@@ -3,7 +3,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("The bus: typed messages, many readers, sync handler")
+@Suite("The bus: typed messages, many readers, sync handler", .bounded)
 struct BusTests {
     /// Every message until end of stream or an error (included).
     static func collect(_ messages: MessageStream) async -> [Message] {

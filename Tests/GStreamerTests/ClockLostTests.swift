@@ -8,7 +8,7 @@ import Testing
 /// posted message gives the clock. No element here provides a clock headless (audio sinks need a sound
 /// server), so the message an audio sink posts as it goes to READY is made with GStreamer's own
 /// constructor and put on the pipeline's bus.
-@Suite("The lost clock of a clock-lost message")
+@Suite("The lost clock of a clock-lost message", .bounded)
 struct ClockLostTests {
     @Test("A clock-lost message posted by an element reaches the sync handler with the lost clock")
     func lostClockFromPostedMessage() throws {

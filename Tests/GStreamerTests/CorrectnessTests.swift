@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Holes closed: shared buffers, refused property values, missing factories")
+@Suite("Holes closed: shared buffers, refused property values, missing factories", .bounded)
 struct CorrectnessTests {
     @Test("Setting a timestamp on a shared buffer changes this wrapper's copy, not the holder's")
     func sharedBufferTimestamps() throws {

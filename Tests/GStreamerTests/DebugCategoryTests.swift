@@ -43,7 +43,7 @@ struct RecordingLogHandler: LogHandler {
     }
 }
 
-@Suite("Debug categories of the application's own, log handlers, and the opt-in swift-log bridge")
+@Suite("Debug categories of the application's own, log handlers, and the opt-in swift-log bridge", .bounded)
 struct DebugCategoryTests {
     @Test("A category's lines reach a handler with level, category, object, file, function and line; none past removal")
     func categoryToHandler() throws {

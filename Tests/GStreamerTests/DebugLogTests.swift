@@ -3,7 +3,7 @@ import Foundation
 import GStreamer
 import Testing
 
-@Suite("DebugLog: GStreamer's debug log through a Swift handler")
+@Suite("DebugLog: GStreamer's debug log through a Swift handler", .bounded)
 struct DebugLogTests {
     @Test("A line GStreamer logs reaches the handler once, formatted as GStreamer's own writer does")
     func redirect() throws {

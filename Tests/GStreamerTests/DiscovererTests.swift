@@ -3,7 +3,7 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Discoverer and factory details: what media and elements hold, read without playing")
+@Suite("Discoverer and factory details: what media and elements hold, read without playing", .bounded)
 struct DiscovererTests {
     /// Runs `launch` (its `%s` the file's path) to write clip.mkv in a new folder; the caller removes it.
     static func clip(_ launch: String) async throws -> (path: String, directory: URL) {

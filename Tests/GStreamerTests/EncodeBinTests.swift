@@ -2,7 +2,7 @@ import Foundation
 import GStreamer
 import Testing
 
-@Suite("encodebin and the transcoder: files written to a profile, read back with ffprobe")
+@Suite("encodebin and the transcoder: files written to a profile, read back with ffprobe", .bounded)
 struct EncodeBinTests {
     static var hasTools: Bool {
         FileManager.default.isExecutableFile(atPath: "/usr/bin/ffprobe")

@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Encoding profiles: made in Swift or read from GStreamer's serialized form, and read back")
+@Suite("Encoding profiles: made in Swift or read from GStreamer's serialized form, and read back", .bounded)
 struct EncodingProfileTests {
     @Test("A serialized WebM profile reads as a container of VP8 and Vorbis, and serializes back the same")
     func roundTrip() throws {

@@ -5,7 +5,7 @@ import Testing
 /// A flags property reads back as the flags' nicks, as gst-inspect-1.0 shows them and gst-launch-1.0
 /// takes them (issue 29). Before: `get("flags")` on playbin gave GStreamer's serialization with the
 /// long names ("Render the video stream+Render the audio stream+..."), which `set` could not use.
-@Suite("Flags properties by nick")
+@Suite("Flags properties by nick", .bounded)
 struct FlagsPropertyTests {
     @Test("playbin's default flags read as nicks")
     func defaultsAsNicks() throws {

@@ -10,7 +10,7 @@ import Testing
 /// new-clock, stream-status, need-context); the kinds no local pipeline posts (progress, redirect,
 /// request-state, instant-rate-request, structure-change, reset-time) are made with GStreamer's own
 /// constructors and posted from an element, so the parsing of their fields is checked all the same.
-@Suite("Typed messages of every kind")
+@Suite("Typed messages of every kind", .bounded)
 struct MessageKindTests {
     /// True when GStreamer has every element named (it is initialized first: an uninitialized registry
     /// has none).

@@ -3,7 +3,9 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Queries a pipeline asks while it starts: latency, caps, allocation, buffering; asked and answered in probes")
+@Suite(
+    "Queries a pipeline asks while it starts: latency, caps, allocation, buffering; asked and answered in probes",
+    .bounded)
 struct NegotiationQueryTests {
     @Test("A live source behind a queue: a frame plus the sink's 20 ms deadline; a probe's answer becomes the pipeline's")
     func latency() throws {

@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Properties that hold elements")
+@Suite("Properties that hold elements", .bounded)
 struct ObjectPropertyTests {
     @Test("playbin's video-sink takes an element made in code and gives the same one back; wrong uses are refused")
     func playbinSink() throws {

@@ -18,7 +18,7 @@ import Testing
 /// GStreamer's own entry points this is not a use after free. What the fix changes: the pad functions
 /// reach the Swift object only through the element GStreamer passes (nil: they answer as a flushing pad),
 /// and a pulled source's task, which GStreamer calls without one, holds its element for each turn.
-@Suite("Item 11: pad functions hold their element")
+@Suite("Item 11: pad functions hold their element", .bounded)
 struct PadParentTests {
     /// A filter that counts what reaches it and drops it (nothing downstream needs it here).
     final class CountingFilter: ElementImplementation {

@@ -2,7 +2,7 @@ import Foundation
 import GStreamer
 import Testing
 
-@Suite("Swift core over GStreamer")
+@Suite("Swift core over GStreamer", .bounded)
 struct PipelineTests {
     @Test("Initialization is idempotent and reports the library version")
     func initialize() throws {

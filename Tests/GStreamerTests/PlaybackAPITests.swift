@@ -4,7 +4,7 @@ import Testing
 
 /// What the playback tutorials added to the core: the colour balance interface, factories by
 /// classification, and tag lists out of values (issue 29, item 5).
-@Suite("Colour balance, factory listing, tag list values")
+@Suite("Colour balance, factory listing, tag list values", .bounded)
 struct PlaybackAPITests {
     @Test("videobalance lists four channels; a value set reads back and reaches its property")
     func colorBalance() throws {

@@ -3,7 +3,7 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Pad probes: buffers, events, blocking, idle; the C escape hatch")
+@Suite("Pad probes: buffers, events, blocking, idle; the C escape hatch", .bounded)
 struct ProbeTests {
     /// `videotestsrc num-buffers=N` at 10 frames a second (100 ms each) into an unsynchronized fakesink.
     static func tenPerSecond(_ buffers: Int) throws -> (Pipeline, source: Pad, sink: Pad) {

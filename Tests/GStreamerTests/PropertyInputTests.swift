@@ -7,7 +7,7 @@ import Testing
 /// GLib (the param spec came back NULL); `notWritable` saw playbin's read-only `source` and the bus's
 /// construct-only `enable-async` accepted with a GLib warning; `enumOutOfRange` trapped converting
 /// 1 << 40 to gint, and a number the enum lacks was accepted with a warning through `setValue`.
-@Suite("Property input that must throw, not crash")
+@Suite("Property input that must throw, not crash", .bounded)
 struct PropertyInputTests {
     static func register(_ name: String, _ properties: [PropertySpec]) throws(GStreamerError) {
         let description = ElementTypeDescription(

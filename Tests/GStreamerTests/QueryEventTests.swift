@@ -2,7 +2,9 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Queries and events: position, duration, seeking, latency, custom; seeks with rate, steps, custom events")
+@Suite(
+    "Queries and events: position, duration, seeking, latency, custom; seeks with rate, steps, custom events",
+    .bounded)
 struct QueryEventTests {
     @Test("A paused pipeline answers position 0, seeking from 0, and a probe's answer for the duration")
     func queries() throws {

@@ -3,7 +3,7 @@ import Testing
 @testable import GStreamer
 
 /// Failures that must not read as success (issue 29, item 14).
-@Suite("Failures reported as failures")
+@Suite("Failures reported as failures", .bounded)
 struct ReportedFailureTests {
     /// Before the fix the chain stayed half linked (audiotestsrc to identity) after the throw, and
     /// `chainLinksWholeOrNotAtAll` failed on its second expectation.

@@ -3,7 +3,7 @@ import CGStreamer
 import Synchronization
 import Testing
 
-@Suite("Runs that end before end of stream")
+@Suite("Runs that end before end of stream", .bounded)
 struct RunEndTests {
     @Test("run() throws when its messages end without end of stream or an error (its task cancelled)")
     func runCancelled() async throws {

@@ -2,7 +2,7 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Signals by name: typed arguments, return values, action signals, notify, disconnect")
+@Suite("Signals by name: typed arguments, return values, action signals, notify, disconnect", .bounded)
 struct SignalTests {
     @Test("decodebin's pad-added gives a Pad to link; no-more-pads follows; all 5 buffers arrive")
     func padAdded() async throws {

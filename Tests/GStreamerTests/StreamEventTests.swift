@@ -4,7 +4,9 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Stream events: stream-start with stream and group ids, select-streams switching playbin3's audio track")
+@Suite(
+    "Stream events: stream-start with stream and group ids, select-streams switching playbin3's audio track",
+    .bounded)
 struct StreamEventTests {
     /// A Matroska file of two 16-bit mono audio tracks, 3 s each: the first silent, the second a loud sine.
     static func twoTrackFile() async throws -> URL {

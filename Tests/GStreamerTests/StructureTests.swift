@@ -3,7 +3,7 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Structure, Caps by structure, TagList")
+@Suite("Structure, Caps by structure, TagList", .bounded)
 struct StructureTests {
     @Test("A structure parsed from its string form gives each field by its type")
     func typedFields() throws {
@@ -176,7 +176,7 @@ struct StructureTests {
     }
 }
 
-@Suite("Field values GStreamer serializes itself")
+@Suite("Field values GStreamer serializes itself", .bounded)
 struct OtherFieldValueTests {
     static let unimplemented = Atomic(0)
 

@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Releasing a pipeline (issue 29, review)")
+@Suite("Releasing a pipeline (issue 29, review)", .bounded)
 struct TearDownTests {
     @Test("29 review: releasing a pipeline never started flushes its bus: nothing posted stays queued")
     func neverStartedFlushesBus() throws {

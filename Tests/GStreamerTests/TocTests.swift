@@ -5,7 +5,7 @@ import Testing
 @testable import GStreamer
 
 /// Tables of contents: written by matroskamux, read back from the demuxer's toc message (issue 29, item 4).
-@Suite("Tables of contents")
+@Suite("Tables of contents", .bounded)
 struct TocTests {
     static let chapters = Toc(entries: [
         Toc.Entry(

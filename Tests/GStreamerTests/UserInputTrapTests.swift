@@ -5,7 +5,7 @@ import Testing
 
 /// Inputs a user's program meets in its first week that used to trap or be refused wrongly (issue 29,
 /// items 3, 4 and 6): each was a crash or a wrong refusal before its fix.
-@Suite("User input that must not trap")
+@Suite("User input that must not trap", .bounded)
 struct UserInputTrapTests {
     @Test("A structure name GStreamer refuses throws, naming the rule, instead of trapping")
     func structureName() throws {

@@ -2,7 +2,9 @@ import Foundation
 import GStreamer
 import Testing
 
-@Suite("Value: any GValue made from Swift and read back; boxed and object values through signals and properties")
+@Suite(
+    "Value: any GValue made from Swift and read back; boxed and object values through signals and properties",
+    .bounded)
 struct ValueTests {
     @Test("Plain values round trip: Int, UInt, Double, Bool, String, NULL string")
     func plain() {

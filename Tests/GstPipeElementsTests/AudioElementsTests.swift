@@ -47,7 +47,7 @@ func fullScale(_ format: AudioSampleFormat) -> Double {
     }
 }
 
-@Suite("audionoise: white noise in every format, seeded, bounded, uniform, independent per channel")
+@Suite("audionoise: white noise in every format, seeded, bounded, uniform, independent per channel", .bounded)
 struct AudioNoiseTests {
     @Test("Every sample format: the buffers, sizes and times asked for, samples within the amplitude", arguments: AudioSampleFormat.allCases)
     func formats(format: AudioSampleFormat) async throws {
@@ -105,7 +105,7 @@ struct AudioNoiseTests {
     }
 }
 
-@Suite("mono: every channel mixed into one")
+@Suite("mono: every channel mixed into one", .bounded)
 struct MonoTests {
     @Test("Stereo to mono is (L + R) / 2 within one step of the format, rate and format kept", arguments: AudioSampleFormat.allCases)
     func equalWeights(format: AudioSampleFormat) async throws {

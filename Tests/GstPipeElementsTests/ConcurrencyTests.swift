@@ -2,7 +2,7 @@ import GstPipeElements
 import MediaIO
 import Testing
 
-@Suite("Many pipelines with Swift elements at once")
+@Suite("Many pipelines with Swift elements at once", .bounded)
 struct ConcurrencyTests {
     @Test("Eight noise ! gray pipelines run at once in one process, each with correct output")
     func eightAtOnce() async throws {

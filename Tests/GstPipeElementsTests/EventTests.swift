@@ -79,7 +79,7 @@ final class PadLog: Sendable {
     }
 }
 
-@Suite("Events cross Swift filters in order with the buffers")
+@Suite("Events cross Swift filters in order with the buffers", .bounded)
 struct EventTests {
     static let source = "videotestsrc name=src num-buffers=4 ! video/x-raw,format=I420,width=64,height=48,framerate=30/1"
 

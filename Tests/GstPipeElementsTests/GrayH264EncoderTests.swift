@@ -3,7 +3,7 @@ import GstPipeElements
 import MediaIO
 import Testing
 
-@Suite("x264grayenc writes gray video as monochrome H.264")
+@Suite("x264grayenc writes gray video as monochrome H.264", .bounded)
 struct GrayH264EncoderTests {
     /// The caps h264parse gives the stream in `file` (MP4): they carry the SPS's chroma format.
     static func parsedCaps(_ file: URL) async throws -> Caps {

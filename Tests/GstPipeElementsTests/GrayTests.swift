@@ -2,7 +2,7 @@ import GstPipeElements
 import MediaIO
 import Testing
 
-@Suite("gray renders luminance in every format")
+@Suite("gray renders luminance in every format", .bounded)
 struct GrayTests {
     static let sizes = [(321, 241), (294, 240), (320, 240), (1, 1)]
 

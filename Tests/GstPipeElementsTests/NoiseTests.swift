@@ -2,7 +2,7 @@ import GstPipeElements
 import MediaIO
 import Testing
 
-@Suite("noise produces white noise")
+@Suite("noise produces white noise", .bounded)
 struct NoiseTests {
     @Test("The same seed gives the same frames; successive frames and other seeds differ")
     func reproducible() async throws {

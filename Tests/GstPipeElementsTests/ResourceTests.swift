@@ -45,7 +45,7 @@ struct ProcessResources: CustomStringConvertible {
 ///
 /// The counts are of the whole process, so the loop runs in a process of its own (this test binary,
 /// filtered to `transcodeLoop`), where no other test starts threads or opens files meanwhile.
-@Suite("Pipelines leave nothing behind")
+@Suite("Pipelines leave nothing behind", .bounded)
 struct ResourceTests {
     static let childVariable = "GSTPIPE_RESOURCE_CHILD"
     /// The C heap in use may grow this much over the 20 runs after warm-up: 25.6 kB a run. Measured on the

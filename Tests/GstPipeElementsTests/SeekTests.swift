@@ -3,7 +3,7 @@ import MediaIO
 import Foundation
 import Testing
 
-@Suite("gray behaves as one filter element to the rest of the pipeline")
+@Suite("gray behaves as one filter element to the rest of the pipeline", .bounded)
 struct SeekTests {
     /// Seeks in PAUSED, then plays to the end; returns every timestamp the appsink saw.
     func timestampsAfterPausedSeek(filter: String) async throws -> [ClockTime] {

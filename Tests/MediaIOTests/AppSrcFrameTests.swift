@@ -2,7 +2,7 @@ import GStreamer
 import MediaIO
 import Testing
 
-@Suite("Frames pushed into an application's own appsrc")
+@Suite("Frames pushed into an application's own appsrc", .bounded)
 struct AppSrcFrameTests {
     @Test("Raw GRAY8 frames 5x3 (rows padded to 8 in GStreamer) come out of the appsink pixel for pixel, with their timestamps")
     func rawVideoFrames() async throws {

@@ -11,7 +11,7 @@ func record(_ description: String, tag: String) async throws -> [AudioRecordingS
     return AudioRecordingSink.records.withLock { $0[tag] ?? [] }
 }
 
-@Suite("MediaIO audio: formats, layouts, re-chunking, timestamps, conversion, pull mode, lifecycle")
+@Suite("MediaIO audio: formats, layouts, re-chunking, timestamps, conversion, pull mode, lifecycle", .bounded)
 struct AudioTests {
     static let layouts = [false, true]
 

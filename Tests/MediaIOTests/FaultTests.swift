@@ -5,7 +5,7 @@ import Testing
 
 /// Faults in the middle of a stream: each run must end (no hang) with a clear error naming the element,
 /// after exactly the frames that came before the fault, and with the lifecycle completed.
-@Suite("Faults mid-stream end the run cleanly")
+@Suite("Faults mid-stream end the run cleanly", .bounded)
 struct FaultTests {
     let once = ["initialize", "start", "stop", "dispose"]
 

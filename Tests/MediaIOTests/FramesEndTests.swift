@@ -2,7 +2,7 @@ import GStreamer
 import MediaIO
 import Testing
 
-@Suite("Frame sequences of runs that end before end of stream")
+@Suite("Frame sequences of runs that end before end of stream", .bounded)
 struct FramesEndTests {
     @Test("Video frames throw the error that stopped the run", .timeLimit(.minutes(1)))
     func videoFramesThrow() async throws {

@@ -1,7 +1,7 @@
 import MediaIO
 import Testing
 
-@Suite("MediaIO lifecycle follows GStreamer state changes")
+@Suite("MediaIO lifecycle follows GStreamer state changes", .bounded)
 struct LifecycleTests {
     @Test("A run to end of stream: initialize, start, stop, dispose, once each, for source, filter and sink")
     func runToEndOfStream() async throws {
@@ -58,7 +58,7 @@ struct LifecycleTests {
     }
 }
 
-@Suite("MediaIO failures are clear errors")
+@Suite("MediaIO failures are clear errors", .bounded)
 struct FailureTests {
     @Test("shouldInitialize returning false fails the state change with a message naming the element")
     func refusedInitialize() async throws {

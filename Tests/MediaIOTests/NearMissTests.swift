@@ -37,7 +37,9 @@ private func inputFrames() async throws -> [[UInt8]] {
     return bytes
 }
 
-@Suite("Near misses: a bufferType naming a callback the type does not implement is served and said; no callback fails")
+@Suite(
+    "Near misses: a bufferType naming a callback the type does not implement is served and said; no callback fails",
+    .bounded)
 struct NearMissTests {
     /// A sink or filter that implements only the callback its bufferType does not name, the callback it
     /// implements, and the warning its element posts.

@@ -2,7 +2,7 @@ import GStreamer
 import MediaIO
 import Testing
 
-@Suite("A plane's rows")
+@Suite("A plane's rows", .bounded)
 struct PlaneRowTests {
     @Test("row(_:) gives each row's pixels without its padding, from a GStreamer buffer", .timeLimit(.minutes(1)))
     func rowsSkipPadding() async throws {

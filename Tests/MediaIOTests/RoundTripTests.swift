@@ -1,7 +1,7 @@
 import MediaIO
 import Testing
 
-@Suite("Frames through appsrc and appsink")
+@Suite("Frames through appsrc and appsink", .bounded)
 struct RoundTripTests {
     /// GRAY8 rows are padded to 4 bytes in GStreamer buffers: a width of 5 has a stride of 8.
     @Test("A source → appsink round trip keeps bytes, strides and timestamps", arguments: [false, true])
@@ -102,7 +102,7 @@ struct RoundTripTests {
     }
 }
 
-@Suite("Swift elements are released with their pipeline")
+@Suite("Swift elements are released with their pipeline", .bounded)
 struct ReleaseTests {
     @Test("Every filter instance is deinitialized once its pipeline is gone")
     func noLeak() async throws {

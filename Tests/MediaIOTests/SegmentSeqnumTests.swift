@@ -6,7 +6,7 @@ import Testing
 /// downstream; before the fix that event got a new sequence number, so after a seek the segment leaving
 /// the filter no longer carried the seek's number (elements downstream match seeks by it), and
 /// `seekKeepsSeqnum` failed (leaving 40, the seek 31; already before the seek the two segments differed).
-@Suite("A Swift filter keeps the sequence number of the segments it passes on")
+@Suite("A Swift filter keeps the sequence number of the segments it passes on", .bounded)
 struct SegmentSeqnumTests {
     /// The sequence numbers of the segment events passing `pad`, in order.
     final class Segments: Sendable {

@@ -4,7 +4,7 @@ import Testing
 
 /// A Swift sink's `sync` property is the one every GStreamer sink has; the element passes it on to the
 /// appsink inside it (AppSinkSink.propertyChanged), which does the waiting.
-@Suite("A Swift sink's sync property reaches its appsink")
+@Suite("A Swift sink's sync property reaches its appsink", .bounded)
 struct SinkSyncTests {
     @Test("sync=false in the description, then sync set to true on the element: the appsink follows both")
     func syncReachesTheAppSink() throws {

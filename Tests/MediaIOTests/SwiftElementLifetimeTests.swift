@@ -24,7 +24,7 @@ final class KeepingSource: VideoSource {
     }()
 }
 
-@Suite("A Swift element's bridge and consumer outlive the element safely")
+@Suite("A Swift element's bridge and consumer outlive the element safely", .bounded)
 struct SwiftElementLifetimeTests {
     static let format = VideoFrameFormat(pixelFormat: .gray8, width: 16, height: 8, frameRate: VideoFrameRate(30))
 

@@ -16,5 +16,6 @@
 #include "CGStreamerShimVideo.h"
 #include "CGStreamerShimSignals.h"
 #include "CGStreamerShimSwiftElement.h"
+#include "CGStreamerShimThreads.h"
 
 #endif

@@ -224,6 +224,13 @@ public final class Pipeline: Bin, @unchecked Sendable {
         router.runEnded(nil)
     }
 
+    /// The threads running one of the pipeline's streaming tasks now, in the order of their ids. Each is
+    /// listed from the moment it enters its task until it leaves it (the `stream-status` messages
+    /// `enter` and `leave`, seen on the posting thread); once the pipeline reached NULL, there are none.
+    /// As a thread leaves its task it gets back the name GLib gives its pool threads ("pool"), where
+    /// GStreamer would leave the pad's name on an idle thread.
+    public var streamingThreads: [StreamingThread] { router.streamingThreads }
+
     /// True where bringing the pipeline down would have GStreamer join the calling thread: a streaming
     /// thread of the pipeline (a GstTask), or any thread running a Swift handler GStreamer called, which
     /// may be an element's own thread (webrtcbin's, libnice's) that its state change stops.

@@ -22,7 +22,8 @@ final class BusRouter: Sendable {
         var syncHandler: (@Sendable (PostedMessage) -> BusSyncReply)?
         var endWatchers: [Int: @Sendable (GStreamerError?) -> Void] = [:]
         var nextWatcher = 0
-        var streamingThreads: Set<UInt> = []
+        /// The threads in one of the pipeline's tasks now, by GThread.
+        var streamingThreads: [UInt: StreamingThread] = [:]
     }
 
     private let state = Mutex(State())
@@ -91,9 +92,19 @@ final class BusRouter: Sendable {
             var owner: UnsafeMutablePointer<GstElement>?
             gst_message_parse_stream_status(pointer, &type, &owner)
             if type == GST_STREAM_STATUS_TYPE_ENTER {
-                state.withLock { _ = $0.streamingThreads.insert(BusRouter.currentThread) }
+                let name = owner.flatMap { owner in
+                    String(takingGString: gst_object_get_name(UnsafeMutableRawPointer(owner).assumingMemoryBound(to: GstObject.self)))
+                }
+                let thread = StreamingThread(id: CGStreamerShim_thread_id(), element: name ?? "")
+                state.withLock { $0.streamingThreads[BusRouter.currentThread] = thread }
             } else if type == GST_STREAM_STATUS_TYPE_LEAVE {
-                state.withLock { _ = $0.streamingThreads.remove(BusRouter.currentThread) }
+                state.withLock { _ = $0.streamingThreads.removeValue(forKey: BusRouter.currentThread) }
+                // GstTask names its thread after the pad ("matroskademux0:sink") and leaves the name on
+                // when the thread goes back to GLib's pool: idle pooled threads, and the threads of
+                // GLib's shared pool that later run other work, would still carry an element's name, and
+                // a stack dump would show streaming threads where none runs. The name GLib gives its pool
+                // threads is put back.
+                CGStreamerShim_thread_set_name("pool")
             }
         case GST_MESSAGE_ERROR:
             state.withLock { state in
@@ -164,7 +175,12 @@ final class BusRouter: Sendable {
 
     /// True on a streaming thread of this pipeline, where setting the pipeline's state is forbidden.
     var isOnStreamingThread: Bool {
-        state.withLock { $0.streamingThreads.contains(BusRouter.currentThread) }
+        state.withLock { $0.streamingThreads[BusRouter.currentThread] != nil }
+    }
+
+    /// The threads in one of the pipeline's tasks now.
+    var streamingThreads: [StreamingThread] {
+        state.withLock { Array($0.streamingThreads.values) }.sorted { $0.id < $1.id }
     }
 
     /// Calls `body` once, when the run ends before end of stream reached whoever watches: with the error
