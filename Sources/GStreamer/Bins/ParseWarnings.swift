@@ -11,37 +11,27 @@ import Glibc
 /// Warnings raised on a thread while it parses are collected here and become a parse error. `Element.set`
 /// collects the same way: a property set from Swift that GLib refuses throws GLib's reason.
 ///
-/// The GLib-GObject handler that collects them is installed only while some thread collects, and removed
-/// when the last one ends (issue 29, item 13): an application's own handler for that domain is shadowed
-/// for the length of a parse at most, never replaced for the process's life. A warning from another
-/// thread meanwhile goes to GLib's default handler.
+/// Each parse installs a GLib-GObject handler of its own for its length, and removes it after: an
+/// application's own handler for that domain is shadowed for the length of a parse at most, never replaced
+/// for the process's life. GLib calls the newest handler of a domain, so a handler shared by all parses
+/// (installed by the first of several at once) could be older than the application's: then a parse that
+/// started after the application installed its handler lost its warnings to it, and did not fail (seen
+/// when another test parsed at the same moment). A warning from a thread that does not parse goes to
+/// GLib's default handler.
 enum ParseWarnings {
-    private struct State {
-        /// The warnings of each thread collecting now, by thread.
-        var collecting: [UInt: [String]] = [:]
-        /// The handler's id while installed (some thread collects), else 0.
-        var handlerID: guint = 0
-    }
-
-    private static let state = Mutex(State())
+    /// The warnings of each thread collecting now, by thread.
+    private static let collecting = Mutex<[UInt: [String]]>([:])
 
     /// Runs `parse`, returning its result and the GLib-GObject warnings it raised on this thread.
     static func collect<T>(_ parse: () -> T) -> (T, [String]) {
         let thread = UInt(pthread_self())
-        state.withLock { state in
-            if state.collecting.isEmpty { state.handlerID = installHandler() }
-            state.collecting[thread] = []
-        }
+        collecting.withLock { $0[thread] = [] }
+        let handler = installHandler()
         let result = parse()
-        let (warnings, removed) = state.withLock { state -> ([String], guint) in
-            let warnings = state.collecting.removeValue(forKey: thread) ?? []
-            guard state.collecting.isEmpty else { return (warnings, 0) }
-            defer { state.handlerID = 0 }
-            return (warnings, state.handlerID)
-        }
         // Removed outside the lock: GLib holds its own while it removes, and a handler running on
         // another thread may be waiting for ours.
-        if removed != 0 { g_log_remove_handler("GLib-GObject", removed) }
+        g_log_remove_handler("GLib-GObject", handler)
+        let warnings = collecting.withLock { $0.removeValue(forKey: thread) ?? [] }
         return (result, warnings)
     }
 
@@ -58,9 +48,9 @@ enum ParseWarnings {
     /// Keeps `message` when this thread is parsing; false when nobody collects it.
     private static func record(_ message: String) -> Bool {
         let thread = UInt(pthread_self())
-        return state.withLock { state in
-            guard state.collecting[thread] != nil else { return false }
-            state.collecting[thread]?.append(message)
+        return collecting.withLock { collecting in
+            guard collecting[thread] != nil else { return false }
+            collecting[thread]?.append(message)
             return true
         }
     }
