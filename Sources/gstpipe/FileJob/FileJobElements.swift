@@ -90,7 +90,9 @@ struct FileJobElements {
         let junction = try element(named: FileJob.inputJunction, in: pipeline)
         let bin = try parentBin(of: junction)
         var session: (any InputSession)?
-        if let makeSource = StreamInput.named(input.uri)?.makeSource {
+        if job.streamSettings.reconnect, let live = StreamInput.named(input.uri) {
+            session = try ReconnectingInput(input: input, live: live, in: bin)
+        } else if let makeSource = StreamInput.named(input.uri)?.makeSource {
             session = try makeSource(input.uri, job.media, bin)
         }
         let source: Element

@@ -19,6 +19,11 @@ struct StreamSettings: Sendable {
     var tlsNoVerify = false
     /// How long a network input may send nothing before the run fails (`--timeout`); nil waits forever.
     var inputTimeout: Duration? = .seconds(10)
+    /// Open a network input again when it is lost, the outputs going on meanwhile (`--reconnect`,
+    /// `ReconnectingInput`).
+    var reconnect = false
+    /// How long a lost input may stay away before the run ends (`--reconnect-max`); nil: no limit.
+    var reconnectMax: Duration?
     /// STUN and TURN servers and a public address for WebRTC (`--stun`, `--turn`, `--public-ip`).
     var ice = ICESettings()
 
