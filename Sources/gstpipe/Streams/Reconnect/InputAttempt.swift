@@ -6,9 +6,11 @@ import Synchronization
 /// the URI as the run's pipeline would (uridecodebin, or the input's own source for `whep+http://`)
 /// and hands each decoded frame to `deliver`, converted to `caps` once the first connection has
 /// fixed them (`videoconvert ! videoscale ! videorate ! capsfilter`), so that a camera back at
-/// another size, rate or format gives the outputs the frames they started with. Its appsink
-/// synchronizes on its own clock: the frames leave at the pace the input's timestamps say, past the
-/// jitter buffer, as they would from the run's pipeline.
+/// another size, rate or format gives the outputs the frames they started with. Its appsink does
+/// not synchronize: a frame is handed on as soon as it is decoded (the jitter buffer has put the
+/// packets in order), and the run's pipeline stamps it with its own clock. Synchronized, each frame
+/// would wait out rtspsrc's latency (2 s) on top of the run's own, and the first one would come after
+/// a short `--timeout` had already given up on the connection.
 ///
 /// It ends (`ended`, once) on an error, at end of stream, or when `stop` is called; the caller stops
 /// it, on a queue of its own: rtspsrc may wait seconds for a server that is gone.
@@ -48,7 +50,7 @@ final class InputAttempt: Sendable {
         ]
         let sink = try Element(factory: "appsink")
         try pipeline.add(sink)
-        try sink.set("sync", true)
+        try sink.set("sync", false)
         try sink.set("max-buffers", fromString: "2")
         try sink.set("emit-signals", true)
         _ = try sink.connectReturning("new-sample") { [sink] _ in
