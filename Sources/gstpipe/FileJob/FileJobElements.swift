@@ -91,7 +91,8 @@ struct FileJobElements {
         let bin = try parentBin(of: junction)
         var session: (any InputSession)?
         if job.streamSettings.reconnect, let live = StreamInput.named(input.uri) {
-            session = try ReconnectingInput(input: input, live: live, in: bin)
+            session = try ReconnectingInput(
+                input: input, live: live, dropsAudio: outputs.contains { $0.audio != nil }, in: bin)
         } else if let makeSource = StreamInput.named(input.uri)?.makeSource {
             session = try makeSource(input.uri, job.media, bin)
         }

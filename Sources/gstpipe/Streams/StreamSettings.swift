@@ -40,7 +40,8 @@ struct StreamSettings: Sendable {
             throw .usage("--tls-cert and --tls-key are for rtsps:// outputs, and this description has none")
         }
         let webRTCOutput = outputs.contains { $0 is WebRTCOutput || $0 is WHIPOutput }
-        if !ice.isEmpty && !webRTCOutput && !(input is WebRTCInput) && !(input is WHEPSource) {
+        let webRTCInput = input is WebRTCInput || input is WHEPSource || (input as? ReconnectingInput)?.isWHEP == true
+        if !ice.isEmpty && !webRTCOutput && !webRTCInput {
             throw .usage(
                 "--stun, --turn and --public-ip are for WebRTC (webrtc://, whip+http:// or whep+http://), "
                     + "and this description has none")

@@ -4,7 +4,7 @@ import Synchronization
 
 /// One connection to a reconnecting input (`ReconnectingInput`): a pipeline of its own that reads
 /// the URI as the run's pipeline would (uridecodebin, or the input's own source for `whep+http://`)
-/// and hands each decoded frame to `deliver`, converted to `caps` once the first connection has
+/// and hands each decoded frame to `deliver` (saying `sawAudio` when the input has audio, which it leaves out), converted to `caps` once the first connection has
 /// fixed them (`videoconvert ! videoscale ! videorate ! capsfilter`), so that a camera back at
 /// another size, rate or format gives the outputs the frames they started with. Its appsink does
 /// not synchronize: a frame is handed on as soon as it is decoded (the jitter buffer has put the
@@ -28,7 +28,8 @@ final class InputAttempt: Sendable {
     /// `ended` the reason the connection ended (once, on any thread).
     init(
         input: FileJob.Input, live: StreamInput, settings: StreamSettings, caps: Caps?,
-        deliver: @escaping @Sendable (Sample) -> Void, ended: @escaping @Sendable (String) -> Void
+        deliver: @escaping @Sendable (Sample) -> Void, sawAudio: @escaping @Sendable () -> Void,
+        ended: @escaping @Sendable (String) -> Void
     ) async throws(GStreamerError) {
         pipeline = try Pipeline(name: "gstpipe-input-connection")
         let source: Element
@@ -62,9 +63,9 @@ final class InputAttempt: Sendable {
         let decoded = chain[0].pad(named: "sink")
         // The first video stream; audio and anything else stay unlinked (--reconnect carries video).
         source.onPadAdded { pad in
-            guard let decoded, !decoded.isLinked,
-                (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix("video/") == true
-            else { return }
+            let type = (pad.currentCaps ?? pad.queryCaps()).mediaType ?? ""
+            if type.hasPrefix("audio/") { sawAudio() }
+            guard let decoded, !decoded.isLinked, type.hasPrefix("video/") else { return }
             _ = try? pad.link(to: decoded)
         }
         let end: @Sendable (String) -> Void = { [weak self] reason in

@@ -35,6 +35,9 @@ final class ReconnectingInput: InputSession {
     /// The input's losses and returns.
     let health = InputHealth()
 
+    /// True for a `whep+http(s)://` input, whose connections take `--stun` and `--turn`.
+    var isWHEP: Bool { input.uri.lowercased().hasPrefix("whep+") }
+
     /// How long the last frame stays before the slate comes.
     static let lastFrameHold: ClockTime = 1_000_000_000
 
@@ -43,6 +46,8 @@ final class ReconnectingInput: InputSession {
     private let filter: Element
     private let input: FileJob.Input
     private let live: StreamInput
+    /// True when an output would have carried the input's audio beside its video.
+    private let dropsAudio: Bool
     private let feed = Mutex(Feed())
     private let link = Mutex(Link())
     private let noteHandler = Mutex<@Sendable (String) -> Void>({ _ in })
@@ -85,14 +90,16 @@ final class ReconnectingInput: InputSession {
         var everDelivered = false
         var settings = StreamSettings()
         var closed = false
+        var saidAudio = false
         var supervisor: Task<Void, Never>?
     }
 
     /// Makes the input's bin in `parent` (the pipeline, or the `( ... )` bin of the junction); its
     /// pad comes in `start`, once the file job listens for it.
-    init(input: FileJob.Input, live: StreamInput, in parent: Bin) throws(GStreamerError) {
+    init(input: FileJob.Input, live: StreamInput, dropsAudio: Bool, in parent: Bin) throws(GStreamerError) {
         self.input = input
         self.live = live
+        self.dropsAudio = dropsAudio
         bin = try Bin(name: "gstpipe-input")
         source = try AppSrc(name: "gstpipe-reconnect-source")
         source.format = .time
@@ -102,6 +109,11 @@ final class ReconnectingInput: InputSession {
         source.maxBuffers = 8
         source.maxBytes = 0
         try source.set("leaky-type", fromString: "downstream")
+        // A live appsrc answers the latency query with a maximum as small as its minimum (0), and the
+        // sinks then warn "please add queues" and drop frames: nothing here waits on downstream, so
+        // it may hold frames back as long as it likes.
+        try source.set("min-latency", fromString: "0")
+        try source.set("max-latency", fromString: "-1")
         filter = try ElementSpec("capsfilter", [("caps", .text("video/x-raw"))]).make(in: bin)
         try bin.add(source)
         try source.link(to: filter)
@@ -199,6 +211,7 @@ final class ReconnectingInput: InputSession {
             attempt = try await InputAttempt(
                 input: input, live: live, settings: settings, caps: caps,
                 deliver: { [weak self] sample in self?.take(sample) },
+                sawAudio: { [weak self] in self?.noteAudioLeftOut() },
                 ended: { [weak self] reason in self?.link.withLock { $0.ended = $0.ended ?? reason } })
         } catch {
             return Secrets.redact(error.message)
@@ -344,6 +357,15 @@ final class ReconnectingInput: InputSession {
             guard let wait else { return }
             if wait > 0 { Thread.sleep(forTimeInterval: Double(min(wait, 100_000_000)) / 1e9) }
         }
+    }
+
+    /// Says once, when an output would have carried it, that the input's audio is left out.
+    private func noteAudioLeftOut() {
+        guard dropsAudio, link.withLock({ link in
+            defer { link.saidAudio = true }
+            return !link.saidAudio
+        }) else { return }
+        note("the audio of \(input.name) is left out: --reconnect carries its video alone")
     }
 
     // MARK: Ending
