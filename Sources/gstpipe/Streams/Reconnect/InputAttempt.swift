@@ -17,6 +17,9 @@ import Synchronization
 final class InputAttempt: Sendable {
     private let pipeline: Pipeline
     private let session: (any InputSession)?
+    /// The appsink's and the source's handlers, disconnected at `stop`: each holds an element or pad
+    /// of the pipeline, which would otherwise outlive it.
+    private let connections: [SignalConnection]
     private let state = Mutex(State())
 
     private struct State {
@@ -54,7 +57,7 @@ final class InputAttempt: Sendable {
         try sink.set("sync", false)
         try sink.set("max-buffers", fromString: "2")
         try sink.set("emit-signals", true)
-        _ = try sink.connectReturning("new-sample") { [sink] _ in
+        let samples = try sink.connectReturning("new-sample") { [sink] _ in
             guard let sample = try? sink.emit("pull-sample").sample else { return .enumeration(-3, nick: "eos") }
             deliver(sample)
             return .enumeration(0, nick: "ok")
@@ -62,12 +65,13 @@ final class InputAttempt: Sendable {
         for (upstream, downstream) in zip(chain, chain.dropFirst() + [sink]) { try upstream.link(to: downstream) }
         let decoded = chain[0].pad(named: "sink")
         // The first video stream; audio and anything else stay unlinked (--reconnect carries video).
-        source.onPadAdded { pad in
+        let pads = source.onPadAdded { pad in
             let type = (pad.currentCaps ?? pad.queryCaps()).mediaType ?? ""
             if type.hasPrefix("audio/") { sawAudio() }
             guard let decoded, !decoded.isLinked, type.hasPrefix("video/") else { return }
             _ = try? pad.link(to: decoded)
         }
+        connections = [samples, pads]
         let end: @Sendable (String) -> Void = { [weak self] reason in
             guard let self else { return }
             let first = state.withLock { state in
@@ -88,8 +92,7 @@ final class InputAttempt: Sendable {
             do {
                 try await session.start(settings: settings, note: { _ in })
             } catch {
-                pipeline.setSyncHandler(nil)
-                session.close()
+                stop()
                 throw GStreamerError(kind: .runtime, message: Self.reason(error))
             }
         }
@@ -117,6 +120,7 @@ final class InputAttempt: Sendable {
         guard first else { return }
         pipeline.setSyncHandler(nil)
         pipeline.stop()
+        connections.forEach { $0.disconnect() }
         session?.close()
     }
 }

@@ -10,9 +10,11 @@ import Synchronization
 /// The input is read by a pipeline of its own, one per connection (`InputAttempt`); in the run's
 /// pipeline it is a bin (`element`, where uridecodebin would stand) holding a live appsrc behind a
 /// `video/x-raw` pad, which the file job links as it links uridecodebin's video. The frames of a
-/// connection are pushed into the appsrc stamped with the run's running time at the push (a live
-/// source's timestamps); when none comes for a few frames' time, a thread of its own (`fill`) pushes
-/// frames in their place on the same beat: the last frame for `lastFrameHold`, then the slate
+/// connection are pushed into the appsrc as they are decoded, their timestamps moved into the run's
+/// running time: the first frame of a connection is stamped `timingSlack` after the moment it came,
+/// and the frames after it keep their spacing from it (the network's jitter stays out of the
+/// timestamps). When none comes for a few frames' time, a thread of its own (`fill`) pushes frames
+/// in their place on the same beat: the last frame for `lastFrameHold`, then the slate
 /// (`Slate`). So the outputs, and any Swift element in the description, see one stream of the same
 /// caps at the same rate with no jump in its timestamps, whatever the input does.
 ///
@@ -37,6 +39,11 @@ final class ReconnectingInput: InputSession {
 
     /// True for a `whep+http(s)://` input, whose connections take `--stun` and `--turn`.
     var isWHEP: Bool { input.uri.lowercased().hasPrefix("whep+") }
+
+    /// How far ahead of the moment a frame came its timestamp is, as a live source's latency (the
+    /// appsrc says so to the sinks): room for a frame that the network or the decoder held back a
+    /// little longer than the first of its connection.
+    static let timingSlack: ClockTime = 100_000_000
 
     /// How long the last frame stays before the slate comes.
     static let lastFrameHold: ClockTime = 1_000_000_000
@@ -71,6 +78,10 @@ final class ReconnectingInput: InputSession {
         /// next buffer leaves the appsrc.
         var keyUnitDue = false
         var closed = false
+        /// The connection whose frames are taken: frames of one being stopped are not.
+        var connection = 0
+        /// Run's running time minus the connection's, in nanoseconds, from its first frame.
+        var offset: Int64?
     }
 
     private enum Showing {
@@ -109,10 +120,10 @@ final class ReconnectingInput: InputSession {
         source.maxBuffers = 8
         source.maxBytes = 0
         try source.set("leaky-type", fromString: "downstream")
-        // A live appsrc answers the latency query with a maximum as small as its minimum (0), and the
-        // sinks then warn "please add queues" and drop frames: nothing here waits on downstream, so
+        // Without a maximum, a live appsrc answers the latency query with one as small as its minimum,
+        // and the sinks warn "please add queues" and drop frames: nothing here waits on downstream, so
         // it may hold frames back as long as it likes.
-        try source.set("min-latency", fromString: "0")
+        try source.set("min-latency", fromString: "\(Self.timingSlack)")
         try source.set("max-latency", fromString: "-1")
         filter = try ElementSpec("capsfilter", [("caps", .text("video/x-raw"))]).make(in: bin)
         try bin.add(source)
@@ -204,13 +215,17 @@ final class ReconnectingInput: InputSession {
     /// One connection, from its start to its end: the reason it ended, or nil when the run ended.
     /// Silence for `--timeout` ends it, and so does being away longer than `--reconnect-max`.
     private func connectOnce(settings: StreamSettings, schedule: ReconnectSchedule) async -> String? {
-        let caps = feed.withLock { $0.caps }
+        let (caps, connection) = feed.withLock { feed in
+            feed.connection += 1
+            feed.offset = nil
+            return (feed.caps, feed.connection)
+        }
         let started = ContinuousClock.now
         let attempt: InputAttempt
         do {
             attempt = try await InputAttempt(
                 input: input, live: live, settings: settings, caps: caps,
-                deliver: { [weak self] sample in self?.take(sample) },
+                deliver: { [weak self] sample in self?.take(sample, of: connection) },
                 sawAudio: { [weak self] in self?.noteAudioLeftOut() },
                 ended: { [weak self] reason in self?.link.withLock { $0.ended = $0.ended ?? reason } })
         } catch {
@@ -264,15 +279,19 @@ final class ReconnectingInput: InputSession {
 
     // MARK: Frames
 
-    /// A frame from the current connection, on its streaming thread: pushed at once, stamped with the
-    /// run's running time. The first fixes the caps; the first after a loss says the input is back.
-    private func take(_ sample: Sample) {
+    /// A frame from `connection`, on its streaming thread: pushed at once, its time moved into the
+    /// run's (`timingSlack`). The first fixes the caps; the first after a loss says the input is back.
+    private func take(_ sample: Sample, of connection: Int) {
         guard let buffer = sample.buffer, let caps = sample.caps, let now = source.currentRunningTime else { return }
+        // The frame's running time in its connection's pipeline, which is live: its clock's time.
+        let own: ClockTime? = buffer.pts.flatMap { pts in
+            sample.segment.flatMap { segment in pts >= segment.start ? segment.base + pts - segment.start : nil }
+        }
         enum Outcome {
             case pushed(first: Bool), otherCaps, closed
         }
         let outcome = feed.withLock { feed -> Outcome in
-            guard !feed.closed else { return .closed }
+            guard !feed.closed, feed.connection == connection else { return .closed }
             var first = false
             if let fixed = feed.caps {
                 guard fixed == caps else { return .otherCaps }
@@ -285,15 +304,26 @@ final class ReconnectingInput: InputSession {
                         / ClockTime(info.framerate.numerator)
                 }
             }
-            let pts = max(now, feed.lastPTS.map { $0 + 1 } ?? now)
+            let ahead = now + Self.timingSlack
+            var pts = ahead
+            if let own {
+                let mapped = feed.offset.map { Int64(own) + $0 }
+                // Late (held back longer than the slack) or far ahead: the spacing starts again here.
+                if let mapped, mapped >= Int64(now), mapped <= Int64(ahead + 4 * Self.timingSlack) {
+                    pts = ClockTime(mapped)
+                } else {
+                    feed.offset = Int64(ahead) - Int64(own)
+                }
+            }
+            pts = max(pts, feed.lastPTS.map { $0 + 1 } ?? pts)
             if feed.showing != .input && feed.lastPTS != nil { feed.keyUnitDue = true }
             feed.showing = .input
             feed.lastPTS = pts
             feed.lastInputAt = now
             feed.lastFrame = buffer
-            let own = buffer.withTimestamps(pts: pts, duration: feed.interval)
-            own.dts = nil
-            _ = source.push(own)
+            let stamped = buffer.withTimestamps(pts: pts, duration: feed.interval)
+            stamped.dts = nil
+            _ = source.push(stamped)
             return .pushed(first: first)
         }
         switch outcome {
@@ -339,14 +369,17 @@ final class ReconnectingInput: InputSession {
                 let interval = feed.interval
                 let stallAfter = max(interval * 5 / 2, 100_000_000)
                 guard now >= lastInputAt + stallAfter else { return lastInputAt + stallAfter - now }
+                // Pushed as far ahead of its time as the input's frames were (`timingSlack`), so that
+                // the input's first frame back follows on without a jump.
+                let ahead = now + Self.timingSlack
                 let due = lastPTS + interval
-                guard now >= due else { return due - now }
+                guard ahead >= due else { return due - ahead }
                 let holding = now - lastInputAt < Self.lastFrameHold || feed.slate == nil
                 let showing: Showing = holding ? .lastFrame : .slate
                 if showing == .slate && feed.showing != .slate { feed.keyUnitDue = true }
                 feed.showing = showing
                 // Far behind (the machine stalled): on from now, rather than a burst of frames.
-                let pts = now > due + 4 * interval ? now : due
+                let pts = ahead > due + 4 * interval ? ahead : due
                 let frame = (holding ? lastFrame : feed.slate) ?? lastFrame
                 let own = frame.withTimestamps(pts: pts, duration: interval)
                 own.dts = nil
