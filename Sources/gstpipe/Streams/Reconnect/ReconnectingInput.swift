@@ -182,6 +182,8 @@ final class ReconnectingInput: InputSession {
         let schedule = ReconnectSchedule(giveUpAfter: settings.reconnectMax)
         var failures = 0
         var saidNotThere = false
+        /// Why the input was last lost: what giving up names, rather than the last try's failure.
+        var lossReason: String?
         while !Task.isCancelled {
             guard let reason = await connectOnce(settings: settings, schedule: schedule) else { return }
             let now = ContinuousClock.now
@@ -192,6 +194,7 @@ final class ReconnectingInput: InputSession {
             }
             if lost {
                 failures = 0
+                lossReason = reason
                 note("input lost: \(reason)")
                 health.record(.away, reason: reason)
             } else if !everDelivered && !saidNotThere {
@@ -201,12 +204,12 @@ final class ReconnectingInput: InputSession {
             }
             failures += 1
             if schedule.givesUp(away: now - awaySince) {
-                giveUp(reason: reason, everDelivered: everDelivered)
+                giveUp(reason: lossReason ?? reason, everDelivered: everDelivered)
                 return
             }
             try? await Task.sleep(for: schedule.sleep(beforeAttempt: failures, away: now - awaySince))
             if schedule.givesUp(away: .now - awaySince) {
-                giveUp(reason: reason, everDelivered: everDelivered)
+                giveUp(reason: lossReason ?? reason, everDelivered: everDelivered)
                 return
             }
         }
