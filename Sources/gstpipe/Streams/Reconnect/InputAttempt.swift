@@ -49,7 +49,10 @@ final class InputAttempt: Sendable {
         let capsText = caps?.description ?? "video/x-raw"
         let chain = [
             try ElementSpec("videoconvert").make(in: pipeline), try ElementSpec("videoscale").make(in: pipeline),
-            try ElementSpec("videorate").make(in: pipeline),
+            // Duplicates a frame to make up the rate, never to cover a gap: a demuxer announces the
+            // silence of a live stream (a GAP event), which videorate would fill with copies of the
+            // last frame for ever, hiding the loss (`ReconnectingInput` fills gaps itself).
+            try ElementSpec("videorate", [("max-duplication-time", .text("200000000"))]).make(in: pipeline),
             try ElementSpec("capsfilter", [("caps", .string(capsText))]).make(in: pipeline),
         ]
         let sink = try Element(factory: "appsink")

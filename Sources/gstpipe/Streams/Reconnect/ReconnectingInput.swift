@@ -282,58 +282,61 @@ final class ReconnectingInput: InputSession {
 
     // MARK: Frames
 
-    /// A frame from `connection`, on its streaming thread: pushed at once, its time moved into the
-    /// run's (`timingSlack`). The first fixes the caps; the first after a loss says the input is back.
+    /// A frame from `connection`, on its streaming thread: its time moved into the run's
+    /// (`timingSlack`), and pushed when that time comes, not before: a connection that starts, or a
+    /// network that recovers, hands on a burst of frames at once, which is paced here as a
+    /// synchronized sink would. The first frame fixes the caps; the first after a loss says the input
+    /// is back.
     private func take(_ sample: Sample, of connection: Int) {
-        guard let buffer = sample.buffer, let caps = sample.caps, let now = source.currentRunningTime else { return }
+        guard let buffer = sample.buffer, let caps = sample.caps else { return }
         // The frame's running time in its connection's pipeline, which is live: its clock's time.
         let own: ClockTime? = buffer.pts.flatMap { pts in
             sample.segment.flatMap { segment in pts >= segment.start ? segment.base + pts - segment.start : nil }
         }
         enum Outcome {
-            case pushed(first: Bool), otherCaps, closed
+            case pushed(first: Bool), early(ClockTime), otherCaps, closed
         }
-        let outcome = feed.withLock { feed -> Outcome in
-            guard !feed.closed, feed.connection == connection else { return .closed }
-            var first = false
-            if let fixed = feed.caps {
-                guard fixed == caps else { return .otherCaps }
-            } else {
-                first = true
-                feed.caps = caps
-                source.caps = caps
-                if let info = try? VideoInfo(caps: caps), info.framerate.numerator > 0 {
-                    feed.interval = ClockTime(1_000_000_000 * UInt64(info.framerate.denominator))
-                        / ClockTime(info.framerate.numerator)
+        var outcome = Outcome.closed
+        while true {
+            guard let now = source.currentRunningTime else { return }
+            outcome = feed.withLock { feed -> Outcome in
+                guard !feed.closed, feed.connection == connection else { return .closed }
+                if let fixed = feed.caps, fixed != caps { return .otherCaps }
+                let ahead = now + Self.timingSlack
+                var pts = ahead
+                if let own {
+                    let mapped = feed.offset.map { Int64(own) + $0 }
+                    // Late (held back longer than the slack) or a second early (the connection's time
+                    // jumped): the spacing starts again from this frame.
+                    if let mapped, mapped >= Int64(now), mapped <= Int64(ahead + 1_000_000_000) {
+                        pts = ClockTime(mapped)
+                        if pts > ahead + 2_000_000 { return .early(pts - ahead) }
+                    } else {
+                        feed.offset = Int64(ahead) - Int64(own)
+                    }
                 }
+                let first = feed.caps == nil
+                if first { fix(caps, in: &feed) }
+                pts = max(pts, feed.lastPTS.map { $0 + 1 } ?? pts)
+                if feed.showing != .input && feed.lastPTS != nil { feed.keyUnitDue = true }
+                feed.showing = .input
+                feed.lastPTS = pts
+                feed.lastInputAt = now
+                feed.lastFrame = buffer
+                let stamped = buffer.withTimestamps(pts: pts, duration: feed.interval)
+                stamped.dts = nil
+                _ = source.push(stamped)
+                return .pushed(first: first)
             }
-            let ahead = now + Self.timingSlack
-            var pts = ahead
-            if let own {
-                let mapped = feed.offset.map { Int64(own) + $0 }
-                // Late (held back longer than the slack) or far ahead: the spacing starts again here.
-                if let mapped, mapped >= Int64(now), mapped <= Int64(ahead + 4 * Self.timingSlack) {
-                    pts = ClockTime(mapped)
-                } else {
-                    feed.offset = Int64(ahead) - Int64(own)
-                }
-            }
-            pts = max(pts, feed.lastPTS.map { $0 + 1 } ?? pts)
-            if feed.showing != .input && feed.lastPTS != nil { feed.keyUnitDue = true }
-            feed.showing = .input
-            feed.lastPTS = pts
-            feed.lastInputAt = now
-            feed.lastFrame = buffer
-            let stamped = buffer.withTimestamps(pts: pts, duration: feed.interval)
-            stamped.dts = nil
-            _ = source.push(stamped)
-            return .pushed(first: first)
+            guard case .early(let wait) = outcome else { break }
+            Thread.sleep(forTimeInterval: Double(min(wait, 100_000_000)) / 1e9)
         }
         switch outcome {
-        case .closed: return
+        case .closed, .early: return
         case .otherCaps:
             // Only the first connection can: later ones are converted to the caps.
-            link.withLock { $0.ended = $0.ended ?? "it changed its picture to \(caps.description)" }
+            let picture = (try? VideoInfo(caps: caps)).map { "\($0.width)x\($0.height) \($0.formatName)" } ?? "other caps"
+            link.withLock { $0.ended = $0.ended ?? "it changed its picture to \(picture)" }
             return
         case .pushed(let first):
             if first {
@@ -360,6 +363,16 @@ final class ReconnectingInput: InputSession {
         health.record(.delivering, awayFor: back.first ? nil : back.away)
     }
 
+    /// The first frame's caps are the stream's: the appsrc's, and a frame's duration at their rate.
+    private func fix(_ caps: Caps, in feed: inout Feed) {
+        feed.caps = caps
+        source.caps = caps
+        if let info = try? VideoInfo(caps: caps), info.framerate.numerator > 0 {
+            feed.interval =
+                ClockTime(1_000_000_000 * UInt64(info.framerate.denominator)) / ClockTime(info.framerate.numerator)
+        }
+    }
+
     /// The thread that stands in for the input: whenever no frame has come for `stallAfter`, it
     /// pushes one a frame's time after the last, until the input is back or the run ends.
     private func fill() {
@@ -381,8 +394,9 @@ final class ReconnectingInput: InputSession {
                 let showing: Showing = holding ? .lastFrame : .slate
                 if showing == .slate && feed.showing != .slate { feed.keyUnitDue = true }
                 feed.showing = showing
-                // Far behind (the machine stalled): on from now, rather than a burst of frames.
-                let pts = ahead > due + 4 * interval ? ahead : due
+                // Behind (this thread waited for a core): the frames missed go at once, on the beat; a
+                // second or more behind, the stream goes on from now instead.
+                let pts = ahead > due + 1_000_000_000 ? ahead : due
                 let frame = (holding ? lastFrame : feed.slate) ?? lastFrame
                 let own = frame.withTimestamps(pts: pts, duration: interval)
                 own.dts = nil
