@@ -241,7 +241,8 @@ extension NetworkNamespace {
     /// Waits until something accepts TCP connections on 127.0.0.1:`port` in the namespace.
     func waitForTCP(_ port: Int) async -> Bool {
         let probe =
-            "for i in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/\(port)) 2>/dev/null && exit 0; sleep 0.1; done; exit 1"
+            "for i in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/\(port)) 2>/dev/null && exit 0; sleep 0.1; done; "
+            + "exit 1"
         return await run("/bin/bash", ["-c", probe]).finish(timeout: 40).status == 0
     }
 }

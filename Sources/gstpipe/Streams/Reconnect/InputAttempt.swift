@@ -4,13 +4,13 @@ import Synchronization
 
 /// One connection to a reconnecting input (`ReconnectingInput`): a pipeline of its own that reads
 /// the URI as the run's pipeline would (uridecodebin, or the input's own source for `whep+http://`)
-/// and hands each decoded frame to `deliver` (saying `sawAudio` when the input has audio, which it leaves out), converted to `caps` once the first connection has
+/// and hands each decoded frame to `deliver`, converted to `caps` once the first connection has
 /// fixed them (`videoconvert ! videoscale ! videorate ! capsfilter`), so that a camera back at
-/// another size, rate or format gives the outputs the frames they started with. Its appsink does
-/// not synchronize: a frame is handed on as soon as it is decoded (the jitter buffer has put the
-/// packets in order), and the run's pipeline stamps it with its own clock. Synchronized, each frame
-/// would wait out rtspsrc's latency (2 s) on top of the run's own, and the first one would come after
-/// a short `--timeout` had already given up on the connection.
+/// another size, rate or format gives the outputs the frames they started with. The input's audio
+/// is left out (`sawAudio` says it has some). Its appsink does not synchronize: a frame is handed
+/// on as soon as it is decoded, and `ReconnectingInput` paces it. Synchronized, each frame would
+/// wait out rtspsrc's latency (2 s) on top of the run's own, and the first one would come after a
+/// short `--timeout` had already given up on the connection.
 ///
 /// It ends (`ended`, once) on an error, at end of stream, or when `stop` is called; the caller stops
 /// it, on a queue of its own: rtspsrc may wait seconds for a server that is gone.

@@ -7,7 +7,9 @@ import Synchronization
 ///
 /// `ReconnectingInput` owns one (`health`) and calls `record`; readers either read `current`, set
 /// a handler with `onChange` (called on the thread that recorded the change: keep it short), or
-/// iterate `changes`, an `AsyncStream` of every change from the moment it is asked for.
+/// iterate `changes`, an `AsyncStream` of every change from the moment it is asked for. A run finds
+/// it on its input's session: `(elements.input?.session as? ReconnectingInput)?.health`, nil without
+/// `--reconnect`.
 final class InputHealth: Sendable {
     /// What the input is doing.
     enum State: Sendable, Equatable {

@@ -248,7 +248,9 @@ final class ReconnectingInput: InputSession {
         while reason == nil {
             try? await Task.sleep(for: .milliseconds(100))
             let now = ContinuousClock.now
-            let (ended, lastSample, awaySince, closed) = link.withLock { ($0.ended, $0.lastSample, $0.awaySince, $0.closed) }
+            let (ended, lastSample, awaySince, closed) = link.withLock { link in
+                (link.ended, link.lastSample, link.awaySince, link.closed)
+            }
             if closed || Task.isCancelled { return nil }
             if let ended {
                 reason = ended
@@ -261,6 +263,10 @@ final class ReconnectingInput: InputSession {
         }
         link.withLock { link in
             if link.attempt === attempt { link.attempt = nil }
+        }
+        // Frames the connection still hands on while it stops are not the input coming back.
+        feed.withLock { feed in
+            if feed.connection == connection { feed.connection += 1 }
         }
         teardown.async { attempt.stop() }
         return reason
@@ -335,7 +341,8 @@ final class ReconnectingInput: InputSession {
         case .closed, .early: return
         case .otherCaps:
             // Only the first connection can: later ones are converted to the caps.
-            let picture = (try? VideoInfo(caps: caps)).map { "\($0.width)x\($0.height) \($0.formatName)" } ?? "other caps"
+            let picture =
+                (try? VideoInfo(caps: caps)).map { "\($0.width)x\($0.height) \($0.formatName)" } ?? "other caps"
             link.withLock { $0.ended = $0.ended ?? "it changed its picture to \(picture)" }
             return
         case .pushed(let first):
