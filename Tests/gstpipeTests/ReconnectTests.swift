@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import Testing
 
 @testable import gstpipe
@@ -15,8 +16,8 @@ import Testing
 struct ReconnectTests {
     static let secret = "Cam-pa55-Zq9"
 
-    @Test("The schedule: 1, 2, 4 ... 30 s between tries; --reconnect-max gives up on time; usage errors")
-    func schedule() throws {
+    @Test("The schedule: 1, 2, 4 ... 30 s between tries; --reconnect-max gives up on time; usage errors; health")
+    func schedule() async throws {
         let schedule = ReconnectSchedule()
         #expect((1...8).map { schedule.delay(beforeAttempt: $0) } == [1, 2, 4, 8, 16, 30, 30, 30].map { .seconds($0) })
         #expect(!schedule.givesUp(away: .seconds(86_400)))
@@ -29,6 +30,23 @@ struct ReconnectTests {
         #expect(file.status == 2 && file.stderr.contains("--reconnect opens a network input again"), "\(file.stderr)")
         let alone = try CLI.run(["rtsp://127.0.0.1:9/cam", "!", "fakesink", "--reconnect-max", "5"], timeout: 20)
         #expect(alone.status == 2 && alone.stderr.contains("add --reconnect"), "\(alone.stderr)")
+
+        // What metrics and event lines read: each change once, a return after a loss counted.
+        let health = InputHealth()
+        let seen = Mutex<[InputHealth.State]>([])
+        health.onChange { change in seen.withLock { $0.append(change.state) } }
+        var changes = health.changes.makeAsyncIterator()
+        health.record(.starting, reason: "refused")
+        health.record(.delivering)
+        health.record(.away, reason: "it sent nothing for 2 s")
+        health.record(.delivering, awayFor: .seconds(4))
+        health.finish()
+        var streamed: [InputHealth.Change] = []
+        while let change = await changes.next() { streamed.append(change) }
+        #expect(streamed.map(\.state) == [.starting, .delivering, .away, .delivering])
+        #expect(seen.withLock { $0 } == streamed.map(\.state))
+        #expect(streamed.map(\.reconnects) == [0, 0, 0, 1] && health.reconnects == 1)
+        #expect(streamed[2].reason == "it sent nothing for 2 s" && streamed[3].awayFor == .seconds(4))
     }
 
     @Test("--reconnect-max: an input never there ends the run with exit 1 once the time is up")
