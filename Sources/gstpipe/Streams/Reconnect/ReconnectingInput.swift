@@ -182,7 +182,7 @@ final class ReconnectingInput: InputSession {
         let schedule = ReconnectSchedule(giveUpAfter: settings.reconnectMax)
         var failures = 0
         var saidNotThere = false
-        /// Why the input was last lost: what giving up names, rather than the last try's failure.
+        // Why the input was last lost: what giving up names, rather than the last try's failure.
         var lossReason: String?
         while !Task.isCancelled {
             guard let reason = await connectOnce(settings: settings, schedule: schedule) else { return }
