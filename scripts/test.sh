@@ -17,6 +17,8 @@ streams='StreamOutputTests|StreamInputTests'
 # The RTSP credentials and TLS tests (ffmpeg clients in network namespaces) in a run of their own after
 # those: beside them on a loaded machine, the first rtsp:// output test's ffmpeg once decoded nothing.
 secured='RTSPAuthTests'
+# --reconnect's camera killed and started again under an ffmpeg viewer, timed in seconds: beside them too.
+secured+='|ReconnectTests'
 # The farm's tests (Redis, two Celery workers and gstpipe children each) in a run of their own too.
 farm='FarmTests'
 # The WebRTC suites, each a run of its own after the others (a browser or aiortc each, which beside

@@ -220,6 +220,13 @@ struct CLIOptionsTests {
               --timeout <seconds>     Seconds a network input (rtsp://, srt://, udp://,
                                       webrtc://, whep+http://) may send nothing before
                                       gstpipe gives up; 0 waits forever. (default: 10.0)
+              --reconnect             When the network input fails, ends or sends nothing
+                                      for --timeout, open it again (after 1, 2, 4 ... 30 s)
+                                      while the outputs go on: the last frame, then a "no
+                                      signal" slate.
+              --reconnect-max <seconds>
+                                      With --reconnect: give up (exit 1) once the input has
+                                      been away this long.
               --stun <uri>            A STUN server for webrtc:// (stun://HOST:PORT): the
                                       server and its pages learn their addresses as seen
                                       from beyond a NAT.

@@ -42,6 +42,17 @@ struct StreamOptions: ParsableArguments {
             valueName: "seconds"))
     var timeout: Double = 10
 
+    @Flag(
+        help: ArgumentHelp(
+            "When the network input fails, ends or sends nothing for --timeout, open it again (after 1, 2, 4 ... "
+                + "30 s) while the outputs go on: the last frame, then a \"no signal\" slate."))
+    var reconnect = false
+
+    @Option(
+        help: ArgumentHelp(
+            "With --reconnect: give up (exit 1) once the input has been away this long.", valueName: "seconds"))
+    var reconnectMax: Double?
+
     @Option(
         help: ArgumentHelp(
             "A STUN server for webrtc:// (stun://HOST:PORT): the server and its pages learn their addresses as "
@@ -72,6 +83,14 @@ struct StreamOptions: ParsableArguments {
         if !(timeout >= 0) {
             throw ValidationError("--timeout takes seconds (0 waits forever), not \(timeout).")
         }
+        if let reconnectMax {
+            guard reconnectMax > 0 else {
+                throw ValidationError("--reconnect-max takes seconds above 0, not \(reconnectMax).")
+            }
+            guard reconnect else {
+                throw ValidationError("--reconnect-max says when --reconnect gives up: add --reconnect.")
+            }
+        }
         do {
             _ = try readICE()
         } catch {
@@ -92,7 +111,8 @@ struct StreamOptions: ParsableArguments {
         StreamSettings(
             hlsWindow: hlsWindow, sdpFile: sdp, rtspTCP: rtspTCP, rtspUsers: rtspUsers, tlsCertificate: tlsCert,
             tlsKey: tlsKey, tlsNoVerify: tlsNoVerify,
-            inputTimeout: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)),
+            inputTimeout: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)), reconnect: reconnect,
+            reconnectMax: reconnectMax.map { .milliseconds(Int($0 * 1000)) },
             ice: (try? readICE()) ?? ICESettings())
     }
 }

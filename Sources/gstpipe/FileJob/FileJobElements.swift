@@ -90,7 +90,10 @@ struct FileJobElements {
         let junction = try element(named: FileJob.inputJunction, in: pipeline)
         let bin = try parentBin(of: junction)
         var session: (any InputSession)?
-        if let makeSource = StreamInput.named(input.uri)?.makeSource {
+        if job.streamSettings.reconnect, let live = StreamInput.named(input.uri) {
+            session = try ReconnectingInput(
+                input: input, live: live, dropsAudio: outputs.contains { $0.audio != nil }, in: bin)
+        } else if let makeSource = StreamInput.named(input.uri)?.makeSource {
             session = try makeSource(input.uri, job.media, bin)
         }
         let source: Element

@@ -75,6 +75,7 @@ struct PipelineRunner {
         }
         do {
             try await job.applyStreamChoice(range: options.range, noAudio: options.noAudio, noVideo: options.noVideo)
+            try ReconnectingInput.check(job)
         } catch {
             return error.report()
         }
@@ -171,7 +172,9 @@ struct PipelineRunner {
             return ExitStatus.runtimeError
         }
         progress?.start()
-        let silence = options.streams.inputTimeout.flatMap { files.watchSilence(timeout: $0, note: note) }
+        // A reconnecting input watches its own connections for silence, and the outputs never see one.
+        let silence = options.streams.reconnect
+            ? nil : options.streams.inputTimeout.flatMap { files.watchSilence(timeout: $0, note: note) }
         defer { silence?.cancel() }
         for await message in messages {
             if options.printMessages && !options.quiet {

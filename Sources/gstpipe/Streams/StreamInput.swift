@@ -97,6 +97,25 @@ struct StreamInput: Sendable {
     }
 }
 
+extension StreamInput {
+    /// Sets `properties` (`sourceProperties`), and the user and password, on the source element
+    /// `decoder` (uridecodebin) makes for the URI, as it makes it.
+    static func setUpSource(
+        of decoder: Element, properties: [(name: String, value: String)], credentials: URICredentials?
+    ) {
+        guard !properties.isEmpty || credentials != nil else { return }
+        _ = try? decoder.connect("source-setup") { arguments in
+            guard case .element(let source)? = arguments.first else { return }
+            for (name, value) in properties { try? source.set(name, fromString: value) }
+            // As strings, not parsed: a password "NULL" or in quotes is the password itself.
+            if let credentials {
+                try? source.set("user-id", credentials.user)
+                try? source.set("user-pw", credentials.password)
+            }
+        }
+    }
+}
+
 extension FileJobRun {
     /// For a live input: sets its `sourceProperties` on the source element uridecodebin makes for it
     /// (rtspsrc over TCP, for `--rtsp-tcp`), and its user and password.
@@ -109,16 +128,9 @@ extension FileJobRun {
                 "WARNING: --tls-no-verify: the certificate of \(input.name) is not checked, so anyone on the way can "
                     + "pose as the server and read the password and the stream; use it for test servers only")
         }
-        guard !properties.isEmpty || credentials != nil else { return }
-        _ = try? inputElement.connect("source-setup") { arguments in
-            guard case .element(let source)? = arguments.first else { return }
-            for (name, value) in properties { try? source.set(name, fromString: value) }
-            // As strings, not parsed: a password "NULL" or in quotes is the password itself.
-            if let credentials {
-                try? source.set("user-id", credentials.user)
-                try? source.set("user-pw", credentials.password)
-            }
-        }
+        // With --reconnect, the input's own pipeline sets them up on each connection (`InputAttempt`).
+        guard !settings.reconnect else { return }
+        StreamInput.setUpSource(of: inputElement, properties: properties, credentials: credentials)
     }
 
     /// For a network input, which may send nothing and never an end: an error from the input when

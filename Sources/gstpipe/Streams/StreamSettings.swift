@@ -19,6 +19,11 @@ struct StreamSettings: Sendable {
     var tlsNoVerify = false
     /// How long a network input may send nothing before the run fails (`--timeout`); nil waits forever.
     var inputTimeout: Duration? = .seconds(10)
+    /// Open a network input again when it is lost, the outputs going on meanwhile (`--reconnect`,
+    /// `ReconnectingInput`).
+    var reconnect = false
+    /// How long a lost input may stay away before the run ends (`--reconnect-max`); nil: no limit.
+    var reconnectMax: Duration?
     /// STUN and TURN servers and a public address for WebRTC (`--stun`, `--turn`, `--public-ip`).
     var ice = ICESettings()
 
@@ -35,7 +40,8 @@ struct StreamSettings: Sendable {
             throw .usage("--tls-cert and --tls-key are for rtsps:// outputs, and this description has none")
         }
         let webRTCOutput = outputs.contains { $0 is WebRTCOutput || $0 is WHIPOutput }
-        if !ice.isEmpty && !webRTCOutput && !(input is WebRTCInput) && !(input is WHEPSource) {
+        let webRTCInput = input is WebRTCInput || input is WHEPSource || (input as? ReconnectingInput)?.isWHEP == true
+        if !ice.isEmpty && !webRTCOutput && !webRTCInput {
             throw .usage(
                 "--stun, --turn and --public-ip are for WebRTC (webrtc://, whip+http:// or whep+http://), "
                     + "and this description has none")

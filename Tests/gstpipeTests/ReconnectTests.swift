@@ -1,0 +1,266 @@
+import Foundation
+import Synchronization
+import Testing
+
+@testable import gstpipe
+
+/// `--reconnect`: a camera (gst-rtsp-server through its Python binding) killed with SIGKILL and
+/// started again while gstpipe relays it through `gray` to its own RTSP output, which ffmpeg watches
+/// the whole time, in a network namespace with loopback alone. The viewer must stay connected and
+/// keep getting frames of one size with timestamps that never jump, the slate among them while the
+/// camera is away; gstpipe must say each loss and each return once, without the password.
+@Suite(
+    "Inputs that come back: --reconnect", .serialized,
+    .enabled(if: FFProbe.isInstalled, "ffmpeg and ffprobe are not installed"),
+    .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
+struct ReconnectTests {
+    static let secret = "Cam-pa55-Zq9"
+
+    @Test("The schedule: 1, 2, 4 ... 30 s between tries; --reconnect-max gives up on time; usage errors; health")
+    func schedule() async throws {
+        let schedule = ReconnectSchedule()
+        #expect((1...8).map { schedule.delay(beforeAttempt: $0) } == [1, 2, 4, 8, 16, 30, 30, 30].map { .seconds($0) })
+        #expect(!schedule.givesUp(away: .seconds(86_400)))
+        let bounded = ReconnectSchedule(giveUpAfter: .seconds(10))
+        #expect(!bounded.givesUp(away: .seconds(9)) && bounded.givesUp(away: .seconds(10)))
+        // The last wait is cut short so that giving up is on time.
+        #expect(bounded.sleep(beforeAttempt: 4, away: .seconds(7)) == .seconds(3))
+
+        let file = try CLI.run(["videotestsrc", "num-buffers=5", "!", "fakesink", "--reconnect"], timeout: 20)
+        #expect(file.status == 2 && file.stderr.contains("--reconnect opens a network input again"), "\(file.stderr)")
+        let alone = try CLI.run(["rtsp://127.0.0.1:9/cam", "!", "fakesink", "--reconnect-max", "5"], timeout: 20)
+        #expect(alone.status == 2 && alone.stderr.contains("add --reconnect"), "\(alone.stderr)")
+
+        // What metrics and event lines read: each change once, a return after a loss counted.
+        let health = InputHealth()
+        let seen = Mutex<[InputHealth.State]>([])
+        health.onChange { change in seen.withLock { $0.append(change.state) } }
+        var changes = health.changes.makeAsyncIterator()
+        health.record(.starting, reason: "refused")
+        health.record(.delivering)
+        health.record(.away, reason: "it sent nothing for 2 s")
+        health.record(.delivering, awayFor: .seconds(4))
+        health.finish()
+        var streamed: [InputHealth.Change] = []
+        while let change = await changes.next() { streamed.append(change) }
+        #expect(streamed.map(\.state) == [.starting, .delivering, .away, .delivering])
+        #expect(seen.withLock { $0 } == streamed.map(\.state))
+        #expect(streamed.map(\.reconnects) == [0, 0, 0, 1] && health.reconnects == 1)
+        #expect(streamed[2].reason == "it sent nothing for 2 s" && streamed[3].awayFor == .seconds(4))
+    }
+
+    @Test("--reconnect-max: an input never there ends the run with exit 1 once the time is up")
+    func givesUp() async throws {
+        let namespace = try await NetworkNamespace()
+        let started = Date()
+        let result = await namespace.run(
+            CLI.binary.path,
+            [
+                "rtsp://viewer:\(Self.secret)@127.0.0.1:8554/cam", "!", "gray", "!", "fakesink", "--reconnect",
+                "--reconnect-max", "3", "--timeout", "1",
+            ]
+        ).finish(timeout: 30)
+        let elapsed = Date().timeIntervalSince(started)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(result.stderr.contains("cannot read rtsp://viewer:***@127.0.0.1:8554/cam yet:"), "\(result.stderr)")
+        #expect(result.stderr.contains("not there after 3 s of trying (--reconnect-max)"), "\(result.stderr)")
+        #expect(!result.stderr.contains(Self.secret), "\(result.stderr)")
+        #expect(elapsed >= 3 && elapsed < 12, "\(elapsed) s")
+    }
+
+    @Test("A camera killed and started again (at another size the second time): the viewer never notices")
+    func cameraRestarts() async throws {
+        let namespace = try await NetworkNamespace()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-reconnect-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("gstpipe.log")
+        let progress = folder.appendingPathComponent("progress")
+
+        var camera = namespace.run("/usr/bin/python3", ["-c", Self.camera, "8554", "320", "240", "30"])
+        #expect(await namespace.waitForTCP(8554))
+        let relay = namespace.run(
+            "/bin/sh",
+            [
+                "-c", "exec \"$0\" \"$@\" 2>\(log.path)", CLI.binary.path,
+                "rtsp://viewer:\(Self.secret)@127.0.0.1:8554/cam", "!", "gray", "!", "rtsp://127.0.0.1:8555/out",
+                "--reconnect", "--reconnect-max", "8", "--timeout", "2",
+            ])
+        #expect(await namespace.waitForTCP(8555))
+        let viewer = namespace.run(
+            "/usr/bin/ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-nostats", "-progress", progress.path, "-rtsp_transport", "tcp", "-i",
+                "rtsp://127.0.0.1:8555/out", "-vf", "showinfo", "-f", "null", "-",
+            ])
+        let watch = ViewerWatch(progress: progress)
+        // The count read every tenth of a second, for the longest stall (ffmpeg writes it twice a second).
+        let polling = Task {
+            while !Task.isCancelled {
+                _ = await watch.frames()
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
+        defer { polling.cancel() }
+        #expect(await watch.waitFor(frames: 30, timeout: 30), "the viewer got no frames")
+        let memoryBefore = Self.residentKiB(of: relay)
+
+        var backAt: [Int] = []
+        for (round, size) in [(320, 240), (352, 288)].enumerated() {
+            camera.signal(SIGKILL)
+            _ = await camera.finish(timeout: 5)
+            try await Task.sleep(for: .seconds(1))
+            camera = namespace.run("/usr/bin/python3", ["-c", Self.camera, "8554", "\(size.0)", "\(size.1)", "25"])
+            let back = await Self.waitFor("input back", count: round + 1, in: log, timeout: 25)
+            #expect(back, "\(Self.read(log))")
+            backAt.append(await watch.frames())
+        }
+        // Frames of the camera after its last return, through to the viewer.
+        #expect(await watch.waitFor(frames: (backAt.last ?? 0) + 45, timeout: 20))
+        let memoryAfter = Self.residentKiB(of: relay)
+
+        // Gone for good: the relay gives up --reconnect-max after the loss, and ends.
+        camera.signal(SIGKILL)
+        _ = await camera.finish(timeout: 5)
+        let relayed = await relay.finish(timeout: 30)
+        let stderr = Self.read(log)
+        let viewed = await viewer.finish(timeout: 15)
+        let stalls = await watch.longestStall()
+        let frames = Self.frames(in: viewed.stderr)
+        print(
+            "reconnect: viewer \(await watch.frames()) frames (\(frames.count) shown), back at frames \(backAt), "
+                + "longest stall \(stalls) s, largest pts step \(Self.largestStep(frames)) s, "
+                + "luma runs \(Self.runs(of: frames.map(\.luma))), RSS \(memoryBefore) -> \(memoryAfter) KiB\n"
+                + stderr)
+
+        #expect(relayed.status == 1 && stderr.contains("(--reconnect-max): giving up (input lost: "), "\(stderr)")
+        #expect(stderr.components(separatedBy: "gstpipe: input lost: ").count - 1 == 3, "\(stderr)")
+        #expect(stderr.components(separatedBy: "gstpipe: input back after ").count - 1 == 2, "\(stderr)")
+        #expect(!stderr.contains(Self.secret) && !viewed.stderr.contains(Self.secret))
+        // The viewer stayed until the relay ended (the server's end of stream), with frames all along.
+        #expect(frames.count >= (backAt.last ?? 0) + 45, "\(frames.count) frames")
+        #expect(frames.allSatisfy { $0.size == "320x240" }, "\(Set(frames.map(\.size)))")
+        // A frame is 33 ms; the filler comes in after 100 ms without one.
+        #expect(Self.largestStep(frames) < 0.2, "a jump in the viewer's timestamps")
+        // The camera's bars, then the slate while it was away, then the bars again.
+        let lumas = frames.map(\.luma)
+        #expect(
+            lumas.firstIndex { $0 < 70 }.map { slate in lumas[slate...].contains { $0 > 90 } } ?? false,
+            "no slate, or no camera after it, reached the viewer: \(Self.runs(of: lumas))")
+        #expect(stalls < 3, "the viewer got no frame for \(stalls) s")
+    }
+
+    // MARK: Helpers
+
+    /// A live test pattern at rtsp://127.0.0.1:PORT/cam, WIDTHxHEIGHT at RATE frames a second: colour
+    /// bars, whose luma averages near 120, against the slate's near 60.
+    static let camera = """
+        import sys, gi
+        gi.require_version('Gst', '1.0'); gi.require_version('GstRtspServer', '1.0')
+        from gi.repository import Gst, GstRtspServer, GLib
+        Gst.init(None)
+        port, width, height, rate = sys.argv[1:5]
+        server = GstRtspServer.RTSPServer(); server.set_address('127.0.0.1'); server.set_service(port)
+        factory = GstRtspServer.RTSPMediaFactory()
+        factory.set_launch('( videotestsrc is-live=true ! video/x-raw,width=%s,height=%s,framerate=%s/1 '
+                           '! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 '
+                           '! rtph264pay name=pay0 pt=96 )' % (width, height, rate))
+        factory.set_shared(True)
+        server.get_mount_points().add_factory('/cam', factory)
+        server.attach(None)
+        GLib.MainLoop().run()
+        """
+
+    /// One frame the viewer decoded, from ffmpeg's showinfo: its time, size and mean luma.
+    struct Frame {
+        let time: Double
+        let size: String
+        let luma: Int
+    }
+
+    static func frames(in stderr: String) -> [Frame] {
+        stderr.matches(of: #/pts_time:([0-9.]+).*? s:(\d+x\d+).*? mean:\[(\d+)/#).compactMap { match in
+            guard let time = Double(match.1), let luma = Int(match.3) else { return nil }
+            return Frame(time: time, size: String(match.2), luma: luma)
+        }
+    }
+
+    /// The largest step between two frames' timestamps.
+    static func largestStep(_ frames: [Frame]) -> Double {
+        zip(frames, frames.dropFirst()).map { $1.time - $0.time }.max() ?? 0
+    }
+
+    /// "120x139 58x40 ...": each run of frames of one mean luma (rounded to tens) and its length.
+    static func runs(of lumas: [Int]) -> String {
+        var runs: [(Int, Int)] = []
+        for luma in lumas.map({ ($0 + 5) / 10 * 10 }) {
+            if runs.last?.0 == luma { runs[runs.count - 1].1 += 1 } else { runs.append((luma, 1)) }
+        }
+        return runs.map { "\($0.0)x\($0.1)" }.joined(separator: " ")
+    }
+
+    static func read(_ file: URL) -> String { (try? String(contentsOf: file, encoding: .utf8)) ?? "" }
+
+    /// Waits until `file` says `text` `count` times.
+    static func waitFor(_ text: String, count: Int, in file: URL, timeout: TimeInterval) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if read(file).components(separatedBy: text).count - 1 >= count { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// The resident memory of `process` in KiB (0 once it has gone).
+    static func residentKiB(of process: Spawned) -> Int {
+        let status = read(URL(fileURLWithPath: "/proc/\(process.process.processIdentifier)/status"))
+        return status.firstMatch(of: #/VmRSS:\s+(\d+)/#).flatMap { Int($0.1) } ?? 0
+    }
+}
+
+/// ffmpeg's `-progress` file, read while it runs: the frames decoded so far, and the longest time
+/// the count stood still.
+actor ViewerWatch {
+    private let progress: URL
+    private var last = 0
+    private var lastChange = Date()
+    private var stall: TimeInterval = 0
+
+    init(progress: URL) { self.progress = progress }
+
+    /// The frames decoded so far.
+    func frames() -> Int {
+        let text = ReconnectTests.read(progress)
+        let count = text.matches(of: #/frame=(\d+)/#).last.flatMap { Int($0.1) } ?? 0
+        let now = Date()
+        if count != last {
+            if last > 0 { stall = max(stall, now.timeIntervalSince(lastChange)) }
+            last = count
+            lastChange = now
+        }
+        return count
+    }
+
+    /// Waits until the viewer has decoded `frames`, reading the count every tenth of a second.
+    func waitFor(frames wanted: Int, timeout: TimeInterval) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            if frames() >= wanted { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
+    /// The longest the count stood still while watched, in seconds.
+    func longestStall() -> Double { (stall * 10).rounded() / 10 }
+}
+
+extension NetworkNamespace {
+    /// Waits until something accepts TCP connections on 127.0.0.1:`port` in the namespace.
+    func waitForTCP(_ port: Int) async -> Bool {
+        let probe =
+            "for i in $(seq 300); do (exec 3<>/dev/tcp/127.0.0.1/\(port)) 2>/dev/null && exit 0; sleep 0.1; done; "
+            + "exit 1"
+        return await run("/bin/bash", ["-c", probe]).finish(timeout: 40).status == 0
+    }
+}
