@@ -8,7 +8,8 @@
 # the TURN server a relayed viewer goes through; nginx with its stream module, the reverse proxy
 # of the README's "Serving safely" that ReverseProxyTests runs). Installs
 # only what is missing; safe to run again. redis-server, python3-celery and python3-redis: the farm
-# (farm/worker, farm/run) and its tests.
+# (farm/worker, farm/run) and its tests. python3-prometheus-client: its parser reads `--metrics` in
+# MetricsTests.
 set -euo pipefail
 
 packages=(
@@ -23,6 +24,7 @@ packages=(
     nginx-light libnginx-mod-stream
     python3-venv
     redis-server python3-celery python3-redis
+    python3-prometheus-client
 )
 
 missing=()

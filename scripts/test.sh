@@ -16,7 +16,8 @@ library='GStreamerTests|GStreamerPlayTests|MediaIOTests|GstPipeElementsTests'
 streams='StreamOutputTests|StreamInputTests'
 # The RTSP credentials and TLS tests (ffmpeg clients in network namespaces) in a run of their own after
 # those: beside them on a loaded machine, the first rtsp:// output test's ffmpeg once decoded nothing.
-secured='RTSPAuthTests'
+# MetricsTests (an ffmpeg viewer, /metrics scraped while it watches) goes with them for the same reason.
+secured='RTSPAuthTests|MetricsTests'
 # The farm's tests (Redis, two Celery workers and gstpipe children each) in a run of their own too.
 farm='FarmTests'
 # The WebRTC suites, each a run of its own after the others (a browser or aiortc each, which beside

@@ -1,5 +1,6 @@
 import Foundation
 import GstPipeElements
+import GstPipeMetrics
 import MediaIO
 import Synchronization
 
@@ -27,6 +28,10 @@ struct RunOptions: Sendable {
     var noAudio = false
     /// `--no-video`: the input's video is left out (the description must write audio).
     var noVideo = false
+    /// `--metrics HOST:PORT`: where to serve Prometheus metrics and the health check.
+    var metricsAddress: MetricsAddress?
+    /// `--events FILE`: where to append the run's events as JSON lines (`-`: standard output).
+    var eventsFile: String?
 }
 
 /// Exit statuses, as gst-launch users expect them.
@@ -108,18 +113,29 @@ struct PipelineRunner {
             return error.report()
         }
         files.setUpLiveInput(options.streams, note: note)
+        // Before the stream servers: an address in use is the user's to change, said before anything starts.
+        let metrics: RunMetrics
+        do {
+            metrics = try await RunMetrics(options)
+        } catch {
+            return error.report()
+        }
+        metrics.watch(pipeline, elements: elements, silenceLimit: options.streams.inputTimeout)
         let streams: StreamRun
         do {
             streams = try await StreamRun(
                 job: job, input: elements.input?.session, outputs: elements.outputs, settings: options.streams,
                 note: note)
         } catch {
+            metrics.close(exitStatus: error.exitStatus)
             return error.report()
         }
         // The servers close once the pipeline has stopped (drive's end): clients get end of stream first.
         defer { streams.close() }
-        return await drive(
+        let status = await drive(
             pipeline, files: files, streams: streams, terminal: preview == .terminal ? TerminalPreview() : nil)
+        metrics.close(exitStatus: status)
+        return status
     }
 
     private var tokens: [String] {
@@ -171,6 +187,7 @@ struct PipelineRunner {
             return ExitStatus.runtimeError
         }
         progress?.start()
+        Metrics.shared.started()
         let silence = options.streams.inputTimeout.flatMap { files.watchSilence(timeout: $0, note: note) }
         defer { silence?.cancel() }
         for await message in messages {
