@@ -15,7 +15,8 @@ extension Metrics {
     /// - `gstpipe_output_frames_in_total`, `gstpipe_output_frames_out_total`, `gstpipe_output_bytes_total`
     ///   (`output`): raw frames into each output, encoded frames out of its encoder, bytes into its sink;
     /// - `gstpipe_output_latency_seconds` (`output`, a histogram): from a frame's running time to its
-    ///   arrival at the output's sink, the time from capture for a live input;
+    ///   arrival at the output's sink (or, with a muxer, to its leaving the encoder), the time from
+    ///   capture for a live input;
     /// - `gstpipe_output_viewers`, `gstpipe_output_viewers_joined_total` (`output`): for outputs viewers
     ///   watch (`rtsp://`, `webrtc://`);
     /// - `gstpipe_frames_dropped_total` (`element`): frames elements said they dropped (QoS messages);
@@ -76,7 +77,8 @@ extension Metrics {
             outputs.map { ([("output", $0.name)], Double($0.bytes.load(ordering: .relaxed))) })
         out.family(
             "gstpipe_output_latency_seconds", "histogram",
-            help: "Seconds from a frame's running time (its capture, for a live input) to its arrival at the output's sink.")
+            help: "Seconds from a frame's running time (its capture, for a live input) to its arrival at the output's sink "
+                + "(with a muxer: its leaving the encoder).")
         for output in outputs {
             out.histogram("gstpipe_output_latency_seconds", [("output", output.name)], output.latency.withLock { $0 })
         }

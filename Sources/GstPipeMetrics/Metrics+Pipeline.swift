@@ -14,9 +14,13 @@ extension Metrics {
         /// Frames out (`gstpipe_output_frames_out_total`): buffers leaving this element's source pads
         /// (the encoder), or nil to count those reaching `sink`.
         public var encoder: Element?
-        /// Bytes (`gstpipe_output_bytes_total`) and the time from the input
-        /// (`gstpipe_output_latency_seconds`): buffers entering this element's sink pads.
+        /// Bytes (`gstpipe_output_bytes_total`): buffers entering this element's sink pads; and there the
+        /// time from the input (`gstpipe_output_latency_seconds`), unless the output has a muxer.
         public var sink: Element
+        /// Whether a muxer stands between `encoder` and `sink`: the time from the input is then taken
+        /// where encoded frames leave the encoder, since a muxer holds frames to group them and what it
+        /// sends on carries no frame's time.
+        public var muxes: Bool
         /// Whether viewers watch it (`rtsp://`, `webrtc://`): it then has a `gstpipe_output_viewers` gauge.
         public var servesViewers: Bool
 
@@ -27,10 +31,14 @@ extension Metrics {
         ///   - entry: Where its raw frames enter (the sink itself for a sink with nothing before it).
         ///   - encoder: Where its encoded frames leave, if it encodes.
         ///   - sink: Where it ends (filesink, appsink, udpsink, ...).
+        ///   - muxes: Whether a muxer stands between the encoder and the sink.
         ///   - servesViewers: Whether viewers watch it.
-        public init(name: String, entry: Element, encoder: Element? = nil, sink: Element, servesViewers: Bool = false) {
+        public init(
+            name: String, entry: Element, encoder: Element? = nil, sink: Element, muxes: Bool = false,
+            servesViewers: Bool = false
+        ) {
             (self.name, self.entry, self.encoder, self.sink) = (name, entry, encoder, sink)
-            self.servesViewers = servesViewers
+            (self.muxes, self.servesViewers) = (muxes, servesViewers)
         }
     }
 
@@ -103,22 +111,41 @@ final class OutputWatch: Sendable {
     let framesOut = Atomic<Int>(0)
     let bytes = Atomic<Int>(0)
     let latency = Mutex(Histogram(bounds: OutputWatch.latencyBounds))
-    /// The segment of the sink's input, for the running time of its buffers.
-    let segment = Mutex<Segment?>(nil)
 
     init(name: String) { self.name = name }
 
-    /// The time from the input to here of a buffer arriving at `sink`: the sink's running time now
+    /// Counts what passes `pad` of `element`: frames out when `countsFrames`, bytes when `countsBytes`,
+    /// and when `timesFrames` the time from the input of each buffer: the element's running time now
     /// less the buffer's running time (for a live input, when it was captured). A buffer ahead of its
-    /// time (a file's, which the sink will wait for) counts as 0.
-    func arrived(_ buffer: Buffer, at sink: Element) {
-        guard let pts = buffer.pts, let now = sink.currentRunningTime else { return }
-        var time = pts
-        if let segment = segment.withLock({ $0 }), segment.rate != 0 {
-            time = pts > segment.start ? segment.base + ClockTime(Double(pts - segment.start) / abs(segment.rate)) : segment.base
+    /// time (a file's, which the sink will wait for) counts as 0; one that passes before the pipeline
+    /// plays (prerolling) is not timed.
+    func probe(
+        _ pad: Pad, of element: Element, countsFrames: Bool, countsBytes: Bool, timesFrames: Bool
+    ) -> PadProbe? {
+        let segment = Mutex<Segment?>(nil)
+        return pad.addProbe([.buffer, .bufferList, .eventDownstream]) { [self] info in
+            if let new = info.event?.segment {
+                segment.withLock { $0 = new }
+                return .ok
+            }
+            if let count = info.bufferListLength {
+                if countsFrames { framesOut.add(count, ordering: .relaxed) }
+                return .ok
+            }
+            guard let buffer = info.buffer else { return .ok }
+            if countsFrames { framesOut.add(1, ordering: .relaxed) }
+            if countsBytes { bytes.add(buffer.size, ordering: .relaxed) }
+            guard timesFrames, let pts = buffer.pts, let now = element.currentRunningTime else { return .ok }
+            var time = pts
+            if let segment = segment.withLock({ $0 }), segment.rate != 0 {
+                time =
+                    pts > segment.start
+                    ? segment.base + ClockTime(Double(pts - segment.start) / abs(segment.rate)) : segment.base
+            }
+            let seconds = now > time ? Double(now - time) / 1e9 : 0
+            latency.withLock { $0.observe(seconds) }
+            return .ok
         }
-        let seconds = now > time ? Double(now - time) / 1e9 : 0
-        latency.withLock { $0.observe(seconds) }
     }
 }
 
@@ -162,32 +189,16 @@ final class PipelineWatch: Sendable {
                     return .ok
                 }.map { probes.append($0) }
             }
-            if let encoder = output.encoder {
-                for pad in encoder.pads where pad.direction == .source {
-                    pad.addProbe([.buffer, .bufferList]) { info in
-                        watch.framesOut.add(info.bufferListLength ?? 1, ordering: .relaxed)
-                        return .ok
-                    }.map { probes.append($0) }
-                }
+            let timedAtEncoder = output.muxes && output.encoder != nil
+            for pad in output.encoder?.pads ?? [] where pad.direction == .source {
+                watch.probe(pad, of: output.encoder!, countsFrames: true, countsBytes: false, timesFrames: timedAtEncoder)
+                    .map { probes.append($0) }
             }
-            let countsOut = output.encoder == nil
-            let sink = output.sink
-            for pad in sink.pads where pad.direction == .sink {
-                pad.addProbe([.buffer, .bufferList, .eventDownstream]) { info in
-                    if let segment = info.event?.segment {
-                        watch.segment.withLock { $0 = segment }
-                        return .ok
-                    }
-                    if let count = info.bufferListLength {
-                        if countsOut { watch.framesOut.add(count, ordering: .relaxed) }
-                        return .ok
-                    }
-                    guard let buffer = info.buffer else { return .ok }
-                    if countsOut { watch.framesOut.add(1, ordering: .relaxed) }
-                    watch.bytes.add(buffer.size, ordering: .relaxed)
-                    watch.arrived(buffer, at: sink)
-                    return .ok
-                }.map { probes.append($0) }
+            for pad in output.sink.pads where pad.direction == .sink {
+                watch.probe(
+                    pad, of: output.sink, countsFrames: output.encoder == nil, countsBytes: true,
+                    timesFrames: !timedAtEncoder
+                ).map { probes.append($0) }
             }
         }
         self.outputs = watches

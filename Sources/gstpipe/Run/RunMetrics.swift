@@ -35,7 +35,8 @@ struct RunMetrics {
         let outputs = elements.outputs.map { output in
             Metrics.Output(
                 name: Self.name(of: output.file), entry: output.converter, encoder: output.encoder,
-                sink: output.sink ?? output.muxer ?? output.encoder, servesViewers: Self.servesViewers(output.file))
+                sink: output.sink ?? output.muxer ?? output.encoder, muxes: output.muxer != nil,
+                servesViewers: Self.servesViewers(output.file))
         }
         Metrics.shared.watch(
             pipeline, input: elements.input?.decoded.pad(named: "sink"), outputs: outputs.isEmpty ? nil : outputs,
