@@ -156,7 +156,8 @@ let package = Package(
         .testTarget(
             name: "gstpipeTests",
             dependencies: [
-                "gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport", "GstPipeWebRTC", "GstPipeMetrics",
+                "gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport", "GstPipeWebRTC",
+                "GstPipeMetrics",
             ]),
     ],
     swiftLanguageModes: [.v6]

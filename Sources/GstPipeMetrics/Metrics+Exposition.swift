@@ -77,8 +77,8 @@ extension Metrics {
             outputs.map { ([("output", $0.name)], Double($0.bytes.load(ordering: .relaxed))) })
         out.family(
             "gstpipe_output_latency_seconds", "histogram",
-            help: "Seconds from a frame's running time (its capture, for a live input) to its arrival at the output's sink "
-                + "(with a muxer: its leaving the encoder).")
+            help: "Seconds from a frame's running time (its capture, for a live input) to its arrival at the output's "
+                + "sink (with a muxer: its leaving the encoder).")
         for output in outputs {
             out.histogram("gstpipe_output_latency_seconds", [("output", output.name)], output.latency.withLock { $0 })
         }

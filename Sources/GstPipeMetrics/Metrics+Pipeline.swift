@@ -190,9 +190,11 @@ final class PipelineWatch: Sendable {
                 }.map { probes.append($0) }
             }
             let timedAtEncoder = output.muxes && output.encoder != nil
-            for pad in output.encoder?.pads ?? [] where pad.direction == .source {
-                watch.probe(pad, of: output.encoder!, countsFrames: true, countsBytes: false, timesFrames: timedAtEncoder)
-                    .map { probes.append($0) }
+            if let encoder = output.encoder {
+                for pad in encoder.pads where pad.direction == .source {
+                    watch.probe(pad, of: encoder, countsFrames: true, countsBytes: false, timesFrames: timedAtEncoder)
+                        .map { probes.append($0) }
+                }
             }
             for pad in output.sink.pads where pad.direction == .sink {
                 watch.probe(

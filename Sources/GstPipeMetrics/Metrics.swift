@@ -273,7 +273,9 @@ public final class Metrics: Sendable {
             var fields = [
                 "\"healthy\":\(isHealthy)", "\"input\":\(JSONValue.string(input.rawValue).text)",
             ]
-            if let secondsSinceFrame { fields.append("\"seconds_since_frame\":\(String(format: "%.3f", secondsSinceFrame))") }
+            if let secondsSinceFrame {
+                fields.append("\"seconds_since_frame\":\(String(format: "%.3f", secondsSinceFrame))")
+            }
             return "{" + fields.joined(separator: ",") + "}"
         }
     }

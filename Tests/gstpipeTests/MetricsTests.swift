@@ -58,7 +58,8 @@ struct MetricsTests {
             "gstpipe_output_latency_seconds_count{output=rtsp0}",
         ]
         for name in rising {
-            #expect((second[name] ?? 0) > (first[name] ?? .infinity), "\(name): \(first[name] ?? -1) → \(second[name] ?? -1)")
+            let (before, after) = (first[name] ?? .infinity, second[name] ?? 0)
+            #expect(after > before, "\(name): \(before) → \(after)")
         }
         #expect((second["process_cpu_seconds_total{}"] ?? 0) >= (first["process_cpu_seconds_total{}"] ?? .infinity))
         #expect((second["process_resident_memory_bytes{}"] ?? 0) > 10_000_000, "\(second)")
@@ -116,7 +117,8 @@ struct MetricsTests {
             let result = try CLI.run(["--metrics", address, "videotestsrc", "num-buffers=1", "!", "fakesink"])
             #expect(result.status == 2, "\(address): \(result)")
             #expect(
-                result.stderr.contains("--metrics takes HOST:PORT, such as 127.0.0.1:9100"), "\(address): \(result.stderr)")
+                result.stderr.contains("--metrics takes HOST:PORT, such as 127.0.0.1:9100"),
+                "\(address): \(result.stderr)")
         }
     }
 }

@@ -52,8 +52,9 @@ typedef void (*CGStreamerRTSPShimViewerCallback)(void *context, gboolean joined,
 
 /// Calls `callback` with `context` as viewers come and go, until the server is freed; `destroy` then
 /// releases `context`. Before listening.
-void CGStreamerRTSPShim_server_watch_viewers(CGStreamerRTSPShimServer *server, CGStreamerRTSPShimViewerCallback callback,
-                                             void *context, GDestroyNotify destroy);
+void CGStreamerRTSPShim_server_watch_viewers(CGStreamerRTSPShimServer *server,
+                                             CGStreamerRTSPShimViewerCallback callback, void *context,
+                                             GDestroyNotify destroy);
 
 /// The TCP port the server listens on (the one asked for, or the one chosen for port 0).
 int CGStreamerRTSPShim_server_port(CGStreamerRTSPShimServer *server);

@@ -44,7 +44,8 @@ struct MetricsAddress: Sendable, Equatable {
     }
 
     init(_ text: String) throws(Invalid) {
-        let advice = "--metrics takes HOST:PORT, such as 127.0.0.1:9100 (or 0.0.0.0:9100 for every address), not \(text)"
+        let advice =
+            "--metrics takes HOST:PORT, such as 127.0.0.1:9100 (or 0.0.0.0:9100 for every address), not \(text)"
         guard let colon = text.lastIndex(of: ":") else { throw Invalid(message: advice) }
         var host = String(text[..<colon])
         if host.hasPrefix("[") && host.hasSuffix("]") { host = String(host.dropFirst().dropLast()) }

@@ -15,7 +15,9 @@ final class EventLog: Sendable {
         } else {
             descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
             guard descriptor >= 0 else {
-                throw .usage("cannot write the events to \(path): \(String(cString: strerror(errno))) (--events takes a file to append to, or -)")
+                throw .usage(
+                    "cannot write the events to \(path): \(String(cString: strerror(errno))) (--events takes a file "
+                        + "to append to, or -)")
             }
         }
         let descriptor = descriptor
