@@ -151,7 +151,8 @@ struct PipelineRunner {
         _ pipeline: Pipeline, files: FileJobRun, streams: StreamRun, terminal: TerminalPreview?
     ) async -> Int32 {
         var progress: ProgressLine?
-        if terminal == nil && !options.quiet && isatty(STDOUT_FILENO) == 1 {
+        // `--events -` writes its lines to standard output, which a progress line would break into.
+        if terminal == nil && !options.quiet && isatty(STDOUT_FILENO) == 1 && options.eventsFile != "-" {
             var frames = Statistics.firstCounter(in: pipeline)
             if let counter = files.framesCounter { frames = { counter.count } }
             // Audio buffers are no frames (and a Swift audio element counts buffers): time alone.
