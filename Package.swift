@@ -27,6 +27,8 @@ let package = Package(
         // A Swift VideoSource to browser viewers (WHEP), a browser's camera into a Swift VideoSink (WHIP).
         .library(name: "GstPipeWebRTC", targets: ["GstPipeWebRTC"]),
         .library(name: "GstPipeElements", targets: ["GstPipeElements"]),
+        // How a long run is doing: Prometheus metrics, health and events (GstPipeMetrics.Metrics).
+        .library(name: "GstPipeMetrics", targets: ["GstPipeMetrics"]),
         .executable(name: "gstpipe", targets: ["gstpipe"]),
         // A GStreamer plugin (libgstgstpipe.so) exposing noise and gray to gst-launch-1.0,
         // gst-inspect-1.0 and any GStreamer application: put its folder on GST_PLUGIN_PATH.
@@ -101,11 +103,13 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]),
         .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
+        // Prometheus metrics, health and events of a run (`gstpipe --metrics`, `--events`), for library users too.
+        .target(name: "GstPipeMetrics", dependencies: ["GStreamer", "GstPipeSupport"]),
         .executableTarget(
             name: "gstpipe",
             dependencies: [
                 "GstPipeElements", "MediaIO", "GStreamer", "GStreamerWebRTC", "GstPipeWebRTC", "CGStreamerRTSPShim",
-                "GstPipeSupport",
+                "GstPipeSupport", "GstPipeMetrics",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -151,7 +155,10 @@ let package = Package(
             dependencies: ["GstPipeElements", "MediaIO", "GStreamer", "CHeapUsage", "GstPipeSupport"]),
         .testTarget(
             name: "gstpipeTests",
-            dependencies: ["gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport", "GstPipeWebRTC"]),
+            dependencies: [
+                "gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport", "GstPipeWebRTC",
+                "GstPipeMetrics",
+            ]),
     ],
     swiftLanguageModes: [.v6]
 )

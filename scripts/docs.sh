@@ -15,7 +15,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-modules=(GStreamer GStreamerWebRTC GStreamerPlay GStreamerLogging MediaIO GstPipeElements GstPipeWebRTC)
+modules=(GStreamer GStreamerWebRTC GStreamerPlay GStreamerLogging MediaIO GstPipeElements GstPipeWebRTC GstPipeMetrics)
 targets=()
 for module in "${modules[@]}"; do targets+=(--target "$module"); done
 # The command line's catalog (Sources/gstpipe/Documentation.docc) holds articles alone. The DocC plugin

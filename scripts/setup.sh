@@ -9,7 +9,7 @@
 # of the README's "Serving safely" that ReverseProxyTests runs). Installs
 # only what is missing; safe to run again. redis-server, python3-celery and python3-redis: the farm
 # (farm/worker, farm/run) and its tests. gdb: scripts/test-guard.py prints a hung test run's
-# thread stacks with it.
+# thread stacks with it. python3-prometheus-client: its parser reads `--metrics` in MetricsTests.
 set -euo pipefail
 
 packages=(
@@ -25,6 +25,7 @@ packages=(
     python3-venv
     gdb
     redis-server python3-celery python3-redis
+    python3-prometheus-client
 )
 
 missing=()

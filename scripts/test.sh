@@ -19,6 +19,8 @@ streams='StreamOutputTests|StreamInputTests'
 secured='RTSPAuthTests'
 # --reconnect's camera killed and started again under an ffmpeg viewer, timed in seconds: beside them too.
 secured+='|ReconnectTests'
+# MetricsTests (an ffmpeg viewer, /metrics scraped while it watches) goes with them for the same reason.
+secured+='|MetricsTests'
 # The farm's tests (Redis, two Celery workers and gstpipe children each) in a run of their own too.
 farm='FarmTests'
 # The WebRTC suites, each a run of its own after the others (a browser or aiortc each, which beside

@@ -27,6 +27,10 @@ struct CGStreamerRTSPShimServer {
     GSource *idle_timer;  // owned: looks at the clients every few seconds, on the server's thread
     gint refs;         // the owner's, and one per handler, probe, source or callback that may still run
     gboolean serving;  // under `lock`: the context takes new sources (server_free clears it)
+    gint viewers;      // clients that played and are still connected (atomic: several threads)
+    CGStreamerRTSPShimViewerCallback viewer_callback;  // NULL: nobody watches the viewers
+    void *viewer_context;
+    GDestroyNotify viewer_destroy;  // releases viewer_context as the struct is freed
 };
 
 /// Takes a reference to `s`: what a callback holds for as long as it may run.
@@ -55,6 +59,10 @@ void CGStreamerRTSPShim_idle_stop(CGStreamerRTSPShimServer *s);
 /// Ends `client`'s connection from any thread, by shutting its socket down: the client's own thread
 /// then sees the end of the connection and closes the client (idle.c).
 void CGStreamerRTSPShim_idle_shut_down(CGStreamerRTSPShimServer *s, GstRTSPClient *client);
+
+/// Called by shim.c on the server's thread for each new connection: counts it as a viewer once it
+/// plays, until it closes, and tells the viewer callback (viewers.c).
+void CGStreamerRTSPShim_viewers_client_connected(CGStreamerRTSPShimServer *s, GstRTSPClient *client);
 
 /// Serves each client from a thread of its own, at the lowest priority (threads.c).
 void CGStreamerRTSPShim_threads_install(CGStreamerRTSPShimServer *s);

@@ -136,6 +136,7 @@ static void client_connected(GstRTSPServer *server, GstRTSPClient *client, gpoin
     CGStreamerRTSPShim_connect(client, "play-request", G_CALLBACK(play_request), data);
     CGStreamerRTSPShim_access_client_connected(data, client);
     CGStreamerRTSPShim_idle_client_connected(data, client);
+    CGStreamerRTSPShim_viewers_client_connected(data, client);
 }
 
 static GstFlowReturn new_sample(GstAppSink *sink, gpointer data) {
@@ -306,6 +307,7 @@ void CGStreamerRTSPShim_server_unref(gpointer data) {
     gst_object_unref(s->appsink);
     g_ptr_array_unref(s->feeds);
     CGStreamerRTSPShim_access_free(s);
+    if (s->viewer_destroy) s->viewer_destroy(s->viewer_context);
     g_mutex_clear(&s->lock);
     g_mutex_clear(&s->idle_lock);
     g_cond_clear(&s->changed);

@@ -181,6 +181,15 @@ package final class WebRTCViewers: Sendable {
     /// How many are watching now.
     package var count: Int { shared.state.withLock { $0.viewers.count } }
 
+    /// Told as a viewer joins (true) and leaves (false), after the note that says so: the run's metrics
+    /// and events.
+    private let changes = Mutex<(@Sendable (_ joined: Bool) -> Void)?>(nil)
+
+    /// Calls `handler` as each viewer joins (true) and leaves (false), on the thread that saw it.
+    package func onChange(_ handler: @escaping @Sendable (_ joined: Bool) -> Void) {
+        changes.withLock { $0 = handler }
+    }
+
     /// Takes a viewer's offer: builds its pipeline, answers, and keeps it until it leaves. Returns the
     /// session's id (for its resource's URL) and the answer with every candidate.
     package func join(_ offer: ViewerOffer) async throws(JoinFailure) -> (id: String, answer: String) {
@@ -222,6 +231,7 @@ package final class WebRTCViewers: Sendable {
         }
         Self.requestKeyFrame(from: video, shared: shared, limited: false)
         note("viewer \(number) joined (\(count) watching)")
+        changes.withLock { $0 }?(true)
         return (id, answer)
     }
 
@@ -265,7 +275,10 @@ package final class WebRTCViewers: Sendable {
     @discardableResult
     private func remove(_ id: String, because reason: String, quietly: Bool = false) -> Bool {
         guard let viewer = shared.state.withLock({ $0.viewers.removeValue(forKey: id) }) else { return false }
-        if !quietly { note("viewer \(viewer.number) left: \(reason) (\(count) watching)") }
+        if !quietly {
+            note("viewer \(viewer.number) left: \(reason) (\(count) watching)")
+            changes.withLock { $0 }?(false)
+        }
         teardown.async { viewer.close() }
         return true
     }

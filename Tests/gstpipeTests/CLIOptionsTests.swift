@@ -248,6 +248,13 @@ struct CLIOptionsTests {
                                       alone.
               --no-video              Leave the input's video out: the output holds audio
                                       alone (name an audio file: .m4a, .mka, .wav...).
+              --metrics <host:port>   Serve Prometheus metrics at http://HOST:PORT/metrics
+                                      and the input's health at /healthz (200 while it
+                                      delivers, else 503), such as 127.0.0.1:9100.
+              --events <FILE>         Append one JSON object a line to FILE (- for standard
+                                      output) for each thing that happens: started, input
+                                      lost and back, viewer joined and left, recording
+                                      written and deleted, error, stopped.
               -f <FILE>               Run the description kept in FILE (# starts a comment;
                                       newlines count as spaces).
               --version               Show the version.

@@ -46,6 +46,16 @@ gboolean CGStreamerRTSPShim_access_use_tls(CGStreamerRTSPShimServer *server, con
 /// Connections that never set up a stream take no place. Before listening.
 void CGStreamerRTSPShim_access_limit_clients(CGStreamerRTSPShimServer *server, int clients);
 
+/// Called on a client's thread when a client starts playing (`joined` TRUE) and when a client that
+/// played closes its connection (`joined` FALSE), with the viewers watching now.
+typedef void (*CGStreamerRTSPShimViewerCallback)(void *context, gboolean joined, int viewers);
+
+/// Calls `callback` with `context` as viewers come and go, until the server is freed; `destroy` then
+/// releases `context`. Before listening.
+void CGStreamerRTSPShim_server_watch_viewers(CGStreamerRTSPShimServer *server,
+                                             CGStreamerRTSPShimViewerCallback callback, void *context,
+                                             GDestroyNotify destroy);
+
 /// The TCP port the server listens on (the one asked for, or the one chosen for port 0).
 int CGStreamerRTSPShim_server_port(CGStreamerRTSPShimServer *server);
 

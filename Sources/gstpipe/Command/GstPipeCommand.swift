@@ -116,6 +116,9 @@ struct GstPipeCommand: AsyncParsableCommand {
     @OptionGroup
     var ranges: RangeOptions
 
+    @OptionGroup
+    var running: MetricsOptions
+
     @Option(
         name: .customShort("f"),
         help: ArgumentHelp(
@@ -136,13 +139,15 @@ struct GstPipeCommand: AsyncParsableCommand {
         }
         try streams.check()
         _ = try ranges.request()
+        try running.check()
     }
 
     func run() async throws {
         let options = RunOptions(
             printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
             stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate, streams: streams.settings,
-            range: try ranges.request(), noAudio: ranges.noAudio, noVideo: ranges.noVideo)
+            range: try ranges.request(), noAudio: ranges.noAudio, noVideo: ranges.noVideo,
+            metricsAddress: running.address, eventsFile: running.events)
         if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
             throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
         }

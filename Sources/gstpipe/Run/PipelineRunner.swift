@@ -1,5 +1,6 @@
 import Foundation
 import GstPipeElements
+import GstPipeMetrics
 import MediaIO
 import Synchronization
 
@@ -27,6 +28,10 @@ struct RunOptions: Sendable {
     var noAudio = false
     /// `--no-video`: the input's video is left out (the description must write audio).
     var noVideo = false
+    /// `--metrics HOST:PORT`: where to serve Prometheus metrics and the health check.
+    var metricsAddress: MetricsAddress?
+    /// `--events FILE`: where to append the run's events as JSON lines (`-`: standard output).
+    var eventsFile: String?
 }
 
 /// Exit statuses, as gst-launch users expect them.
@@ -109,18 +114,29 @@ struct PipelineRunner {
             return error.report()
         }
         files.setUpLiveInput(options.streams, note: note)
+        // Before the stream servers: an address in use is the user's to change, said before anything starts.
+        let metrics: RunMetrics
+        do {
+            metrics = try await RunMetrics(options)
+        } catch {
+            return error.report()
+        }
+        metrics.watch(pipeline, elements: elements, silenceLimit: options.streams.inputTimeout)
         let streams: StreamRun
         do {
             streams = try await StreamRun(
                 job: job, input: elements.input?.session, outputs: elements.outputs, settings: options.streams,
                 note: note)
         } catch {
+            metrics.close(exitStatus: error.exitStatus)
             return error.report()
         }
         // The servers close once the pipeline has stopped (drive's end): clients get end of stream first.
         defer { streams.close() }
-        return await drive(
+        let status = await drive(
             pipeline, files: files, streams: streams, terminal: preview == .terminal ? TerminalPreview() : nil)
+        metrics.close(exitStatus: status)
+        return status
     }
 
     private var tokens: [String] {
@@ -136,7 +152,8 @@ struct PipelineRunner {
         _ pipeline: Pipeline, files: FileJobRun, streams: StreamRun, terminal: TerminalPreview?
     ) async -> Int32 {
         var progress: ProgressLine?
-        if terminal == nil && !options.quiet && isatty(STDOUT_FILENO) == 1 {
+        // `--events -` writes its lines to standard output, which a progress line would break into.
+        if terminal == nil && !options.quiet && isatty(STDOUT_FILENO) == 1 && options.eventsFile != "-" {
             var frames = Statistics.firstCounter(in: pipeline)
             if let counter = files.framesCounter { frames = { counter.count } }
             // Audio buffers are no frames (and a Swift audio element counts buffers): time alone.
@@ -172,6 +189,7 @@ struct PipelineRunner {
             return ExitStatus.runtimeError
         }
         progress?.start()
+        Metrics.shared.started()
         // A reconnecting input watches its own connections for silence, and the outputs never see one.
         let silence = options.streams.reconnect
             ? nil : options.streams.inputTimeout.flatMap { files.watchSilence(timeout: $0, note: note) }

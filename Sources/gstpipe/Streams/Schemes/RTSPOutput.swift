@@ -1,3 +1,5 @@
+import GstPipeMetrics
+
 /// `rtsp://HOST:PORT/PATH`: served by gstpipe itself (`RTSPServer`) to any number of viewers, who
 /// come and go without touching the pipeline; with a password, over TLS (`rtsps://`) or to a number
 /// of viewers at most, as `RTSPAccess` reads them. The chain ends in an appsink the server takes H.264
@@ -48,7 +50,12 @@ struct RTSPOutput: StreamOutput {
         guard let appsink = chain.sink else { return nil }
         let access = try RTSPAccess(address, settings: settings)
         if let warning = access.warning { note(warning) }
-        let server = try RTSPServer(address: address, appsink: appsink, mpegTS: carriesTransportStream, access: access)
+        let name = RunMetrics.name(of: chain.file)
+        let server = try RTSPServer(
+            address: address, appsink: appsink, mpegTS: carriesTransportStream, access: access,
+            viewers: { joined in
+                if joined { Metrics.shared.viewerJoined(output: name) } else { Metrics.shared.viewerLeft(output: name) }
+            })
         let who = access.users.isEmpty ? "any number of viewers" : "viewers with a password"
         note("serving \(server.url) (open it with ffplay, VLC or gst-play-1.0; \(who))")
         return server

@@ -18,10 +18,12 @@ final class RTSPServer: StreamServer, @unchecked Sendable {
     let access: RTSPAccess
 
     /// Starts serving what reaches `appsink`: H.264 access units, or MPEG-TS when `mpegTS` (a file
-    /// input's video and audio together), to the clients `access` lets in. Throws a message saying why
+    /// input's video and audio together), to the clients `access` lets in, telling `viewers` as each
+    /// client starts playing (true) and as one that played goes (false). Throws a message saying why
     /// the server cannot listen, or what is wrong with its users, certificate or key.
     init(
-        address: StreamAddress, appsink: Element, mpegTS: Bool = false, access: RTSPAccess = RTSPAccess()
+        address: StreamAddress, appsink: Element, mpegTS: Bool = false, access: RTSPAccess = RTSPAccess(),
+        viewers: (@Sendable (_ joined: Bool) -> Void)? = nil
     ) throws(FileJob.Failure) {
         self.address = address
         let made = appsink.withUnsafePointer { sink in
@@ -34,6 +36,7 @@ final class RTSPServer: StreamServer, @unchecked Sendable {
             CGStreamerRTSPShim_server_free(made)
             throw error
         }
+        if let viewers { Self.watchViewers(of: made, with: viewers) }
         var error: UnsafeMutablePointer<CChar>?
         guard CGStreamerRTSPShim_server_listen(made, &error) != 0 else {
             let reason = RTSPAccess.take(error)
@@ -45,6 +48,23 @@ final class RTSPServer: StreamServer, @unchecked Sendable {
         server = made
         port = Int(CGStreamerRTSPShim_server_port(made))
         self.access = access
+    }
+
+    /// Hands the C server `handler`, kept until the server is freed (its GDestroyNotify releases it).
+    private static func watchViewers(of server: OpaquePointer, with handler: @escaping @Sendable (Bool) -> Void) {
+        final class Box: Sendable {
+            let handler: @Sendable (Bool) -> Void
+            init(_ handler: @escaping @Sendable (Bool) -> Void) { self.handler = handler }
+        }
+        CGStreamerRTSPShim_server_watch_viewers(
+            server, { context, joined, _ in
+                guard let context else { return }
+                Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().handler(joined != 0)
+            }, Unmanaged.passRetained(Box(handler)).toOpaque(),
+            { context in
+                guard let context else { return }
+                Unmanaged<Box>.fromOpaque(context).release()
+            })
     }
 
     /// The URL to open: the one given (its password masked), with the port the server got, and this

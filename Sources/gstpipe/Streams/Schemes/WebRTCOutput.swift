@@ -1,3 +1,4 @@
+import GstPipeMetrics
 import GstPipeWebRTC
 
 /// `webrtc://HOST:PORT/PATH`: served by gstpipe itself to browsers (`WebRTCServer`): a viewer page at
@@ -65,6 +66,10 @@ struct WebRTCOutput: StreamOutput {
         let server = try await WebRTCServer(
             address: address, codec: codec, ice: ice, sources: sources, limit: maxClients, note: note)
         note(server.startNote)
+        let name = RunMetrics.name(of: chain.file)
+        server.viewers.onChange { joined in
+            if joined { Metrics.shared.viewerJoined(output: name) } else { Metrics.shared.viewerLeft(output: name) }
+        }
         return server
     }
 
