@@ -76,6 +76,7 @@ struct ReconnectTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let log = folder.appendingPathComponent("gstpipe.log")
         let progress = folder.appendingPathComponent("progress")
+        let events = folder.appendingPathComponent("events.jsonl")
 
         var camera = namespace.run("/usr/bin/python3", ["-c", Self.camera, "8554", "320", "240", "30"])
         #expect(await namespace.waitForTCP(8554))
@@ -84,7 +85,7 @@ struct ReconnectTests {
             [
                 "-c", "exec \"$0\" \"$@\" 2>\(log.path)", CLI.binary.path,
                 "rtsp://viewer:\(Self.secret)@127.0.0.1:8554/cam", "!", "gray", "!", "rtsp://127.0.0.1:8555/out",
-                "--reconnect", "--reconnect-max", "8", "--timeout", "2",
+                "--reconnect", "--reconnect-max", "8", "--timeout", "2", "--events", events.path,
             ])
         #expect(await namespace.waitForTCP(8555))
         let viewer = namespace.run(
@@ -137,6 +138,13 @@ struct ReconnectTests {
         #expect(stderr.components(separatedBy: "gstpipe: input lost: ").count - 1 == 3, "\(stderr)")
         #expect(stderr.components(separatedBy: "gstpipe: input back after ").count - 1 == 2, "\(stderr)")
         #expect(!stderr.contains(Self.secret) && !viewed.stderr.contains(Self.secret))
+        // The events say the same as stderr: three losses (the last one for good) and two returns.
+        let kinds = try String(contentsOf: events, encoding: .utf8).split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])?["event"] as? String
+        }
+        #expect(kinds.filter { $0 == "input_lost" }.count == 3, "\(kinds)")
+        #expect(kinds.filter { $0 == "input_back" }.count == 2, "\(kinds)")
+        #expect(!(try String(contentsOf: events, encoding: .utf8)).contains(Self.secret))
         // The viewer stayed until the relay ended (the server's end of stream), with frames all along.
         #expect(frames.count >= (backAt.last ?? 0) + 45, "\(frames.count) frames")
         #expect(frames.allSatisfy { $0.size == "320x240" }, "\(Set(frames.map(\.size)))")
