@@ -94,6 +94,10 @@ struct RecordPattern: Sendable {
     /// Makes `root` and checks that files can be written in it: a usage error naming the folder when not.
     func prepare() throws(FileJob.Failure) {
         let folder = root.path
+        var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
+            throw .usage("--record \(text): \(folder) is a file, not a folder: choose another folder for the recordings")
+        }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         } catch {

@@ -58,8 +58,7 @@ final class Recorder: Sendable {
     }
 
     /// Refuses what cannot be recorded, before the pipeline is built: an input that is a file (it has
-    /// no wall-clock time; `gstpipe IN --start --end ! out.mp4` cuts a file), and a pattern whose folder
-    /// cannot be written. Returns the tokens to add after the description when it names no output.
+    /// no wall-clock time; `gstpipe IN --start --end ! out.mp4` cuts a file), or audio alone. Returns the tokens to add after the description when it names no output.
     static func check(_ settings: RecordSettings, job: FileJob) throws(FileJob.Failure) -> [String] {
         if let input = job.input, !input.isNetwork {
             throw .usage(
@@ -69,13 +68,15 @@ final class Recorder: Sendable {
         guard job.media == .video else {
             throw .usage("--record records video: this description makes audio alone")
         }
-        try settings.pattern.prepare()
-        return job.outputs.isEmpty ? ["!"] + FileJob.junction(named: junction) : []
+        // A description that ends in a sink of its own (fakesink, autovideosink) is recorded from before it.
+        let lastElement = job.tokens.last { !$0.contains("=") && $0 != "!" } ?? ""
+        let endsInSink = GStreamer.classification(ofElement: lastElement)?.contains("Sink") ?? false
+        return job.outputs.isEmpty && !endsInSink ? ["!"] + FileJob.junction(named: junction) : []
     }
 
     /// Builds the recording's branch in `pipeline` (after `check`), from the first H.264 output's
-    /// encoder or from the record junction. Throws a usage error when the description has outputs
-    /// but none encoded as H.264 (WebM's VP8, images), or a source that is not live.
+    /// encoder, from the record junction, or beside the first video output or sink. Throws a usage
+    /// error for a source that is not live, or a pattern whose folder cannot be made or written.
     static func attach(
         _ settings: RecordSettings, outputs: [FileJobElements.Output], to pipeline: Pipeline,
         events: RecordingEvents = .run, note: @escaping @Sendable (String) -> Void
@@ -86,11 +87,16 @@ final class Recorder: Sendable {
                 "--record records live sources: \(source.name) is not live (give it is-live=true, or use a camera "
                     + "or a network input)")
         }
+        try settings.pattern.prepare()
         let junction = pipeline.element(named: junction)
         let shared = outputs.first { $0.file.media == .video && $0.encoder.factoryName == "x264enc" }?.encoder
-        // Without an x264enc to share (gray's x264grayenc makes no key frame when asked; VP8, images), the
-        // recording encodes the first video output's pictures itself.
-        let beside = outputs.first { $0.file.media == .video }?.converter
+        // Without an x264enc to share (gray's x264grayenc makes no key frame when asked; VP8, images; a
+        // sink of the description's own), the recording encodes the first video output's pictures itself.
+        let sinks = pipeline.children.filter { element in
+            !element.pads.contains { $0.direction == .source } && element.pads.contains { $0.direction == .sink }
+        }
+        // Children come newest first: the description's last sink.
+        let beside = outputs.first { $0.file.media == .video }?.converter ?? sinks.first
         guard let upstream = junction ?? shared ?? beside, let bin = upstream.parent as? Bin else {
             throw .usage("--record records video: this description has no video output to record")
         }
@@ -188,17 +194,20 @@ final class Recorder: Sendable {
 
     /// A recording branch from `encoder`'s output, beside where it went.
     private func share(_ encoder: Element, in bin: Bin) throws(GStreamerError) {
-        guard let next = encoder.pad(named: "src")?.peer?.parentElement else {
-            throw GStreamerError(kind: .core, message: "the encoder \(encoder.name) is not linked")
-        }
-        try recordBranch(from: try tee(before: next, in: bin), in: bin)
+        try recordBranch(from: try tee(after: try Self.pad("src", of: encoder), in: bin), in: bin)
     }
 
     /// A tee put between `element` and what feeds it, the feed going on through a queue; returns the tee.
     private func tee(before element: Element, in bin: Bin) throws(GStreamerError) -> Element {
-        guard let input = element.pad(named: "sink"), let feed = input.peer else {
+        guard let feed = try Self.pad("sink", of: element).peer else {
             throw GStreamerError(kind: .core, message: "\(element.name) is not linked")
         }
+        return try tee(after: feed, in: bin)
+    }
+
+    /// A tee put after the source pad `feed`, what it fed going on through a queue; returns the tee.
+    private func tee(after feed: Pad, in bin: Bin) throws(GStreamerError) -> Element {
+        guard let input = feed.peer else { throw GStreamerError(kind: .core, message: "\(feed.name) is not linked") }
         _ = feed.unlink(from: input)
         let tee = try ElementSpec("tee").make(named: "gstpipe-record-tee", in: bin)
         let queue = try ElementSpec("queue").make(in: bin)
@@ -249,7 +258,7 @@ final class Recorder: Sendable {
         case .error(let error) where isRecording(error.source):
             let open = state.withLock { $0.open.values.map(\.path).sorted().first }
             let what = open.map { " \($0)" } ?? ""
-            var reason = error.message
+            var reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
             if let debug = error.debug, let detail = debug.split(separator: "\n").dropFirst().first { reason += " (\(detail))" }
             let text = "recording\(what) failed: \(reason); the run ends (finished recordings are kept, the file being "
                 + "written stays under its .partial name)"
