@@ -9,7 +9,9 @@ import Testing
     .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: FFProbe.path), "ffprobe is not installed"))
 struct RecordingTests {
     /// 30 frames a second of a moving test pattern, live.
-    static let live = ["videotestsrc", "is-live=true", "pattern=ball", "!", "video/x-raw,width=320,height=240,framerate=30/1"]
+    static let live = [
+        "videotestsrc", "is-live=true", "pattern=ball", "!", "video/x-raw,width=320,height=240,framerate=30/1",
+    ]
     static let frame = 1.0 / 30
 
     /// What ffprobe reads of one file: its frames' timestamps (seconds), length and creation time.
@@ -23,8 +25,11 @@ struct RecordingTests {
 
     static func probe(_ url: URL) throws -> Probe {
         let result = try CLI.run(
-            ["-v", "error", "-select_streams", "v:0", "-show_entries", "frame=pts_time:format=duration:format_tags=creation_time",
-             "-of", "json", url.path],
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries",
+                "frame=pts_time:format=duration:format_tags=creation_time",
+                "-of", "json", url.path,
+            ],
             executable: URL(fileURLWithPath: FFProbe.path), timeout: 30)
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
         let frames = json["frames"] as? [[String: Any]] ?? []
@@ -57,7 +62,9 @@ struct RecordingTests {
         return url
     }
 
-    @Test("Files of 2 s from the same encoding as out.mp4: every one plays, frames add up, names and creation times agree")
+    @Test(
+        "Files of 2 s from the same encoding as out.mp4: every one plays, frames add up, names and creation times agree"
+    )
     func rotates() throws {
         let folder = try Self.folder("rotate")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -73,7 +80,10 @@ struct RecordingTests {
         var recorded = 0
         var starts: [Date] = []
         for (position, name) in names.enumerated() {
-            #expect(name.range(of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}/[0-9]{2}-[0-9]{2}-[0-9]{2}\.mp4$"#, options: .regularExpression) != nil, "\(name)")
+            #expect(
+                name.range(
+                    of: #"^[0-9]{4}-[0-9]{2}-[0-9]{2}/[0-9]{2}-[0-9]{2}-[0-9]{2}\.mp4$"#, options: .regularExpression)
+                    != nil, "\(name)")
             let probe = try Self.probe(folder.appendingPathComponent("rec/\(name)"))
             #expect(probe.plays, "\(name) does not play")
             #expect(probe.timestamps.count > 0, "\(name) has no frame")
@@ -100,7 +110,9 @@ struct RecordingTests {
         }
         // The same frames as the file beside: one encoder's output, teed.
         let written = try Self.probe(output)
-        #expect(recorded == written.timestamps.count, "recorded \(recorded) frames, out.mp4 has \(written.timestamps.count)")
+        #expect(
+            recorded == written.timestamps.count, "recorded \(recorded) frames, out.mp4 has \(written.timestamps.count)"
+        )
 
         // recordings --json: the same files, end to end.
         let listing = try CLI.run(["recordings", folder.appendingPathComponent("rec").path, "--json"])
@@ -128,7 +140,8 @@ struct RecordingTests {
         let to = from.addingTimeInterval(3)
         let span = folder.appendingPathComponent("span.mp4")
         let cut = try CLI.run([
-            "recordings", folder.appendingPathComponent("rec").path, "--from", ISO8601DateFormatter.withFractions.string(from: from),
+            "recordings", folder.appendingPathComponent("rec").path, "--from",
+            ISO8601DateFormatter.withFractions.string(from: from),
             "--to", ISO8601DateFormatter.withFractions.string(from: to), "--output", span.path,
         ])
         #expect(cut.status == 0, "\(cut.stderr)")
@@ -140,7 +153,8 @@ struct RecordingTests {
         // B-frames, MP4 fragments) gives one frame fewer than they hold (measured: 119 of 120).
         let whole = folder.appendingPathComponent("whole.mp4")
         let join = try CLI.run([
-            "recordings", folder.appendingPathComponent("rec").path, "--from", ISO8601DateFormatter.withFractions.string(from: spans[0].0),
+            "recordings", folder.appendingPathComponent("rec").path, "--from",
+            ISO8601DateFormatter.withFractions.string(from: spans[0].0),
             "--to", ISO8601DateFormatter.withFractions.string(from: spans[1].1), "--output", whole.path,
         ])
         #expect(join.status == 0, "\(join.stderr)")
@@ -149,7 +163,9 @@ struct RecordingTests {
         #expect(abs((joined.duration ?? 0) - 4) <= Self.frame + 0.001, "\(joined.duration ?? 0) s")
     }
 
-    @Test("kill -9 leaves every renamed file playable and the one being written named .partial; --record-keep deletes the oldest")
+    @Test(
+        "kill -9: every renamed file plays, the one being written stays .partial; --record-keep deletes the oldest"
+    )
     func killedAndKept() throws {
         let folder = try Self.folder("kill")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -177,7 +193,9 @@ struct RecordingTests {
         #expect((ages.max() ?? 99) < 3 + 1.5, "a file older than kept: \(ages)")
     }
 
-    @Test("A 2 MB disk: --record-max-size keeps under it and the run goes on; without it the disk fills and the run ends 1")
+    @Test(
+        "A 2 MB disk: --record-max-size keeps under it and the run goes on; without it the disk fills, the run ends 1"
+    )
     func smallDisk() throws {
         let folder = try Self.folder("tmpfs")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -193,10 +211,12 @@ struct RecordingTests {
             // The tmpfs lives in the namespace of the shell that mounts it, which runs gstpipe and lists it.
             let script = """
                 mount -t tmpfs -o size=2M tmpfs \(folder.path) && \
-                timeout --preserve-status -s INT \(seconds) \(gstpipe) -q \(video) ! gray --record \(folder.path)/%H-%M-%S.mp4 \
+                timeout --preserve-status -s INT \(seconds) \(gstpipe) -q \(video) ! gray \
+                --record \(folder.path)/%H-%M-%S.mp4 \
                 --record-segment 1 \(options); echo "status=$?"; ls -la \(folder.path); du -sb \(folder.path)
                 """
-            return try CLI.run(["-m", "sh", "-c", script], executable: URL(fileURLWithPath: "/usr/bin/unshare"), timeout: 40)
+            return try CLI.run(
+                ["-m", "sh", "-c", script], executable: URL(fileURLWithPath: "/usr/bin/unshare"), timeout: 40)
         }
         let kept = try run("--record-max-size 700K", seconds: 8)
         #expect(kept.stdout.contains("status=130"), "\(kept.stdout)\n\(kept.stderr)")
@@ -211,7 +231,9 @@ struct RecordingTests {
         #expect(full.stderr.contains("the run ends"))
     }
 
-    @Test("Usage errors exit 2: a file input, a source that is not live, a folder that cannot be made, a bad pattern or time")
+    @Test(
+        "Usage errors exit 2: a file input, a source that is not live, a folder in the way, a bad pattern or time"
+    )
     func usageErrors() throws {
         let folder = try Self.folder("usage")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -219,16 +241,30 @@ struct RecordingTests {
         try Data("x".utf8).write(to: file)
         let pattern = folder.appendingPathComponent("r/%H-%M-%S.mp4").path
         let cases: [([String], String)] = [
-            ([file.path, "!", "gray", "!", folder.appendingPathComponent("o.mp4").path, "--record", pattern], "records live inputs"),
+            (
+                [file.path, "!", "gray", "!", folder.appendingPathComponent("o.mp4").path, "--record", pattern],
+                "records live inputs"
+            ),
             (["videotestsrc", "!", "gray", "--record", pattern], "is not live"),
             (Self.live + ["!", "gray", "--record", file.path + "/%S.mp4"], "is a file, not a folder"),
-            (Self.live + ["!", "gray", "--record", folder.appendingPathComponent("%H.mp4").path], "must hold the seconds"),
+            (
+                Self.live + ["!", "gray", "--record", folder.appendingPathComponent("%H.mp4").path],
+                "must hold the seconds"
+            ),
             (Self.live + ["!", "gray", "--record", folder.appendingPathComponent("%S.avi").path], ".mp4"),
             (Self.live + ["!", "gray", "--record", pattern, "--record-keep", "3x"], "--record-keep takes a duration"),
-            (Self.live + ["!", "gray", "--record", pattern, "--record-max-size", "lots"], "--record-max-size takes a size"),
+            (
+                Self.live + ["!", "gray", "--record", pattern, "--record-max-size", "lots"],
+                "--record-max-size takes a size"
+            ),
             (["recordings", folder.path, "--from", "yesterday"], "ISO 8601"),
-            (["recordings", folder.path, "--from", "2026-01-01T00:00:00Z", "--to", "2026-01-01T00:01:00Z", "--output", "x.avi"],
-             "no recording holds"),
+            (
+                [
+                    "recordings", folder.path, "--from", "2026-01-01T00:00:00Z", "--to", "2026-01-01T00:01:00Z",
+                    "--output", "x.avi",
+                ],
+                "no recording holds"
+            ),
         ]
         for (arguments, words) in cases {
             let result = try CLI.run(arguments, timeout: 20)

@@ -80,7 +80,8 @@ extension GstPipeCommand {
             for file in index.files {
                 if let gap = nextGap, gap.end <= file.start {
                     lines.append(
-                        "gap  \(RecordingIndex.text(gap.start, utc: false))  \(RecordingIndex.text(gap.end, utc: false))  "
+                        "gap  \(RecordingIndex.text(gap.start, utc: false))  "
+                            + "\(RecordingIndex.text(gap.end, utc: false))  "
                             + String(format: "%.3f s", gap.end.timeIntervalSince(gap.start)))
                     nextGap = gaps.next()
                 }
@@ -105,7 +106,8 @@ extension GstPipeCommand {
                 ]
             }
             let object: [String: Any] = ["files": files, "gaps": gaps]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
+            let data =
+                (try? JSONSerialization.data(withJSONObject: object, options: [.prettyPrinted, .sortedKeys])) ?? Data()
             return String(decoding: data, as: UTF8.self) + "\n"
         }
     }

@@ -96,7 +96,8 @@ struct RecordPattern: Sendable {
         let folder = root.path
         var isFolder: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), !isFolder.boolValue {
-            throw .usage("--record \(text): \(folder) is a file, not a folder: choose another folder for the recordings")
+            throw .usage(
+                "--record \(text): \(folder) is a file, not a folder: choose another folder for the recordings")
         }
         do {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)

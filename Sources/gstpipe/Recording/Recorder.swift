@@ -58,7 +58,8 @@ final class Recorder: Sendable {
     }
 
     /// Refuses what cannot be recorded, before the pipeline is built: an input that is a file (it has
-    /// no wall-clock time; `gstpipe IN --start --end ! out.mp4` cuts a file), or audio alone. Returns the tokens to add after the description when it names no output.
+    /// no wall-clock time; `gstpipe IN --start --end ! out.mp4` cuts a file), or audio alone. Returns
+    /// the tokens to add after the description when it names no output.
     static func check(_ settings: RecordSettings, job: FileJob) throws(FileJob.Failure) -> [String] {
         if let input = job.input, !input.isNetwork {
             throw .usage(
@@ -174,7 +175,9 @@ final class Recorder: Sendable {
         // Two files in one second (a short segment) get -2, -3...
         var number = 2
         let stem = String(path.dropLast(settings.pattern.container.count + 1))
-        while FileManager.default.fileExists(atPath: path) || state.withLock({ $0.open[RecordPattern.partialPath(of: path)] != nil }) {
+        while FileManager.default.fileExists(atPath: path)
+            || state.withLock({ $0.open[RecordPattern.partialPath(of: path)] != nil })
+        {
             path = "\(stem)-\(number).\(settings.pattern.container)"
             number += 1
         }
@@ -238,7 +241,8 @@ final class Recorder: Sendable {
     /// disk does not hold up the outputs beside it.
     private func recordBranch(from upstream: Element, in bin: Bin) throws(GStreamerError) {
         let queue = try ElementSpec(
-            "queue", [("max-size-time", .text("10000000000")), ("max-size-bytes", .text("0")), ("max-size-buffers", .text("0"))]
+            "queue",
+            [("max-size-time", .text("10000000000")), ("max-size-bytes", .text("0")), ("max-size-buffers", .text("0"))]
         ).make(named: "gstpipe-record-queue", in: bin)
         let parser = try ElementSpec("h264parse").make(in: bin)
         try upstream.link(to: queue)
@@ -259,8 +263,11 @@ final class Recorder: Sendable {
             let open = state.withLock { $0.open.values.map(\.path).sorted().first }
             let what = open.map { " \($0)" } ?? ""
             var reason = error.message.hasSuffix(".") ? String(error.message.dropLast()) : error.message
-            if let debug = error.debug, let detail = debug.split(separator: "\n").dropFirst().first { reason += " (\(detail))" }
-            let text = "recording\(what) failed: \(reason); the run ends (finished recordings are kept, the file being "
+            if let debug = error.debug, let detail = debug.split(separator: "\n").dropFirst().first {
+                reason += " (\(detail))"
+            }
+            let text =
+                "recording\(what) failed: \(reason); the run ends (finished recordings are kept, the file being "
                 + "written stays under its .partial name)"
             events.send(.failed(message: text))
             return text

@@ -5,7 +5,8 @@ import MediaIO
 /// end, and the gaps between them, for `gstpipe recordings`.
 ///
 /// A file's start is its creation time (MP4's `mvhd`, to the second; Matroska's `DateUTC`, exact),
-/// its length read from its fragments (`FragmentedMP4`) or, for Matroska, by GStreamer's discoverer. Files one after the other in a run are contiguous:
+/// its length read from its fragments (`FragmentedMP4`) or, for Matroska, by GStreamer's discoverer.
+/// Files one after the other in a run are contiguous:
 /// the recorder starts each where the one before ended, and names it so, so a file whose start lies
 /// within a second of the end of the one before is placed exactly at that end (the creation time's
 /// second is all MP4 keeps). A file placed otherwise starts after a gap: the run stopped, or the
@@ -38,7 +39,8 @@ struct RecordingIndex {
     /// Where no file covers the time between the first file's start and the last one's end.
     var gaps: [Gap] {
         zip(files, files.dropFirst()).compactMap { earlier, later in
-            later.start.timeIntervalSince(earlier.end) > Self.tolerance ? Gap(start: earlier.end, end: later.start) : nil
+            later.start.timeIntervalSince(earlier.end) > Self.tolerance
+                ? Gap(start: earlier.end, end: later.start) : nil
         }
     }
 
@@ -50,7 +52,8 @@ struct RecordingIndex {
     init(folder: String) throws(FileJob.Failure) {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw .runtime("\(folder) is not a folder: give the folder --record wrote into (rec for rec/%Y-%m-%d/%H-%M-%S.mp4)")
+            throw .runtime(
+                "\(folder) is not a folder: give the folder --record wrote into (rec for rec/%Y-%m-%d/%H-%M-%S.mp4)")
         }
         let root = URL(fileURLWithPath: folder).standardizedFileURL
         let keys: [URLResourceKey] = [.isRegularFileKey, .fileSizeKey]
@@ -83,7 +86,8 @@ struct RecordingIndex {
     private static func read(_ url: URL, bytes: Int64) -> File? {
         let path = url.path
         let matroska = url.pathExtension.lowercased() == "mkv"
-        let start = matroska ? MatroskaMetadata.creationDate(ofFileAt: path) : MovieHeader.read(from: path)?.creationDate
+        let start =
+            matroska ? MatroskaMetadata.creationDate(ofFileAt: path) : MovieHeader.read(from: path)?.creationDate
         let length =
             matroska
             ? (try? MediaInfo.discover(uri: url.absoluteString))?.duration.map { Double($0) / 1e9 }

@@ -26,10 +26,15 @@ struct RecordingRetention: Sendable {
         for case let url as URL in walker {
             let path = url.standardizedFileURL.path
             guard settings.pattern.matches(path),
-                let values = try? url.resourceValues(forKeys: [.isRegularFileKey, .contentModificationDateKey, .fileSizeKey]),
+                let values = try? url.resourceValues(forKeys: [
+                    .isRegularFileKey, .contentModificationDateKey, .fileSizeKey,
+                ]),
                 values.isRegularFile == true
             else { continue }
-            kept.append(Kept(path: path, modified: values.contentModificationDate ?? .distantPast, bytes: Int64(values.fileSize ?? 0)))
+            kept.append(
+                Kept(
+                    path: path, modified: values.contentModificationDate ?? .distantPast,
+                    bytes: Int64(values.fileSize ?? 0)))
         }
         return kept.sorted { ($0.modified, $0.path) < ($1.modified, $1.path) }
     }
@@ -59,7 +64,9 @@ struct RecordingRetention: Sendable {
     }
 
     private func partialBytes() -> Int64 {
-        guard let walker = FileManager.default.enumerator(at: settings.pattern.root, includingPropertiesForKeys: [.fileSizeKey])
+        guard
+            let walker = FileManager.default.enumerator(
+                at: settings.pattern.root, includingPropertiesForKeys: [.fileSizeKey])
         else { return 0 }
         var total: Int64 = 0
         for case let url as URL in walker where url.lastPathComponent.hasSuffix(".partial") {

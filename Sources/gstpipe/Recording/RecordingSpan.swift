@@ -17,7 +17,8 @@ struct RecordingSpan {
     func write() async throws(FileJob.Failure) {
         guard let first = files.first else {
             throw .runtime(
-                "no recording holds any of \(RecordingIndex.text(from, utc: false)) to \(RecordingIndex.text(to, utc: false)): "
+                "no recording holds any of \(RecordingIndex.text(from, utc: false)) to "
+                    + "\(RecordingIndex.text(to, utc: false)): "
                     + "gstpipe recordings DIR lists what there is")
         }
         guard let format = OutputFormat.forPath(output), format.holdsVideo, !format.isImage else {

@@ -117,7 +117,8 @@ struct PipelineRunner {
         var recorder: Recorder?
         if let record = options.record {
             do {
-                recorder = try Recorder.attach(record, outputs: elements.outputs, to: pipeline, note: { [self] text in note(text) })
+                recorder = try Recorder.attach(
+                    record, outputs: elements.outputs, to: pipeline, note: { [self] text in note(text) })
             } catch {
                 return error.report()
             }
