@@ -9,7 +9,8 @@ import Foundation
 enum FragmentedMP4 {
     /// Seconds, or nil when the file is no fragmented MP4 or cannot be read.
     static func duration(ofFileAt path: String) -> Double? {
-        guard let data = FileManager.default.contents(atPath: path) else { return nil }
+        // Mapped, not read: an hour's file is gigabytes, of which the boxes' headers are read.
+        guard let data = try? Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped) else { return nil }
         var timescale: UInt32?
         var defaultDuration: UInt32 = 0
         var end: UInt64 = 0
