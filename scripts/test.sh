@@ -21,6 +21,9 @@ secured='RTSPAuthTests'
 secured+='|ReconnectTests'
 # MetricsTests (an ffmpeg viewer, /metrics scraped while it watches) goes with them for the same reason.
 secured+='|MetricsTests'
+# The recording tests (a live source recorded for seconds, killed, a 2 MB tmpfs filled) in a run of their own:
+# they count frames against the wall clock, which a loaded machine would stretch.
+recording='RecordingTests'
 # The farm's tests (Redis, two Celery workers and gstpipe children each) in a run of their own too.
 farm='FarmTests'
 # The WebRTC suites, each a run of its own after the others (a browser or aiortc each, which beside
@@ -46,9 +49,10 @@ guarded() {
     scripts/test-guard.py "$name" -- swift test "$@"
 }
 guarded library --filter "$library" "$@"
-guarded "command line" --filter gstpipeTests --skip "$streams|$secured|$farm|$webrtc" "$@"
+guarded "command line" --filter gstpipeTests --skip "$streams|$secured|$farm|$webrtc|$recording" "$@"
 guarded streams --filter "$streams" "$@"
 guarded "$secured" --filter "$secured" "$@"
+guarded "$recording" --filter "$recording" "$@"
 guarded "$farm" --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
     BrowserViewersAudioTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests; do

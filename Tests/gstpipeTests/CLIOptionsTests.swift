@@ -174,6 +174,7 @@ struct CLIOptionsTests {
                      gstpipe inspect [<name>]
                      gstpipe plan-segments <input> --segment-seconds <N> [--json]
                      gstpipe join <output> <segment>... [--audio <file>]
+                     gstpipe recordings <folder> [--from <time> --to <time>] [--json] [--output <file>]
 
             ARGUMENTS:
               <description>           The pipeline, as for gst-launch-1.0.
@@ -255,6 +256,19 @@ struct CLIOptionsTests {
                                       output) for each thing that happens: started, input
                                       lost and back, viewer joined and left, recording
                                       written and deleted, error, stopped.
+              --record <pattern>      Also record what the description outputs (the same
+                                      encoding) into files named by this strftime pattern,
+                                      such as rec/%Y-%m-%d/%H-%M-%S.mp4 (.mp4 or .mkv);
+                                      live inputs only.
+              --record-segment <seconds>
+                                      Seconds of each recorded file, cut on a key frame
+                                      (default 60).
+              --record-keep <duration>
+                                      Delete recorded files older than this (90s, 30m, 24h,
+                                      7d); never the one being written.
+              --record-max-size <size>
+                                      Delete the oldest recorded files while they take more
+                                      than this (500M, 10G); never the one being written.
               -f <FILE>               Run the description kept in FILE (# starts a comment;
                                       newlines count as spaces).
               --version               Show the version.
@@ -267,6 +281,8 @@ struct CLIOptionsTests {
                                       a file in, for gstpipe join.
               join                    Join encoded segments (of one encoding) into one
                                       file, without encoding them again.
+              recordings              List the files --record wrote into DIR with their
+                                      wall-clock spans and gaps, or write a span.
 
               See 'gstpipe help <subcommand>' for detailed help.
 

@@ -15,6 +15,7 @@ struct GstPipeCommand: AsyncParsableCommand {
               gstpipe inspect [<name>]
               gstpipe plan-segments <input> --segment-seconds <N> [--json]
               gstpipe join <output> <segment>... [--audio <file>]
+              gstpipe recordings <folder> [--from <time> --to <time>] [--json] [--output <file>]
             """,
         discussion: """
             Arguments are joined the way gst-launch-1.0 joins them: each argument is one token. Swift \
@@ -63,7 +64,7 @@ struct GstPipeCommand: AsyncParsableCommand {
             gstpipe inspect lists the Swift elements; gstpipe inspect NAME shows any element's properties.
             """,
         version: "0.1.0",
-        subcommands: [Inspect.self, PlanSegments.self, Join.self]
+        subcommands: [Inspect.self, PlanSegments.self, Join.self, Recordings.self]
     )
 
     @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
@@ -119,6 +120,9 @@ struct GstPipeCommand: AsyncParsableCommand {
     @OptionGroup
     var running: MetricsOptions
 
+    @OptionGroup
+    var recording: RecordOptions
+
     @Option(
         name: .customShort("f"),
         help: ArgumentHelp(
@@ -140,6 +144,7 @@ struct GstPipeCommand: AsyncParsableCommand {
         try streams.check()
         _ = try ranges.request()
         try running.check()
+        _ = try recording.settings()
     }
 
     func run() async throws {
@@ -147,7 +152,8 @@ struct GstPipeCommand: AsyncParsableCommand {
             printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
             stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate, streams: streams.settings,
             range: try ranges.request(), noAudio: ranges.noAudio, noVideo: ranges.noVideo,
-            metricsAddress: running.address, eventsFile: running.events)
+            metricsAddress: running.address, eventsFile: running.events,
+            record: try recording.settings())
         if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
             throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
         }
@@ -186,6 +192,16 @@ struct GstPipeCommand: AsyncParsableCommand {
                 if let join = join as? Join { status = await join.execute() }
             } catch {
                 Join.exitRedacted(error)
+            }
+            Foundation.exit(status)
+        }
+        if arguments.first == "recordings" {
+            var status = ExitStatus.usage
+            do {
+                let recordings = try Recordings.parseAsRoot(Array(arguments.dropFirst()))
+                if let recordings = recordings as? Recordings { status = await recordings.execute() }
+            } catch {
+                Recordings.exitRedacted(error)
             }
             Foundation.exit(status)
         }

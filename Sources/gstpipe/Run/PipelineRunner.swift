@@ -32,6 +32,8 @@ struct RunOptions: Sendable {
     var metricsAddress: MetricsAddress?
     /// `--events FILE`: where to append the run's events as JSON lines (`-`: standard output).
     var eventsFile: String?
+    /// `--record` and its options: what the description outputs is also recorded into rotating files.
+    var record: RecordSettings?
 }
 
 /// Exit statuses, as gst-launch users expect them.
@@ -84,12 +86,24 @@ struct PipelineRunner {
         } catch {
             return error.report()
         }
+        var recordJunction: [String] = []
+        if let record = options.record {
+            do {
+                recordJunction = try Recorder.check(record, job: job)
+            } catch {
+                return error.report()
+            }
+            job.tokens += recordJunction
+        }
         job.notes.forEach(note)
         let elements: FileJobElements
         do {
             switch description {
             case .arguments: pipeline = try Pipeline(arguments: job.tokens)
-            case .text(let text): pipeline = try job.isPlainDescription ? Pipeline(launch: text) : Pipeline(arguments: job.tokens)
+            case .text(let text):
+                pipeline =
+                    try job.isPlainDescription && recordJunction.isEmpty
+                    ? Pipeline(launch: text) : Pipeline(arguments: job.tokens)
             }
             elements = try FileJobElements.build(job, in: pipeline)
         } catch {
@@ -105,6 +119,15 @@ struct PipelineRunner {
         if let unfed = UnfedPads.message(for: pipeline) {
             printError(unfed)
             return ExitStatus.usage
+        }
+        var recorder: Recorder?
+        if let record = options.record {
+            do {
+                recorder = try Recorder.attach(
+                    record, outputs: elements.outputs, to: pipeline, note: { [self] text in note(text) })
+            } catch {
+                return error.report()
+            }
         }
         let preview: Preview?
         do {
@@ -134,7 +157,8 @@ struct PipelineRunner {
         // The servers close once the pipeline has stopped (drive's end): clients get end of stream first.
         defer { streams.close() }
         let status = await drive(
-            pipeline, files: files, streams: streams, terminal: preview == .terminal ? TerminalPreview() : nil)
+            pipeline, files: files, streams: streams, recorder: recorder,
+            terminal: preview == .terminal ? TerminalPreview() : nil)
         metrics.close(exitStatus: status)
         return status
     }
@@ -149,7 +173,7 @@ struct PipelineRunner {
     /// Runs the pipeline to its end. `terminal` is the terminal under the ASCII-art preview, whose
     /// keys end the run and whose modes come back on every way out.
     private func drive(
-        _ pipeline: Pipeline, files: FileJobRun, streams: StreamRun, terminal: TerminalPreview?
+        _ pipeline: Pipeline, files: FileJobRun, streams: StreamRun, recorder: Recorder?, terminal: TerminalPreview?
     ) async -> Int32 {
         var progress: ProgressLine?
         // `--events -` writes its lines to standard output, which a progress line would break into.
@@ -198,9 +222,16 @@ struct PipelineRunner {
             if options.printMessages && !options.quiet {
                 writeStandardOutput("Got message: \(message)\n")
             }
+            if let failure = recorder?.handle(message) {
+                progress?.finish()
+                printError(failure)
+                drawGraph(of: pipeline)
+                return ExitStatus.runtimeError
+            }
             switch message {
             case .endOfStream:
                 progress?.finish()
+                recorder?.finishAtEnd()
                 await streams.finish()
                 heldWarnings.forEach(printWarning)
                 drawGraph(of: pipeline)

@@ -1,6 +1,7 @@
 import Foundation
 import GstPipeMetrics
 import MediaIO
+import Synchronization
 
 /// What `--metrics` and `--events` add to a run: the server and the event file, and `Metrics.shared`
 /// watching the pipeline with the job's input and outputs, each output named by its scheme or
@@ -48,6 +49,19 @@ struct RunMetrics {
             case .away, .gaveUp: Metrics.shared.inputLost(reason: change.reason ?? "the input was lost")
             case .delivering: if let away = change.awayFor { Metrics.shared.inputBack(after: away) }
             case .starting: break
+            }
+        }
+        // A deleted recording's size is known from when it was written (a file of an earlier run counts 0).
+        let sizes = Mutex<[String: Int64]>([:])
+        RecordingEvents.run.observe { event in
+            switch event {
+            case .written(let path, _, _, let bytes):
+                sizes.withLock { $0[path] = bytes }
+                Metrics.shared.recordingWritten(path: path, bytes: bytes)
+            case .deleted(let path):
+                Metrics.shared.recordingDeleted(path: path, bytes: sizes.withLock { $0.removeValue(forKey: path) } ?? 0)
+            case .failed(let message):
+                Metrics.shared.error(message)
             }
         }
     }
