@@ -194,7 +194,7 @@ struct AppTests {
         try pipeline.setState(.paused, timeout: 5_000_000_000)
         defer { pipeline.stop() }
         #expect(pipeline.duration == 1_000_000_000)
-        #expect(pipeline.seek(rate: 1, flags: [.flush, .accurate], start: 500_000_000))
+        #expect(try pipeline.seek(rate: 1, flags: [.flush, .accurate], start: 500_000_000))
         try pipeline.play()
         // The first sample after the flushing seek starts at the position sought.
         let sample = try #require(sink.tryPullSample(timeout: .seconds(5)))

@@ -14,8 +14,8 @@ struct AppSrcFrameTests {
         let format = VideoFrameFormat(pixelFormat: .gray8, width: 5, height: 3, frameRate: VideoFrameRate(25))
         func pixels(_ index: Int) -> [UInt8] { (0..<15).map { UInt8(index * 20 + $0) } }
         for index in 0..<3 {
-            let frame = pixels(index).withUnsafeBytes {
-                VideoFrame(copying: $0, format: format, timestamp: ClockTime(index) * 40_000_000, duration: 40_000_000)
+            let frame = try pixels(index).withUnsafeBytes {
+                try VideoFrame(copying: $0, format: format, timestamp: ClockTime(index) * 40_000_000, duration: 40_000_000)
             }
             #expect(try source.push(frame) == .ok)
         }
