@@ -92,4 +92,45 @@ struct PlainArgumentTrapTests {
         #expect(buffer.region(offset: 4, size: 12)?.size == 12)
         #expect(try Buffer(size: 0).size == 0)
     }
+
+    @Test("AudioInfo refuses rates and channel counts out of range; durations of negative counts are 0")
+    func audioInfo() throws {
+        let rate = error { _ = try AudioInfo(format: .s16, rate: -48000, channels: 2) }
+        #expect(rate?.kind == .invalidArgument)
+        #expect(rate?.message == "an audio rate of -48000 Hz is out of range: give 1 to 2147483647")
+        #expect(error { _ = try AudioInfo(format: .s16, rate: Int.max, channels: 2) } != nil)
+        #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: 0) }?.message
+            == "0 audio channels is out of range: give 1 to 64")
+        #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: -1) } != nil)
+        #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: 65) } != nil)
+        #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: 2, positions: [.mono]) }?.message
+            == "1 channel positions for 2 channels: give one per channel")
+        #expect(error { _ = try AudioInfo(caps: Caps("audio/x-raw, format=S16LE, rate=0, channels=1, layout=interleaved")) } != nil)
+        let info = try AudioInfo(format: .f32, rate: 48000, channels: 2)
+        #expect(info.duration(ofSamples: -5) == 0)
+        #expect(info.duration(ofSamples: 48000) == 1_000_000_000)
+        #expect(info.samples(in: ClockTime.max) > 0)
+        #expect(try AudioInfo(caps: info.caps) == info)
+    }
+
+    @Test("A tag date of year 70000 throws from setDate, and the setters leave the tag as it was")
+    func tagDates() throws {
+        var tags = TagList()
+        tags.date = DateTime(year: 2009, month: 6, day: 21)
+        let far = error { try tags.setDate(DateTime(year: 70000, month: 1, day: 1)) }
+        #expect(far?.kind == .invalidArgument)
+        #expect(far?.message.contains("give a year from 1 to 65535, a month and a day") == true)
+        tags.date = DateTime(year: 70000, month: 1, day: 1)
+        tags.date = DateTime(year: 2024, month: 2, day: 30)
+        #expect(tags.date == DateTime(year: 2009, month: 6, day: 21))
+        #expect(error { try tags.setDate(DateTime(year: Int.max, month: 1, day: 1)) } != nil)
+        #expect(error { try tags.setDate(DateTime(year: 2009, month: 13, day: 1)) } != nil)
+        let time = error { try tags.setDateTime(DateTime(year: 70000)) }
+        #expect(time?.message == "a datetime tag cannot hold it: the year 70000 is outside 1...9999")
+        tags.dateTime = DateTime(year: Int.max, month: Int.min, day: 1)
+        #expect(tags.dateTime == nil)
+        try tags.setDateTime(DateTime(year: 2009, month: 6, day: 21, hour: 14, minute: 30, second: 5, utcOffset: 0))
+        #expect(tags.dateTime?.hour == 14)
+        #expect(DateTime(year: 70000).description == "70000")
+    }
 }

@@ -52,8 +52,9 @@ struct VideoLayoutSafetyTests {
         let past = error { try info.checkLayout(fitting: 24) }
         #expect(past?.message.contains("ends past the buffer's 24 bytes") == true)
         info.offsets = [0]
-        try info.checkLayout(fitting: 24)
-        #expect(error { try info.checkLayout(fitting: 23) } != nil)
+        // The last row ends at its last pixel: 2 rows of 8, then 5.
+        try info.checkLayout(fitting: 21)
+        #expect(error { try info.checkLayout(fitting: 20) }?.message.contains("ends past the buffer's 20 bytes") == true)
         #expect(info.planeHeight(-1) == 0 && info.planeRowBytes(7) == 0)
     }
 

@@ -52,7 +52,7 @@ struct AppSrcFrameTests {
 
     @Test("Audio frames pushed come out sample for sample, at their timestamps")
     func audioFrames() async throws {
-        let info = AudioInfo(format: .s16, rate: 16000, channels: 2)
+        let info = try AudioInfo(format: .s16, rate: 16000, channels: 2)
         let pipeline = try Pipeline(launch: "appsrc name=src format=time ! appsink name=sink sync=false")
         let source = try pipeline.appSrc(named: "src")
         let sink = try pipeline.appSink(named: "sink")

@@ -80,7 +80,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
             let rate = caps.int("rate"), let channels = caps.int("channels")
         else { return nil }
         let layout: AudioLayout = caps.string("layout") == "non-interleaved" ? .nonInterleaved : .interleaved
-        return AudioInfo(format: format, rate: rate, channels: channels, layout: layout)
+        return try? AudioInfo(format: format, rate: rate, channels: channels, layout: layout)
     }
 
     func consumeSamples<T: AudioSample>(_ samples: UnsafeBufferPointer<T>, timestamp: ClockTime?) -> FlowResult {

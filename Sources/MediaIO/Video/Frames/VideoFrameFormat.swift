@@ -60,9 +60,10 @@ public struct VideoFrameFormat: Sendable, Equatable, CustomStringConvertible {
     /// `Int.max` when the count overflows.
     public var byteCount: Int { checkedByteCount ?? Int.max }
 
-    /// ``byteCount``, or nil when it overflows (an enormous or negative size, or a row padding that says so).
+    /// ``byteCount``, or nil when it overflows (an enormous size, or a negative row padding); a negative
+    /// size counts as 0.
     var checkedByteCount: Int? {
-        let shapes = pixelFormat.checkedPlaneShapes(width: width, height: height)
+        let shapes = pixelFormat.checkedPlaneShapes(width: max(width, 0), height: max(height, 0))
         guard let shapes, bytesPerRow.count == shapes.count else { return nil }
         var total = 0
         for (rowBytes, shape) in zip(bytesPerRow, shapes) {
