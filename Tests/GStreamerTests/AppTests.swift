@@ -156,7 +156,7 @@ struct AppTests {
             source.endOfStream()
         }
         var count = 0
-        while let sample = sink.pullSample() {
+        while let sample = await sink.nextSample() {
             #expect(sample.buffer?.pts == ClockTime(count) * Self.tenMilliseconds)
             count += 1
             try await Task.sleep(for: .milliseconds(5))
@@ -197,7 +197,7 @@ struct AppTests {
         #expect(try pipeline.seek(rate: 1, flags: [.flush, .accurate], start: 500_000_000))
         try pipeline.play()
         // The first sample after the flushing seek starts at the position sought.
-        let sample = try #require(sink.tryPullSample(timeout: .seconds(5)))
+        let sample = try #require(await sink.nextSample(timeout: .seconds(5)))
         #expect(sample.buffer?.pts == 500_000_000)
         #expect(seeks.withLock { $0 }.contains(500_000_000))
     }

@@ -44,7 +44,7 @@ struct CancellableWaitTests {
         let source = try pipeline.appSrc(named: "src")
         source.caps = try Caps("application/x-test")
         let buffer = try [UInt8](repeating: 7, count: 4).withUnsafeBytes { try Buffer(copying: $0) }
-        #expect(source.push(buffer) == .ok)
+        await #expect(source.push(buffer) == .ok)
         let sample = await sink.nextSample(timeout: .seconds(10))
         #expect(sample?.buffer?.size == 4)
         await #expect(sink.nextSample(timeout: .milliseconds(50)) == nil)

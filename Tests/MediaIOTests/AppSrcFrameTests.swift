@@ -45,7 +45,7 @@ struct AppSrcFrameTests {
         try downstream.play()
         defer { downstream.stop() }
         #expect(try source.push(frame) == .ok)
-        let sample = try #require(sink.tryPullSample(timeout: .seconds(5)))
+        let sample = try #require(await sink.nextSample(timeout: .seconds(5)))
         #expect(sample.buffer?.memoryRoots == frame.buffer?.memoryRoots)
         #expect(sample.caps?.int("width") == 33 && sample.caps?.string("format") == "I420")
     }
@@ -61,7 +61,7 @@ struct AppSrcFrameTests {
         let samples: [Int16] = (0..<320).map { Int16($0 * 3 - 400) }
         let frame = try samples.withUnsafeBufferPointer { try AudioFrame(copying: $0, info: info, timestamp: 10_000_000) }
         #expect(source.push(frame) == .ok)
-        let sample = try #require(sink.tryPullSample(timeout: .seconds(5)))
+        let sample = try #require(await sink.nextSample(timeout: .seconds(5)))
         #expect(sample.buffer?.pts == 10_000_000)
         #expect(sample.buffer?.duration == 10_000_000)
         let back = try AudioFrame(buffer: try #require(sample.buffer), info: AudioInfo(caps: try #require(sample.caps)))

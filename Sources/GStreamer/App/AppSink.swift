@@ -43,6 +43,7 @@ public final class AppSink: Element, @unchecked Sendable {
     ///
     /// - Returns: The sample; nil at end of stream, or when the appsink is stopped (set to READY or NULL)
     ///   while waiting.
+    @available(*, noasync, message: "it blocks the thread: await nextSample(timeout:) or nextPreroll(timeout:)")
     public func pullSample() -> Sample? {
         gst_app_sink_pull_sample(appSinkPointer).map { Sample(taking: $0) }
     }
@@ -54,6 +55,7 @@ public final class AppSink: Element, @unchecked Sendable {
     ///
     /// - Parameter timeout: How long to wait; zero does not wait.
     /// - Returns: The sample; nil when none came in time, at end of stream, or when the appsink is stopped.
+    @available(*, noasync, message: "it blocks the thread: await nextSample(timeout:) or nextPreroll(timeout:)")
     public func tryPullSample(timeout: Duration) -> Sample? {
         gst_app_sink_try_pull_sample(appSinkPointer, GstClockTime(nanoseconds(timeout))).map { Sample(taking: $0) }
     }
@@ -64,6 +66,7 @@ public final class AppSink: Element, @unchecked Sendable {
     /// The corresponding C function is `gst_app_sink_pull_preroll`.
     ///
     /// - Returns: The preroll sample; nil at end of stream or when stopped.
+    @available(*, noasync, message: "it blocks the thread: await nextSample(timeout:) or nextPreroll(timeout:)")
     public func pullPreroll() -> Sample? {
         gst_app_sink_pull_preroll(appSinkPointer).map { Sample(taking: $0) }
     }
@@ -74,6 +77,7 @@ public final class AppSink: Element, @unchecked Sendable {
     ///
     /// - Parameter timeout: How long to wait; zero does not wait.
     /// - Returns: The preroll sample; nil when none came in time, at end of stream or when stopped.
+    @available(*, noasync, message: "it blocks the thread: await nextSample(timeout:) or nextPreroll(timeout:)")
     public func tryPullPreroll(timeout: Duration) -> Sample? {
         gst_app_sink_try_pull_preroll(appSinkPointer, GstClockTime(nanoseconds(timeout))).map { Sample(taking: $0) }
     }

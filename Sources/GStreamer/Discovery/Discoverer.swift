@@ -48,6 +48,7 @@ public final class Discoverer: @unchecked Sendable {
     /// - Returns: What the media holds.
     /// - Throws: ``GStreamerError`` (runtime, naming the URI) when GStreamer cannot read it at all
     ///   (missing, not media, timed out).
+    @available(*, noasync, message: "it blocks the thread: await the async discover(uri:)")
     public func discover(uri: String) throws(GStreamerError) -> DiscovererInfo {
         try turn.withLock { _ throws(GStreamerError) in try discoverNow(uri: uri) }
     }
