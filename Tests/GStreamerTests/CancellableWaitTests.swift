@@ -39,7 +39,8 @@ struct CancellableWaitTests {
         #expect(cancelled.duration(to: .now) < .seconds(5), "\(cancelled.duration(to: .now))")
         // GLib keeps a few idle threads for reuse; the rest end.
         #expect(
-            try await Self.eventually(seconds: 20) { Self.threadCount <= before + 10 }, "\(before) → \(Self.threadCount)")
+            try await Self.eventually(seconds: 20) { Self.threadCount <= before + 10 },
+            "\(before) → \(Self.threadCount)")
         // The appsink still works for a waiter that was not cancelled.
         let source = try pipeline.appSrc(named: "src")
         source.caps = try Caps("application/x-test")

@@ -105,7 +105,8 @@ struct PlainArgumentTrapTests {
         #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: 65) } != nil)
         #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: 2, positions: [.mono]) }?.message
             == "1 channel positions for 2 channels: give one per channel")
-        #expect(error { _ = try AudioInfo(caps: Caps("audio/x-raw, format=S16LE, rate=0, channels=1, layout=interleaved")) } != nil)
+        let noRate = try Caps("audio/x-raw, format=S16LE, rate=0, channels=1, layout=interleaved")
+        #expect(error { _ = try AudioInfo(caps: noRate) } != nil)
         let info = try AudioInfo(format: .f32, rate: 48000, channels: 2)
         #expect(info.duration(ofSamples: -5) == 0)
         #expect(info.duration(ofSamples: 48000) == 1_000_000_000)

@@ -54,7 +54,8 @@ struct VideoLayoutSafetyTests {
         info.offsets = [0]
         // The last row ends at its last pixel: 2 rows of 8, then 5.
         try info.checkLayout(fitting: 21)
-        #expect(error { try info.checkLayout(fitting: 20) }?.message.contains("ends past the buffer's 20 bytes") == true)
+        let short = error { try info.checkLayout(fitting: 20) }
+        #expect(short?.message.contains("ends past the buffer's 20 bytes") == true)
         #expect(info.planeHeight(-1) == 0 && info.planeRowBytes(7) == 0)
     }
 

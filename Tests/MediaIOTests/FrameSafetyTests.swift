@@ -28,7 +28,8 @@ struct FrameSafetyTests {
             }
         }
         #expect(!wrote)
-        #expect(negative?.description == "a GRAY8 frame of -10x10 is out of range: width and height go from 1 to 2147483647")
+        #expect(
+            negative?.description == "a GRAY8 frame of -10x10 is out of range: width and height go from 1 to 2147483647")
         #expect(error { _ = try VideoFrame(format: .i420, width: 10, height: -1, timestamp: 0) } != nil)
         #expect(error { _ = try VideoFrame(format: .bgra, width: 0, height: 10, timestamp: 0) } != nil)
         #expect(error { _ = try VideoFrame(format: .bgra, width: Int.max, height: 1, timestamp: 0) } != nil)

@@ -46,7 +46,8 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
         let videoFormat = gst_video_format_from_string(format)
         guard videoFormat != GST_VIDEO_FORMAT_UNKNOWN else {
             throw GStreamerError(
-                kind: .invalidArgument, message: "unknown video format \"\(format)\": give GStreamer's name, such as I420")
+                kind: .invalidArgument,
+                message: "unknown video format \"\(format)\": give GStreamer's name, such as I420")
         }
         guard let columns = guint(exactly: width), columns > 0, width <= Int(Int32.max),
             let rows = guint(exactly: height), rows > 0, height <= Int(Int32.max)

@@ -80,7 +80,9 @@ public struct DateTime: Sendable, Hashable, CustomStringConvertible {
             return "\(fields): a month, day, hour or minute is out of range"
         }
         if let second, !(second >= 0 && second < 60) { return "\(fields): the seconds are outside 0..<60" }
-        if let utcOffset, !(utcOffset >= -12 && utcOffset <= 14) { return "\(fields): the UTC offset is outside -12...14 hours" }
+        if let utcOffset, !(utcOffset >= -12 && utcOffset <= 14) {
+            return "\(fields): the UTC offset is outside -12...14 hours"
+        }
         if (day != nil && month == nil) || (hour == nil) != (minute == nil) || (hour != nil && day == nil)
             || (second != nil && minute == nil)
         {

@@ -121,13 +121,17 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
     /// - Returns: `count × channels` interleaved samples, and how many per channel at the end were silence.
     /// - Throws: ``MediaIOError`` when `T` is not the Swift type of ``info``'s sample format, or `count` is
     ///   negative or too large for memory.
-    public func pull<T: AudioSample>(_ count: Int, as type: T.Type) throws(MediaIOError) -> (samples: [T], missing: Int) {
+    public func pull<T: AudioSample>(
+        _ count: Int, as type: T.Type
+    ) throws(MediaIOError) -> (samples: [T], missing: Int) {
         let (total, overflow) = count.multipliedReportingOverflow(by: info.channels)
         guard count >= 0, !overflow, total <= Int.max / 8 else {
             throw MediaIOError("pull 0 or more samples per channel, within memory, not \(count)")
         }
         var samples = [T](repeating: T.silence, count: total)
-        let missing = try samples.withUnsafeMutableBufferPointer { buffer throws(MediaIOError) in try pull(into: buffer) }
+        let missing = try samples.withUnsafeMutableBufferPointer { buffer throws(MediaIOError) in
+            try pull(into: buffer)
+        }
         return (samples, missing)
     }
 
