@@ -3,8 +3,9 @@
 // snippet.register
 import MediaIO
 
+let deviceFormat = try AudioInfo(format: .s16, rate: 48000, channels: 2)
 try MediaIOElements.registerAudioSink(name: "device", longName: "Device", description: "Pulled by the app") { _ in
-    AudioPullSink(format: AudioInfo(format: .s16, rate: 48000, channels: 2))
+    AudioPullSink(format: deviceFormat)
 }
 // Any input: here 44.1 kHz mono; the element converts it to what the sink declared.
 let pipeline = try Pipeline(
@@ -17,7 +18,7 @@ try pipeline.play()
 var chunk = [Int16](repeating: 0, count: 480 * 2)   // 10 ms of 48 kHz stereo
 var (pulled, silent) = (0, 0)
 for _ in 0..<30 {                                   // a device asking every 10 ms
-    let missing = chunk.withUnsafeMutableBufferPointer { device.pull(into: $0) }
+    let missing = try chunk.withUnsafeMutableBufferPointer { try device.pull(into: $0) }
     pulled += 480 - missing
     silent += missing                               // an underrun: silence was written instead
     try await Task.sleep(for: .milliseconds(10))

@@ -11,8 +11,8 @@ final class Tone: AudioSource {
 
     func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
         // 48 kHz mono S16, in 10 ms buffers: downstream converts from here if it wants something else.
-        let format = AudioInfo(format: .s16, rate: 48000, channels: 1)
-        guard consumer.negotiate(AudioFormatRequest(format, samplesPerBuffer: 480)) != nil else { return false }
+        let format = AudioFormatRequest(formats: [.s16], rate: 48000, channels: 1, samplesPerBuffer: 480)
+        guard consumer.negotiate(format) != nil else { return false }
         state.withLock { $0 = (consumer, 0) }
         return true
     }
@@ -36,8 +36,8 @@ final class Capturer: AudioSource {
     private let state = Mutex<(consumer: (any AudioFrameConsumer)?, running: Bool)>((nil, false))
 
     func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
-        let format = AudioInfo(format: .s16, rate: 48000, channels: 2)
-        guard consumer.negotiate(AudioFormatRequest(format, samplesPerBuffer: 480)) != nil else { return false }
+        let format = AudioFormatRequest(formats: [.s16], rate: 48000, channels: 2, samplesPerBuffer: 480)
+        guard consumer.negotiate(format) != nil else { return false }
         state.withLock { $0.consumer = consumer }
         return true
     }

@@ -24,7 +24,8 @@ try await pipeline.run()
 let webm = try EncodingProfile(string: "video/webm:video/x-vp8:audio/x-vorbis")
 try await Transcoder.encode(from: "\(base).mp4", to: "\(base).webm", profile: webm)
 // snippet.hide
-let info = try Discoverer().discover(uri: "file://\(base).webm")
+func discover(_ uri: String) async throws -> DiscovererInfo { try await Discoverer().discover(uri: uri) }
+let info = try await discover("file://\(base).webm")
 guard info.videoStreams.first?.caps?.mediaType == "video/x-vp8", info.videoStreams.first?.video?.width == 320,
     info.audioStreams.first?.caps?.mediaType == "audio/x-vorbis"
 else { fatalError("the WebM file does not hold 320-pixel VP8 and Vorbis") }

@@ -46,7 +46,13 @@ func runDevice(_ device: AudioPullSink, fast: Bool) -> DeviceReport {
     var deadline = clock.now
     var lastAudio = clock.now
     while !device.isFinished {
-        let missing = samples.withUnsafeMutableBufferPointer { device.pull(into: $0) }
+        let missing: Int
+        do {
+            missing = try samples.withUnsafeMutableBufferPointer { try device.pull(into: $0) }
+        } catch {
+            print("device: \(error)")
+            break
+        }
         let audio = chunk - missing
         report.pulls += 1
         // The sink puts the silence after the audio it had: only the first `audio` instants are signal.
@@ -140,7 +146,7 @@ if let input {
     print("made \(path): \(seconds) s of a 440 Hz sine at half scale, 44100 Hz mono FLAC")
 }
 
-let deviceFormat = AudioInfo(format: .s16, rate: 48000, channels: 2)
+let deviceFormat = try AudioInfo(format: .s16, rate: 48000, channels: 2)
 try MediaIOElements.registerAudioSink(
     name: "playbackdevice", longName: "Playback device", description: "Example pull-model audio sink"
 ) { _ in AudioPullSink(format: deviceFormat) }

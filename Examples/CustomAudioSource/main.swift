@@ -22,7 +22,8 @@ struct Tone: Sendable {
 }
 
 final class SineCapturer: AudioSource {
-    static let info = AudioInfo(format: .s16, rate: 48000, channels: 2)
+    static let rate = 48000
+    static let channels = 2
     /// 10 ms at 48 kHz: the buffer size RTC stacks work in.
     static let samplesPerBuffer = AudioFormatRequest.samples(milliseconds: 10, rate: 48000)
     /// Sizes (samples per channel) pushed on four successive 10 ms ticks: on time, late, catching up
@@ -46,7 +47,7 @@ final class SineCapturer: AudioSource {
     private let totalSamples: Int
 
     init(seconds: Double) {
-        totalSamples = Int(seconds * Double(Self.info.rate))
+        totalSamples = Int(seconds * Double(Self.rate))
     }
 
     var report: Report { capture.withLock { $0.report } }
@@ -55,9 +56,10 @@ final class SineCapturer: AudioSource {
         print("capturer: shouldInitialize")
         // Negotiated up front, as an SDK's external source is configured before it starts: exactly
         // this shape, cut into 10 ms buffers whatever the push sizes.
-        let request = AudioFormatRequest(Self.info, samplesPerBuffer: Self.samplesPerBuffer)
+        let request = AudioFormatRequest(
+            formats: [.s16], rate: Self.rate, channels: Self.channels, samplesPerBuffer: Self.samplesPerBuffer)
         guard let negotiated = consumer.negotiate(request) else {
-            print("capturer: downstream takes no \(Self.info)")
+            print("capturer: downstream takes no S16LE \(Self.rate) Hz \(Self.channels) channels")
             return false
         }
         print("capturer: negotiated \(negotiated), \(Self.samplesPerBuffer) samples per buffer")
@@ -111,11 +113,11 @@ final class SineCapturer: AudioSource {
                 capture.withLock { $0.running = false }
                 return
             }
-            let channels = Self.info.channels
+            let channels = Self.channels
             var samples = [Int16](repeating: 0, count: count * channels)
             for n in 0..<count {
                 for channel in 0..<channels {
-                    samples[n * channels + channel] = Tone.sample(first + n, channel: channel, rate: Self.info.rate)
+                    samples[n * channels + channel] = Tone.sample(first + n, channel: channel, rate: Self.rate)
                 }
             }
             // No timestamp: the consumer times buffers by its sample count, which never drifts.

@@ -46,7 +46,7 @@ guard let source = pipeline.mediaIOElement(named: "in", as: PushSource.self) els
 // A red square sliding over a blue background, 25 frames a second.
 let rate = VideoFrameRate(25)
 for index in 0..<frames {
-    let frame = VideoFrame(
+    let frame = try VideoFrame(
         format: .rgb, width: 160, height: 120, timestamp: rate.timestamp(ofFrame: index), duration: rate.frameDuration)
     try frame.withMutablePlanes { planes in
         let plane = planes[0]

@@ -2,6 +2,7 @@
 // macros over the format info's component tables and the frame's fixed-size C arrays (which Swift
 // imports as tuples, indexable only through pointer casts).
 #include "CGStreamerShimVideo.h"
+#include <stdint.h>
 
 static gint first_component_of_plane(const GstVideoInfo *info, guint plane) {
     for (guint comp = 0; comp < GST_VIDEO_INFO_N_COMPONENTS(info); comp++) {
@@ -40,4 +41,26 @@ void *CGStreamerShim_video_frame_plane_data(GstVideoFrame *frame, guint plane) {
 // GST_VIDEO_FRAME_PLANE_STRIDE, a macro over the frame info's array of strides.
 gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane) {
     return GST_VIDEO_FRAME_PLANE_STRIDE(frame, plane);
+}
+
+// gst_video_frame_map trusts the strides and offsets it is given (a GstVideoMeta's, or the info's, of
+// which it checks only the total size): a plane described past the memory would hand out a pointer past
+// it. Addresses are compared as integers, since the plane may point anywhere.
+gboolean CGStreamerShim_video_frame_plane_is_mapped(const GstVideoFrame *frame, guint plane, gsize length) {
+    if (plane >= GST_VIDEO_MAX_PLANES) {
+        return FALSE;
+    }
+    uintptr_t start = (uintptr_t)frame->data[plane];
+    guint candidates[2] = {plane, 0};
+    for (guint i = 0; i < 2; i++) {
+        const GstMapInfo *map = &frame->map[candidates[i]];
+        if (map->data == NULL) {
+            continue;
+        }
+        uintptr_t begin = (uintptr_t)map->data;
+        if (start >= begin && start - begin <= map->size && length <= map->size - (start - begin)) {
+            return TRUE;
+        }
+    }
+    return FALSE;
 }

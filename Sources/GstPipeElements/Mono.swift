@@ -85,7 +85,7 @@ public final class Mono: AudioChannelConverting {
             return
         }
         let weights = try weights(channels: info.channels)
-        var outputInfo = AudioInfo(format: info.format, rate: info.rate, channels: 1)
+        var outputInfo = try AudioInfo(format: info.format, rate: info.rate, channels: 1)
         outputInfo.layout = .interleaved
         let output = try consumer.makeFrame(sampleCount: frame.sampleCount, format: outputInfo, timestamp: frame.timestamp)
         let equalStereo = info.channels == 2 && info.layout == .interleaved && weights == [0.5, 0.5]

@@ -62,14 +62,15 @@ final class GrayBars: VideoSource {
 /// A 440 Hz sine at half of full scale, S16 48 kHz mono in 10 ms buffers, pulled by the pipeline and
 /// timed by its sample count.
 final class Sine440: AudioSource {
-    static let info = AudioInfo(format: .s16, rate: 48000, channels: 1)
+    static let rate = 48000
     static let samplesPerBuffer = AudioFormatRequest.samples(milliseconds: 10, rate: 48000)
     private let state = Mutex<(consumer: (any AudioFrameConsumer)?, samples: Int)>((nil, 0))
 
     var samples: Int { state.withLock { $0.samples } }
 
     func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
-        let request = AudioFormatRequest(Self.info, samplesPerBuffer: Self.samplesPerBuffer)
+        let request = AudioFormatRequest(
+            formats: [.s16], rate: Self.rate, channels: 1, samplesPerBuffer: Self.samplesPerBuffer)
         guard consumer.negotiate(request) != nil else { return false }
         state.withLock { $0.consumer = consumer }
         return true
@@ -84,7 +85,7 @@ final class Sine440: AudioSource {
             state.consumer.map { ($0, state.samples) }
         }) else { return }
         let samples = (0..<Self.samplesPerBuffer).map { n in
-            Int16((sin(2 * Double.pi * 440 * Double(first + n) / Double(Self.info.rate)) * 16384).rounded())
+            Int16((sin(2 * Double.pi * 440 * Double(first + n) / Double(Self.rate)) * 16384).rounded())
         }
         if consumer.consumeSamples(samples) == .ok { state.withLock { $0.samples += samples.count } }
     }

@@ -5,7 +5,7 @@ import Testing
 @Suite("AppSrc and AppSink: an application's own data in and out of a pipeline", .bounded)
 struct AppTests {
     /// 8 kHz mono S16LE: 80 samples (160 bytes) are 10 ms.
-    static let audio = AudioInfo(format: .s16, rate: 8000, channels: 1)
+    static var audio: AudioInfo { get throws { try AudioInfo(format: .s16, rate: 8000, channels: 1) } }
     static let tenMilliseconds: ClockTime = 10_000_000
 
     /// Buffer `index` of a ramp: sample `n` of it is `index * 100 + n`.
@@ -20,7 +20,7 @@ struct AppTests {
     static func appPipeline(_ description: String) throws -> (Pipeline, AppSrc, AppSink) {
         let pipeline = try Pipeline(launch: description)
         let source = try pipeline.appSrc(named: "src")
-        source.caps = audio.caps
+        source.caps = try audio.caps
         return (pipeline, source, try pipeline.appSink(named: "sink"))
     }
 
@@ -35,7 +35,7 @@ struct AppTests {
         let pipeline = try Pipeline(name: "app")
         let source = try AppSrc(name: "src")
         let sink = try AppSink(name: "sink")
-        source.caps = Self.audio.caps
+        source.caps = try Self.audio.caps
         sink.sync = false
         #expect(source.format == .time)
         try pipeline.add(source, sink)
@@ -66,7 +66,7 @@ struct AppTests {
     func needDataSequence() async throws {
         let pipeline = try Pipeline(launch: "appsrc name=src format=time ! queue ! appsink name=sink sync=false")
         let source = try pipeline.appSrc(named: "src")
-        source.caps = Self.audio.caps
+        source.caps = try Self.audio.caps
         let produced = Mutex(0)
         source.onNeedData { _ in
             let index = produced.withLock { count in
@@ -102,7 +102,7 @@ struct AppTests {
         let pipeline = try Pipeline(launch: "appsrc name=src ! appsink name=sink")
         let source = try pipeline.appSrc(named: "src")
         source.format = .time
-        source.caps = Self.audio.caps
+        source.caps = try Self.audio.caps
         source.maxBuffers = 3
         source.maxBytes = 0
         #expect(source.block == false)
@@ -156,7 +156,7 @@ struct AppTests {
             source.endOfStream()
         }
         var count = 0
-        while let sample = sink.pullSample() {
+        while let sample = await sink.nextSample() {
             #expect(sample.buffer?.pts == ClockTime(count) * Self.tenMilliseconds)
             count += 1
             try await Task.sleep(for: .milliseconds(5))
@@ -194,10 +194,10 @@ struct AppTests {
         try pipeline.setState(.paused, timeout: 5_000_000_000)
         defer { pipeline.stop() }
         #expect(pipeline.duration == 1_000_000_000)
-        #expect(pipeline.seek(rate: 1, flags: [.flush, .accurate], start: 500_000_000))
+        #expect(try pipeline.seek(rate: 1, flags: [.flush, .accurate], start: 500_000_000))
         try pipeline.play()
         // The first sample after the flushing seek starts at the position sought.
-        let sample = try #require(sink.tryPullSample(timeout: .seconds(5)))
+        let sample = try #require(await sink.nextSample(timeout: .seconds(5)))
         #expect(sample.buffer?.pts == 500_000_000)
         #expect(seeks.withLock { $0 }.contains(500_000_000))
     }
@@ -208,8 +208,8 @@ struct AppTests {
         sink.maxBuffers = 0
         try pipeline.play()
         defer { pipeline.stop() }
-        let stereo = AudioInfo(format: .s16, rate: 8000, channels: 2)
-        for (index, info) in [Self.audio, Self.audio, stereo].enumerated() {
+        let stereo = try AudioInfo(format: .s16, rate: 8000, channels: 2)
+        for (index, info) in [try Self.audio, try Self.audio, stereo].enumerated() {
             let buffer = try Buffer(bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: nil)
             #expect(source.push(Sample(buffer: buffer, caps: info.caps)) == .ok)
         }
@@ -224,7 +224,7 @@ struct AppTests {
     func readmeExample() async throws {
         let pipeline = try Pipeline(launch: "appsrc name=src format=time ! audioconvert ! appsink name=sink sync=false")
         let source = try pipeline.appSrc(named: "src")
-        source.caps = AudioInfo(format: .s16, rate: 48000, channels: 1).caps
+        source.caps = try AudioInfo(format: .s16, rate: 48000, channels: 1).caps
         let samples = pipeline.samples(from: try pipeline.appSink(named: "sink"))
         try pipeline.play()
         try source.push(bytes: [UInt8](repeating: 0, count: 960), pts: 0, duration: 10_000_000)
@@ -241,7 +241,7 @@ struct AppTests {
         let pipeline = try Pipeline(name: "live")
         let source = try AppSrc(name: "src")
         source.isLive = true
-        source.caps = Self.audio.caps
+        source.caps = try Self.audio.caps
         let sink = try AppSink(name: "sink")
         try pipeline.add(source, sink)
         try source.link(to: sink)

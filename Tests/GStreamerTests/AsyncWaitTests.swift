@@ -50,7 +50,9 @@ struct AsyncWaitTests {
                 }
                 try? await Task.sleep(for: .milliseconds(100))
                 for (_, source) in pulls + prerolls {
-                    guard let buffer = try? Buffer(size: 16), source.push(buffer) == .ok else { return "push refused" }
+                    guard let buffer = try? Buffer(size: 16), await source.push(buffer) == .ok else {
+                        return "push refused"
+                    }
                 }
                 return nil
             }

@@ -14,7 +14,7 @@ struct BufferFamilyTests {
         let source = try pipeline.appSrc(named: "src")
         let sink = try pipeline.appSink(named: "out")
         try pipeline.play()
-        #expect(source.push(buffer) == .ok)
+        await #expect(source.push(buffer) == .ok)
         source.endOfStream()
         let sample = await sink.nextSample(timeout: .seconds(30))
         pipeline.stop()

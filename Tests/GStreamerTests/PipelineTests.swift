@@ -84,7 +84,7 @@ struct PipelineTests {
         let caps = try Caps("video/x-raw, format=(string){ I420, NV12 }, width=(int)[ 1, 100 ], height=(int)50")
         #expect(caps.mediaType == "video/x-raw")
         #expect(!caps.isFixed)
-        let fixed = caps.fixated(preferring: ["width": .int(64)])
+        let fixed = try caps.fixated(preferring: ["width": .int(64)])
         #expect(fixed.isFixed)
         #expect(fixed.string("format") == "I420")
         #expect(fixed.int("width") == 64)
@@ -116,11 +116,11 @@ struct PipelineTests {
         try buffer.withMutableBytes { bytes in
             for index in 0..<bytes.count { bytes[index] = UInt8(index) }
         }
-        buffer.addVideoMeta(padded)
+        try buffer.addVideoMeta(padded)
         buffer.pts = 40
         let defaults = try VideoInfo(format: "GRAY8", width: 5, height: 3)
         let rows = try buffer.withVideoFrame(defaults) { frame in
-            frame.withPlane(0) { bytes, stride in
+            try frame.withPlane(0) { bytes, stride in
                 (0..<3).map { row in Array(bytes[row * stride..<row * stride + 5]) }
             }
         }

@@ -89,7 +89,7 @@ struct QueryEventTests {
             return .ok
         }
         let end = sinkPad.watchEndOfStream()
-        #expect(pipeline.seek(rate: 2, flags: [.flush, .accurate], start: 1_000_000_000, stop: 2_000_000_000))
+        #expect(try pipeline.seek(rate: 2, flags: [.flush, .accurate], start: 1_000_000_000, stop: 2_000_000_000))
         try pipeline.play()
         #expect(await end.wait(timeout: .seconds(10)))
         pipeline.stop()
@@ -98,13 +98,13 @@ struct QueryEventTests {
         #expect(segment.start == 1_000_000_000)
         #expect(segment.stop == 2_000_000_000)
         #expect(timestamps.withLock { $0 } == (10..<20).map { ClockTime($0) * 100_000_000 })
-        let event = Event.seek(rate: -1, flags: [.flush, .keyUnit, .segment], start: 0, stop: 5)
+        let event = try Event.seek(rate: -1, flags: [.flush, .keyUnit, .segment], start: 0, stop: 5)
         #expect(event.typeName == "seek")
         #expect(event.isUpstream)
         #expect(event.seek?.rate == -1)
         #expect(event.seek?.flags == [.flush, .keyUnit, .segment])
         #expect(event.seek?.stop == 5)
-        let instant = Event.seek(rate: 0.5, flags: .instantRateChange, start: nil)
+        let instant = try Event.seek(rate: 0.5, flags: .instantRateChange, start: nil)
         #expect(instant.seek?.start == nil)
         #expect(instant.seek?.flags == .instantRateChange)
     }

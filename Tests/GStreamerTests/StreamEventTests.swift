@@ -40,7 +40,7 @@ struct StreamEventTests {
         #expect(start.streamStart?.streamID == "gstpipe/audio")
         #expect(start.streamStart?.groupID == group)
         #expect(Event.streamStart(streamID: "alone").streamStart?.groupID == nil)
-        let select = Event.selectStreams(["a/001", "a/002"])
+        let select = try Event.selectStreams(["a/001", "a/002"])
         #expect(select.typeName == "select-streams")
         #expect(select.isUpstream)
         #expect(select.selectedStreams == ["a/001", "a/002"])
@@ -140,7 +140,7 @@ struct StreamEventTests {
         #expect(ids.count == 2, "\(ids)")
         let first = try #require(playing.played.withLock { $0.first?.id })
         let other = try #require(ids.first { $0 != first })
-        let request = Event.selectStreams([other])
+        let request = try Event.selectStreams([other])
         #expect(request.selectedStreams == [other])
         #expect(pipeline.send(request))
         // The first streams-selected message may be playbin3's own first choice: wait for the one naming ours.

@@ -36,11 +36,11 @@ struct UserInputTrapTests {
     @Test("seek(stop: ClockTime.max) means no stop; a time beyond gint64 is clamped, not a trap")
     func seekToNone() throws {
         try GStreamer.initialize()
-        let none = try #require(Event.seek(start: 0, stop: ClockTime.max).seek)
+        let none = try #require(try Event.seek(start: 0, stop: ClockTime.max).seek)
         #expect(none.start == 0 && none.stop == nil)
-        let far = try #require(Event.seek(start: ClockTime.max - 1, stop: nil).seek)
+        let far = try #require(try Event.seek(start: ClockTime.max - 1, stop: nil).seek)
         #expect(far.start == ClockTime(Int64.max))
-        let unset = try #require(Event.seek(start: nil, stop: 5).seek)
+        let unset = try #require(try Event.seek(start: nil, stop: 5).seek)
         #expect(unset.start == nil && unset.stop == 5)
     }
 

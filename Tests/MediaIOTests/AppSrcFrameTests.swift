@@ -14,8 +14,8 @@ struct AppSrcFrameTests {
         let format = VideoFrameFormat(pixelFormat: .gray8, width: 5, height: 3, frameRate: VideoFrameRate(25))
         func pixels(_ index: Int) -> [UInt8] { (0..<15).map { UInt8(index * 20 + $0) } }
         for index in 0..<3 {
-            let frame = pixels(index).withUnsafeBytes {
-                VideoFrame(copying: $0, format: format, timestamp: ClockTime(index) * 40_000_000, duration: 40_000_000)
+            let frame = try pixels(index).withUnsafeBytes {
+                try VideoFrame(copying: $0, format: format, timestamp: ClockTime(index) * 40_000_000, duration: 40_000_000)
             }
             #expect(try source.push(frame) == .ok)
         }
@@ -45,14 +45,14 @@ struct AppSrcFrameTests {
         try downstream.play()
         defer { downstream.stop() }
         #expect(try source.push(frame) == .ok)
-        let sample = try #require(sink.tryPullSample(timeout: .seconds(5)))
+        let sample = try #require(await sink.nextSample(timeout: .seconds(5)))
         #expect(sample.buffer?.memoryRoots == frame.buffer?.memoryRoots)
         #expect(sample.caps?.int("width") == 33 && sample.caps?.string("format") == "I420")
     }
 
     @Test("Audio frames pushed come out sample for sample, at their timestamps")
     func audioFrames() async throws {
-        let info = AudioInfo(format: .s16, rate: 16000, channels: 2)
+        let info = try AudioInfo(format: .s16, rate: 16000, channels: 2)
         let pipeline = try Pipeline(launch: "appsrc name=src format=time ! appsink name=sink sync=false")
         let source = try pipeline.appSrc(named: "src")
         let sink = try pipeline.appSink(named: "sink")
@@ -61,7 +61,7 @@ struct AppSrcFrameTests {
         let samples: [Int16] = (0..<320).map { Int16($0 * 3 - 400) }
         let frame = try samples.withUnsafeBufferPointer { try AudioFrame(copying: $0, info: info, timestamp: 10_000_000) }
         #expect(source.push(frame) == .ok)
-        let sample = try #require(sink.tryPullSample(timeout: .seconds(5)))
+        let sample = try #require(await sink.nextSample(timeout: .seconds(5)))
         #expect(sample.buffer?.pts == 10_000_000)
         #expect(sample.buffer?.duration == 10_000_000)
         let back = try AudioFrame(buffer: try #require(sample.buffer), info: AudioInfo(caps: try #require(sample.caps)))

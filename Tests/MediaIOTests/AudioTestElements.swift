@@ -33,8 +33,9 @@ final class AudioPatternSource: AudioSource {
     init(properties: ElementProperties) { self.properties = properties }
 
     var tag: String { properties.string("tag") ?? "?" }
-    var info: AudioInfo {
-        AudioInfo(
+    /// Nil when the properties give a rate or channel count out of range.
+    var info: AudioInfo? {
+        try? AudioInfo(
             format: AudioSampleFormat(gstreamerName: properties.string("format") ?? "S16LE") ?? .s16,
             rate: properties.int("rate"), channels: properties.int("channels"),
             layout: properties.bool("planar") ? .nonInterleaved : .interleaved)
@@ -42,6 +43,7 @@ final class AudioPatternSource: AudioSource {
 
     func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
         LifecycleLog.shared.record(tag, "initialize")
+        guard let info else { return false }
         var request = AudioFormatRequest(info)
         let perBuffer = properties.int("per-buffer")
         request.samplesPerBuffer = perBuffer > 0 ? perBuffer : nil
@@ -65,7 +67,7 @@ final class AudioPatternSource: AudioSource {
             return
         }
         let count = min(properties.int("push"), total - sent)
-        let info = self.info
+        guard let info = self.info else { return consumer.reportError("no audio format") }
         if properties.bool("frames") || info.layout == .nonInterleaved {
             guard let frame = try? consumer.makeFrame(sampleCount: count, format: info, timestamp: nil) else { return }
             try? Self.fill(frame, from: sent)

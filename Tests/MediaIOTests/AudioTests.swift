@@ -100,24 +100,25 @@ struct AudioTests {
     @Test("Pull mode: an empty queue gives silence and the count of missing samples; queued samples come out in order")
     func pullMode() async throws {
         AudioTestElements.register()
+        let stereo = try AudioInfo(format: .s16, rate: 48000, channels: 2)
         try MediaIOElements.registerAudioSink(name: "pulltest", longName: "Pull", description: "Test") { _ in
-            AudioPullSink(format: AudioInfo(format: .s16, rate: 48000, channels: 2), capacityMilliseconds: 100)
+            AudioPullSink(format: stereo, capacityMilliseconds: 100)
         }
         let pipeline = try Pipeline(
             launch: "audiopattern channels=2 rate=48000 samples=960 push=480 ! pulltest name=device sync=false")
         let device = try #require(pipeline.mediaIOElement(named: "device", as: AudioPullSink.self))
-        let empty = device.pull(480, as: Int16.self)
+        let empty = try device.pull(480, as: Int16.self)
         #expect(empty.missing == 480)
         #expect(empty.samples == Array(repeating: 0, count: 960))
         try pipeline.play()
         // Wait (bounded) for both buffers to be queued.
         for _ in 0..<200 where !(device.queuedSamples == 960) { try await Task.sleep(for: .milliseconds(10)) }
         #expect(device.queuedSamples == 960)
-        let first = device.pull(700, as: Int16.self)
+        let first = try device.pull(700, as: Int16.self)
         #expect(first.missing == 0)
         let expected = (0..<960).flatMap { n in (0..<2).map { Int16(AudioPattern.stored(AudioPattern.value(sample: n, channel: $0), .s16)) } }
         #expect(first.samples == Array(expected.prefix(1400)))
-        let rest = device.pull(480, as: Int16.self)
+        let rest = try device.pull(480, as: Int16.self)
         #expect(rest.missing == 480 - 260)
         #expect(Array(rest.samples.prefix(520)) == Array(expected.suffix(520)))
         #expect(rest.samples.suffix(440).allSatisfy { $0 == 0 })
@@ -132,8 +133,9 @@ struct AudioTests {
         .timeLimit(.minutes(1)))
     func pullSinkSeek() async throws {
         AudioTestElements.register()
+        let stereo = try AudioInfo(format: .s16, rate: 48000, channels: 2)
         try MediaIOElements.registerAudioSink(name: "seekdevice", longName: "Pull", description: "Test") { _ in
-            AudioPullSink(format: AudioInfo(format: .s16, rate: 48000, channels: 2))
+            AudioPullSink(format: stereo)
         }
         // One second of silence, then two of a tone.
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-seek-\(UUID()).wav")
@@ -160,7 +162,7 @@ struct AudioTests {
         #expect(sought.wait(timeout: .now() + 5) == .success, "the seek returned")
         #expect(result.withLock { $0 })
         for _ in 0..<300 where device.queuedSamples < 480 { try await Task.sleep(for: .milliseconds(10)) }
-        let pulled = device.pull(480, as: Int16.self)
+        let pulled = try device.pull(480, as: Int16.self)
         #expect(pulled.missing == 0)
         #expect((pulled.samples.map { abs(Int($0)) }.max() ?? 0) > 4000, "the tone from after the seek, not the silence before")
         pipeline.stop()
@@ -231,7 +233,7 @@ struct AudioTests {
 
     @Test("Reading a frame as the wrong type is an error that names the right one")
     func wrongType() throws {
-        let info = AudioInfo(format: .f32, rate: 48000, channels: 2)
+        let info = try AudioInfo(format: .f32, rate: 48000, channels: 2)
         let frame = try [Float](repeating: 0.5, count: 8).withUnsafeBufferPointer {
             try AudioFrame(copying: $0, info: info, timestamp: 0)
         }
@@ -247,7 +249,7 @@ struct AudioTests {
 
     @Test("AudioInfo from and to caps, with channel positions")
     func audioInfoCaps() throws {
-        let info = AudioInfo(format: .s16, rate: 44100, channels: 6)
+        let info = try AudioInfo(format: .s16, rate: 44100, channels: 6)
         #expect(info.positions.count == 6 && !info.positions.contains(.none))
         let back = try AudioInfo(caps: info.caps)
         #expect(back == info)
@@ -264,7 +266,7 @@ private final class JumpSource: AudioSource {
     private let done = Mutex(false)
 
     func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
-        guard consumer.negotiate(AudioFormatRequest(AudioInfo(format: .s16, rate: 48000, channels: 1), samplesPerBuffer: 480)) != nil
+        guard consumer.negotiate(AudioFormatRequest(formats: [.s16], rate: 48000, channels: 1, samplesPerBuffer: 480)) != nil
         else { return false }
         self.consumer.withLock { $0 = consumer }
         return true

@@ -150,12 +150,12 @@ struct NearMissTests {
     }
 
     @Test("Called directly, outside an element, the default callbacks still do nothing and throw nothing")
-    func defaultsCalledDirectly() {
+    func defaultsCalledDirectly() throws {
         final class Bare: VideoSink {
             var pixelFormat: VideoPixelFormat { .gray8 }
         }
         let sink = Bare()
-        let frame = VideoFrame(format: .gray8, width: 2, height: 2, timestamp: 0)
+        let frame = try VideoFrame(format: .gray8, width: 2, height: 2, timestamp: 0)
         #expect(throws: Never.self) { try sink.render(frame) }
         #expect(throws: Never.self) {
             try [UInt8](repeating: 0, count: 4).withUnsafeBytes {

@@ -36,7 +36,7 @@ struct PlaneRowTests {
 
     @Test("A writable row writes that row of that plane only")
     func mutableRows() throws {
-        let frame = VideoFrame(format: .i420, width: 6, height: 4, timestamp: 0)
+        let frame = try VideoFrame(format: .i420, width: 6, height: 4, timestamp: 0)
         try frame.withMutablePlanes { planes in
             // Chroma planes are 3x2: write the second row of U.
             let row = planes[1].row(1)

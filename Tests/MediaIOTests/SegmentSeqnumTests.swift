@@ -32,7 +32,7 @@ struct SegmentSeqnumTests {
         try pipeline.pause()
         #expect(pipeline.state(timeout: 5_000_000_000).current == .paused)
         #expect(entering.last != nil && entering.last == leaving.last)
-        let seek = Event.seek(flags: [.flush, .accurate], start: 1_000_000_000)
+        let seek = try Event.seek(flags: [.flush, .accurate], start: 1_000_000_000)
         #expect(pipeline.send(seek))
         #expect(pipeline.state(timeout: 5_000_000_000).current == .paused)
         #expect(entering.last == seek.seqnum, "videotestsrc's segment answers the seek")

@@ -13,7 +13,7 @@ import TutorialSupport
 func setRate(_ rate: Double, of pipeline: Pipeline, videoSink: Element) async throws {
     let position = try Tutorial.require(pipeline.position, "no position to change the rate from")
     let seek: Event =
-        rate > 0
+        try rate > 0
         ? .seek(rate: rate, flags: [.flush, .accurate], start: position)
         : .seek(rate: rate, flags: [.flush, .accurate], start: 0, stop: position)
     // A flushing seek ends with async-done, once the sinks have data from the new position.

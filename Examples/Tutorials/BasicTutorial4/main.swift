@@ -81,7 +81,7 @@ await Tutorial.run(seconds: 4) { input in
                 }
                 if seek {
                     print("\nReached 1 s, performing seek to \(Tutorial.seconds(target))...")
-                    try Tutorial.check(playbin.seek(rate: 1, flags: [.flush, .keyUnit], start: target), "the seek was refused")
+                    try Tutorial.check(try playbin.seek(rate: 1, flags: [.flush, .keyUnit], start: target), "the seek was refused")
                     shared.progress.withLock { $0.seekedAt = position }
                 }
             }

@@ -15,7 +15,7 @@ import TutorialSupport
 let chunkSize = 1024
 let sampleRate = 44100
 let totalSamples = sampleRate * 3 / 2
-let format = AudioInfo(format: .s16, rate: sampleRate, channels: 1)
+let format = try AudioInfo(format: .s16, rate: sampleRate, channels: 1)
 
 /// Sample `n` of the generated sound: a tone that wavers between 300 and 500 Hz, its phase summed
 /// from the start, so the waveform keeps moving (the tutorial's "psychedelic" wave).

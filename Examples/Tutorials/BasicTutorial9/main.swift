@@ -36,7 +36,7 @@ func printTopology(_ stream: DiscoveredStream, depth: Int = 1) {
 await Tutorial.run { input in
     print("Discovering '\(input.uri)'")
     let discoverer = try Discoverer(timeout: .seconds(5))
-    let info = try discoverer.discover(uri: input.uri)
+    let info = try await discoverer.discover(uri: input.uri)
 
     print("\nDiscovered '\(info.uri)'")
     print("Duration: \(Tutorial.seconds(info.duration))")

@@ -12,7 +12,7 @@ import GStreamer
 import Synchronization
 import TutorialSupport
 
-let format = AudioInfo(format: .s16, rate: 44100, channels: 1)
+let format = try AudioInfo(format: .s16, rate: 44100, channels: 1)
 let chunk = 1024
 let total = 44100
 

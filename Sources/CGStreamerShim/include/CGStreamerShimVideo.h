@@ -19,6 +19,10 @@ guint CGStreamerShim_video_info_n_planes(const GstVideoInfo *info);
 /// Plane data pointer and stride of a mapped frame (`GST_VIDEO_FRAME_PLANE_DATA`, `_STRIDE`).
 void *CGStreamerShim_video_frame_plane_data(GstVideoFrame *frame, guint plane);
 gint CGStreamerShim_video_frame_plane_stride(GstVideoFrame *frame, guint plane);
+/// Whether `length` bytes from plane `plane`'s data pointer lie inside memory the frame has mapped (the
+/// plane's own map, from a GstVideoMeta, or the whole buffer's). The frame must have been zeroed before
+/// `gst_video_frame_map`, so maps it did not use read as empty.
+gboolean CGStreamerShim_video_frame_plane_is_mapped(const GstVideoFrame *frame, guint plane, gsize length);
 /// Rewrites every raw video buffer that passes `pad` into tightly packed planes (rows without the
 /// padding GStreamer's default layout adds for odd widths), with a GstVideoMeta saying so. Buffers
 /// already packed pass untouched.

@@ -43,6 +43,7 @@ public final class AppSink: Element, @unchecked Sendable {
     ///
     /// - Returns: The sample; nil at end of stream, or when the appsink is stopped (set to READY or NULL)
     ///   while waiting.
+    @available(*, noasync, message: "it blocks the thread: await nextSample(timeout:) or nextPreroll(timeout:)")
     public func pullSample() -> Sample? {
         gst_app_sink_pull_sample(appSinkPointer).map { Sample(taking: $0) }
     }
@@ -54,6 +55,7 @@ public final class AppSink: Element, @unchecked Sendable {
     ///
     /// - Parameter timeout: How long to wait; zero does not wait.
     /// - Returns: The sample; nil when none came in time, at end of stream, or when the appsink is stopped.
+    @available(*, noasync, message: "it blocks the thread: await nextSample(timeout:) or nextPreroll(timeout:)")
     public func tryPullSample(timeout: Duration) -> Sample? {
         gst_app_sink_try_pull_sample(appSinkPointer, GstClockTime(nanoseconds(timeout))).map { Sample(taking: $0) }
     }
@@ -64,6 +66,7 @@ public final class AppSink: Element, @unchecked Sendable {
     /// The corresponding C function is `gst_app_sink_pull_preroll`.
     ///
     /// - Returns: The preroll sample; nil at end of stream or when stopped.
+    @available(*, noasync, message: "it blocks the thread: await nextSample(timeout:) or nextPreroll(timeout:)")
     public func pullPreroll() -> Sample? {
         gst_app_sink_pull_preroll(appSinkPointer).map { Sample(taking: $0) }
     }
@@ -74,37 +77,39 @@ public final class AppSink: Element, @unchecked Sendable {
     ///
     /// - Parameter timeout: How long to wait; zero does not wait.
     /// - Returns: The preroll sample; nil when none came in time, at end of stream or when stopped.
+    @available(*, noasync, message: "it blocks the thread: await nextSample(timeout:) or nextPreroll(timeout:)")
     public func tryPullPreroll(timeout: Duration) -> Sample? {
         gst_app_sink_try_pull_preroll(appSinkPointer, GstClockTime(nanoseconds(timeout))).map { Sample(taking: $0) }
     }
 
     /// The next sample, as `pullSample()` or `tryPullSample(timeout:)` give it, awaited: the wait happens on
     /// a GLib pool thread, so any number of these can be awaited at once without starving Swift's
-    /// cooperative pool. Cancelling the task does not end the wait: stop the pipeline, or pass a timeout.
+    /// cooperative pool. Cancelling the task ends the wait within a few milliseconds (it returns nil) and
+    /// frees the thread; a sample that came meanwhile is returned rather than lost.
     ///
-    /// The corresponding C functions are `gst_app_sink_pull_sample` and `gst_app_sink_try_pull_sample`,
-    /// called on another thread.
+    /// The corresponding C function is `gst_app_sink_try_pull_sample`, called on another thread (in slices
+    /// of 20 ms, between which cancellation is seen).
     ///
     /// - Parameter timeout: The longest to wait; nil (the default) waits until a sample comes.
-    /// - Returns: The sample; nil when none came in time, at end of stream, or when the appsink is stopped.
+    /// - Returns: The sample; nil when none came in time, at end of stream, when the appsink is stopped, or
+    ///   when the task was cancelled.
     public func nextSample(timeout: Duration? = nil) async -> Sample? {
-        let timeout = timeout.map { GstClockTime(nanoseconds($0)) } ?? GstClockTime.max
-        return await BlockingCall.run { [self] in
-            gst_app_sink_try_pull_sample(appSinkPointer, timeout).map { Sample(taking: $0) }
+        await BlockingCall.poll(timeout: timeout.map(nanoseconds)) { [self] wait in
+            gst_app_sink_try_pull_sample(appSinkPointer, GstClockTime(wait)).map { Sample(taking: $0) }
         }
     }
 
     /// The preroll sample, as `pullPreroll()` gives it, awaited without holding a thread of Swift's
-    /// cooperative pool (see ``nextSample(timeout:)``).
+    /// cooperative pool, and cancellable, as ``nextSample(timeout:)`` is.
     ///
     /// The corresponding C function is `gst_app_sink_try_pull_preroll`, called on another thread.
     ///
     /// - Parameter timeout: The longest to wait; nil (the default) waits until the preroll sample comes.
-    /// - Returns: The preroll sample; nil when none came in time, at end of stream or when stopped.
+    /// - Returns: The preroll sample; nil when none came in time, at end of stream, when stopped or when the
+    ///   task was cancelled.
     public func nextPreroll(timeout: Duration? = nil) async -> Sample? {
-        let timeout = timeout.map { GstClockTime(nanoseconds($0)) } ?? GstClockTime.max
-        return await BlockingCall.run { [self] in
-            gst_app_sink_try_pull_preroll(appSinkPointer, timeout).map { Sample(taking: $0) }
+        await BlockingCall.poll(timeout: timeout.map(nanoseconds)) { [self] wait in
+            gst_app_sink_try_pull_preroll(appSinkPointer, GstClockTime(wait)).map { Sample(taking: $0) }
         }
     }
 

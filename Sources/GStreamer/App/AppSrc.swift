@@ -64,6 +64,18 @@ public final class AppSrc: Element, @unchecked Sendable {
         FlowResult(gst_app_src_push_buffer(appSrcPointer, buffer.newReference()))
     }
 
+    /// Pushes `buffer` as ``push(_:)-(Buffer)`` does, awaiting room in a full queue (with ``block`` set)
+    /// on a GLib pool thread: the task suspends, and no thread of Swift's cooperative pool waits.
+    ///
+    /// The corresponding C function is `gst_app_src_push_buffer`, called on another thread.
+    ///
+    /// - Parameter buffer: The buffer; appsrc takes a reference of its own, the wrapper keeps its own.
+    /// - Returns: As ``push(_:)-(Buffer)`` does.
+    @discardableResult
+    public func push(_ buffer: Buffer) async -> FlowResult {
+        await BlockingCall.run { [self] in push(buffer) }
+    }
+
     /// Pushes `sample`'s buffer, and its caps when they differ from the current ones (and, with
     /// `handle-segment-change`, its segment).
     ///

@@ -253,22 +253,45 @@ public final class Pipeline: Bin, @unchecked Sendable {
     ///
     /// - Throws: ``GStreamerError``: the first error an element posts, a state-change error when playing
     ///   fails, or a runtime error when the task is cancelled or the messages end before end of stream.
+    ///
+    /// Playing and stopping happen on a GLib pool thread, never on Swift's cooperative pool: bringing a
+    /// pipeline to NULL waits for its streaming threads, and a few runs ending at once would otherwise hold
+    /// every thread of that pool.
     public func run() async throws(GStreamerError) {
-        defer { stop() }
         // Subscribed before playing: this run reads what follows, not what an earlier run left.
         let messages = messages
-        try play()
-        for await message in messages {
-            switch message {
-            case .endOfStream: return
-            case .error(let error): throw error
-            default: continue
+        let outcome: GStreamerError? = await { () async -> GStreamerError? in
+            do throws(GStreamerError) {
+                try await playWithoutBlocking()
+            } catch {
+                return error
             }
-        }
-        throw GStreamerError(
-            kind: .runtime,
-            message: Task.isCancelled
-                ? "the run was cancelled before end of stream" : "the bus messages ended before end of stream",
-            source: name)
+            for await message in messages {
+                switch message {
+                case .endOfStream: return nil
+                case .error(let error): return error
+                default: continue
+                }
+            }
+            return GStreamerError(
+                kind: .runtime,
+                message: Task.isCancelled
+                    ? "the run was cancelled before end of stream" : "the bus messages ended before end of stream",
+                source: name)
+        }()
+        await stopWithoutBlocking()
+        if let outcome { throw outcome }
+    }
+
+    /// ``play()`` on a GLib pool thread: NULL → READY → PAUSED may open files and devices.
+    func playWithoutBlocking() async throws(GStreamerError) {
+        try await BlockingCall.run { [self] () -> Result<Void, GStreamerError> in
+            Result { () throws(GStreamerError) in try play() }
+        }.get()
+    }
+
+    /// ``stop()`` on a GLib pool thread, awaited.
+    func stopWithoutBlocking() async {
+        await BlockingCall.run { [self] in stop() }
     }
 }

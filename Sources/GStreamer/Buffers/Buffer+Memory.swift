@@ -54,7 +54,8 @@ extension Buffer {
     ///   - size: The number of bytes, at least 1.
     /// - Returns: The new buffer, or nil when the range is empty or runs past the end.
     public func region(offset: Int, size: Int) -> Buffer? {
-        guard offset >= 0, size > 0, offset + size <= self.size,
+        guard offset >= 0, size > 0, case let (end, overflow) = offset.addingReportingOverflow(size), !overflow,
+            end <= self.size,
             let copy = withPointer({ gst_buffer_copy_region($0, GST_BUFFER_COPY_MEMORY, gsize(offset), gsize(size)) })
         else { return nil }
         return Buffer(taking: copy)

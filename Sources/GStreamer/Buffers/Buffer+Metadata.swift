@@ -30,7 +30,10 @@ extension Buffer {
     /// The corresponding C function is `gst_buffer_add_video_meta_full`.
     ///
     /// - Parameter info: The layout to describe: format, size, and each plane's offset and stride in bytes.
-    public func addVideoMeta(_ info: VideoInfo) {
+    /// - Throws: ``GStreamerError`` (invalid argument) when a plane of `info` does not fit in this buffer
+    ///   (``VideoInfo/checkLayout(fitting:)``): downstream elements would read past its memory.
+    public func addVideoMeta(_ info: VideoInfo) throws(GStreamerError) {
+        try info.checkLayout(fitting: size)
         let pointer = enterScope()
         defer { leaveScope() }
         var offsets = info.raw.offset
@@ -53,9 +56,9 @@ extension Buffer {
         let pointer = enterScope()
         defer { leaveScope() }
         guard let meta = gst_buffer_get_video_meta(pointer) else { return nil }
-        let planes = Int(meta.pointee.n_planes)
+        let planes = min(Int(meta.pointee.n_planes), Int(GST_VIDEO_MAX_PLANES))
         let offsets = withUnsafeBytes(of: meta.pointee.offset) { Array($0.bindMemory(to: gsize.self).prefix(planes)) }
         let strides = withUnsafeBytes(of: meta.pointee.stride) { Array($0.bindMemory(to: gint.self).prefix(planes)) }
-        return (offsets.map { Int($0) }, strides.map { Int($0) })
+        return (offsets.map { Int(clamping: $0) }, strides.map { Int($0) })
     }
 }

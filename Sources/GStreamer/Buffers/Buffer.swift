@@ -126,10 +126,13 @@ public final class Buffer: @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_buffer_new_allocate`.
     ///
-    /// - Parameter size: The size in bytes.
-    /// - Throws: ``GStreamerError`` (core) when the memory cannot be allocated, or GStreamer cannot be
-    ///   initialized.
+    /// - Parameter size: The size in bytes, 0 or more.
+    /// - Throws: ``GStreamerError`` (invalid argument) for a negative size; (core) when the memory cannot be
+    ///   allocated, or GStreamer cannot be initialized.
     public convenience init(size: Int) throws(GStreamerError) {
+        guard size >= 0 else {
+            throw GStreamerError(kind: .invalidArgument, message: "a buffer of \(size) bytes: give a size of 0 or more")
+        }
         try GStreamer.initialize()
         guard let buffer = gst_buffer_new_allocate(nil, gsize(size), nil) else {
             throw GStreamerError(kind: .core, message: "could not allocate a buffer of \(size) bytes")

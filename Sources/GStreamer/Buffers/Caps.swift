@@ -202,7 +202,15 @@ public final class Caps: @unchecked Sendable, CustomStringConvertible, Equatable
     /// - Parameter fields: Preferred values by field name: `.int` and `.fraction` take the nearest value in a
     ///   range, `.string` the value when the list holds it; other kinds are ignored.
     /// - Returns: Fixed caps of the first structure.
-    public func fixated(preferring fields: [String: PropertyValue] = [:]) -> Caps {
+    /// - Throws: ``GStreamerError`` (invalid argument) for ANY caps (an unlinked pad's query answers them)
+    ///   and empty caps, which hold no format to pick.
+    public func fixated(preferring fields: [String: PropertyValue] = [:]) throws(GStreamerError) -> Caps {
+        guard !isAny, !isEmpty else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "\(isAny ? "ANY" : "empty") caps have no format to fixate: intersect them with the formats "
+                    + "you handle first (an unlinked pad answers ANY)")
+        }
         let caps = gst_caps_truncate(gst_caps_copy(pointer))!
         if let structure = gst_caps_get_structure(caps, 0) {
             for (field, value) in fields.sorted(by: { $0.key < $1.key }) {

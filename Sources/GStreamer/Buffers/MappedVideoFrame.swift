@@ -9,11 +9,32 @@ public struct MappedVideoFrame: ~Copyable {
     public let isWritable: Bool
     /// The layout as mapped (strides and offsets of this very buffer).
     public let info: VideoInfo
+    /// Each plane's length in bytes, checked against the mapped memory when the frame was mapped.
+    private let planeLengths: [Int]
 
-    init(frame: UnsafeMutablePointer<GstVideoFrame>, writable: Bool) {
+    /// The frame `gst_video_frame_map` mapped into `frame`, once every plane is known to lie inside the
+    /// mapped memory; throws (the caller unmaps) when one does not.
+    init(checking frame: UnsafeMutablePointer<GstVideoFrame>, writable: Bool, bufferSize: Int) throws(GStreamerError) {
         self.frame = frame
         self.isWritable = writable
-        self.info = VideoInfo(unsafeRaw: frame.pointee.info)
+        let info = VideoInfo(unsafeRaw: frame.pointee.info)
+        self.info = info
+        var lengths: [Int] = []
+        for plane in 0..<info.planeCount {
+            let stride = Int(CGStreamerShim_video_frame_plane_stride(frame, guint(plane)))
+            guard let length = info.planeLength(plane, stride: stride),
+                CGStreamerShim_video_frame_plane_is_mapped(frame, guint(plane), gsize(length)) != 0
+            else {
+                throw GStreamerError(
+                    kind: .invalidArgument,
+                    message: "plane \(plane) of a \(bufferSize)-byte \(info.formatName) \(info.width)x\(info.height) "
+                        + "buffer (stride \(stride), \(info.planeHeight(plane)) rows of \(info.planeRowBytes(plane)) "
+                        + "bytes) lies outside its memory: its layout (GstVideoMeta, or the strides and offsets given) "
+                        + "does not fit")
+            }
+            lengths.append(length)
+        }
+        self.planeLengths = lengths
     }
 
     /// The number of planes, as ``info`` gives it.
@@ -22,44 +43,52 @@ public struct MappedVideoFrame: ~Copyable {
     /// Bytes per row of `plane`, padding included.
     ///
     /// - Parameter plane: The plane's index, from 0 to ``planeCount`` - 1.
-    /// - Returns: The stride in bytes.
+    /// - Returns: The stride in bytes; 0 for a plane the format does not have.
     public func stride(_ plane: Int) -> Int {
-        Int(CGStreamerShim_video_frame_plane_stride(frame, guint(plane)))
+        guard plane >= 0 && plane < planeCount else { return 0 }
+        return Int(CGStreamerShim_video_frame_plane_stride(frame, guint(plane)))
     }
 
-    private func planeLength(_ plane: Int) -> Int {
-        let rows = info.planeHeight(plane)
-        guard rows > 0 else { return 0 }
-        return stride(plane) * (rows - 1) + info.planeRowBytes(plane)
+    private func checkPlane(_ plane: Int) throws(GStreamerError) {
+        guard plane >= 0 && plane < planeCount else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "plane \(plane) of \(info.formatName), which has planes 0 to \(planeCount - 1)")
+        }
     }
 
     /// Reads plane `plane`: its bytes (from the first row to the end of the last row's pixels) and stride.
     ///
     /// - Parameters:
-    ///   - plane: The plane's index, from 0 to ``planeCount`` - 1 (a precondition).
+    ///   - plane: The plane's index, from 0 to ``planeCount`` - 1.
     ///   - body: Reads the plane's bytes and gets its stride; the pointer is valid only until it returns.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws.
-    public func withPlane<R>(_ plane: Int, _ body: (UnsafeRawBufferPointer, _ stride: Int) throws -> R) rethrows -> R {
-        precondition(plane >= 0 && plane < planeCount, "plane \(plane) out of range")
+    /// - Throws: ``GStreamerError`` (invalid argument) for a plane the format does not have, or what `body`
+    ///   throws.
+    public func withPlane<R>(_ plane: Int, _ body: (UnsafeRawBufferPointer, _ stride: Int) throws -> R) throws -> R {
+        try checkPlane(plane)
         let base = CGStreamerShim_video_frame_plane_data(frame, guint(plane))
-        return try body(UnsafeRawBufferPointer(start: base, count: planeLength(plane)), stride(plane))
+        return try body(UnsafeRawBufferPointer(start: base, count: planeLengths[plane]), stride(plane))
     }
 
     /// Writes plane `plane`. Only for frames mapped writable.
     ///
     /// - Parameters:
-    ///   - plane: The plane's index, from 0 to ``planeCount`` - 1 (a precondition).
+    ///   - plane: The plane's index, from 0 to ``planeCount`` - 1.
     ///   - body: Writes the plane's bytes and gets its stride; the pointer is valid only until it returns.
     /// - Returns: What `body` returns.
-    /// - Throws: What `body` throws.
+    /// - Throws: ``GStreamerError`` (invalid argument) when the frame was mapped read-only or has no such plane,
+    ///   or what `body` throws.
     public func withMutablePlane<R>(
         _ plane: Int, _ body: (UnsafeMutableRawBufferPointer, _ stride: Int) throws -> R
-    ) rethrows -> R {
-        precondition(isWritable, "the frame was mapped read-only")
-        precondition(plane >= 0 && plane < planeCount, "plane \(plane) out of range")
+    ) throws -> R {
+        guard isWritable else {
+            throw GStreamerError(
+                kind: .invalidArgument, message: "the frame was mapped read-only: map it with writable: true")
+        }
+        try checkPlane(plane)
         let base = CGStreamerShim_video_frame_plane_data(frame, guint(plane))
-        return try body(UnsafeMutableRawBufferPointer(start: base, count: planeLength(plane)), stride(plane))
+        return try body(UnsafeMutableRawBufferPointer(start: base, count: planeLengths[plane]), stride(plane))
     }
 }
 
@@ -82,7 +111,8 @@ extension Buffer {
     ///   - body: Reads (or writes) the frame; it must not keep it.
     /// - Returns: What `body` returns.
     /// - Throws: ``GStreamerError`` (invalid argument) when `writable` and the buffer is shared, or the buffer
-    ///   cannot be mapped as `info` (too small, say); or what `body` throws.
+    ///   cannot be mapped as `info` (too small, say), or a plane as laid out (by the buffer's GstVideoMeta, or
+    ///   `info`'s strides and offsets) would lie outside the buffer's memory; or what `body` throws.
     public func withVideoFrame<R>(
         _ info: VideoInfo, writable: Bool = false, _ body: (borrowing MappedVideoFrame) throws -> R
     ) throws -> R {
@@ -93,6 +123,8 @@ extension Buffer {
         defer { leaveScope() }
         var layout = info.raw
         let frame = UnsafeMutablePointer<GstVideoFrame>.allocate(capacity: 1)
+        // Zeroed, so the maps gst_video_frame_map leaves unused read as empty in the plane check.
+        frame.initialize(to: GstVideoFrame())
         defer { frame.deallocate() }
         let flags = writable ? GST_MAP_WRITE : GST_MAP_READ
         guard gst_video_frame_map(frame, &layout, pointer, flags) != 0 else {
@@ -101,7 +133,7 @@ extension Buffer {
                 message: "could not map a \(size)-byte buffer as \(info.formatName) \(info.width)x\(info.height)")
         }
         defer { gst_video_frame_unmap(frame) }
-        let mapped = MappedVideoFrame(frame: frame, writable: writable)
+        let mapped = try MappedVideoFrame(checking: frame, writable: writable, bufferSize: size)
         return try body(mapped)
     }
 }

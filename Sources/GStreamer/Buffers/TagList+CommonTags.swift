@@ -114,14 +114,31 @@ extension TagList {
                 year: Int(g_date_get_year(date)), month: Int(g_date_get_month(date).rawValue),
                 day: Int(g_date_get_day(date)))
         }
-        set {
-            guard let newValue else { return remove("date") }
-            guard let month = newValue.month, let day = newValue.day,
-                let date = g_date_new_dmy(GDateDay(day), GDateMonth(UInt32(month)), GDateYear(newValue.year))
-            else { return }
-            defer { g_date_free(date) }
-            replace("date", boxed: date, type: g_date_get_type())
+        set { try? setDate(newValue) }
+    }
+
+    /// Sets "date" (nil removes it), throwing for a date a GDate cannot hold; the ``date`` setter, which
+    /// cannot throw, leaves the tag as it was instead.
+    ///
+    /// The corresponding C functions are `g_date_valid_dmy` and `g_date_new_dmy`.
+    ///
+    /// - Parameter date: A calendar date with a year from 1 to 65535, a month and a day; its time of day,
+    ///   if any, is not kept (see ``dateTime``).
+    /// - Throws: ``GStreamerError`` (invalid argument) for a date without a month or day, or not in GDate's
+    ///   calendar (year 70000, February 30).
+    public mutating func setDate(_ date: DateTime?) throws(GStreamerError) {
+        guard let date else { return remove("date") }
+        guard let month = date.month, let day = date.day, (1...12).contains(month), (1...31).contains(day),
+            (1...Int(UInt16.max)).contains(date.year),
+            g_date_valid_dmy(GDateDay(day), GDateMonth(UInt32(month)), GDateYear(date.year)) != 0,
+            let made = g_date_new_dmy(GDateDay(day), GDateMonth(UInt32(month)), GDateYear(date.year))
+        else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "\(date) is no calendar date a tag can hold: give a year from 1 to 65535, a month and a day")
         }
+        defer { g_date_free(made) }
+        replace("date", boxed: made, type: g_date_get_type())
     }
 
     /// "datetime": the date and time the work was created, as precise as the tags say.
@@ -134,11 +151,25 @@ extension TagList {
             defer { gst_date_time_unref(value) }
             return DateTime(value)
         }
-        set {
-            guard let newValue else { return remove("datetime") }
-            guard let made = newValue.makeGstDateTime() else { return }
-            defer { gst_date_time_unref(made) }
-            replace("datetime", boxed: UnsafeRawPointer(made), type: gst_date_time_get_type())
+        set { try? setDateTime(newValue) }
+    }
+
+    /// Sets "datetime" (nil removes it), throwing for a value GstDateTime cannot hold; the ``dateTime``
+    /// setter, which cannot throw, leaves the tag as it was instead.
+    ///
+    /// The corresponding C function is `gst_date_time_new`.
+    ///
+    /// - Parameter dateTime: A date and time with a year from 1 to 9999, its fields given from the year down.
+    /// - Throws: ``GStreamerError`` (invalid argument) naming the field out of range.
+    public mutating func setDateTime(_ dateTime: DateTime?) throws(GStreamerError) {
+        guard let dateTime else { return remove("datetime") }
+        if let problem = dateTime.gstDateTimeProblem {
+            throw GStreamerError(kind: .invalidArgument, message: "a datetime tag cannot hold it: \(problem)")
         }
+        guard let made = dateTime.makeGstDateTime() else {
+            throw GStreamerError(kind: .invalidArgument, message: "GStreamer refused the datetime \(dateTime)")
+        }
+        defer { gst_date_time_unref(made) }
+        replace("datetime", boxed: UnsafeRawPointer(made), type: gst_date_time_get_type())
     }
 }

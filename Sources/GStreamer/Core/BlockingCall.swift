@@ -1,5 +1,6 @@
 import CGStreamer
 import GstPipeSupport
+import Synchronization
 
 /// Runs GStreamer calls that wait (pulling a sample, a state change, bringing a pipeline to NULL) on
 /// threads of GLib's shared thread pool, never on Swift's cooperative pool: that pool has one thread per
@@ -48,5 +49,46 @@ enum BlockingCall {
         }
         HandOver.received(Unmanaged.passUnretained(token).toOpaque())
         return result
+    }
+
+    /// Whether the task awaiting a ``poll(timeout:slice:_:)`` was cancelled.
+    private final class Cancelled: Sendable {
+        let flag = Atomic(false)
+    }
+
+    /// Waits for a value on a pool thread, one slice at a time, so that the wait can be cancelled: GStreamer's
+    /// waits (an appsink's pull) cannot be interrupted, but a wait of at most `slice` ends soon enough. The
+    /// calling task returns nil within one slice of being cancelled, and the pool thread is free again then
+    /// (a waiter never keeps a thread past its cancellation). A value that comes during the last slice is
+    /// returned, not lost.
+    ///
+    /// - Parameters:
+    ///   - timeout: The longest to wait, in nanoseconds; nil waits until a value comes or the wait ends.
+    ///   - slice: The longest one `attempt` waits, in nanoseconds.
+    ///   - attempt: Waits up to the nanoseconds it is given for a value. Nil returned well before then means
+    ///     the wait is over (end of stream, stopped), and so does nil with a wait of 0.
+    /// - Returns: The value, or nil when the wait ended, timed out or was cancelled.
+    static func poll<Value: Sendable>(
+        timeout: UInt64?, slice: UInt64 = 20_000_000, _ attempt: @escaping @Sendable (_ wait: UInt64) -> Value?
+    ) async -> Value? {
+        let cancelled = Cancelled()
+        return await withTaskCancellationHandler {
+            await run { () -> Value? in
+                let clock = ContinuousClock()
+                let start = clock.now
+                while true {
+                    let elapsed = nanoseconds(start.duration(to: clock.now))
+                    let remaining = timeout.map { $0 > elapsed ? $0 - elapsed : 0 } ?? .max
+                    let wait = min(slice, remaining)
+                    let began = clock.now
+                    if let value = attempt(wait) { return value }
+                    // Back long before its wait was up: the wait is over, whatever the timeout.
+                    if wait == 0 || nanoseconds(began.duration(to: clock.now)) < wait / 2 { return nil }
+                    if remaining <= wait || cancelled.flag.load(ordering: .acquiring) { return nil }
+                }
+            }
+        } onCancel: {
+            cancelled.flag.store(true, ordering: .releasing)
+        }
     }
 }

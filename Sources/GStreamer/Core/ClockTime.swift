@@ -18,3 +18,10 @@ func nanoseconds(_ duration: Duration) -> UInt64 {
     let (whole, overflow) = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
     return overflow ? .max : whole &+ UInt64(attoseconds / 1_000_000_000)
 }
+
+/// `time` as the signed nanoseconds GStreamer's positions and durations take (`gint64`): -1 (none, unknown)
+/// for `ClockTime.max`, which is GST_CLOCK_TIME_NONE, and the largest `gint64` for a time beyond it
+/// (292 years: later than any stream ends) instead of a trap.
+func signedClockTime(_ time: ClockTime) -> gint64 {
+    time == ClockTime.max ? -1 : gint64(clamping: time)
+}

@@ -68,8 +68,32 @@ public struct DateTime: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A new GstDateTime (one reference), nil when the fields do not make one.
+    /// What GstDateTime cannot hold in this value (gst_date_time_new refuses it, with a critical warning),
+    /// or nil when it can.
+    var gstDateTimeProblem: String? {
+        func outside(_ value: Int?, _ range: ClosedRange<Int>) -> Bool { value.map { !range.contains($0) } ?? false }
+        // Not `description`, which asks this.
+        let fields = "year \(year), month \(month.map(String.init) ?? "none"), day \(day.map(String.init) ?? "none"), "
+            + "hour \(hour.map(String.init) ?? "none"), minute \(minute.map(String.init) ?? "none")"
+        if !(1...9999).contains(year) { return "the year \(year) is outside 1...9999" }
+        if outside(month, 1...12) || outside(day, 1...31) || outside(hour, 0...23) || outside(minute, 0...59) {
+            return "\(fields): a month, day, hour or minute is out of range"
+        }
+        if let second, !(second >= 0 && second < 60) { return "\(fields): the seconds are outside 0..<60" }
+        if let utcOffset, !(utcOffset >= -12 && utcOffset <= 14) {
+            return "\(fields): the UTC offset is outside -12...14 hours"
+        }
+        if (day != nil && month == nil) || (hour == nil) != (minute == nil) || (hour != nil && day == nil)
+            || (second != nil && minute == nil)
+        {
+            return "\(fields): give the fields from the year down without a gap (an hour with its minute)"
+        }
+        return nil
+    }
+
     func makeGstDateTime() -> OpaquePointer? {
-        gst_date_time_new(
+        guard gstDateTimeProblem == nil else { return nil }
+        return gst_date_time_new(
             Float(utcOffset ?? 0), gint(year), gint(month ?? -1), gint(day ?? -1), gint(hour ?? -1), gint(minute ?? -1),
             second ?? -1)
     }

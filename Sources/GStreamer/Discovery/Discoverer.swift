@@ -48,6 +48,7 @@ public final class Discoverer: @unchecked Sendable {
     /// - Returns: What the media holds.
     /// - Throws: ``GStreamerError`` (runtime, naming the URI) when GStreamer cannot read it at all
     ///   (missing, not media, timed out).
+    @available(*, noasync, message: "it blocks the thread: await the async discover(uri:)")
     public func discover(uri: String) throws(GStreamerError) -> DiscovererInfo {
         try turn.withLock { _ throws(GStreamerError) in try discoverNow(uri: uri) }
     }
@@ -55,19 +56,67 @@ public final class Discoverer: @unchecked Sendable {
     /// Reads `uri` far enough to know its streams, on a thread of the discoverer's own: the task
     /// suspends, and no thread of Swift's cooperative pool waits. Calls from several tasks take turns.
     ///
+    /// Cancelling the task ends the wait at once with an error. A call still waiting for its turn is
+    /// dropped; one under way (GStreamer cannot interrupt it) ends by itself within the discoverer's
+    /// timeout, and its answer is dropped.
+    ///
     /// The corresponding C function is `gst_discoverer_discover_uri`.
     ///
     /// - Parameter uri: The media's URI (`file:///...`, `https://...`).
     /// - Returns: What the media holds.
     /// - Throws: ``GStreamerError`` (runtime, naming the URI) when GStreamer cannot read it at all
-    ///   (missing, not media, timed out).
+    ///   (missing, not media, timed out), or the task was cancelled.
     public func discover(uri: String) async throws(GStreamerError) -> DiscovererInfo {
-        let result: Result<DiscovererInfo, GStreamerError> = await withCheckedContinuation { continuation in
-            queue.async {
-                continuation.resume(returning: Result { () throws(GStreamerError) in try self.discover(uri: uri) })
+        let waiter = Waiter()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
+                guard waiter.wait(continuation) else { return }
+                queue.async {
+                    // Dropped while it waited for its turn: no discovery for nobody.
+                    guard !waiter.isCancelled else { return }
+                    waiter.finish(Result { () throws(GStreamerError) in try self.discover(uri: uri) })
+                }
             }
+        } onCancel: {
+            waiter.finish(.failure(GStreamerError(
+                kind: .runtime, message: "the discovery was cancelled", source: uri)))
         }
         return try result.get()
+    }
+
+    private typealias Answer = Result<DiscovererInfo, GStreamerError>
+
+    /// One async discovery's continuation, resumed once: by its answer or by its cancellation.
+    private final class Waiter: Sendable {
+        private struct State {
+            var continuation: CheckedContinuation<Answer, Never>?
+            var outcome: Answer?
+        }
+        private let state = Mutex(State())
+
+        var isCancelled: Bool { state.withLock { $0.outcome != nil } }
+
+        /// Keeps `continuation`; false (having resumed it) when the outcome is known already.
+        func wait(_ continuation: CheckedContinuation<Answer, Never>) -> Bool {
+            let outcome = state.withLock { state in
+                if state.outcome == nil { state.continuation = continuation }
+                return state.outcome
+            }
+            guard let outcome else { return true }
+            continuation.resume(returning: outcome)
+            return false
+        }
+
+        /// Resumes the waiter with `outcome`, unless it was resumed already.
+        func finish(_ outcome: Answer) {
+            let continuation = state.withLock { state -> CheckedContinuation<Answer, Never>? in
+                guard state.outcome == nil else { return nil }
+                state.outcome = outcome
+                defer { state.continuation = nil }
+                return state.continuation
+            }
+            continuation?.resume(returning: outcome)
+        }
     }
 
     private func discoverNow(uri: String) throws(GStreamerError) -> DiscovererInfo {

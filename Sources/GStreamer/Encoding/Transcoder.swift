@@ -46,12 +46,12 @@ public enum Transcoder {
         let messages = pipeline.messages
         var failure: GStreamerError?
         do throws(GStreamerError) {
-            try pipeline.play()
+            try await pipeline.playWithoutBlocking()
             failure = await firstError(in: messages)
         } catch {
             failure = error
         }
-        _ = try? await pipeline.changeState(to: .null)
+        await pipeline.stopWithoutBlocking()
         guard var failure else { return }
         for plugin in missing.list.withLock({ $0 }) {
             failure.message += "; missing: \(plugin.description)"

@@ -26,13 +26,17 @@ extension Element {
     ///     start at the nearest key unit (faster).
     /// - Returns: Whether the seek was handled; false when no element could seek (a live source, a
     ///   pipeline not yet PAUSED).
+    ///
+    /// A time beyond `Int64.max` nanoseconds (292 years), `ClockTime.max` included, seeks to the largest
+    /// time GStreamer holds, past the end of any stream; a `stop` of `ClockTime.max` means no stop.
     @discardableResult
     public func seek(to position: ClockTime, stop: ClockTime? = nil, accurate: Bool = false) -> Bool {
         var flags = GST_SEEK_FLAG_FLUSH.rawValue
         flags |= accurate ? GST_SEEK_FLAG_ACCURATE.rawValue : GST_SEEK_FLAG_KEY_UNIT.rawValue
+        let stop = stop == ClockTime.max ? nil : stop
         return gst_element_seek(
-            pointer, 1.0, GST_FORMAT_TIME, GstSeekFlags(flags), GST_SEEK_TYPE_SET, gint64(position),
-            stop == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, stop.map { gint64($0) } ?? -1) != 0
+            pointer, 1.0, GST_FORMAT_TIME, GstSeekFlags(flags), GST_SEEK_TYPE_SET, gint64(clamping: position),
+            stop == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, stop.map { gint64(clamping: $0) } ?? -1) != 0
     }
 
     /// The position in nanoseconds, when the pipeline can answer.

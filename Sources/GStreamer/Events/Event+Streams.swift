@@ -48,7 +48,14 @@ extension Event {
     /// - Parameter streamIDs: The ids of the streams to play, one per kind usually (a video, an audio, a
     ///   subtitle stream).
     /// - Returns: A new select-streams event.
-    public static func selectStreams(_ streamIDs: [String]) -> Event {
+    /// - Throws: ``GStreamerError`` (invalid argument) for an empty list, which GStreamer refuses: to play no
+    ///   stream of a kind, leave its id out of a list that names the others.
+    public static func selectStreams(_ streamIDs: [String]) throws(GStreamerError) -> Event {
+        guard !streamIDs.isEmpty else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "a select-streams event needs at least one stream id: name the streams to play")
+        }
         var list: UnsafeMutablePointer<GList>?
         for id in streamIDs { list = g_list_append(list, g_strdup(id)) }
         // The event copies the strings.

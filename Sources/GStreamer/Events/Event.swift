@@ -63,9 +63,17 @@ public final class Event: @unchecked Sendable, MiniObjectWrapper {
     ///   - start: Where to start, in nanoseconds, or nil to keep the current position.
     ///   - stop: Where to stop, in nanoseconds, or nil for the end.
     /// - Returns: A new seek event, to send with ``Element/send(_:)``.
+    /// - Throws: ``GStreamerError`` (invalid argument) for a rate of 0, infinite or not a number, which
+    ///   GStreamer refuses.
     public static func seek(
         rate: Double = 1, flags: SeekFlags = [.flush, .keyUnit], start: ClockTime?, stop: ClockTime? = nil
-    ) -> Event {
+    ) throws(GStreamerError) -> Event {
+        guard rate != 0, rate.isFinite else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "a seek at rate \(rate): give a finite rate other than 0 (1 for normal speed, -1 backwards; "
+                    + "pause the pipeline to stop)")
+        }
         // GST_CLOCK_TIME_NONE (ClockTime.max) means no position, as nil does; gint64 holds the rest.
         let start = start.flatMap(Self.seekPosition)
         let stop = stop.flatMap(Self.seekPosition)
@@ -246,11 +254,12 @@ extension Element {
     ///   - start: Where to start, in nanoseconds, or nil to keep the current position.
     ///   - stop: Where to stop, in nanoseconds, or nil for the end.
     /// - Returns: Whether the seek was accepted.
+    /// - Throws: ``GStreamerError`` (invalid argument) for a rate of 0, infinite or not a number.
     @discardableResult
     public func seek(
         rate: Double, flags: SeekFlags = [.flush, .keyUnit], start: ClockTime?, stop: ClockTime? = nil
-    ) -> Bool {
-        send(.seek(rate: rate, flags: flags, start: start, stop: stop))
+    ) throws(GStreamerError) -> Bool {
+        send(try .seek(rate: rate, flags: flags, start: start, stop: stop))
     }
 }
 

@@ -201,10 +201,13 @@ public final class Query: @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_query_set_duration`.
     ///
-    /// - Parameter duration: The duration in nanoseconds.
+    /// - Parameter duration: The duration in nanoseconds; `ClockTime.max` (GST_CLOCK_TIME_NONE) answers
+    ///   "unknown", and a duration beyond `Int64.max` is clamped to it.
     public func setDuration(_ duration: ClockTime) {
         _ = withPointer { query in
-            if CGStreamerShim_query_is_writable(query) != 0 { gst_query_set_duration(query, GST_FORMAT_TIME, gint64(duration)) }
+            if CGStreamerShim_query_is_writable(query) != 0 {
+                gst_query_set_duration(query, GST_FORMAT_TIME, signedClockTime(duration))
+            }
         }
     }
 
@@ -212,10 +215,13 @@ public final class Query: @unchecked Sendable {
     ///
     /// The corresponding C function is `gst_query_set_position`.
     ///
-    /// - Parameter position: The position in nanoseconds.
+    /// - Parameter position: The position in nanoseconds; `ClockTime.max` answers "unknown", and a position
+    ///   beyond `Int64.max` is clamped to it.
     public func setPosition(_ position: ClockTime) {
         _ = withPointer { query in
-            if CGStreamerShim_query_is_writable(query) != 0 { gst_query_set_position(query, GST_FORMAT_TIME, gint64(position)) }
+            if CGStreamerShim_query_is_writable(query) != 0 {
+                gst_query_set_position(query, GST_FORMAT_TIME, signedClockTime(position))
+            }
         }
     }
 }

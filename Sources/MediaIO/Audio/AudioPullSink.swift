@@ -7,14 +7,15 @@ import Foundation
 /// so the device's pace sets the pipeline's (run the element with `sync=false`). `pull` never
 /// waits: what is not queued yet comes out as silence, and the count of missing samples says so.
 ///
+///     let format = try AudioInfo(format: .s16, rate: 48000, channels: 2)
 ///     try MediaIOElements.registerAudioSink(name: "device", longName: "Device", description: "...") { _ in
-///         AudioPullSink(format: AudioInfo(format: .s16, rate: 48000, channels: 2))
+///         AudioPullSink(format: format)
 ///     }
 ///     let pipeline = try Pipeline(launch: "uridecodebin uri=... ! device name=out sync=false")
 ///     let device = pipeline.mediaIOElement(named: "out", as: AudioPullSink.self)!
 ///     try pipeline.play()
 ///     var chunk = [Int16](repeating: 0, count: 480 * 2)            // 10 ms of stereo
-///     let missing = chunk.withUnsafeMutableBufferPointer { device.pull(into: $0) }
+///     let missing = try chunk.withUnsafeMutableBufferPointer { try device.pull(into: $0) }
 public final class AudioPullSink: AudioSink, @unchecked Sendable {
     // @unchecked: every mutable field below is read and written only while `condition` is locked.
     private let condition = NSCondition()
@@ -46,7 +47,8 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
         var interleaved = format
         interleaved.layout = .interleaved
         info = interleaved
-        capacity = max(1, format.rate * capacityMilliseconds / 1000)
+        let (scaled, overflow) = format.rate.multipliedReportingOverflow(by: max(capacityMilliseconds, 0))
+        capacity = overflow ? Int.max / 1000 : max(1, scaled / 1000)
     }
 
     /// Samples (per channel) queued now.
@@ -73,20 +75,26 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
 
     /// Fills `samples` (interleaved, whole instants) with the next queued samples, and silence where
     /// there are none; returns how many samples per channel were silence. Never waits.
-    /// Call it from the device's thread; `T` must be the Swift type of ``info``'s sample format (a
-    /// precondition).
+    /// Call it from the device's thread; `T` must be the Swift type of ``info``'s sample format.
     ///
-    /// - Parameter samples: Where the samples go: `n × channels` of them for `n` instants.
+    /// - Parameter samples: Where the samples go: `n × channels` of them for `n` instants (an empty buffer
+    ///   takes nothing).
     /// - Returns: Samples per channel filled with silence for want of queued audio: 0 when all were there.
-    public func pull<T: AudioSample>(into samples: UnsafeMutableBufferPointer<T>) -> Int {
-        precondition(T.sampleFormat == info.format, "pull \(info.format.swiftTypeName) samples from this sink, not \(T.self)")
+    /// - Throws: ``MediaIOError`` when `T` is not the Swift type of ``info``'s sample format.
+    public func pull<T: AudioSample>(into samples: UnsafeMutableBufferPointer<T>) throws(MediaIOError) -> Int {
+        guard T.sampleFormat == info.format else {
+            throw MediaIOError("pull \(info.format.swiftTypeName) samples from this sink, not \(T.self)")
+        }
         let wanted = samples.count / info.channels
+        guard wanted > 0, let destination = samples.baseAddress else { return 0 }
         let bytesWanted = wanted * info.bytesPerFrame
         condition.lock()
         let available = min(bytesWanted, queue.count - readOffset)
-        let raw = UnsafeMutableRawBufferPointer(samples)
-        queue.withUnsafeBytes { bytes in
-            raw.baseAddress!.copyMemory(from: bytes.baseAddress! + readOffset, byteCount: available)
+        if available > 0 {
+            queue.withUnsafeBytes { bytes in
+                guard let source = bytes.baseAddress else { return }
+                UnsafeMutableRawPointer(destination).copyMemory(from: source + readOffset, byteCount: available)
+            }
         }
         readOffset += available
         if readOffset > 64 * 1024 && readOffset * 2 > queue.count {
@@ -111,9 +119,19 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
     ///   - count: Samples per channel to pull.
     ///   - type: The Swift type of ``info``'s sample format.
     /// - Returns: `count × channels` interleaved samples, and how many per channel at the end were silence.
-    public func pull<T: AudioSample>(_ count: Int, as type: T.Type) -> (samples: [T], missing: Int) {
-        var samples = [T](repeating: T.silence, count: count * info.channels)
-        let missing = samples.withUnsafeMutableBufferPointer { pull(into: $0) }
+    /// - Throws: ``MediaIOError`` when `T` is not the Swift type of ``info``'s sample format, or `count` is
+    ///   negative or too large for memory.
+    public func pull<T: AudioSample>(
+        _ count: Int, as type: T.Type
+    ) throws(MediaIOError) -> (samples: [T], missing: Int) {
+        let (total, overflow) = count.multipliedReportingOverflow(by: info.channels)
+        guard count >= 0, !overflow, total <= Int.max / 8 else {
+            throw MediaIOError("pull 0 or more samples per channel, within memory, not \(count)")
+        }
+        var samples = [T](repeating: T.silence, count: total)
+        let missing = try samples.withUnsafeMutableBufferPointer { buffer throws(MediaIOError) in
+            try pull(into: buffer)
+        }
         return (samples, missing)
     }
 

@@ -73,6 +73,9 @@ struct StreamOptions: ParsableArguments {
             valueName: "address"))
     var publicIP: String?
 
+    /// The longest `--timeout`, in seconds: a year.
+    static let longestTimeout: Double = 31_536_000
+
     /// Refuses a value out of range. Not `validate()`, which ArgumentParser would call before the
     /// command's own: the command calls this after its checks of the description, so that with two
     /// mistakes the same one is said first.
@@ -80,8 +83,10 @@ struct StreamOptions: ParsableArguments {
         if hlsWindow < 0 {
             throw ValidationError("--hls-window takes a number of segments (0 keeps them all), not \(hlsWindow).")
         }
-        if !(timeout >= 0) {
-            throw ValidationError("--timeout takes seconds (0 waits forever), not \(timeout).")
+        // A bound that milliseconds in an Int hold: `inf` and 1e300 would trap there.
+        if !(timeout >= 0 && timeout <= Self.longestTimeout) {
+            throw ValidationError(
+                "--timeout takes seconds (0 waits forever, at most \(Int(Self.longestTimeout))), not \(timeout).")
         }
         if let reconnectMax {
             guard reconnectMax > 0 else {

@@ -109,7 +109,12 @@ final class RangeCut: Sendable {
     }
 
     private func seek(through pad: Pad, fail: @escaping @Sendable (String) -> Void) {
-        let event = Event.seek(flags: [.flush, .accurate], start: range.start, stop: range.end)
+        let event: Event
+        do {
+            event = try Event.seek(flags: [.flush, .accurate], start: range.start, stop: range.end)
+        } catch {
+            return fail("\(error)")
+        }
         state.withLock { $0.seqnum = event.seqnum }
         let start = range.start
         Thread {

@@ -111,7 +111,9 @@ struct StreamAddress: Sendable {
             throw .usage("cannot read \(shown) as a \(name):// address: write it as \(example)")
         }
         let host = match.output[1].substring.map(String.init) ?? ""
-        let port = match.output[3].substring.flatMap { Int($0) } ?? scheme.defaultPort ?? -1
+        // Digits too many for an Int are a port out of range, not a missing one.
+        let digits = match.output[3].substring.flatMap { $0.isEmpty ? nil : $0 }
+        let port = digits.map { Int($0) ?? Int.max } ?? scheme.defaultPort ?? -1
         let path = match.output[4].substring.map(String.init) ?? ""
         let query = match.output[6].substring.map(String.init) ?? ""
         guard port >= 0 else {

@@ -5,14 +5,14 @@ import CGStreamer
 public struct AudioInfo: Sendable, Hashable, CustomStringConvertible {
     /// How each sample is stored.
     public var format: AudioSampleFormat
-    /// Samples per second per channel, such as 48000.
-    public var rate: Int
-    /// The number of channels, such as 2 for stereo.
-    public var channels: Int
+    /// Samples per second per channel, such as 48000 (from 1 to 2147483647).
+    public private(set) var rate: Int
+    /// The number of channels, such as 2 for stereo (from 1 to 64).
+    public private(set) var channels: Int
     /// Whether the channels are interleaved or in planes of their own.
     public var layout: AudioLayout
     /// One position per channel.
-    public var positions: [AudioChannelPosition]
+    public private(set) var positions: [AudioChannelPosition]
 
     /// Audio of this shape; positions default to GStreamer's usual ones for the channel count.
     ///
@@ -22,10 +22,25 @@ public struct AudioInfo: Sendable, Hashable, CustomStringConvertible {
     ///   - channels: The channel count.
     ///   - layout: Interleaved (the default) or non-interleaved.
     ///   - positions: One position per channel, or nil for GStreamer's usual ones.
+    /// - Throws: ``GStreamerError`` (invalid argument) for a rate outside 1...2147483647, a channel count
+    ///   outside 1...64 (the positions GStreamer's audio info holds), or positions not one per channel.
     public init(
         format: AudioSampleFormat, rate: Int, channels: Int, layout: AudioLayout = .interleaved,
         positions: [AudioChannelPosition]? = nil
-    ) {
+    ) throws(GStreamerError) {
+        guard (1...Int(Int32.max)).contains(rate) else {
+            throw GStreamerError(
+                kind: .invalidArgument, message: "an audio rate of \(rate) Hz is out of range: give 1 to 2147483647")
+        }
+        guard (1...64).contains(channels) else {
+            throw GStreamerError(
+                kind: .invalidArgument, message: "\(channels) audio channels is out of range: give 1 to 64")
+        }
+        if let positions, positions.count != channels {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "\(positions.count) channel positions for \(channels) channels: give one per channel")
+        }
         self.format = format
         self.rate = rate
         self.channels = channels
@@ -52,6 +67,12 @@ public struct AudioInfo: Sendable, Hashable, CustomStringConvertible {
                 kind: .invalidArgument,
                 message: "audio samples in \(name) are not handled (S16LE, S32LE, F32LE, F64LE and U8 are): "
                     + "put audioconvert before the element")
+        }
+        guard info.rate > 0, (1...64).contains(info.channels) else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "raw audio caps with a rate of \(info.rate) Hz and \(info.channels) channels (1 to 64 are "
+                    + "handled): \(caps)")
         }
         self.format = format
         rate = Int(info.rate)
@@ -90,18 +111,18 @@ public struct AudioInfo: Sendable, Hashable, CustomStringConvertible {
     ///
     /// The corresponding C function is `gst_util_uint64_scale_int`.
     ///
-    /// - Parameter samples: Samples per channel.
-    /// - Returns: The duration in nanoseconds.
+    /// - Parameter samples: Samples per channel; a negative count lasts 0.
+    /// - Returns: The duration in nanoseconds (`ClockTime.max` when it overflows).
     public func duration(ofSamples samples: Int) -> ClockTime {
-        ClockTime(gst_util_uint64_scale_int(guint64(samples), 1_000_000_000, gint(rate)))
+        ClockTime(gst_util_uint64_scale_int(guint64(max(samples, 0)), 1_000_000_000, gint(rate)))
     }
 
     /// The sample count (per channel) at `time` nanoseconds from the start, rounded down.
     ///
     /// - Parameter time: A time in nanoseconds.
-    /// - Returns: Samples per channel.
+    /// - Returns: Samples per channel (`Int.max` when that many do not fit).
     public func samples(in time: ClockTime) -> Int {
-        Int(gst_util_uint64_scale_int(guint64(time), gint(rate), 1_000_000_000))
+        Int(clamping: gst_util_uint64_scale_int(guint64(time), gint(rate), 1_000_000_000))
     }
 
     /// "S16LE 48000 Hz 2 channels (interleaved)".

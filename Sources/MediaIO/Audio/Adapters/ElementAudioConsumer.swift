@@ -63,7 +63,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
         var preferences: [String: PropertyValue] = [:]
         if let rate = request.rate ?? request.preferredRate { preferences["rate"] = .int(rate) }
         if let channels = request.channels ?? request.preferredChannels { preferences["channels"] = .int(channels) }
-        let fixed = allowed.fixated(preferring: preferences)
+        guard let fixed = try? allowed.fixated(preferring: preferences) else { return nil }
         guard let info = (try? AudioInfo(caps: fixed)) ?? Self.positionedInfo(fixed) else { return nil }
         state.withLock { state in
             state.info = info
@@ -80,7 +80,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
             let rate = caps.int("rate"), let channels = caps.int("channels")
         else { return nil }
         let layout: AudioLayout = caps.string("layout") == "non-interleaved" ? .nonInterleaved : .interleaved
-        return AudioInfo(format: format, rate: rate, channels: channels, layout: layout)
+        return try? AudioInfo(format: format, rate: rate, channels: channels, layout: layout)
     }
 
     func consumeSamples<T: AudioSample>(_ samples: UnsafeBufferPointer<T>, timestamp: ClockTime?) -> FlowResult {

@@ -62,11 +62,17 @@ final class ElementVideoConsumer: VideoFrameConsumer {
     func consumeRawData(
         _ bytes: UnsafeRawBufferPointer, timestamp: ClockTime, format: VideoFrameFormat, rotation: VideoRotation
     ) -> FlowResult {
-        let frame = VideoFrame(
-            copying: bytes, format: VideoFrameFormat(
-                pixelFormat: format.pixelFormat, width: format.width, height: format.height,
-                frameRate: format.frameRate),
-            timestamp: timestamp, duration: format.frameRate.frameDuration, rotation: rotation)
+        let frame: VideoFrame
+        do {
+            frame = try VideoFrame(
+                copying: bytes, format: VideoFrameFormat(
+                    pixelFormat: format.pixelFormat, width: format.width, height: format.height,
+                    frameRate: format.frameRate),
+                timestamp: timestamp, duration: format.frameRate.frameDuration, rotation: rotation)
+        } catch {
+            reportError("\(error)")
+            return .error
+        }
         return consume(frame)
     }
 
@@ -78,10 +84,12 @@ final class ElementVideoConsumer: VideoFrameConsumer {
         guard let filter = try? Caps(VideoPixelFormat.caps(for: request.pixelFormats)) else { return nil }
         let allowed = bridge?.downstreamCaps(filter: filter) ?? filter
         guard !allowed.isEmpty else { return nil }
-        let fixed = allowed.fixated(preferring: [
-            "width": .int(request.width), "height": .int(request.height),
-            "framerate": .fraction(request.frameRate.numerator, request.frameRate.denominator),
-        ])
+        guard
+            let fixed = try? allowed.fixated(preferring: [
+                "width": .int(request.width), "height": .int(request.height),
+                "framerate": .fraction(request.frameRate.numerator, request.frameRate.denominator),
+            ])
+        else { return nil }
         guard let info = try? VideoInfo(caps: fixed), let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName)
         else { return nil }
         let format = VideoFrameFormat(info: info, pixelFormat: pixelFormat)
@@ -135,8 +143,9 @@ final class ElementVideoConsumer: VideoFrameConsumer {
         } else if pixelFormat != .gray8 {
             return nil
         }
-        guard let output = try? Buffer.concatenating(parts), output.size == outputLayout.size else { return nil }
-        output.addVideoMeta(outputLayout)
+        guard let output = try? Buffer.concatenating(parts), output.size == outputLayout.size,
+            (try? output.addVideoMeta(outputLayout)) != nil
+        else { return nil }
         format.bytesPerRow = outputLayout.strides
         return VideoFrame(
             buffer: output, info: outputLayout, format: format, timestamp: frame.timestamp, duration: frame.duration,

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import GStreamer
 
 /// A video frame: format, timestamps, rotation and pixels, either in a GStreamer buffer (zero-copy,
@@ -42,17 +47,26 @@ public final class VideoFrame: @unchecked Sendable {
     ///
     /// - Parameters:
     ///   - format: The pixel format.
-    ///   - width: Width in pixels.
-    ///   - height: Height in pixels.
+    ///   - width: Width in pixels, from 1 to 2147483647 (as caps allow).
+    ///   - height: Height in pixels, from 1 to 2147483647.
     ///   - timestamp: Presentation timestamp in nanoseconds.
     ///   - duration: Duration in nanoseconds, or nil when unknown.
     ///   - rotation: Clockwise rotation to apply for display.
+    /// - Throws: ``MediaIOError`` when the width or height is out of range, or the frame's bytes cannot be
+    ///   allocated (their count overflows, or memory is short).
     public init(format: VideoPixelFormat, width: Int, height: Int, timestamp: ClockTime, duration: ClockTime? = nil,
-                rotation: VideoRotation = .none) {
+                rotation: VideoRotation = .none) throws(MediaIOError) {
+        guard (1...Int(Int32.max)).contains(width), (1...Int(Int32.max)).contains(height) else {
+            throw MediaIOError(
+                "a \(format) frame of \(width)x\(height) is out of range: width and height go from 1 to 2147483647")
+        }
         let frameFormat = VideoFrameFormat(pixelFormat: format, width: width, height: height)
-        let memory = UnsafeMutableRawBufferPointer.allocate(byteCount: max(frameFormat.byteCount, 1), alignment: 16)
-        memory.initializeMemory(as: UInt8.self, repeating: 0)
-        self.storage = .memory(memory)
+        // Zeroed memory; malloc's alignment (16 bytes on 64-bit glibc and Darwin) suits any pixel type, and
+        // a failed allocation is an error to throw, not a crash.
+        guard let byteCount = frameFormat.checkedByteCount, let memory = calloc(max(byteCount, 1), 1) else {
+            throw MediaIOError("a \(format) frame of \(width)x\(height) is too large for memory")
+        }
+        self.storage = .memory(UnsafeMutableRawBufferPointer(start: memory, count: max(byteCount, 1)))
         self.format = frameFormat
         self.timestamp = timestamp
         self.duration = duration
@@ -70,16 +84,18 @@ public final class VideoFrame: @unchecked Sendable {
     ///   - timestamp: Presentation timestamp in nanoseconds.
     ///   - duration: Duration in nanoseconds, or nil when unknown.
     ///   - rotation: Clockwise rotation to apply for display.
+    /// - Throws: ``MediaIOError`` when the format's width or height is out of range or its bytes cannot be
+    ///   allocated, as ``init(format:width:height:timestamp:duration:rotation:)`` does.
     public convenience init(copying bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime,
-                            duration: ClockTime? = nil, rotation: VideoRotation = .none) {
-        self.init(format: format.pixelFormat, width: format.width, height: format.height, timestamp: timestamp,
-                  duration: duration, rotation: rotation)
-        guard case .memory(let memory) = storage else { return }
-        memory.copyMemory(from: UnsafeRawBufferPointer(rebasing: bytes.prefix(memory.count)))
+                            duration: ClockTime? = nil, rotation: VideoRotation = .none) throws(MediaIOError) {
+        try self.init(format: format.pixelFormat, width: format.width, height: format.height, timestamp: timestamp,
+                      duration: duration, rotation: rotation)
+        guard case .memory(let memory) = storage, let source = bytes.baseAddress else { return }
+        memory.copyMemory(from: UnsafeRawBufferPointer(start: source, count: min(bytes.count, memory.count)))
     }
 
     deinit {
-        if case .memory(let memory) = storage { memory.deallocate() }
+        if case .memory(let memory) = storage { free(memory.baseAddress) }
     }
 
     /// `.pixelBuffer` for frames in GStreamer buffers, `.rawData` for frames in memory of their own.
@@ -141,8 +157,8 @@ public final class VideoFrame: @unchecked Sendable {
             return try body(planes)
         case .gstreamer(let buffer, let info):
             return try buffer.withVideoFrame(info, writable: writable) { mapped in
-                let planes = (0..<mapped.planeCount).map { plane in
-                    mapped.withPlane(plane) { bytes, stride in
+                let planes = try (0..<mapped.planeCount).map { plane in
+                    try mapped.withPlane(plane) { bytes, stride in
                         RawPlane(
                             base: UnsafeMutableRawPointer(mutating: bytes.baseAddress!), bytesPerRow: stride,
                             pixelBytesPerRow: info.planeRowBytes(plane), rows: info.planeHeight(plane))

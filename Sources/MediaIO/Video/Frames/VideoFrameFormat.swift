@@ -56,9 +56,24 @@ public struct VideoFrameFormat: Sendable, Equatable, CustomStringConvertible {
         pixelFormat.planeShapes(width: width, height: height)[plane].rowBytes
     }
 
-    /// Bytes of one frame in this layout (the last row of each plane without padding counted in full).
-    public var byteCount: Int {
-        (0..<planeCount).reduce(0) { $0 + bytesPerRow[$1] * rows(inPlane: $1) }
+    /// Bytes of one frame in this layout (the last row of each plane without padding counted in full);
+    /// `Int.max` when the count overflows.
+    public var byteCount: Int { checkedByteCount ?? Int.max }
+
+    /// ``byteCount``, or nil when it overflows (an enormous size, or a negative row padding); a negative
+    /// size counts as 0.
+    var checkedByteCount: Int? {
+        let shapes = pixelFormat.checkedPlaneShapes(width: max(width, 0), height: max(height, 0))
+        guard let shapes, bytesPerRow.count == shapes.count else { return nil }
+        var total = 0
+        for (rowBytes, shape) in zip(bytesPerRow, shapes) {
+            guard rowBytes >= 0 else { return nil }
+            let (plane, overflow) = rowBytes.multipliedReportingOverflow(by: shape.rows)
+            let (sum, overflowAgain) = total.addingReportingOverflow(plane)
+            guard !overflow, !overflowAgain else { return nil }
+            total = sum
+        }
+        return total
     }
 
     /// Same pixel format and size, whatever the row padding and the frame rate.

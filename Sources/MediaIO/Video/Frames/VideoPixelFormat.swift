@@ -98,19 +98,38 @@ public enum VideoPixelFormat: String, Sendable, CaseIterable, CustomStringConver
     ///   - width: The frame width in pixels.
     ///   - height: The frame height in pixels.
     /// - Returns: One entry per plane, in plane order: the bytes of pixels in a row (no padding) and the number
-    ///   of rows. Subsampled chroma planes round odd sizes up, as GStreamer does.
+    ///   of rows. Subsampled chroma planes round odd sizes up, as GStreamer does. A negative size counts as 0,
+    ///   and a count too large for `Int` reads as `Int.max`.
     public func planeShapes(width: Int, height: Int) -> [(rowBytes: Int, rows: Int)] {
-        let halfWidth = (width + 1) / 2
-        let halfHeight = (height + 1) / 2
-        switch self {
-        case .i420, .yv12: return [(width, height), (halfWidth, halfHeight), (halfWidth, halfHeight)]
-        case .nv12, .nv21: return [(width, height), (2 * halfWidth, halfHeight)]
-        case .y42b: return [(width, height), (halfWidth, height), (halfWidth, height)]
-        case .y444: return [(width, height), (width, height), (width, height)]
-        case .gray8: return [(width, height)]
-        case .rgb, .bgr: return [(3 * width, height)]
-        default: return [(4 * width, height)]
+        checkedPlaneShapes(width: max(width, 0), height: max(height, 0), clamping: true) ?? []
+    }
+
+    /// ``planeShapes(width:height:)``, or nil when a size is negative or a count overflows (unless
+    /// `clamping`, which gives `Int.max` instead).
+    func checkedPlaneShapes(
+        width: Int, height: Int, clamping: Bool = false
+    ) -> [(rowBytes: Int, rows: Int)]? {
+        guard width >= 0, height >= 0 else { return nil }
+        // Halves rounded up without overflowing at Int.max.
+        let halfWidth = width / 2 + width % 2
+        let halfHeight = height / 2 + height % 2
+        var overflowed = false
+        func times(_ factor: Int, _ value: Int) -> Int {
+            let (product, overflow) = value.multipliedReportingOverflow(by: factor)
+            overflowed = overflowed || overflow
+            return overflow ? Int.max : product
         }
+        let shapes: [(rowBytes: Int, rows: Int)] =
+            switch self {
+            case .i420, .yv12: [(width, height), (halfWidth, halfHeight), (halfWidth, halfHeight)]
+            case .nv12, .nv21: [(width, height), (times(2, halfWidth), halfHeight)]
+            case .y42b: [(width, height), (halfWidth, height), (halfWidth, height)]
+            case .y444: [(width, height), (width, height), (width, height)]
+            case .gray8: [(width, height)]
+            case .rgb, .bgr: [(times(3, width), height)]
+            default: [(times(4, width), height)]
+            }
+        return overflowed && !clamping ? nil : shapes
     }
 
     /// Raw-video caps listing `formats` in order, any size and rate.
@@ -172,16 +191,34 @@ public struct VideoFrameRate: Sendable, Equatable, CustomStringConvertible {
     /// Duration of one frame in nanoseconds, nil for a variable rate.
     public var frameDuration: ClockTime? {
         guard numerator > 0, denominator > 0 else { return nil }
-        return ClockTime(1_000_000_000 * UInt64(denominator) / UInt64(numerator))
+        return Self.nanoseconds(1, times: UInt64(denominator), over: UInt64(numerator))
     }
 
     /// Timestamp of frame `index` in nanoseconds (exact, without accumulating rounding).
     ///
-    /// - Parameter index: The frame's index from the start of the stream, 0 for the first frame.
+    /// Exact for any index: a live source at 30000/1001 runs for years before a timestamp leaves `UInt64`
+    /// (where it reads as `ClockTime.max`).
+    ///
+    /// - Parameter index: The frame's index from the start of the stream, 0 for the first frame; a negative
+    ///   index reads as 0.
     /// - Returns: The frame's presentation time in nanoseconds; 0 for every frame when the rate is variable.
     public func timestamp(ofFrame index: Int) -> ClockTime {
-        guard numerator > 0, denominator > 0 else { return 0 }
-        return ClockTime(UInt64(index) * 1_000_000_000 * UInt64(denominator) / UInt64(numerator))
+        guard numerator > 0, denominator > 0, index > 0 else { return 0 }
+        return Self.nanoseconds(UInt64(index), times: UInt64(denominator), over: UInt64(numerator))
+    }
+
+    /// `value × multiplier / divisor` seconds in nanoseconds, rounded down, through 128-bit products (a
+    /// week at 30000/1001 is already 1.8e19 once multiplied out); `ClockTime.max` when the result overflows.
+    private static func nanoseconds(_ value: UInt64, times multiplier: UInt64, over divisor: UInt64) -> ClockTime {
+        let product = value.multipliedFullWidth(by: multiplier)
+        guard product.high < divisor else { return .max }
+        let (seconds, remainder) = divisor.dividingFullWidth(product)
+        let (whole, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        guard !overflow else { return .max }
+        // remainder < divisor, so remainder × 1e9 / divisor < 1e9 and its high half is below divisor.
+        let fraction = divisor.dividingFullWidth(remainder.multipliedFullWidth(by: 1_000_000_000)).quotient
+        let (sum, overflowAgain) = whole.addingReportingOverflow(fraction)
+        return overflowAgain ? .max : sum
     }
 
     /// The rate as GStreamer writes it in caps, `numerator/denominator` (such as `30/1`).
