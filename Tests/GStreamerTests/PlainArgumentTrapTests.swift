@@ -6,7 +6,7 @@ import Testing
 
 /// Plain arguments that trapped inside the core: each is now a thrown error naming what is wrong, or the
 /// value that argument means. They run in this process, so a trap would end the test run.
-@Suite("Plain arguments that must not trap")
+@Suite("Plain arguments that must not trap", .bounded)
 struct PlainArgumentTrapTests {
     private func error(_ body: () throws -> Void) -> GStreamerError? {
         do {

@@ -6,7 +6,7 @@ import Testing
 /// A video layout that does not fit its buffer is refused where it is used: no plane pointer past the
 /// memory, no GstVideoMeta telling downstream elements to read past it. Each case below handed out such
 /// a pointer (or trapped) before the checks.
-@Suite("Video layouts that do not fit their buffer")
+@Suite("Video layouts that do not fit their buffer", .bounded)
 struct VideoLayoutSafetyTests {
     private func error(_ body: () throws -> Void) -> GStreamerError? {
         do {

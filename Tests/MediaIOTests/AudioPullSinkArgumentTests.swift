@@ -3,7 +3,7 @@ import Testing
 
 /// An AudioPullSink's arguments, outside any pipeline: a buffer with no room, the wrong sample type, a
 /// count below zero, a capacity beyond `Int`, and no channels at all. Each trapped before.
-@Suite("AudioPullSink arguments")
+@Suite("AudioPullSink arguments", .bounded)
 struct AudioPullSinkArgumentTests {
     @Test("An empty buffer takes nothing; the wrong sample type or a negative count throws; 0 channels cannot be made")
     func arguments() throws {

@@ -4,7 +4,7 @@ import Testing
 /// Frames made from plain arguments: a size out of range is refused before any memory is laid out (a
 /// negative width gave planes of negative length, and `withMutablePlanes` wrote outside the allocation),
 /// and frame timestamps stay exact for as long as a live source runs.
-@Suite("Frames from plain arguments")
+@Suite("Frames from plain arguments", .bounded)
 struct FrameSafetyTests {
     private func error(_ body: () throws -> Void) -> MediaIOError? {
         do {
