@@ -2,7 +2,7 @@ import CGStreamer
 import GStreamer
 import Testing
 
-@Suite("The application's own GLib log handler stays in place (issue 29, item 13)", .bounded)
+@Suite("The application's own GLib log handler stays in place", .bounded)
 struct LogHandlerTests {
     /// The GLib-GObject warnings the application's handler got.
     static let seen = Mutex<[String]>([])

@@ -2,7 +2,7 @@ import GStreamer
 import Synchronization
 import Testing
 
-@Suite("Pad probes that write a buffer's bytes (issue 29, item 12)", .bounded)
+@Suite("Pad probes that write a buffer's bytes", .bounded)
 struct ProbeWriteTests {
     static let raw = "videotestsrc num-buffers=3 pattern=black ! video/x-raw,format=GRAY8,width=32,height=24"
     static let mark: [UInt8] = [0xAB, 0xCD, 0xEF, 0x12]

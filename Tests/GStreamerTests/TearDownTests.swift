@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("Releasing a pipeline (issue 29, review)", .bounded)
+@Suite("Releasing a pipeline", .bounded)
 struct TearDownTests {
     @Test("29 review: releasing a pipeline never started flushes its bus: nothing posted stays queued")
     func neverStartedFlushesBus() throws {

@@ -1,7 +1,7 @@
 import GStreamer
 import Testing
 
-@Suite("End of stream sent to a pulled source (issue 29, review)", .bounded)
+@Suite("End of stream sent to a pulled source", .bounded)
 struct PulledSourceFlushTests {
     @Test("29 review: end of stream sent to a pulled source whose pad is flushing (never started) is refused")
     func endOfStreamWhileFlushing() throws {
