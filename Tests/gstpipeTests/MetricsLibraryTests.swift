@@ -18,7 +18,8 @@ struct MetricsLibraryTests {
         metrics.onEvent { event in lines.withLock { $0.append(event.jsonLine) } }
         #expect(metrics.health.httpStatus == 503 && metrics.health.input == .starting)
         let pipeline = try Pipeline(
-            launch: "videotestsrc num-buffers=45 ! video/x-raw,width=64,height=48 ! gray ! x264enc ! fakesink")
+            launch: "videotestsrc num-buffers=45 ! video/x-raw,width=64,height=48 ! gray name=mgray ! x264enc "
+                + "! fakesink name=msink")
         metrics.watch(pipeline)
         metrics.started()
         try await pipeline.run()
@@ -33,15 +34,15 @@ struct MetricsLibraryTests {
 
         let samples = try Self.parse(metrics.exposition())
         #expect(samples["gstpipe_input_frames_total{}"] == 45, "\(samples)")
-        #expect(samples["gstpipe_element_frames_in_total{element=gray0}"] == 45, "\(samples)")
-        #expect(samples["gstpipe_element_frames_out_total{element=gray0}"] == 45, "\(samples)")
-        #expect(samples["gstpipe_output_frames_in_total{output=fakesink0}"] == 45, "\(samples)")
+        #expect(samples["gstpipe_element_frames_in_total{element=mgray}"] == 45, "\(samples)")
+        #expect(samples["gstpipe_element_frames_out_total{element=mgray}"] == 45, "\(samples)")
+        #expect(samples["gstpipe_output_frames_in_total{output=msink}"] == 45, "\(samples)")
         // Frames that reach the sink while the pipeline prerolls (x264enc's first) have no running time
         // to be measured against yet: the histogram holds the others.
-        let measured = samples["gstpipe_output_latency_seconds_count{output=fakesink0}"] ?? 0
+        let measured = samples["gstpipe_output_latency_seconds_count{output=msink}"] ?? 0
         #expect(measured >= 30 && measured <= 45, "\(samples)")
-        #expect(samples["gstpipe_output_latency_seconds_bucket{le=+Inf,output=fakesink0}"] == measured, "\(samples)")
-        #expect((samples["gstpipe_output_bytes_total{output=fakesink0}"] ?? 0) > 45 * 10, "\(samples)")
+        #expect(samples["gstpipe_output_latency_seconds_bucket{le=+Inf,output=msink}"] == measured, "\(samples)")
+        #expect((samples["gstpipe_output_bytes_total{output=msink}"] ?? 0) > 45 * 10, "\(samples)")
         #expect(samples["gstpipe_output_viewers{output=a \"quoted\\\" name\nnext}"] == 1, "\(samples)")
         #expect(samples["gstpipe_input_losses_total{}"] == 1 && samples["gstpipe_input_reconnects_total{}"] == 1)
         #expect(samples["gstpipe_recordings_written_total{}"] == 1)
