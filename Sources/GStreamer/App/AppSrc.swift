@@ -64,13 +64,14 @@ public final class AppSrc: Element, @unchecked Sendable {
         FlowResult(gst_app_src_push_buffer(appSrcPointer, buffer.newReference()))
     }
 
-    /// Pushes `buffer` as ``push(_:)-(Buffer)`` does, awaiting room in a full queue (with ``block`` set)
-    /// on a GLib pool thread: the task suspends, and no thread of Swift's cooperative pool waits.
+    /// Pushes `buffer` as the synchronous `push(_:)` (with a buffer) does, awaiting room in a full queue
+    /// (with ``block`` set) on a GLib pool thread: the task suspends, and no thread of Swift's cooperative
+    /// pool waits.
     ///
     /// The corresponding C function is `gst_app_src_push_buffer`, called on another thread.
     ///
     /// - Parameter buffer: The buffer; appsrc takes a reference of its own, the wrapper keeps its own.
-    /// - Returns: As ``push(_:)-(Buffer)`` does.
+    /// - Returns: As the synchronous `push(_:)` (with a buffer) does.
     @discardableResult
     public func push(_ buffer: Buffer) async -> FlowResult {
         await BlockingCall.run { [self] in push(buffer) }
@@ -82,7 +83,7 @@ public final class AppSrc: Element, @unchecked Sendable {
     /// The corresponding C function is `gst_app_src_push_sample`.
     ///
     /// - Parameter sample: The sample: a buffer with the caps it is in.
-    /// - Returns: As ``push(_:)-(Buffer)`` does.
+    /// - Returns: As the synchronous `push(_:)` (with a buffer) does.
     @discardableResult
     public func push(_ sample: Sample) -> FlowResult {
         FlowResult(gst_app_src_push_sample(appSrcPointer, sample.pointer))
@@ -96,7 +97,7 @@ public final class AppSrc: Element, @unchecked Sendable {
     ///   - bytes: The buffer's content, copied.
     ///   - pts: Its presentation timestamp in nanoseconds; nil for none.
     ///   - duration: Its duration in nanoseconds; nil for none.
-    /// - Returns: As ``push(_:)-(Buffer)`` does.
+    /// - Returns: As the synchronous `push(_:)` (with a buffer) does.
     /// - Throws: ``GStreamerError`` (core) when the buffer cannot be allocated.
     @discardableResult
     public func push(
