@@ -8,17 +8,6 @@ import Testing
 /// value that argument means. They run in this process, so a trap would end the test run.
 @Suite("Plain arguments that must not trap", .bounded)
 struct PlainArgumentTrapTests {
-    private func error(_ body: () throws -> Void) -> GStreamerError? {
-        do {
-            try body()
-            return nil
-        } catch let error as GStreamerError {
-            return error
-        } catch {
-            return nil
-        }
-    }
-
     @Test("seek(to: .max) seeks past the end (end of stream follows); a duration answered as ClockTime.max is unknown")
     func seekAndDurationAtMax() async throws {
         let pipeline = try Pipeline(
@@ -53,37 +42,37 @@ struct PlainArgumentTrapTests {
     @Test("A seek at rate 0, infinite or NaN throws, naming the rate; other rates still make the event")
     func seekRates() throws {
         try GStreamer.initialize()
-        let zero = error { _ = try Event.seek(rate: 0, start: 0) }
+        let zero = thrown { _ = try Event.seek(rate: 0, start: 0) }
         #expect(zero?.kind == .invalidArgument)
         #expect(zero?.message.hasPrefix("a seek at rate 0.0: give a finite rate other than 0") == true)
-        #expect(error { _ = try Event.seek(rate: .nan, start: 0) } != nil)
-        #expect(error { _ = try Event.seek(rate: -.infinity, start: nil) } != nil)
+        #expect(thrown { _ = try Event.seek(rate: .nan, start: 0) } != nil)
+        #expect(thrown { _ = try Event.seek(rate: -.infinity, start: nil) } != nil)
         let pipeline = try Pipeline(launch: "videotestsrc ! fakesink")
-        #expect(error { _ = try pipeline.seek(rate: 0, start: 0) }?.kind == .invalidArgument)
+        #expect(thrown { _ = try pipeline.seek(rate: 0, start: 0) }?.kind == .invalidArgument)
         #expect(try Event.seek(rate: -2, start: 0).seek?.rate == -2)
     }
 
     @Test("ANY and empty caps cannot be fixated: a thrown error, as for an unlinked pad's caps")
     func fixateAny() throws {
         try GStreamer.initialize()
-        let any = error { _ = try Caps.any.fixated() }
+        let any = thrown { _ = try Caps.any.fixated() }
         #expect(any?.kind == .invalidArgument)
         #expect(any?.message.hasPrefix("ANY caps have no format to fixate") == true)
-        let empty = error { _ = try Caps("EMPTY").fixated() }
+        let empty = thrown { _ = try Caps("EMPTY").fixated() }
         #expect(empty?.message.hasPrefix("empty caps have no format to fixate") == true)
         let identity = try ElementFactory.make("identity")
         let unlinked = try #require(identity.pad(named: "src"))
         #expect(unlinked.queryCaps().isAny)
-        #expect(error { _ = try unlinked.queryCaps().fixated() } != nil)
+        #expect(thrown { _ = try unlinked.queryCaps().fixated() } != nil)
         #expect(try Caps("video/x-raw, width=[1, 10]").fixated().isFixed)
     }
 
     @Test("select-streams with no id throws; Buffer(size: -1) throws; a region past Int.max is nil")
     func eventsAndBuffers() throws {
         try GStreamer.initialize()
-        let select = error { _ = try Event.selectStreams([]) }
+        let select = thrown { _ = try Event.selectStreams([]) }
         #expect(select?.message == "a select-streams event needs at least one stream id: name the streams to play")
-        let negative = error { _ = try Buffer(size: -1) }
+        let negative = thrown { _ = try Buffer(size: -1) }
         #expect(negative?.kind == .invalidArgument)
         #expect(negative?.message == "a buffer of -1 bytes: give a size of 0 or more")
         let buffer = try Buffer(size: 16)
@@ -95,18 +84,18 @@ struct PlainArgumentTrapTests {
 
     @Test("AudioInfo refuses rates and channel counts out of range; durations of negative counts are 0")
     func audioInfo() throws {
-        let rate = error { _ = try AudioInfo(format: .s16, rate: -48000, channels: 2) }
+        let rate = thrown { _ = try AudioInfo(format: .s16, rate: -48000, channels: 2) }
         #expect(rate?.kind == .invalidArgument)
         #expect(rate?.message == "an audio rate of -48000 Hz is out of range: give 1 to 2147483647")
-        #expect(error { _ = try AudioInfo(format: .s16, rate: Int.max, channels: 2) } != nil)
-        #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: 0) }?.message
+        #expect(thrown { _ = try AudioInfo(format: .s16, rate: Int.max, channels: 2) } != nil)
+        #expect(thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: 0) }?.message
             == "0 audio channels is out of range: give 1 to 64")
-        #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: -1) } != nil)
-        #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: 65) } != nil)
-        #expect(error { _ = try AudioInfo(format: .s16, rate: 48000, channels: 2, positions: [.mono]) }?.message
+        #expect(thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: -1) } != nil)
+        #expect(thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: 65) } != nil)
+        #expect(thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: 2, positions: [.mono]) }?.message
             == "1 channel positions for 2 channels: give one per channel")
         let noRate = try Caps("audio/x-raw, format=S16LE, rate=0, channels=1, layout=interleaved")
-        #expect(error { _ = try AudioInfo(caps: noRate) } != nil)
+        #expect(thrown { _ = try AudioInfo(caps: noRate) } != nil)
         let info = try AudioInfo(format: .f32, rate: 48000, channels: 2)
         #expect(info.duration(ofSamples: -5) == 0)
         #expect(info.duration(ofSamples: 48000) == 1_000_000_000)
@@ -118,15 +107,15 @@ struct PlainArgumentTrapTests {
     func tagDates() throws {
         var tags = TagList()
         tags.date = DateTime(year: 2009, month: 6, day: 21)
-        let far = error { try tags.setDate(DateTime(year: 70000, month: 1, day: 1)) }
+        let far = thrown { try tags.setDate(DateTime(year: 70000, month: 1, day: 1)) }
         #expect(far?.kind == .invalidArgument)
         #expect(far?.message.contains("give a year from 1 to 65535, a month and a day") == true)
         tags.date = DateTime(year: 70000, month: 1, day: 1)
         tags.date = DateTime(year: 2024, month: 2, day: 30)
         #expect(tags.date == DateTime(year: 2009, month: 6, day: 21))
-        #expect(error { try tags.setDate(DateTime(year: Int.max, month: 1, day: 1)) } != nil)
-        #expect(error { try tags.setDate(DateTime(year: 2009, month: 13, day: 1)) } != nil)
-        let time = error { try tags.setDateTime(DateTime(year: 70000)) }
+        #expect(thrown { try tags.setDate(DateTime(year: Int.max, month: 1, day: 1)) } != nil)
+        #expect(thrown { try tags.setDate(DateTime(year: 2009, month: 13, day: 1)) } != nil)
+        let time = thrown { try tags.setDateTime(DateTime(year: 70000)) }
         #expect(time?.message == "a datetime tag cannot hold it: the year 70000 is outside 1...9999")
         tags.dateTime = DateTime(year: Int.max, month: Int.min, day: 1)
         #expect(tags.dateTime == nil)

@@ -8,30 +8,19 @@ import Testing
 /// a pointer (or trapped) before the checks.
 @Suite("Video layouts that do not fit their buffer", .bounded)
 struct VideoLayoutSafetyTests {
-    private func error(_ body: () throws -> Void) -> GStreamerError? {
-        do {
-            try body()
-            return nil
-        } catch let error as GStreamerError {
-            return error
-        } catch {
-            return nil
-        }
-    }
-
     @Test("Sizes and rates out of range throw, naming the range, instead of trapping")
     func sizesAndRates() throws {
-        let negative = error { _ = try VideoInfo(format: "GRAY8", width: -10, height: 10) }
+        let negative = thrown { _ = try VideoInfo(format: "GRAY8", width: -10, height: 10) }
         #expect(negative?.kind == .invalidArgument)
         #expect(negative?.message.contains("-10x10 is out of range: width and height go from 1 to 2147483647") == true)
-        #expect(error { _ = try VideoInfo(format: "GRAY8", width: Int.max, height: 1) }?.kind == .invalidArgument)
-        #expect(error { _ = try VideoInfo(format: "GRAY8", width: 8, height: 0) }?.kind == .invalidArgument)
-        let rate = error { _ = try VideoInfo(format: "GRAY8", width: 8, height: 8, framerate: (-1, 1)) }
+        #expect(thrown { _ = try VideoInfo(format: "GRAY8", width: Int.max, height: 1) }?.kind == .invalidArgument)
+        #expect(thrown { _ = try VideoInfo(format: "GRAY8", width: 8, height: 0) }?.kind == .invalidArgument)
+        let rate = thrown { _ = try VideoInfo(format: "GRAY8", width: 8, height: 8, framerate: (-1, 1)) }
         #expect(rate?.message.contains("a frame rate of -1/1 is out of range") == true)
-        #expect(error { _ = try VideoInfo(format: "GRAY8", width: 8, height: 8, framerate: (30, 0)) } != nil)
-        #expect(error { _ = try VideoInfo(format: "GRAY8", width: 8, height: 8, framerate: (Int.max, 1)) } != nil)
+        #expect(thrown { _ = try VideoInfo(format: "GRAY8", width: 8, height: 8, framerate: (30, 0)) } != nil)
+        #expect(thrown { _ = try VideoInfo(format: "GRAY8", width: 8, height: 8, framerate: (Int.max, 1)) } != nil)
         // Each dimension fits a gint, the frame does not fit memory: GStreamer's own overflow check answers.
-        let huge = error { _ = try VideoInfo(format: "BGRA", width: 2_147_483_647, height: 2_147_483_647) }
+        let huge = thrown { _ = try VideoInfo(format: "BGRA", width: 2_147_483_647, height: 2_147_483_647) }
         #expect(huge?.message.contains("too large for memory") == true)
         let fine = try VideoInfo(format: "GRAY8", width: 5, height: 3, framerate: (30_000, 1001))
         #expect(fine.framerate.numerator == 30_000 && fine.framerate.denominator == 1001)
@@ -42,19 +31,19 @@ struct VideoLayoutSafetyTests {
         var info = try VideoInfo(format: "GRAY8", width: 5, height: 3)
         info.strides = [-5]
         #expect(info.strides == [-5])
-        #expect(error { try info.checkLayout(fitting: 1000) }?.message.contains("stride is shorter") == true)
+        #expect(thrown { try info.checkLayout(fitting: 1000) }?.message.contains("stride is shorter") == true)
         info.strides = [Int.max]
         #expect(info.strides == [Int(Int32.max)])
         info.strides = [8]
         info.offsets = [-1]
         #expect(info.offsets == [0])
         info.offsets = [Int.max]
-        let past = error { try info.checkLayout(fitting: 24) }
+        let past = thrown { try info.checkLayout(fitting: 24) }
         #expect(past?.message.contains("ends past the buffer's 24 bytes") == true)
         info.offsets = [0]
         // The last row ends at its last pixel: 2 rows of 8, then 5.
         try info.checkLayout(fitting: 21)
-        let short = error { try info.checkLayout(fitting: 20) }
+        let short = thrown { try info.checkLayout(fitting: 20) }
         #expect(short?.message.contains("ends past the buffer's 20 bytes") == true)
         #expect(info.planeHeight(-1) == 0 && info.planeRowBytes(7) == 0)
     }
@@ -64,7 +53,7 @@ struct VideoLayoutSafetyTests {
         var info = try VideoInfo(format: "GRAY8", width: 5, height: 3)
         info.strides = [1000]
         let buffer = try Buffer(size: 48)
-        let refused = error { try buffer.addVideoMeta(info) }
+        let refused = thrown { try buffer.addVideoMeta(info) }
         #expect(refused?.kind == .invalidArgument)
         #expect(refused?.message.contains("ends past the buffer's 48 bytes") == true)
         #expect(buffer.videoMetaLayout == nil)
@@ -80,7 +69,7 @@ struct VideoLayoutSafetyTests {
         info.strides = [1000]
         let buffer = try Buffer(size: 48)
         var planeSeen = false
-        let refused = error {
+        let refused = thrown {
             try buffer.withVideoFrame(info) { frame in
                 try frame.withPlane(0) { bytes, _ in planeSeen = bytes.count > 48 }
             }
@@ -89,7 +78,7 @@ struct VideoLayoutSafetyTests {
         #expect(refused?.kind == .invalidArgument)
         #expect(refused?.message.contains("lies outside its memory") == true)
         // Written, which would have been a write 2000 bytes past a 48-byte allocation.
-        let written = error {
+        let written = thrown {
             try buffer.withVideoFrame(info, writable: true) { frame in
                 try frame.withMutablePlane(0) { bytes, stride in bytes[2 * stride] = 1 }
             }
@@ -97,7 +86,7 @@ struct VideoLayoutSafetyTests {
         #expect(written?.message.contains("lies outside its memory") == true)
         var offset = try VideoInfo(format: "I420", width: 4, height: 4)
         offset.offsets = [0, 16, 40]
-        #expect(error { try Buffer(size: 24).withVideoFrame(offset) { _ in } } != nil)
+        #expect(thrown { try Buffer(size: 24).withVideoFrame(offset) { _ in } } != nil)
     }
 
     @Test("A GstVideoMeta from C that describes planes past the memory is refused when mapped")
@@ -116,7 +105,7 @@ struct VideoLayoutSafetyTests {
             }
         }
         let defaults = try VideoInfo(format: "GRAY8", width: 5, height: 3)
-        let refused = error { try buffer.withVideoFrame(defaults) { _ in } }
+        let refused = thrown { try buffer.withVideoFrame(defaults) { _ in } }
         #expect(refused?.message.contains("stride 4000") == true)
         #expect(refused?.message.contains("lies outside its memory") == true)
     }
@@ -127,8 +116,8 @@ struct VideoLayoutSafetyTests {
         let buffer = try Buffer(size: info.size)
         let (missing, readOnly, stride) = try buffer.withVideoFrame(info) { frame in
             (
-                error { try frame.withPlane(3) { _, _ in } },
-                error { try frame.withMutablePlane(0) { _, _ in } },
+                thrown { try frame.withPlane(3) { _, _ in } },
+                thrown { try frame.withMutablePlane(0) { _, _ in } },
                 frame.stride(-1)
             )
         }
