@@ -35,14 +35,32 @@ enum BlockingCall {
         g_thread_pool_push(UnsafeMutablePointer<GThreadPool>(pool), data, nil)
     }
 
+    /// A body called once, then let go: what it captures is released on the pool thread before the waiting
+    /// task resumes, not some time after (a pipeline captured last would otherwise be released, and its
+    /// elements finalized, after its caller moved on).
+    private final class Once<Result>: Sendable {
+        private let body: Mutex<(@Sendable () -> Result)?>
+        init(_ body: @escaping @Sendable () -> Result) { self.body = Mutex(body) }
+
+        func callAndRelease() -> Result {
+            let body = self.body.withLock { body in
+                defer { body = nil }
+                return body!
+            }
+            return body()
+        }
+    }
+
     /// Runs `body` on a pool thread; the calling task waits for its result without holding a thread.
+    /// Everything `body` captures is released before the task resumes.
     static func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
         // ThreadSanitizer does not see a continuation's resume order the result before its use (the Swift
         // runtime's atomics are not instrumented): the token's address says it.
         let token = Job {}
+        let once = Once(body)
         let result = await withCheckedContinuation { continuation in
             start {
-                let result = body()
+                let result = once.callAndRelease()
                 HandOver.published(Unmanaged.passUnretained(token).toOpaque())
                 continuation.resume(returning: result)
             }
