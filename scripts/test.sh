@@ -46,8 +46,15 @@ webrtc+='|ReverseProxyTests'
 guarded() {
     local name=$1
     shift
-    scripts/test-guard.py "$name" -- swift test "$@"
+    scripts/test-guard.py "$name" -- swift test --skip-build "$@"
 }
+# One build for every run. `swift test` builds with settings of its own: the first one after a `swift build`
+# (as in .ci/run) compiled dozens of modules again, two minutes, and each later one checked the build again.
+skip=false
+for argument in "$@"; do [ "$argument" = --skip-build ] && skip=true; done
+if [ "$skip" = false ]; then
+    swift build --build-tests
+fi
 guarded library --filter "$library" "$@"
 guarded "command line" --filter gstpipeTests --skip "$streams|$secured|$farm|$webrtc|$recording" "$@"
 guarded streams --filter "$streams" "$@"
