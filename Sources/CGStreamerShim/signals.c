@@ -13,7 +13,9 @@ static void swift_closure_marshal(GClosure *closure, GValue *return_value, guint
     (void)invocation_hint;
     (void)marshal_data;
     SwiftClosure *self = (SwiftClosure *)closure;
-    self->callback(self->data, return_value, n_param_values, param_values);
+    // Acquires what the connecting thread released with the callback (see the store below).
+    CGStreamerShimSignalCallback callback = __atomic_load_n(&self->callback, __ATOMIC_ACQUIRE);
+    callback(self->data, return_value, n_param_values, param_values);
 }
 
 static void swift_closure_finalize(gpointer notify_data, GClosure *closure) {
@@ -41,9 +43,12 @@ gulong CGStreamerShim_signal_connect(gpointer instance, const char *detailed_sig
     }
     GClosure *closure = g_closure_new_simple(sizeof(SwiftClosure), NULL);
     SwiftClosure *self = (SwiftClosure *)closure;
-    self->callback = callback;
     self->data = data;
     self->destroy = destroy;
+    // The signal may be emitted on another thread at once. GObject's signal lock orders these writes
+    // before that emission, but it is a futex ThreadSanitizer does not see; a release store, which it
+    // does see, says the same.
+    __atomic_store_n(&self->callback, callback, __ATOMIC_RELEASE);
     g_closure_set_marshal(closure, swift_closure_marshal);
     g_closure_add_finalize_notifier(closure, NULL, swift_closure_finalize);
     return g_signal_connect_closure_by_id(instance, signal_id, detail, closure, after);
