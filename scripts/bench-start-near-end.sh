@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Time to first frame for --start near the end of a long file, gstpipe against ffmpeg, measured in
-# the same run on the same file (issue 30). Makes a long 640x360 H.264+AAC MP4 (a key frame every
+# the same run on the same file. Makes a long 640x360 H.264+AAC MP4 (a key frame every
 # 2 s), then for each tool writes one frame from START and times it, best of REPEATS runs; a decode
 # from the file's beginning would take the whole file's decoding time instead.
 # Usage: scripts/bench-start-near-end.sh [MINUTES=10] [REPEATS=3]

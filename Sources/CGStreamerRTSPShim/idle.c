@@ -1,6 +1,6 @@
 #include "server.h"
 
-// Closing connections that do not become viewers in time (issue 28, item 6). gst-rtsp-server (1.22)
+// Closing connections that do not become viewers in time. gst-rtsp-server (1.22)
 // never closes a connection itself before it has a session: an idle one, or one whose request line
 // or headers never end, would stay open for as long as the peer likes. A connection with a session is
 // left to the session's own timeout (60 s without a request, or the stream keeping it alive).

@@ -1,4 +1,4 @@
-// The threads clients are served from (issue 28, item 6). gst-rtsp-server's default pool serves every
+// The threads clients are served from. gst-rtsp-server's default pool serves every
 // client from one thread: a peer whose request line never ends kept it parsing, and a real viewer's
 // OPTIONS waited behind it until the idle timeout closed them both. Here each client has a thread of
 // its own, at the lowest priority (nice 19): 150 such peers then share what CPU the producer and the

@@ -2,7 +2,7 @@ import Dispatch
 import GStreamer
 import Testing
 
-/// Waits that used to block a thread of Swift's cooperative pool (issue 29, item 1). The pool has one
+/// Waits that used to block a thread of Swift's cooperative pool. The pool has one
 /// thread per core, two on the CI machine: with `pullSample()` and `setState(_:timeout:)` in the tasks
 /// below (the only way before `nextSample` and `changeState`), the first two waits took both threads,
 /// the feeding task never ran and `manyWaitsAtOnce` waited out its 30 s timeouts and failed; releasing a

@@ -4,8 +4,7 @@ import Testing
 
 @testable import GStreamer
 
-/// Memory wrapping the application's bytes, reference timestamps, custom metas and buffer pools
-/// (issue 29, item 4).
+/// Memory wrapping the application's bytes, reference timestamps, custom metas and buffer pools.
 @Suite("Wrapped memory, metas and buffer pools", .bounded)
 struct BufferFamilyTests {
     /// Pushes `buffer` through `identity` into an appsink and returns what comes out.

@@ -3,7 +3,7 @@ import Testing
 
 @testable import GStreamer
 
-/// A setter on a shared buffer gives the wrapper a copy (issue 29, item 7). Before the fix the wrapper
+/// A setter on a shared buffer gives the wrapper a copy. Before the fix the wrapper
 /// kept a reference to every buffer it replaced until it went itself, so a wrapper stamped and pushed in
 /// a loop held every buffer it had ever pushed: `replacedBufferGoes` saw a reference count of 2, not 1.
 @Suite("Buffer setters release the buffers they replace", .bounded)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GStreamer
 
-/// The bus read the standard way (issue 29, item 2): before the fix the router's sync handler dropped every
+/// The bus read the standard way: before the fix the router's sync handler dropped every
 /// message, so `gst_bus_timed_pop_filtered` waited out its timeout after end of stream and a bus watch saw
 /// nothing. `standardReaderSeesEndOfStream` and `popInOrder` failed then.
 @Suite("The bus's own queue: pop, timedPop, bounded when nobody pops", .bounded)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GStreamer
 
-/// `clock-lost` names the clock that went away (issue 29): the typed case keeps its shape, and the
+/// `clock-lost` names the clock that went away: the typed case keeps its shape, and the
 /// posted message gives the clock. No element here provides a clock headless (audio sinks need a sound
 /// server), so the message an audio sink posts as it goes to READY is made with GStreamer's own
 /// constructor and put on the pipeline's bus.

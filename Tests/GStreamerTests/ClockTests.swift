@@ -2,7 +2,7 @@ import Testing
 
 @testable import GStreamer
 
-/// Clocks, base time and running time (issue 29, "Clock with base and running time"), on real
+/// Clocks, base time and running time, on real
 /// pipelines and GStreamer's system clock. Times are generous at the top (a loaded 2-core CI machine
 /// delays wake-ups), strict at the bottom (a wait never ends early).
 @Suite("Clock: running time, async waits, periodic ticks, a pipeline's clock", .bounded)

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GStreamer
 
-/// GstContext and the device monitor (issue 29, item 4).
+/// GstContext and the device monitor.
 @Suite("Contexts and the device monitor", .bounded)
 struct ContextDeviceTests {
     @Test("A context carries its type, persistence and fields; a pipeline passes it to its children")

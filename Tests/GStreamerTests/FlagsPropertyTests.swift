@@ -3,7 +3,7 @@ import Testing
 @testable import GStreamer
 
 /// A flags property reads back as the flags' nicks, as gst-inspect-1.0 shows them and gst-launch-1.0
-/// takes them (issue 29). Before: `get("flags")` on playbin gave GStreamer's serialization with the
+/// takes them. Before: `get("flags")` on playbin gave GStreamer's serialization with the
 /// long names ("Render the video stream+Render the audio stream+..."), which `set` could not use.
 @Suite("Flags properties by nick", .bounded)
 struct FlagsPropertyTests {

@@ -5,7 +5,7 @@ import Testing
 
 @testable import GStreamer
 
-/// Typed messages for the kinds that arrived as `.other` before (issue 29): real pipelines post each
+/// Typed messages for the kinds that arrived as `.other` before: real pipelines post each
 /// where one can be made to (missing-plugin, buffering stats, qos, stream collections, step-done,
 /// new-clock, stream-status, need-context); the kinds no local pipeline posts (progress, redirect,
 /// request-state, instant-rate-request, structure-change, reset-time) are made with GStreamer's own

@@ -5,7 +5,7 @@ import Testing
 
 @testable import GStreamer
 
-/// Issue 29, item 11: "pad functions read their element without holding a reference". A Swift element's
+/// Pad functions once read their element without holding a reference. A Swift element's
 /// pad functions reach its Swift object through the pad (`element_private`), which the element releases
 /// when it is finalized, and a pad can outlive its element (a peer pushing or querying holds it for the
 /// call, an application may keep one).

@@ -3,7 +3,7 @@ import Testing
 @testable import GStreamer
 
 /// What the playback tutorials added to the core: the colour balance interface, factories by
-/// classification, and tag lists out of values (issue 29, item 5).
+/// classification, and tag lists out of values.
 @Suite("Colour balance, factory listing, tag list values", .bounded)
 struct PlaybackAPITests {
     @Test("videobalance lists four channels; a value set reads back and reaches its property")

@@ -3,7 +3,7 @@ import Testing
 
 @testable import GStreamer
 
-/// Properties given wrong input (issue 29, item 5). Before the fix: `invalidRegistration` crashed inside
+/// Properties given wrong input Before the fix: `invalidRegistration` crashed inside
 /// GLib (the param spec came back NULL); `notWritable` saw playbin's read-only `source` and the bus's
 /// construct-only `enable-async` accepted with a GLib warning; `enumOutOfRange` trapped converting
 /// 1 << 40 to gint, and a number the enum lacks was accepted with a warning through `setValue`.

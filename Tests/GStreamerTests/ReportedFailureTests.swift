@@ -2,7 +2,7 @@ import Testing
 
 @testable import GStreamer
 
-/// Failures that must not read as success (issue 29, item 14).
+/// Failures that must not read as success.
 @Suite("Failures reported as failures", .bounded)
 struct ReportedFailureTests {
     /// Before the fix the chain stayed half linked (audiotestsrc to identity) after the throw, and

@@ -4,7 +4,7 @@ import Testing
 
 @testable import GStreamer
 
-/// Tables of contents: written by matroskamux, read back from the demuxer's toc message (issue 29, item 4).
+/// Tables of contents: written by matroskamux, read back from the demuxer's toc message.
 @Suite("Tables of contents", .bounded)
 struct TocTests {
     static let chapters = Toc(entries: [

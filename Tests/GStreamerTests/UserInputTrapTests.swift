@@ -3,8 +3,8 @@ import Testing
 
 @testable import GStreamer
 
-/// Inputs a user's program meets in its first week that used to trap or be refused wrongly (issue 29,
-/// items 3, 4 and 6): each was a crash or a wrong refusal before its fix.
+/// Inputs a user's program meets in its first week that used to trap or be refused wrongly: each was a
+/// crash or a wrong refusal before its fix.
 @Suite("User input that must not trap", .bounded)
 struct UserInputTrapTests {
     @Test("A structure name GStreamer refuses throws, naming the rule, instead of trapping")

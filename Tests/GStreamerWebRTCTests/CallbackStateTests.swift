@@ -5,7 +5,7 @@ import Testing
 /// webrtcbin with the VP8 payloader it negotiates.
 private let webRTCBinAvailable = ["webrtcbin", "vp8enc", "rtpvp8pay"].allSatisfy { (try? Element(factory: $0)) != nil }
 
-@Suite("State changes from handlers on threads that are not GstTask threads (issue 29, item 10)")
+@Suite("State changes from handlers on threads that are not GstTask threads")
 struct CallbackStateTests {
     @Test(
         "29.10: a pipeline stopped from webrtcbin's on-negotiation-needed, on webrtcbin's own thread, reaches NULL",

@@ -2,7 +2,7 @@ import GStreamer
 import MediaIO
 import Testing
 
-/// Sequence numbers across a Swift filter (issue 29, item 8). A filter sends its own segment event
+/// Sequence numbers across a Swift filter. A filter sends its own segment event
 /// downstream; before the fix that event got a new sequence number, so after a seek the segment leaving
 /// the filter no longer carried the seek's number (elements downstream match seeks by it), and
 /// `seekKeepsSeqnum` failed (leaving 40, the seek 31; already before the seek the two segments differed).

@@ -4,7 +4,7 @@ import Testing
 
 @testable import gstpipe
 
-/// What a careful user broke while auditing issue 28, read without a network: a password with an
+/// What a careful user broke while auditing the credentials handling, read without a network: a password with an
 /// unencoded `/`, `?` or `#`, a Basic header in gst-rtsp-server's message dump, GSTPIPE_RTSP_PASSWORD
 /// with no user to ask it of, and users files that name a user twice, are directories or not text.
 @Suite("Credentials audit: the secrets and users that slipped through")

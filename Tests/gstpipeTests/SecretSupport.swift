@@ -27,7 +27,7 @@ struct ShownText: CustomStringConvertible {
 
 /// Expects that none of `secrets` shows anywhere in `shown` (as written, or percent-encoded), and,
 /// unless `masked` is false, that `***` does: the secret was there and was hidden, not left out.
-/// For every test that runs gstpipe with a secret (issue 28: "a test greps every output").
+/// For every test that runs gstpipe with a secret: every output is searched for it.
 func expectHidden(
     _ secrets: [String], in shown: ShownText, masked: Bool = true, sourceLocation: SourceLocation = #_sourceLocation
 ) {

@@ -92,7 +92,7 @@ struct SecretsCLITests {
             ["-v"] + liveGray(frames: 60) + ["!", "rtsp://alice:outputpw99@127.0.0.1:\(port)/live"],
             interruptAfter: 10)
         let shown = ShownText(result)
-        // Refused (exit 2) before issue 28's item 1, served after: either way the URI is written masked.
+        // Refused (exit 2) by older versions, served now: either way the URI is written masked.
         #expect(result.stderr.contains("alice:***@"), "\(shown)")
         expectHidden(["outputpw99"], in: shown)
     }

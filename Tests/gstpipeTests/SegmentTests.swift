@@ -150,7 +150,7 @@ struct SegmentTests {
     @Test("Segments of a variable-frame-rate clip are refused by join without --starts, naming the frame rate (1)")
     func variableFrameRate() throws {
         guard let input = Media.isPresent("mediabunny__cursed-vfr.mp4") else {
-            print("skipped: /work/shared/media/mediabunny__cursed-vfr.mp4 is absent")
+            print("skipped: ../shared/media/mediabunny__cursed-vfr.mp4 is absent")
             return
         }
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-vfrjoin-\(UUID())")

@@ -27,7 +27,7 @@ struct SegmentVariableRateTests {
     @Test(
         "moviepy's fire2.mp4 (25 frames, B-frames) in segments of 0.5 s joined into .mp4: 25 frames, the last lasting",
         .enabled(
-            if: Media.isPresent("moviepy__fire2.mp4") != nil, "/work/shared/media/moviepy__fire2.mp4 is absent"))
+            if: Media.isPresent("moviepy__fire2.mp4") != nil, "../shared/media/moviepy__fire2.mp4 is absent"))
     func lastFrameKept() async throws {
         let input = try #require(Media.isPresent("moviepy__fire2.mp4"))
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-vfr-\(UUID())")
@@ -89,7 +89,7 @@ struct SegmentVariableRateTests {
         "mediabunny's cursed-vfr.mp4 in segments of 3 s, joined: the single run's frames at its timestamps",
         .enabled(
             if: Media.isPresent("mediabunny__cursed-vfr.mp4") != nil,
-            "/work/shared/media/mediabunny__cursed-vfr.mp4 is absent"))
+            "../shared/media/mediabunny__cursed-vfr.mp4 is absent"))
     func cursedClip() async throws {
         let input = try #require(Media.isPresent("mediabunny__cursed-vfr.mp4"))
         let join = try VariableRateJoin.run(input, segmentSeconds: "3", container: "mp4")
@@ -102,7 +102,7 @@ struct SegmentVariableRateTests {
         "plan-segments --start between frames of cursed-vfr.mp4: the plan starts on the first frame after it",
         .enabled(
             if: Media.isPresent("mediabunny__cursed-vfr.mp4") != nil,
-            "/work/shared/media/mediabunny__cursed-vfr.mp4 is absent"))
+            "../shared/media/mediabunny__cursed-vfr.mp4 is absent"))
     func planStartsOnAFrame() throws {
         let input = try #require(Media.isPresent("mediabunny__cursed-vfr.mp4"))
         let plan = try CLI.run(["plan-segments", input.path, "--segment-seconds", "1", "--start", "1.1"], timeout: 120)

@@ -207,7 +207,7 @@ struct ServerAbuseTests {
         #expect(!result.stderr.contains("CRITICAL"), "\(result.stderr.suffix(2000))")
     }
 
-    /// Issue 29, item 15: a client's thread inside a callback (a DESCRIBE configuring the media) as Ctrl-C
+    /// A client's thread inside a callback (a DESCRIBE configuring the media) as Ctrl-C
     /// frees the server. Each callback now holds a reference to the server; this cannot force the race
     /// (the server of before passed it too), but runs the shutdown with clients joining, three times.
     @Test(

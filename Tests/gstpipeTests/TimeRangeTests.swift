@@ -192,7 +192,7 @@ struct TimeRangeTests {
         arguments: ["filetype__sample.mp4", "filetype__sample.mkv", "filetype__sample.webm"])
     func sharedClips(name: String) throws {
         guard let input = Media.isPresent(name) else {
-            print("skipped: /work/shared/media/\(name) is absent")
+            print("skipped: ../shared/media/\(name) is absent")
             return
         }
         let output = Media.temporary("range-shared", "mkv")

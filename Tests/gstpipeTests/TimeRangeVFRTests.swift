@@ -43,7 +43,7 @@ struct TimeRangeVFRTests {
         ])
     func sharedClip(name: String, start: String, end: String) throws {
         guard let input = Media.isPresent(name) else {
-            print("skipped: /work/shared/media/\(name) is absent")
+            print("skipped: ../shared/media/\(name) is absent")
             return
         }
         let size = try standardOutput(

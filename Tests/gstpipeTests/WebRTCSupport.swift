@@ -63,7 +63,7 @@ enum Browser {
 
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
 
-    /// The flags issue 27 names: loopback candidates allowed, no mDNS hiding of local addresses, and
+    /// The flags a headless browser peer needs here: loopback candidates allowed, no mDNS hiding of local addresses, and
     /// no prompt or real device for media; `flags` added (`--ignore-certificate-errors` for a proxy's
     /// self-signed certificate).
     static func arguments(profile: String, url: String, flags: [String] = []) -> [String] {

@@ -1,7 +1,7 @@
 /// Which threads are running a Swift handler GStreamer called: a signal handler (webrtcbin's and
 /// libnice's come on their own threads, not GstTask threads, so no stream-status message marks them),
 /// a pad probe. Bringing a pipeline down to READY or NULL from such a thread may have GStreamer join the
-/// very thread it runs on, a deadlock (issue 29, item 10): `Pipeline` hands that change to another thread.
+/// very thread it runs on, a deadlock: `Pipeline` hands that change to another thread.
 enum CallbackThread {
     /// How deep each thread is in handlers now (a handler can emit a signal whose handler runs inside it).
     private static let depths = Mutex<[UInt: Int]>([:])

@@ -71,7 +71,7 @@ extension Element {
     /// - Throws: ``GStreamerError`` (state change) when the change fails (`GST_STATE_CHANGE_FAILURE`).
     @discardableResult
     public func setState(_ state: State, timeout: ClockTime? = nil) throws(GStreamerError) -> StateChangeResult {
-        // A pipeline brought down from a thread it may join (issue 29, item 10): done on another thread.
+        // A pipeline brought down from a thread it may join (a deadlock): done on another thread.
         if state <= .ready, let pipeline = self as? Pipeline, pipeline.mustNotJoinHere {
             Pipeline.stopOnPoolThread(pointer, state: state)
             return .async

@@ -124,7 +124,7 @@ enum ElementPads {
     /// GStreamer holds a reference to for the call, so the element is not finalized, nor the owner
     /// released, before the call returns. Nil when the pad has no element any more (removed from it, or
     /// the element disposed while the pad lives on): the owner may be gone, and the caller must answer
-    /// as a flushing pad does. (Issue 29, item 11: the field used to be read whatever the parent.)
+    /// as a flushing pad does. (Reading the field whatever the parent once touched a freed element.)
     static func owner<Owner: AnyObject>(
         of pad: UnsafeMutablePointer<GstPad>?, parent: UnsafeMutablePointer<GstObject>?, as type: Owner.Type
     ) -> Owner? {
