@@ -49,6 +49,28 @@ struct CLIOptionsTests {
         #expect(!shown.stdout.contains("frames") && !shown.stdout.contains("fps"), "\(shown.stdout)")
     }
 
+    @Test("A mistyped option, anywhere on the line, is a usage error naming it and the option meant")
+    func mistypedOption() throws {
+        let before = try CLI.run(["--reconect", "noise", "num-buffers=1", "!", "gray", "!", "fakesink"])
+        #expect(before.status == 2)
+        #expect(before.stderr.contains("Unknown option '--reconect'. Did you mean '--reconnect'?"), "\(before.stderr)")
+        #expect(!before.stderr.contains("syntax error"), "\(before.stderr)")
+        let after = try CLI.run(["noise", "num-buffers=1", "!", "gray", "!", "fakesink", "--record-kep=5"])
+        #expect(after.status == 2)
+        #expect(after.stderr.contains("Unknown option '--record-kep'. Did you mean '--record-keep'?"), "\(after.stderr)")
+        // Nothing close: named, with no guess.
+        let far = try CLI.run(["--zzzzzz", "noise", "num-buffers=1", "!", "fakesink"])
+        #expect(far.status == 2)
+        #expect(far.stderr.contains("Unknown option '--zzzzzz'. See 'gstpipe --help'"), "\(far.stderr)")
+        // gst-launch-1.0's -e: what gstpipe does unasked.
+        let eos = try CLI.run(["-e", "noise", "num-buffers=1", "!", "fakesink"])
+        #expect(eos.status == 2)
+        #expect(eos.stderr.contains("sends end of stream on Ctrl-C by default"), "\(eos.stderr)")
+        // Negative numbers and caps stay the description's.
+        let fine = try CLI.run(["noise", "num-buffers=2", "!", "videobalance", "brightness=-0.5", "!", "gray", "!", "fakesink"])
+        #expect(fine.status == 0, "\(fine.stderr)")
+    }
+
     @Test("-v prints the caps negotiated on each pad")
     func verboseCaps() throws {
         let result = try CLI.run(

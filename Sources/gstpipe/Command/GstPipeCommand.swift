@@ -135,6 +135,9 @@ struct GstPipeCommand: AsyncParsableCommand {
     var description: [String] = []
 
     func validate() throws {
+        if let unknown = UnknownOption.first(in: description) {
+            throw ValidationError(UnknownOption.message(for: unknown, known: UnknownOption.names(of: Self.self)))
+        }
         if description.isEmpty && file == nil {
             throw ValidationError("Missing the pipeline description, such as: gstpipe noise ! gray ! autovideosink")
         }
