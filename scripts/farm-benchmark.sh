@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Wall time of one file through `gray` on one machine (plain gstpipe) and through the farm with one
 # and with two workers (farm/local: Redis and the workers on this machine, in a network namespace of
-# their own), the README's "Many machines" figures. On one machine the workers share its cores: the
+# their own), the "Many machines" article's figures. On one machine the workers share its cores: the
 # farm's figures show its overhead, not a speed-up.
 #   scripts/farm-benchmark.sh [SECONDS [SEGMENT_SECONDS]]   (defaults: 120 s of 640x360, 20 s segments)
 set -euo pipefail

@@ -6,7 +6,7 @@
 # gathers no ICE candidates without it), the WebRTC headers of plugins-bad (the webrtcbin shim) and
 # Chromium, the browser of the WebRTC tests (with curl, ip for their network namespaces, and coturn,
 # the TURN server a relayed viewer goes through; nginx with its stream module, the reverse proxy
-# of the README's "Serving safely" that ReverseProxyTests runs). Installs
+# of the "Serving safely" article that ReverseProxyTests runs). Installs
 # only what is missing; safe to run again. redis-server, python3-celery and python3-redis: the farm
 # (farm/worker, farm/run) and its tests. gdb: scripts/test-guard.py prints a hung test run's
 # thread stacks with it. python3-prometheus-client: its parser reads `--metrics` in MetricsTests.

@@ -38,7 +38,7 @@ webrtc+='|BrowserViewersAudioTests'
 # Two webrtcbins per viewer in-process, whose ends the test times: beside the command line's children
 # on a loaded machine, a viewer's negotiation did not finish in time.
 webrtc+='|WebRTCGoodbyeTests'
-# The README's nginx configurations in front of WebRTC (Chromium through TLS) and RTSP (ffmpeg).
+# The Serving safely article's nginx configurations in front of WebRTC (Chromium through TLS) and RTSP (ffmpeg).
 webrtc+='|ReverseProxyTests'
 # Every run goes through scripts/test-guard.py: a run that printed its summary and is still alive a minute
 # later, or that printed nothing for ten minutes, has every thread's stack printed (gdb) and is killed,

@@ -220,7 +220,7 @@ struct AppTests {
         #expect(source.caps?.int("channels") == 2)
     }
 
-    @Test("The README's example: 10 ms of silence pushed comes out through audioconvert, at 0, 960 bytes")
+    @Test("The AppSrc article's example: 10 ms of silence pushed comes out through audioconvert, at 0, 960 bytes")
     func readmeExample() async throws {
         let pipeline = try Pipeline(launch: "appsrc name=src format=time ! audioconvert ! appsink name=sink sync=false")
         let source = try pipeline.appSrc(named: "src")

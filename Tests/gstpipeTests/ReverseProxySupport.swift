@@ -2,7 +2,7 @@ import Foundation
 
 /// nginx as a test runs it: in the test's network namespace, in the foreground (`daemon off`), with
 /// everything it writes (pid, logs, temporary files) in a folder of the test's, and around the
-/// README's own configuration blocks (`ReadmeSnippet`), so that what the README tells users to write
+/// "Serving safely" article's own configuration blocks (`ArticleSnippet`), so that what it tells users to write
 /// is what the tests run.
 final class Nginx: Sendable {
     static let executable = "/usr/sbin/nginx"
@@ -103,16 +103,16 @@ final class Nginx: Sendable {
     }
 }
 
-/// The README's own configuration blocks, read from the README itself: an indented block that starts
-/// with a line and ends at the closing brace at that line's indentation.
-enum ReadmeSnippet {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("README.md")
+/// The "Serving safely" article's own configuration blocks, read from the article itself: an indented block
+/// that starts with a line and ends at the closing brace at that line's indentation.
+enum ArticleSnippet {
+    static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("Sources/gstpipe/Documentation.docc/ServingSafely.md")
 
     /// The block starting with the line `first` (indentation aside) that holds `containing`, its
     /// indentation taken off.
     static func block(startingWith first: String, containing: String) throws -> String {
-        let lines = try String(contentsOf: readme, encoding: .utf8)
+        let lines = try String(contentsOf: article, encoding: .utf8)
             .split(separator: "\n", omittingEmptySubsequences: false)
         for (index, line) in lines.enumerated() where line.trimmingCharacters(in: .whitespaces) == first {
             let indent = line.prefix { $0 == " " }.count
@@ -122,6 +122,6 @@ enum ReadmeSnippet {
             if block.contains(containing) { return block }
         }
         throw NetworkNamespace.NamespaceError(
-            message: "README.md has no block starting with \(first) holding \(containing)")
+            message: "ServingSafely.md has no block starting with \(first) holding \(containing)")
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
 import Testing
 
-/// The README's "behind a proxy" configurations, run as written: nginx (its blocks read from the
-/// README itself, `ReadmeSnippet`; only the certificate's paths replaced by one `openssl req` made)
+/// The "Serving safely" article's "behind a proxy" configurations, run as written: nginx (its blocks read
+/// from the article itself, `ArticleSnippet`; only the certificate's paths replaced by one `openssl req` made)
 /// in front of gstpipe, each test in a network namespace of its own with loopback alone, where port
 /// 443 is free to take. WebRTC: nginx terminates TLS for the signalling; curl, headless Chromium and
 /// gstpipe's own whep+https:// client watch (and Chromium publishes) through it. RTSP: nginx's stream
@@ -17,15 +17,15 @@ struct ReverseProxyTests {
     static let password = "pw-Pr0xyRtsp"
     static let proxied = "https://127.0.0.1"
 
-    /// The README's nginx `server` block for WebRTC, with `certificate` in place of its example's.
+    /// The article's nginx `server` block for WebRTC, with `certificate` in place of its example's.
     static func httpBlock(_ certificate: (certificate: String, key: String)) throws -> String {
-        try ReadmeSnippet.block(startingWith: "server {", containing: "proxy_pass http://127.0.0.1:8890;")
+        try ArticleSnippet.block(startingWith: "server {", containing: "proxy_pass http://127.0.0.1:8890;")
             .replacingOccurrences(of: "/etc/ssl/certs/stream.example.net.pem", with: certificate.certificate)
             .replacingOccurrences(of: "/etc/ssl/private/stream.example.net.key", with: certificate.key)
     }
 
     /// A session (namespace and folder) with gstpipe running `arguments` and listening on 8890 behind
-    /// nginx on 443 with the README's block.
+    /// nginx on 443 with the article's block.
     static func behindNginx(_ arguments: [String], environment: [String: String] = [:]) async throws
         -> (session: RTSPAuthSession, server: RTSPAuthSession.Run, nginx: Nginx, certificate: String)
     {
@@ -209,9 +209,9 @@ struct ReverseProxyTests {
         WebRTCTokenTests.expectNoSecret([result.stdout, result.stderr], Self.secret)
     }
 
-    /// The README's nginx `stream` block, and nginx running it in `session`.
+    /// The article's nginx `stream` block, and nginx running it in `session`.
     static func streamProxy(in session: RTSPAuthSession) async throws -> Nginx {
-        let block = try ReadmeSnippet.block(startingWith: "stream {", containing: "proxy_pass 127.0.0.1:8556;")
+        let block = try ArticleSnippet.block(startingWith: "stream {", containing: "proxy_pass 127.0.0.1:8556;")
         return try await Nginx(in: session.namespace, folder: session.folder, stream: block, port: 8555)
     }
 
