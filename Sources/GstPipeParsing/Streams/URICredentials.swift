@@ -42,13 +42,14 @@ package struct URICredentials: Sendable {
         }
         let bare = String(match.output[1].substring ?? "") + uri[match.range.upperBound...]
         let parts = userInfo.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        // Registered before any message quotes the URI (a password without a user is refused below).
+        if parts.count == 2 { Secrets.register(parts[1]) }
         let user = parts[0].removingPercentEncoding ?? parts[0]
         guard !user.isEmpty else {
             throw .usage("\(Secrets.redact(uri)) names a password without a user: write it as rtsp://USER:PASSWORD@HOST/PATH")
         }
         let password: String
         if parts.count == 2 {
-            Secrets.register(parts[1])
             password = parts[1].removingPercentEncoding ?? parts[1]
         } else if let fromEnvironment = environment[passwordVariable], !fromEnvironment.isEmpty {
             password = fromEnvironment
