@@ -108,6 +108,17 @@ struct SecretsTests {
         #expect(Secrets.redact(#"graph: [label="p@ss w'rd"é9€"]"#) == #"graph: [label="***"]"#)
     }
 
+    @Test("A registered secret holding a NUL, or followed by a combining mark, is hidden without a crash")
+    func registeredSecretScalars() {
+        // Found by Fuzz/FuzzDescription: Foundation's range(of:) gave indices past the text for a secret
+        // with a NUL (from a description file's bytes), and the redactor trapped.
+        Secrets.register("nul\0in-the-secret")
+        #expect(Secrets.redact("rtsp://[::3]/x?a=nul\0in-the-secret b") == "rtsp://[::3]/x?a=*** b")
+        // As Characters, "-combined" followed by U+0301 ends in "d\u{301}", not "d": found by scalars.
+        Secrets.register("secret-combined")
+        #expect(Secrets.redact("said secret-combined\u{301}.") == "said ***\u{301}.")
+    }
+
     @Test("A registered secret inside a real GStreamer error and its debug details is hidden")
     func gstreamerError() throws {
         Secrets.register("gstsecret41")

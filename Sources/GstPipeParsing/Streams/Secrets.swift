@@ -68,7 +68,7 @@ package enum Secrets {
     package static func redact(_ text: String) -> String {
         var text = text
         let secrets = registered.withLock { $0 }.sorted { $0.count > $1.count }
-        for secret in secrets where text.contains(secret) {
+        for secret in secrets where text.unicodeScalars.firstRange(of: secret.unicodeScalars) != nil {
             text = masking(secret, in: text)
         }
         text = text.replacing(userInfo) { "\($0.1)\(mask)" }
@@ -86,29 +86,37 @@ package enum Secrets {
     /// Only a short secret (under 8 characters) is left inside longer words: a longer one is hidden
     /// wherever it stands, since it may sit inside percent escapes (`%3Dsecret`), base64 or other
     /// text run together, and no ordinary word holds it by chance.
+    ///
+    /// The search is by Unicode scalars: a secret is found whatever follows it, even a combining mark that
+    /// joins its last character with the next (as Characters, `pw\u{301}` holds no `pw`). Foundation's
+    /// `range(of:)` is not used: on Linux it stops at a NUL and returned indices past the text's end for a
+    /// secret holding one (a crash found by Fuzz/FuzzDescription, from a description file's bytes).
     private static func masking(_ secret: String, in text: String) -> String {
-        func isWordCharacter(_ character: Character?) -> Bool {
-            guard let character else { return false }
-            return character.isLetter || character.isNumber
+        func isWordCharacter(_ scalar: Unicode.Scalar?) -> Bool {
+            guard let scalar else { return false }
+            return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
         }
         let isShort = secret.count < 8
-        let joinsBefore = isShort && isWordCharacter(secret.first)
-        let joinsAfter = isShort && isWordCharacter(secret.last)
-        var shown = ""
-        var rest = text.startIndex
-        var searchFrom = text.startIndex
-        while let found = text.range(of: secret, range: searchFrom..<text.endIndex) {
-            let before = found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : nil
-            let after = found.upperBound < text.endIndex ? text[found.upperBound] : nil
+        let joinsBefore = isShort && isWordCharacter(secret.unicodeScalars.first)
+        let joinsAfter = isShort && isWordCharacter(secret.unicodeScalars.last)
+        let scalars = text.unicodeScalars
+        var shown = String.UnicodeScalarView()
+        var rest = scalars.startIndex
+        var searchFrom = scalars.startIndex
+        while let found = scalars[searchFrom...].firstRange(of: secret.unicodeScalars) {
+            let before = found.lowerBound > scalars.startIndex ? scalars[scalars.index(before: found.lowerBound)] : nil
+            let after = found.upperBound < scalars.endIndex ? scalars[found.upperBound] : nil
             if (joinsBefore && isWordCharacter(before)) || (joinsAfter && isWordCharacter(after)) {
-                searchFrom = text.index(after: found.lowerBound)
+                searchFrom = scalars.index(after: found.lowerBound)
                 continue
             }
-            shown += text[rest..<found.lowerBound] + mask
+            shown.append(contentsOf: scalars[rest..<found.lowerBound])
+            shown.append(contentsOf: mask.unicodeScalars)
             rest = found.upperBound
             searchFrom = found.upperBound
         }
-        return shown + text[rest...]
+        shown.append(contentsOf: scalars[rest...])
+        return String(shown)
     }
 
     // The patterns are built on each use: a Regex held in a static would have to be Sendable.
