@@ -31,7 +31,8 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     let written = before + form.replacingOccurrences(of: "%@", with: secret) + after
     let shown = Secrets.redact(written)
     if shown.unicodeScalars.contains(where: isDigit) {
-        fatalError("the secret \(secret.debugDescription) got out of \(written.debugDescription): \(shown.debugDescription)")
+        fatalError(
+            "the secret \(secret.debugDescription) got out of \(written.debugDescription): \(shown.debugDescription)")
     }
     return 0
 }
