@@ -80,6 +80,10 @@ let package = Package(
         // -DGSTPIPE_TSAN). `package` access only, so no product's public API shows it.
         .target(name: "GstPipeSupport"),
         .target(name: "GStreamer", dependencies: ["CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
+        // What reads a user's or a peer's text: description tokens, stream addresses and the credentials in
+        // them, users files, the redactor, WebRTC offers. Pure Swift, without GStreamer, so that the fuzz
+        // targets (Fuzz/) build it alone.
+        .target(name: "GstPipeParsing", dependencies: ["GstPipeSupport"]),
         // GStreamer's debug log into swift-log, opt-in (GStreamerLogBridge), kept out of the core.
         .target(name: "GStreamerLogging", dependencies: ["GStreamer", .product(name: "Logging", package: "swift-log")]),
         // The RTSP server behind `gstpipe ... ! rtsp://HOST:PORT/PATH` (gst-rtsp-server): one shared
@@ -97,7 +101,7 @@ let package = Package(
         .target(
             name: "GstPipeWebRTC",
             dependencies: [
-                "MediaIO", "GStreamer", "GStreamerWebRTC", "CGStreamer", "GstPipeSupport",
+                "MediaIO", "GStreamer", "GStreamerWebRTC", "CGStreamer", "GstPipeSupport", "GstPipeParsing",
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -109,7 +113,7 @@ let package = Package(
             name: "gstpipe",
             dependencies: [
                 "GstPipeElements", "MediaIO", "GStreamer", "GStreamerWebRTC", "GstPipeWebRTC", "CGStreamerRTSPShim",
-                "GstPipeSupport", "GstPipeMetrics",
+                "GstPipeSupport", "GstPipeMetrics", "GstPipeParsing",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
@@ -157,7 +161,7 @@ let package = Package(
             name: "gstpipeTests",
             dependencies: [
                 "gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport", "GstPipeWebRTC",
-                "GstPipeMetrics",
+                "GstPipeMetrics", "GstPipeParsing",
             ]),
     ],
     swiftLanguageModes: [.v6]
@@ -171,4 +175,17 @@ package.targets.append(
     .target(name: "TutorialSupport", dependencies: ["GStreamer"], path: "Examples/Tutorials/TutorialSupport"))
 package.targets += tutorials.map { name in
     .executableTarget(name: name, dependencies: ["GStreamer", "TutorialSupport"], path: "Examples/Tutorials/\(name)")
+}
+
+// libFuzzer targets over the parsers of GstPipeParsing (scripts/fuzz.sh builds them with
+// -sanitize=fuzzer,address and runs them on their corpus in Fuzz/corpus/NAME). Built plainly, as `swift build`
+// does, each runs the files it is given once: a finding replayed without the fuzzer.
+let fuzzTargets = ["FuzzDescription", "FuzzOffers", "FuzzUsersFile", "FuzzURICredentials", "FuzzRedactor"]
+package.targets += [
+    // libFuzzer's driver, declared weak: present in a -sanitize=fuzzer build, null in a plain one.
+    .systemLibrary(name: "CFuzzer", path: "Fuzz/CFuzzer"),
+    .target(name: "FuzzSupport", dependencies: ["CFuzzer"], path: "Fuzz/FuzzSupport"),
+]
+package.targets += fuzzTargets.map { name in
+    .executableTarget(name: name, dependencies: ["GstPipeParsing", "FuzzSupport"], path: "Fuzz/\(name)")
 }

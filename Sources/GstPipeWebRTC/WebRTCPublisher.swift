@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeParsing
 
 /// The publisher of a `webrtc://` input (a browser sending its camera and microphone by WHIP): a
 /// pipeline of its own, `webrtcbin`, each of whose streams is decoded (`decodebin`) into an appsink

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GstPipeParsing
 import Synchronization
 
 /// One viewer of a `webrtc://` output: a pipeline of its own, `appsrc ! payloader ! webrtcbin`, fed

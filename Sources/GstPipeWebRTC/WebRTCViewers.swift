@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GstPipeParsing
 import Synchronization
 
 /// The viewers of one `webrtc://` output and the encoded frames they share: the run's pipeline

@@ -34,6 +34,30 @@ struct BusTests {
         #expect(all.last?.typeName == "eos")
     }
 
+    @Test("Posted messages carry the element that posted them: level's own object, its properties readable")
+    func postedSourceElements() async throws {
+        let pipeline = try Pipeline(
+            launch: "audiotestsrc num-buffers=10 ! level name=meter interval=100000000 post-messages=true ! fakesink")
+        let messages = pipeline.postedMessages
+        try pipeline.play()
+        var meter: Element?
+        var endSource: String?
+        for await posted in messages {
+            if case .element(let source, _) = posted.message, source == "meter" { meter = posted.sourceElement }
+            if case .endOfStream(let source) = posted.message {
+                endSource = posted.sourceElement?.name
+                #expect(source == pipeline.name)
+                break
+            }
+            if case .error = posted.message { break }
+        }
+        pipeline.stop()
+        let element = try #require(meter)
+        #expect(element.name == "meter")
+        #expect(try element.get("interval") == .int(100_000_000))
+        #expect(endSource == pipeline.name)
+    }
+
     @Test("level's element messages carry their structure: one RMS per channel, an end time")
     func elementMessages() async throws {
         let pipeline = try Pipeline(

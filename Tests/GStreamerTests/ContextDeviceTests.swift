@@ -53,6 +53,38 @@ struct ContextDeviceTests {
         #expect(throws: GStreamerError.self) { try Context(type: "") }
     }
 
+    @Test("The device monitor's bus reaches its messages: a device-added for each device probed, then what is posted")
+    func deviceMonitorMessages() async throws {
+        let monitor = try DeviceMonitor()
+        try monitor.addFilter(classes: nil)
+        let messages = monitor.messages
+        do {
+            try monitor.start()
+        } catch {
+            // No provider started (a machine without any): the bus cannot be shown working here.
+            #expect(error.message.contains("could not start"))
+            return
+        }
+        // The monitor's bus takes messages only while it runs; GStreamer 1.22 installs no test device
+        // provider, so a message posted on that bus stands for a provider's hot-plug message.
+        let bus = gst_device_monitor_get_bus(monitor.pointer)!
+        let marker = gst_structure_new_empty("gstpipe-test-marker")!
+        gst_bus_post(bus, gst_message_new_application(nil, marker))
+        gst_object_unref(UnsafeMutableRawPointer(bus))
+        var added: [String] = []
+        var sawMarker = false
+        for await message in messages {
+            if case .deviceAdded(_, let device) = message { added.append(device.displayName) }
+            if case .application(_, let structure) = message, structure.name == "gstpipe-test-marker" {
+                sawMarker = true
+                break
+            }
+        }
+        #expect(sawMarker)
+        #expect(added.sorted() == monitor.devices.map(\.displayName).sorted())
+        monitor.stop()
+    }
+
     @Test("The device monitor filters by class, starts, and lists what there is (maybe nothing)")
     func deviceMonitor() throws {
         let monitor = try DeviceMonitor()

@@ -129,7 +129,7 @@ struct MessageKindTests {
         let messages = pipeline.messages
         _ = try await pipeline.changeState(to: .paused, timeout: 10_000_000_000)
         let sink = try #require(pipeline.element(named: "sink"))
-        #expect(sink.send(.step(1, .buffers, rate: 1)))
+        #expect(sink.send(try .step(1, .buffers, rate: 1)))
         for await message in messages {
             guard case .stepDone("sink", let step, _, let eos) = message else { continue }
             #expect(step == Step(format: "buffers", amount: 1, rate: 1, flush: true, intermediate: false))

@@ -39,7 +39,7 @@ struct PlainArgumentTrapTests {
         try await pipeline.changeState(to: .null)
     }
 
-    @Test("A seek at rate 0, infinite or NaN throws, naming the rate; other rates still make the event")
+    @Test("A seek at rate 0, infinite or NaN, or a step at rate 0 or less, throws naming the rate; other rates make the event")
     func seekRates() throws {
         try GStreamer.initialize()
         let zero = thrown { _ = try Event.seek(rate: 0, start: 0) }
@@ -50,6 +50,12 @@ struct PlainArgumentTrapTests {
         let pipeline = try Pipeline(launch: "videotestsrc ! fakesink")
         #expect(thrown { _ = try pipeline.seek(rate: 0, start: 0) }?.kind == .invalidArgument)
         #expect(try Event.seek(rate: -2, start: 0).seek?.rate == -2)
+        // A step's rate is its speed, with the direction the last seek set: 0 or less trapped in GStreamer.
+        let step = thrown { _ = try Event.step(1, rate: 0) }
+        #expect(step?.kind == .invalidArgument)
+        #expect(step?.message.hasPrefix("a step at rate 0.0: give a finite rate above 0") == true)
+        #expect(thrown { _ = try Event.step(1, rate: -1) } != nil && thrown { _ = try Event.step(1, rate: .nan) } != nil)
+        #expect(try Event.step(2, rate: 0.5).typeName == "step")
     }
 
     @Test("ANY and empty caps cannot be fixated: a thrown error, as for an unlinked pad's caps")

@@ -117,7 +117,7 @@ struct QueryEventTests {
         let counter = sinkPad.countBuffers()
         try pipeline.setState(.paused, timeout: 5_000_000_000)
         let before = try #require(counter.lastTimestamp)
-        let step = Event.step(3)
+        let step = try Event.step(3)
         #expect(step.typeName == "step")
         #expect(pipeline.send(step))
         var waited = 0

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 import Synchronization
 import Testing
 

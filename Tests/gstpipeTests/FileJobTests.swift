@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 import MediaIO
 import Testing
 

@@ -1,4 +1,5 @@
 import ArgumentParser
+import GstPipeParsing
 import Testing
 
 @testable import gstpipe

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 import Testing
 
 @testable import gstpipe

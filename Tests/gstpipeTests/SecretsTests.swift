@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 import MediaIO
 import Testing
 
@@ -93,6 +94,29 @@ struct SecretsTests {
         // escape, base64, a word.
         Secrets.register("hunter2pw")
         #expect(Secrets.redact("%3Dhunter2pw and hunter2pws, Zhunter2pw") == "%3D*** and ***s, Z***")
+    }
+
+    @Test("A registered secret with a space, a ; or a quote is hidden whole where a form's value stops early")
+    func registeredSecretInsideForms() {
+        // Found by Fuzz/FuzzRedactor: the forms went first, masked `2755` and left ` 244751 4567`, and the
+        // secret, no longer whole, was not found after.
+        for secret in ["2755 244751 4567", "ab;cdefgh", #"p@ss w'rd"é9€"#] { Secrets.register(secret) }
+        #expect(
+            Secrets.redact("srt: srt://host?passphrase=2755 244751 4567&latency=low refused")
+                == "srt: srt://host?passphrase=***&latency=low refused")
+        #expect(Secrets.redact(#"rtspsrc user-pw=\"ab;cdefgh\" ! fakesink"#) == #"rtspsrc user-pw=\"***\" ! fakesink"#)
+        #expect(Secrets.redact(#"graph: [label="p@ss w'rd"é9€"]"#) == #"graph: [label="***"]"#)
+    }
+
+    @Test("A registered secret holding a NUL, or followed by a combining mark, is hidden without a crash")
+    func registeredSecretScalars() {
+        // Found by Fuzz/FuzzDescription: Foundation's range(of:) gave indices past the text for a secret
+        // with a NUL (from a description file's bytes), and the redactor trapped.
+        Secrets.register("nul\0in-the-secret")
+        #expect(Secrets.redact("rtsp://[::3]/x?a=nul\0in-the-secret b") == "rtsp://[::3]/x?a=*** b")
+        // As Characters, "-combined" followed by U+0301 ends in "d\u{301}", not "d": found by scalars.
+        Secrets.register("secret-combined")
+        #expect(Secrets.redact("said secret-combined\u{301}.") == "said ***\u{301}.")
     }
 
     @Test("A registered secret inside a real GStreamer error and its debug details is hidden")

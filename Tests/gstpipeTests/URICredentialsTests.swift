@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 import Testing
 
 @testable import gstpipe
@@ -34,6 +35,26 @@ struct URICredentialsTests {
         // Secrets are the process's: distinct ones, so that tests running beside this one mask nothing here.
         _ = try URICredentials.split("rtsp://alice:s3cr3t-of-split@h/live", environment: [:])
         #expect(Secrets.redact("said s3cr3t-of-split;") == "said ***;")
+    }
+
+    @Test("A password with a quote or a backslash is hidden in the address shown and in refusals")
+    func passwordWithQuote() throws {
+        // Found by Fuzz/FuzzDescription: the address was redacted before its password was registered, and
+        // the URI form stops at a quote, so `uri` showed the password whole.
+        let output = try #require(
+            try StreamOutputs.output(named: #"rtsp://alice:'s3cr%t-quote@0.0.0.0:8554/live"#) as? RTSPOutput)
+        #expect(!output.address.uri.contains("s3cr%t-quote"), "\(output.address.uri)")
+        #expect(output.address.credentials?.password == "'s3cr%t-quote")
+        let refused = Self.failure { () throws(FileJob.Failure) in
+            _ = try StreamOutputs.output(named: #"srt://bob:back\slash-pw@127.0.0.1:9000"#)
+        }
+        #expect(refused?.contains("takes no user or password") == true && refused?.contains("slash-pw") == false,
+            "\(refused ?? "")")
+        let noUser = Self.failure { () throws(FileJob.Failure) in
+            _ = try URICredentials.split(#"rtsp://:no"user-pw@h/live"#, environment: [:])
+        }
+        #expect(noUser?.contains("names a password without a user") == true && noUser?.contains("user-pw") == false,
+            "\(noUser ?? "")")
     }
 
     @Test("rtsp://alice@ takes GSTPIPE_RTSP_PASSWORD, and without it says to set it")

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeParsing
 import GstPipeWebRTC
 import Testing
 

@@ -53,7 +53,7 @@ func next(
 /// message says it stepped.
 func step(_ pipeline: Pipeline, videoSink: Element) async throws -> UInt64 {
     let message = try await next(in: pipeline, after: {
-        try Tutorial.check(videoSink.send(.step(1, .buffers, rate: 1)), "the step event was refused")
+        try Tutorial.check(videoSink.send(try .step(1, .buffers, rate: 1)), "the step event was refused")
     }) { stepDone($0, from: videoSink) != nil }
     return stepDone(message, from: videoSink)?.amount ?? 0
 }

@@ -164,6 +164,10 @@ public final class Pipeline: Bin, @unchecked Sendable {
     /// - Returns: A new subscription to the messages posted from now on.
     public func messages(capacity: Int) -> MessageStream { MessageStream(router: router, capacity: capacity) }
 
+    /// `messages` as they were posted: each with the element that posted it (`sourceElement`), when an
+    /// element did, beside its name.
+    public var postedMessages: PostedMessageStream { PostedMessageStream(router: router, capacity: 4096) }
+
     /// Sets the function that sees every message on the thread that posts it, before any reader of
     /// `messages`, to answer what must be answered there (`need-context` with a context,
     /// `prepare-window-handle` with a window). Returning `.drop` keeps the message from the readers.

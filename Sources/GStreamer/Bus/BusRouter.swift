@@ -32,10 +32,16 @@ final class BusRouter: Sendable {
     /// The pipeline's address, to recognize its own state changes.
     private let pipelineAddress: UInt
 
-    init(pipeline: UnsafeMutablePointer<GstElement>) {
-        pipelineAddress = UInt(bitPattern: pipeline)
+    convenience init(pipeline: UnsafeMutablePointer<GstElement>) {
         let bus = gst_pipeline_get_bus(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self))!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        self.init(bus: bus, pipelineAddress: UInt(bitPattern: pipeline))
+    }
+
+    /// Routes the messages of `bus`; `pipelineAddress` is its pipeline's, or 0 for a bus of no pipeline
+    /// (a device monitor's), whose runs never end.
+    init(bus: UnsafeMutablePointer<GstBus>, pipelineAddress: UInt) {
+        self.pipelineAddress = pipelineAddress
         let box = Unmanaged.passRetained(self).toOpaque()
         // The router is made here and used on the threads that post, often pooled threads older than it.
         HandOver.published(box)
@@ -111,7 +117,7 @@ final class BusRouter: Sendable {
                 if state.firstError == nil { state.firstError = message }
             }
             if case .error(let error) = message.message { runEnded(error) }
-        case GST_MESSAGE_STATE_CHANGED where UInt(bitPattern: pointer.pointee.src) == pipelineAddress:
+        case GST_MESSAGE_STATE_CHANGED where pipelineAddress != 0 && UInt(bitPattern: pointer.pointee.src) == pipelineAddress:
             var old = GST_STATE_VOID_PENDING
             var new = GST_STATE_VOID_PENDING
             gst_message_parse_state_changed(pointer, &old, &new, nil)

@@ -52,6 +52,8 @@ extension Device {
 public final class DeviceMonitor: @unchecked Sendable {
     // GstDeviceMonitor locks itself: filters, start, stop and the device list are safe from any thread.
     let pointer: UnsafeMutablePointer<GstDeviceMonitor>
+    /// Routes the monitor's own bus (device-added, device-removed, device-changed) to `messages`.
+    private let router: BusRouter
 
     /// A monitor with no filter yet; add at least one (``addFilter(classes:caps:)``) to choose devices.
     ///
@@ -61,12 +63,28 @@ public final class DeviceMonitor: @unchecked Sendable {
     public init() throws(GStreamerError) {
         try GStreamer.initialize()
         pointer = gst_device_monitor_new()!
+        let bus = gst_device_monitor_get_bus(pointer)!
+        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
+        router = BusRouter(bus: bus, pipelineAddress: 0)
     }
 
     deinit {
         gst_device_monitor_stop(pointer)
+        let bus = gst_device_monitor_get_bus(pointer)!
+        gst_bus_set_sync_handler(bus, nil, nil, nil)
+        gst_object_unref(UnsafeMutableRawPointer(bus))
+        router.finish()
         gst_object_unref(UnsafeMutableRawPointer(pointer))
     }
+
+    /// The monitor's messages from now on: ``Message/deviceAdded(source:_:)`` and
+    /// ``Message/deviceRemoved(source:_:)`` as devices come and go while it runs (after ``start()``, one
+    /// `deviceAdded` for each device a provider that cannot watch finds when probed), and
+    /// ``Message/deviceChanged(source:device:old:)``. Each access subscribes anew, as
+    /// `Pipeline.messages` does; the sequence finishes when the monitor is released.
+    ///
+    /// The corresponding C function is `gst_device_monitor_get_bus`.
+    public var messages: MessageStream { MessageStream(router: router, capacity: 4096) }
 
     /// Adds a filter: devices whose class has every part of `classes` ("Video/Source", "Audio") and
     /// whose caps meet `caps`. A device matching any filter is listed.

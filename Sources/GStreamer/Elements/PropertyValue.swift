@@ -5,8 +5,12 @@ import CGStreamerShim
 public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
     /// A `gboolean`.
     case bool(Bool)
-    /// Any integer property (`gint`, `guint`, `gint64`, `guint64`, …), converted on setting.
+    /// Any integer property (`gint`, `guint`, `gint64`, `guint64`, …), converted on setting. Reading gives
+    /// this case for every integer an `Int` holds.
     case int(Int)
+    /// An unsigned integer property's value above `Int.max` (a `guint64` such as `queue`'s
+    /// `max-size-time` set to `G_MAXUINT64`), as reading gives it; setting takes any that fits the property.
+    case uint(UInt)
     /// A `gdouble` or `gfloat`.
     case double(Double)
     /// A string; nil for NULL.
@@ -23,6 +27,7 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .bool(let value): return value ? "true" : "false"
         case .int(let value): return String(value)
+        case .uint(let value): return String(value)
         case .double(let value): return String(value)
         case .string(let value): return value.map { "\"\($0)\"" } ?? "NULL"
         case .fraction(let numerator, let denominator): return "\(numerator)/\(denominator)"
@@ -41,11 +46,21 @@ public enum PropertyValue: Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// The value as an unsigned integer, when it is one or a non-negative ``int(_:)``.
+    public var uintValue: UInt? {
+        switch self {
+        case .uint(let value): return value
+        case .int(let value): return UInt(exactly: value)
+        default: return nil
+        }
+    }
+
     /// The value as a Double, when it is numeric.
     public var doubleValue: Double? {
         switch self {
         case .double(let value): return value
         case .int(let value): return Double(value)
+        case .uint(let value): return Double(value)
         default: return nil
         }
     }
@@ -77,6 +92,10 @@ public protocol PropertyValueConvertible: Sendable {
 
 extension Bool: PropertyValueConvertible { public var propertyValue: PropertyValue { .bool(self) } }
 extension Int: PropertyValueConvertible { public var propertyValue: PropertyValue { .int(self) } }
+extension UInt: PropertyValueConvertible {
+    /// The value as ``PropertyValue/uint(_:)``.
+    public var propertyValue: PropertyValue { .uint(self) }
+}
 extension Double: PropertyValueConvertible { public var propertyValue: PropertyValue { .double(self) } }
 extension String: PropertyValueConvertible { public var propertyValue: PropertyValue { .string(self) } }
 extension PropertyValue: PropertyValueConvertible { public var propertyValue: PropertyValue { self } }
@@ -89,7 +108,8 @@ extension PropertyValue {
         switch scalar {
         case .bool(let flag): self = .bool(flag)
         case .signed(let number): self = .int(number)
-        case .unsigned(let number): self = .int(Int(truncatingIfNeeded: number))
+        // A guint64 above Int.max read back negative as .int.
+        case .unsigned(let number): self = Int(exactly: number).map { .int($0) } ?? .uint(number)
         case .double(let number): self = .double(number)
         case .string(let text): self = .string(text)
         case .enumeration(let number, let nick): self = .enumeration(number, nick: nick)
@@ -103,6 +123,7 @@ extension PropertyValue {
         switch self {
         case .bool(let flag): .bool(flag)
         case .int(let number): .signed(number)
+        case .uint(let number): .unsigned(number)
         case .double(let number): .double(number)
         case .string(let text), .caps(let text): .string(text)
         case .enumeration(let number, let nick): .enumeration(number, nick: nick)

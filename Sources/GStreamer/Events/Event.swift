@@ -101,10 +101,18 @@ public final class Event: @unchecked Sendable, MiniObjectWrapper {
     ///   - flush: True to end a step in progress first, false to queue after it.
     ///   - intermediate: True when more steps follow (no step-done message in between is needed).
     /// - Returns: A new step event.
+    /// - Throws: ``GStreamerError`` (invalid argument) for a rate of 0 or less, infinite or not a number,
+    ///   which GStreamer refuses with a critical warning and no event.
     public static func step(
         _ amount: UInt64, _ unit: StepUnit = .buffers, rate: Double = 1, flush: Bool = true, intermediate: Bool = false
-    ) -> Event {
-        Event(taking: gst_event_new_step(unit.format, guint64(amount), rate, flush ? 1 : 0, intermediate ? 1 : 0))
+    ) throws(GStreamerError) -> Event {
+        guard rate > 0, rate.isFinite else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "a step at rate \(rate): give a finite rate above 0 (1 for normal speed; a step goes the "
+                    + "way the last seek's rate points)")
+        }
+        return Event(taking: gst_event_new_step(unit.format, guint64(amount), rate, flush ? 1 : 0, intermediate ? 1 : 0))
     }
 
     /// A custom event named `name` with `fields` in GstStructure syntax (`"count=(int)3, label=hello"`),

@@ -131,6 +131,7 @@ public final class Query: @unchecked Sendable {
             switch value.propertyValue {
             case .bool: g_value_init(&gvalue, CGStreamerShim_type_boolean())
             case .int: g_value_init(&gvalue, CGStreamerShim_type_int64())
+            case .uint: g_value_init(&gvalue, CGStreamerShim_type_uint64())
             case .double: g_value_init(&gvalue, CGStreamerShim_type_double())
             case .fraction: g_value_init(&gvalue, CGStreamerShim_type_fraction())
             default: g_value_init(&gvalue, CGStreamerShim_type_string())

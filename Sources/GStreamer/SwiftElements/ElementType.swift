@@ -133,9 +133,17 @@ public enum ElementType {
         try validateProperties(of: description)
         let result: Result<Void, GStreamerError> = registered.withLock { registered in
             if registered[description.name] != nil { return .success(()) }
-            // GStreamer names instances after the type, minus "Gst": GstGray makes gray0, gray1, ...
-            let typeName = "Gst" + description.name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
-                .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+            let typeName = Self.typeName(of: description.name)
+            // Two names that differ only in - and _ (or other punctuation) make one type name: say so, naming
+            // both, rather than GLib's "registered already" about a type the user never named.
+            if let other = registered.keys.first(where: { Self.typeName(of: $0) == typeName }) {
+                return .failure(
+                    GStreamerError(
+                        kind: .invalidArgument,
+                        message: "the Swift element \"\(description.name)\" cannot be registered: \"\(other)\" is, and "
+                            + "both make the type name \(typeName) (GObject keeps only letters and digits of a name): "
+                            + "give one a name that differs in a letter or digit"))
+            }
             let box = ElementTypeBox(description: description, makeDelegate: makeDelegate)
             var templates: [UnsafeMutablePointer<GstPadTemplate>?] = []
             if description.kind != .source {
@@ -173,6 +181,13 @@ public enum ElementType {
             return .success(())
         }
         try result.get()
+    }
+
+    /// The GType name of the element type `name`: GStreamer names instances after the type, minus "Gst"
+    /// (GstGray makes gray0, gray1, ...); `my-gray` and `my_gray` both make GstMyGray.
+    private static func typeName(of name: String) -> String {
+        "Gst" + name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+            .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 
     /// Throws, naming the element and the property, when a property spec is one GLib would refuse or two

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeParsing
 import Synchronization
 
 /// The publishers behind a `BrowserPublisher`'s WHIP endpoint: one at a time, each a

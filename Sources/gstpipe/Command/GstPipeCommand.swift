@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import GstPipeElements
+import GstPipeParsing
 import MediaIO
 
 /// `gstpipe`: runs a gst-launch-1.0 description in which Swift elements (`noise`, `gray`) stand like

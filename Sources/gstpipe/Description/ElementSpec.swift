@@ -1,3 +1,4 @@
+import GstPipeParsing
 import MediaIO
 
 /// An element for a file job to make in code: its factory and its properties. The encoders and

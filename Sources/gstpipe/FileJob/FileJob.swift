@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 import MediaIO
 
 /// The files a description names directly, what is made for them, and the user's description with
@@ -59,11 +60,8 @@ struct FileJob {
     }
 
     /// A description that cannot be run as written (exit 2), or a file that cannot be read or
-    /// written (exit 1). The message names the thing and says what to do.
-    enum Failure: Error {
-        case usage(String)
-        case runtime(String)
-    }
+    /// written (exit 1): `CommandFailure`, which the parsers of `GstPipeParsing` throw.
+    typealias Failure = CommandFailure
 
     /// The element that stands in the description where the input was named: the decoded video (or
     /// audio) enters the description through it (`FileJobElements`).

@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import GstPipeParsing
 import MediaIO
 
 // Everything gstpipe says goes out through these two writes, which hide secrets (`Secrets.redact`):

@@ -1,5 +1,6 @@
 import Foundation
 import GstPipeMetrics
+import GstPipeParsing
 
 /// `--events FILE`: each of the run's events (`Metrics.shared`) as one JSON line, appended to FILE
 /// (created if need be, so that a service restarted keeps its history) or written to standard output

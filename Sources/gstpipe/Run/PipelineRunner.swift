@@ -1,6 +1,7 @@
 import Foundation
 import GstPipeElements
 import GstPipeMetrics
+import GstPipeParsing
 import MediaIO
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import GstPipeMetrics
+import GstPipeParsing
 import MediaIO
 import Synchronization
 

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 import MediaIO
 
 /// A live network source a description can start with in place of a file (`rtsp://`, `srt://`,

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 
 /// An output a description can end in in place of a file: a network destination (`rtsp://`,
 /// `srt://`, `udp://`, `rtp://`) or an HLS playlist (`.m3u8`).

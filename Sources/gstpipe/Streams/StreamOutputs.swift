@@ -1,3 +1,4 @@
+import GstPipeParsing
 /// The stream outputs gstpipe knows, one `StreamOutput` conformer a scheme. Adding a scheme is adding
 /// its conformer (a file in Streams/Schemes/) and its line here: the file job, the run and `--help`
 /// ask this list.

@@ -1,3 +1,4 @@
+import GstPipeParsing
 import GstPipeWebRTC
 
 /// What the command line says about streams (`--hls-window`, `--sdp`, `--rtsp-tcp`, `--timeout`, `--stun`, `--turn`, `--public-ip`,

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 import Synchronization
 
 /// How a reconnecting input (`--reconnect`) is doing, for whatever reports on the run: the one

@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import GstPipeParsing
 import MediaIO
 import Synchronization
 

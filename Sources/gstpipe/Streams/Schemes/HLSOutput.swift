@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 
 /// `DIR/NAME.m3u8`: HLS, written as files (hlssink2): the playlist, and 2-second MPEG-TS segments
 /// beside it (H.264, and a file's AAC), a live window of them unless `--hls-window 0` keeps them all.

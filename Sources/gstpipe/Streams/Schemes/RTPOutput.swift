@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 
 /// `rtp://HOST:PORT`: RTP H.264 sent over UDP to a host or a multicast group, with the session
 /// description a receiver needs printed (or written to `--sdp FILE`); with a file input's audio,

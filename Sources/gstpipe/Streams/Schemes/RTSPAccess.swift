@@ -1,6 +1,7 @@
 import CGStreamer
 import CGStreamerRTSPShim
 import Foundation
+import GstPipeParsing
 
 /// Who an `rtsp://` or `rtsps://` output lets in, from its URI and the command line: its users (the
 /// URI's `USER:PASS@`, `--rtsp-users FILE`), asked for by Digest unless `?auth=basic`; TLS for

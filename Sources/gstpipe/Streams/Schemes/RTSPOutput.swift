@@ -1,4 +1,5 @@
 import GstPipeMetrics
+import GstPipeParsing
 
 /// `rtsp://HOST:PORT/PATH`: served by gstpipe itself (`RTSPServer`) to any number of viewers, who
 /// come and go without touching the pipeline; with a password, over TLS (`rtsps://`) or to a number

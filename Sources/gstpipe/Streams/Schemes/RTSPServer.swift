@@ -1,6 +1,7 @@
 import CGStreamer
 import CGStreamerRTSPShim
 import Foundation
+import GstPipeParsing
 import MediaIO
 
 /// gst-rtsp-server serving what an `rtsp://HOST:PORT/PATH` output's appsink receives: one shared

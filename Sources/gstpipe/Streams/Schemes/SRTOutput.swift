@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 
 /// `srt://HOST:PORT` calls a receiver (caller); `srt://:PORT` waits for receivers to call
 /// (listener). H.264, and a file's AAC, in MPEG-TS, through srtsink; the query's options go to it,

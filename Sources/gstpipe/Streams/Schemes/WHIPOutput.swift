@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeParsing
 import GstPipeWebRTC
 
 /// `whip+http://HOST:PORT/PATH` and `whip+https://…`: published to another server's WHIP endpoint

@@ -1,4 +1,5 @@
 import GstPipeMetrics
+import GstPipeParsing
 import GstPipeWebRTC
 
 /// `webrtc://HOST:PORT/PATH`: served by gstpipe itself to browsers (`WebRTCServer`): a viewer page at

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GstPipeParsing
 import GstPipeWebRTC
 
 /// `whep+http://HOST:PORT/PATH` (or `whep+https://…`) as the description's first token: another

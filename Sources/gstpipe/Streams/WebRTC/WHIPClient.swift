@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
+import GstPipeParsing
 #endif
 
 /// The HTTP side of gstpipe as a client of another server: a WHIP endpoint (RFC 9725) it publishes

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeParsing
 import GstPipeWebRTC
 
 /// What publishes a `whip+http(s)://` output: a pipeline of its own, `appsrc ! payloader ! webrtcbin`

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GstPipeParsing
 import GstPipeWebRTC
 import Synchronization
 

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeParsing
 import GstPipeWebRTC
 
 /// What serves a `webrtc://HOST:PORT/PATH` output: an HTTP server (`SignallingServer`) on HOST:PORT with

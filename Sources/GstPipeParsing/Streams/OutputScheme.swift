@@ -3,9 +3,9 @@ import Foundation
 /// A stream output's entry in the table (`StreamOutput.scheme`): how a description's last token names
 /// it, and what that token must hold. `StreamAddress.parse` reads a token by it, so that every scheme
 /// refuses a bad address with the same words.
-struct OutputScheme: Sendable {
+package struct OutputScheme: Sendable {
     /// How a token names the output.
-    enum Naming: Sendable {
+    package enum Naming: Sendable {
         /// `scheme://HOST:PORT/PATH?name=value&...`, by any of these schemes (lowercased, without `://`).
         case uri([String])
         /// A file name with this extension (lowercased, without the dot): the output is written as
@@ -15,12 +15,12 @@ struct OutputScheme: Sendable {
 
     /// Refuses what is wrong in a URI's query options, with a usage error that names it; the token,
     /// as written, is for the message.
-    typealias OptionCheck = @Sendable (_ options: [(name: String, value: String)], _ token: String) throws(
-        FileJob.Failure
+    package typealias OptionCheck = @Sendable (_ options: [(name: String, value: String)], _ token: String) throws(
+        CommandFailure
     ) -> Void
 
     /// What the query (`?latency=200`) of a URI may hold.
-    enum QueryOptions: Sendable {
+    package enum QueryOptions: Sendable {
         /// Any `name=value`, for the output to pass on (udpsink's properties: GStreamer refuses a
         /// name it does not have).
         case passedOn
@@ -31,32 +31,44 @@ struct OutputScheme: Sendable {
         case checked(OptionCheck)
     }
 
-    let naming: Naming
+    package let naming: Naming
     /// How `gstpipe --help` writes it, with what it does in brackets: `udp://HOST:PORT (MPEG-TS)`.
-    let help: String
+    package let help: String
     /// An address written right, for the messages that refuse one: `rtsp://0.0.0.0:8554/live`.
-    var example = ""
+    package var example = ""
     /// True for an output that others connect to (RTSP): it listens, so port 0 asks the system for a
     /// free port, and it says where it serves once it listens (`StreamOutput.start`).
-    var isServer = false
+    package var isServer = false
     /// The port of an address that gives none (RTSP's 8554, as ffmpeg's and VLC's); nil: one is needed.
-    var defaultPort: Int? = nil
+    package var defaultPort: Int? = nil
     /// False when an address may leave the host out (an SRT listener, `srt://:9000`).
-    var needsHost = true
+    package var needsHost = true
     /// True when an address must name a path (an RTSP mount, `/live`); false: it may not have one.
-    var needsPath = false
-    var options: QueryOptions = .passedOn
+    package var needsPath = false
+    /// What the query may hold.
+    package var options: QueryOptions = .passedOn
     /// True when an address may carry a user and password (`rtsp://alice:secret@HOST/PATH`).
-    var takesCredentials = false
+    package var takesCredentials = false
+
+    /// An entry named by `naming`, shown in `--help` as `help`; the rest as the properties say.
+    package init(
+        naming: Naming, help: String, example: String = "", isServer: Bool = false, defaultPort: Int? = nil,
+        needsHost: Bool = true, needsPath: Bool = false, options: QueryOptions = .passedOn,
+        takesCredentials: Bool = false
+    ) {
+        (self.naming, self.help, self.example, self.isServer) = (naming, help, example, isServer)
+        (self.defaultPort, self.needsHost, self.needsPath) = (defaultPort, needsHost, needsPath)
+        (self.options, self.takesCredentials) = (options, takesCredentials)
+    }
 
     /// The output is written as files, named like one (HLS).
-    var isFile: Bool {
+    package var isFile: Bool {
         if case .fileExtension = naming { return true }
         return false
     }
 
     /// True when `token` names this scheme (what `StreamAddress.parse` then reads).
-    func names(_ token: String) -> Bool {
+    package func names(_ token: String) -> Bool {
         switch naming {
         case .uri(let schemes):
             guard TokenReader.isURI(token), let scheme = token.split(separator: ":").first?.lowercased() else {
@@ -71,41 +83,45 @@ struct OutputScheme: Sendable {
 
 /// Where a stream output goes, as its token wrote it: host, port, path and query options for a URI;
 /// the path alone for a playlist (`DIR/NAME.m3u8`).
-struct StreamAddress: Sendable {
+package struct StreamAddress: Sendable {
     /// The token as written, its secrets (password, token) masked: for messages.
-    let uri: String
+    package let uri: String
 
     /// The address to bind (a server), or to send to; empty for an SRT listener, or for a playlist.
-    let host: String
-    let port: Int
+    package let host: String
+    package let port: Int
     /// The RTSP mount path (`/gray`), or the playlist's path.
-    let path: String
+    package let path: String
     /// The query's options, in order (`latency=200`).
-    let options: [(name: String, value: String)]
+    package let options: [(name: String, value: String)]
     /// The user and password written before the host, taken out of `uri`.
-    var credentials: URICredentials? = nil
+    package var credentials: URICredentials? = nil
     /// The token as written, secrets and all (nil: as `uri`): never printed, for a client that sends
     /// them on (`whip+http://…?token=`).
-    var writtenToken: String? = nil
+    package var writtenToken: String? = nil
     /// `writtenToken`, or `uri`.
-    var written: String { writtenToken ?? uri }
+    package var written: String { writtenToken ?? uri }
 
     /// The value of the last option called `name`, if any.
-    func option(_ name: String) -> String? { options.last { $0.name == name }?.value }
+    package func option(_ name: String) -> String? { options.last { $0.name == name }?.value }
 
     /// Reads `token`, which `scheme` names, and refuses what it cannot use as written (exit 2), in
     /// the order a user fixes an address: its form, port, host, path, then its options.
-    static func parse(_ token: String, as scheme: OutputScheme) throws(FileJob.Failure) -> StreamAddress {
+    package static func parse(_ token: String, as scheme: OutputScheme) throws(CommandFailure) -> StreamAddress {
         guard case .uri = scheme.naming else {
             return StreamAddress(uri: token, host: "", port: 0, path: token, options: [])
         }
         let name = token.split(separator: ":").first.map { $0.lowercased() } ?? ""
         let example = scheme.example
-        let shown = Secrets.redact(token)
         if URICredentials.isCarried(by: token) && !scheme.takesCredentials {
-            throw .usage("\(shown): a \(name):// address takes no user or password: write it as \(example)")
+            // Split only to register the password, so that the message hides it whatever it holds.
+            _ = try? URICredentials.split(token, environment: [:])
+            throw .usage("\(Secrets.redact(token)): a \(name):// address takes no user or password: write it as \(example)")
         }
         let (bare, credentials) = try URICredentials.split(token)
+        // Redacted once the password is registered: the forms alone stop at a quote or a backslash, and
+        // showed `rtsp://alice:'s3cret@host` whole (found by Fuzz/FuzzDescription).
+        let shown = Secrets.redact(token)
         let pattern = #"^[A-Za-z][A-Za-z0-9+.-]*://(\[[^\]]*\]|[^/:?]*)(:([0-9]*))?(/[^?]*)?(\?(.*))?$"#
         guard let match = bare.firstMatch(of: try! Regex(pattern)) else {
             throw .usage("cannot read \(shown) as a \(name):// address: write it as \(example)")

@@ -1,22 +1,7 @@
-import Foundation
+import GstPipeParsing
 
-/// The video codec a `webrtc://` output encodes once for all its viewers: VP8, which every browser
-/// decodes (the default), or constrained-baseline H.264 in 4:2:0 (`?codec=h264`), which every
-/// browser that decodes H.264 at all takes, and which some hardware decodes.
-package enum WebRTCCodec: String, Sendable, CaseIterable {
-    case vp8, h264
-
-    /// The codec `webrtc://…?codec=NAME` asks for (any case), nil for a name gstpipe does not send.
-    package init?(option: String) { self.init(rawValue: option.lowercased()) }
-
-    /// Its name in SDP (`a=rtpmap:96 VP8/90000`).
-    package var encodingName: String {
-        switch self {
-        case .vp8: "VP8"
-        case .h264: "H264"
-        }
-    }
-
+/// The codec's elements: what encodes it once for all viewers, and what payloads it for each.
+extension WebRTCCodec {
     /// The encoder and its settings, as launch tokens, from raw video up to the appsink the viewers
     /// are fed from. Real time first: a frame leaves the encoder as it comes in (vp8enc's realtime
     /// deadline and no lag; x264's zerolatency), at a bit rate a loopback or a LAN carries easily,

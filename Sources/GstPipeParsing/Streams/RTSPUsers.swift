@@ -3,19 +3,22 @@ import Foundation
 /// The users an `rtsp://` output lets in (`RTSPAccess`): the one its URI names, and those of a users
 /// file (`--rtsp-users FILE`): one `user:password` a line, or `user:HASH` with HASH the 32 hex digits
 /// of MD5(user:gstpipe:password) that `htdigest` writes for the realm `gstpipe`; `#` starts a comment.
-struct RTSPUser: Sendable {
-    enum Secret: Sendable {
+package struct RTSPUser: Sendable {
+    package enum Secret: Sendable {
         case password(String)
         /// MD5(user:realm:password), hex: Digest only (Basic needs the password itself).
         case digestHash(String)
     }
 
-    let name: String
-    let secret: Secret
+    package let name: String
+    package let secret: Secret
+
+    /// The user `name`, let in with `secret`.
+    package init(name: String, secret: Secret) { (self.name, self.secret) = (name, secret) }
 
     /// Reads a users file. Refuses (exit 1), as ssh refuses a key others can read, a file whose mode
     /// lets its group or others in; and says which line is wrong in one that is not as above.
-    static func read(file path: String) throws(FileJob.Failure) -> [RTSPUser] {
+    package static func read(file path: String) throws(CommandFailure) -> [RTSPUser] {
         var status = stat()
         guard stat(path, &status) == 0 else {
             throw .runtime("the users file \(path) does not exist: check the path given to --rtsp-users")
@@ -39,7 +42,7 @@ struct RTSPUser: Sendable {
     }
 
     /// The users of a file's `text`; `file` names it in errors, which never show a password.
-    static func parse(_ text: String, file: String) throws(FileJob.Failure) -> [RTSPUser] {
+    package static func parse(_ text: String, file: String) throws(CommandFailure) -> [RTSPUser] {
         var users: [RTSPUser] = []
         var lineOf: [String: Int] = [:]
         // \.isNewline: "\r\n" is one Character, which splitting at "\n" would never find (a file from Windows).

@@ -15,39 +15,45 @@ import Foundation
 ///   `GSTPIPE_*_TOKEN` and `GSTPIPE_*_PASSPHRASE`, which are then hidden on their own too, as when an
 ///   element's error quotes a password without its URI. Code that reads a secret from elsewhere (a
 ///   users file) registers it with `register`.
-enum Secrets {
+package enum Secrets {
     /// What a secret is written as.
-    static let mask = "***"
+    package static let mask = "***"
 
     /// Registered secrets shorter than this are not hidden on their own (they would hide ordinary
     /// words: a password "ab" would blank every "ab"); in a URI or an option they still are.
-    static let shortestHiddenAlone = 3
+    package static let shortestHiddenAlone = 3
 
     private static let registered = Mutex<Set<String>>([])
 
     /// Hides `secret` wherever it shows from now on, as written and percent-decoded.
-    static func register(_ secret: String) {
+    package static func register(_ secret: String) {
         let forms = [secret, secret.removingPercentEncoding].compactMap { $0 }
             .filter { $0.count >= shortestHiddenAlone && $0 != mask }
         guard !forms.isEmpty else { return }
         registered.withLock { $0.formUnion(forms) }
     }
 
+    /// Forgets every registered secret: for the fuzz targets, which register one or more with each of
+    /// millions of inputs (redacting with them all would slow each input down, and memory would grow).
+    package static func forgetAll() {
+        registered.withLock { $0.removeAll() }
+    }
+
     /// Registers the secrets in the command line's `arguments` and in `environment`'s
     /// `GSTPIPE_*_PASSWORD`, `GSTPIPE_*_TOKEN` and `GSTPIPE_*_PASSPHRASE`, before anything is printed.
-    static func registerStartup(arguments: [String], environment: [String: String]) {
+    package static func registerStartup(arguments: [String], environment: [String: String]) {
         arguments.flatMap(found(in:)).forEach(register)
         for (name, value) in environment where isSecretVariable(name) { register(value) }
     }
 
     /// True for an environment variable of gstpipe's that holds a secret (`GSTPIPE_RTSP_PASSWORD`,
     /// `GSTPIPE_WHIP_TOKEN`).
-    static func isSecretVariable(_ name: String) -> Bool {
+    package static func isSecretVariable(_ name: String) -> Bool {
         name.hasPrefix("GSTPIPE_") && ["_PASSWORD", "_TOKEN", "_PASSPHRASE", "_SECRET"].contains { name.hasSuffix($0) }
     }
 
     /// The secrets `text` holds in the forms `redact` knows: URI passwords, option values, bearer tokens.
-    static func found(in text: String) -> [String] {
+    package static func found(in text: String) -> [String] {
         var secrets: [String] = []
         for match in text.matches(of: userInfo) where !match.2.isEmpty { secrets.append(String(match.2)) }
         for match in text.matches(of: option) { secrets.append(String(match.2)) }
@@ -55,19 +61,20 @@ enum Secrets {
         return secrets
     }
 
-    /// `text` with every secret written `***`: the forms first, then each registered secret (the
-    /// longest first, so that a secret holding another is hidden whole) wherever it stands as a word
-    /// of its own.
-    static func redact(_ text: String) -> String {
-        var text = text.replacing(userInfo) { "\($0.1)\(mask)" }
-        text = text.replacing(option) { "\($0.1)\(mask)" }
-        text = text.replacing(bearer) { "\($0.1)\(mask)" }
-        text = text.replacing(basic) { isBasicCredentials($0.2) ? "\($0.1)\(mask)" : String($0.0) }
+    /// `text` with every secret written `***`: each registered secret first (the longest first, so
+    /// that a secret holding another is hidden whole) wherever it stands as a word of its own, then the
+    /// forms. Registered secrets go first because a form guesses where a value ends (at a space, a `;`
+    /// or a quote): masked first, `passphrase=ab cd` showed ` cd` of a secret registered whole.
+    package static func redact(_ text: String) -> String {
+        var text = text
         let secrets = registered.withLock { $0 }.sorted { $0.count > $1.count }
-        for secret in secrets where text.contains(secret) {
+        for secret in secrets where text.unicodeScalars.firstRange(of: secret.unicodeScalars) != nil {
             text = masking(secret, in: text)
         }
-        return text
+        text = text.replacing(userInfo) { "\($0.1)\(mask)" }
+        text = text.replacing(option) { "\($0.1)\(mask)" }
+        text = text.replacing(bearer) { "\($0.1)\(mask)" }
+        return text.replacing(basic) { isBasicCredentials($0.2) ? "\($0.1)\(mask)" : String($0.0) }
     }
 
     /// `text` with each `secret` that is not part of a longer word written `***`. A short token ("tok")
@@ -79,29 +86,37 @@ enum Secrets {
     /// Only a short secret (under 8 characters) is left inside longer words: a longer one is hidden
     /// wherever it stands, since it may sit inside percent escapes (`%3Dsecret`), base64 or other
     /// text run together, and no ordinary word holds it by chance.
+    ///
+    /// The search is by Unicode scalars: a secret is found whatever follows it, even a combining mark that
+    /// joins its last character with the next (as Characters, `pw\u{301}` holds no `pw`). Foundation's
+    /// `range(of:)` is not used: on Linux it stops at a NUL and returned indices past the text's end for a
+    /// secret holding one (a crash found by Fuzz/FuzzDescription, from a description file's bytes).
     private static func masking(_ secret: String, in text: String) -> String {
-        func isWordCharacter(_ character: Character?) -> Bool {
-            guard let character else { return false }
-            return character.isLetter || character.isNumber
+        func isWordCharacter(_ scalar: Unicode.Scalar?) -> Bool {
+            guard let scalar else { return false }
+            return scalar.properties.isAlphabetic || scalar.properties.numericType != nil
         }
         let isShort = secret.count < 8
-        let joinsBefore = isShort && isWordCharacter(secret.first)
-        let joinsAfter = isShort && isWordCharacter(secret.last)
-        var shown = ""
-        var rest = text.startIndex
-        var searchFrom = text.startIndex
-        while let found = text.range(of: secret, range: searchFrom..<text.endIndex) {
-            let before = found.lowerBound > text.startIndex ? text[text.index(before: found.lowerBound)] : nil
-            let after = found.upperBound < text.endIndex ? text[found.upperBound] : nil
+        let joinsBefore = isShort && isWordCharacter(secret.unicodeScalars.first)
+        let joinsAfter = isShort && isWordCharacter(secret.unicodeScalars.last)
+        let scalars = text.unicodeScalars
+        var shown = String.UnicodeScalarView()
+        var rest = scalars.startIndex
+        var searchFrom = scalars.startIndex
+        while let found = scalars[searchFrom...].firstRange(of: secret.unicodeScalars) {
+            let before = found.lowerBound > scalars.startIndex ? scalars[scalars.index(before: found.lowerBound)] : nil
+            let after = found.upperBound < scalars.endIndex ? scalars[found.upperBound] : nil
             if (joinsBefore && isWordCharacter(before)) || (joinsAfter && isWordCharacter(after)) {
-                searchFrom = text.index(after: found.lowerBound)
+                searchFrom = scalars.index(after: found.lowerBound)
                 continue
             }
-            shown += text[rest..<found.lowerBound] + mask
+            shown.append(contentsOf: scalars[rest..<found.lowerBound])
+            shown.append(contentsOf: mask.unicodeScalars)
             rest = found.upperBound
             searchFrom = found.upperBound
         }
-        return shown + text[rest...]
+        shown.append(contentsOf: scalars[rest...])
+        return String(shown)
     }
 
     // The patterns are built on each use: a Regex held in a static would have to be Sendable.
@@ -150,10 +165,10 @@ enum Secrets {
     }
 }
 
-extension FileJob.Failure {
+extension CommandFailure {
     /// The same failure with its secrets written `***`, for a failure whose words are read before
     /// they are printed (tests, and callers that keep them).
-    var redacted: FileJob.Failure {
+    package var redacted: CommandFailure {
         switch self {
         case .usage(let message): .usage(Secrets.redact(message))
         case .runtime(let message): .runtime(Secrets.redact(message))

@@ -1,0 +1,43 @@
+import Foundation
+import FuzzSupport
+import GstPipeParsing
+
+// `URICredentials.split` takes the user and password out of any URI, or refuses it with a usage error, and
+// never lets the password through: not in the URI it returns, nor (once registered) in the URI redacted.
+
+@_cdecl("LLVMFuzzerTestOneInput")
+func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
+    let uri = Fuzzing.text(data, count)
+    Secrets.forgetAll()
+    let carried = URICredentials.isCarried(by: uri)
+    let bare: String
+    let credentials: URICredentials?
+    do {
+        (bare, credentials) = try URICredentials.split(uri, environment: [:])
+    } catch {
+        // Refused: only a URI with a user part, or one whose password ends its user part early, is.
+        return 0
+    }
+    guard let credentials else {
+        if carried { fatalError("\(uri.debugDescription) has a user part, and split found none") }
+        if bare != uri { fatalError("\(uri.debugDescription) has no user part, and split changed it to \(bare)") }
+        return 0
+    }
+    if credentials.user.isEmpty || credentials.password.isEmpty {
+        fatalError("\(uri.debugDescription) gave an empty user or password")
+    }
+    // The authority left holds no user part.
+    let authority = bare.drop { $0 != "/" }.dropFirst(2).prefix { !"/?#".contains($0) }
+    if authority.contains("@") { fatalError("\(uri.debugDescription) left a user part in \(bare.debugDescription)") }
+    // A password as written, long enough to be hidden wherever it stands, and not also in the rest of the URI.
+    let written = uri.dropFirst(uri.distance(from: uri.startIndex, to: uri.range(of: "://")!.upperBound))
+        .prefix { $0 != "@" }.drop { $0 != ":" }.dropFirst()
+    // (Compared as bytes: Foundation's contains stops at a NUL.)
+    func holds(_ text: String, _ part: Substring) -> Bool { text.utf8.firstRange(of: part.utf8) != nil }
+    if written.count >= 8, !holds(bare, written), holds(Secrets.redact(uri), written) {
+        fatalError("the password of \(uri.debugDescription) shows in \(Secrets.redact(uri).debugDescription)")
+    }
+    return 0
+}
+
+Fuzzing.main(testOneInput)
