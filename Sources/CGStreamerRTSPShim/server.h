@@ -28,6 +28,8 @@ struct CGStreamerRTSPShimServer {
     gint refs;         // the owner's, and one per handler, probe, source or callback that may still run
     gboolean serving;  // under `lock`: the context takes new sources (server_free clears it)
     gint viewers;      // clients that played and are still connected (atomic: several threads)
+    gint64 last_key_frame;     // under `lock`: monotonic time a forced key frame was last asked for (0: never)
+    gboolean key_frame_due;    // under `lock`: a request is scheduled, which later PLAYs join
     CGStreamerRTSPShimViewerCallback viewer_callback;  // NULL: nobody watches the viewers
     void *viewer_context;
     GDestroyNotify viewer_destroy;  // releases viewer_context as the struct is freed

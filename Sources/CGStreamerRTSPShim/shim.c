@@ -42,9 +42,17 @@ static void feed_free(gpointer data) {
     g_free(feed);
 }
 
+/// Forced key frames are at most this often: each costs several times a frame's bits, and a client
+/// repeating PLAY (a few bytes each) could otherwise make the encoder send nothing else.
+#define KEY_FRAME_INTERVAL_US G_TIME_SPAN_SECOND
+
 /// Asks the encoder for a key frame, so a client that just started does not wait for the next one.
 static gboolean request_key_frame(gpointer data) {
     CGStreamerRTSPShimServer *s = data;
+    g_mutex_lock(&s->lock);
+    s->key_frame_due = FALSE;
+    s->last_key_frame = g_get_monotonic_time();
+    g_mutex_unlock(&s->lock);
     gst_element_send_event(s->appsink, gst_video_event_new_upstream_force_key_unit(GST_CLOCK_TIME_NONE, TRUE, 0));
     return G_SOURCE_REMOVE;
 }
@@ -119,9 +127,14 @@ static gboolean play_request(GstRTSPClient *client, GstRTSPContext *context, gpo
     (void)context;
     CGStreamerRTSPShimServer *s = data;
     // Not on a context server_free is ending (`serving` cleared under the lock first).
+    // One request at a time, a second after the last at the soonest: PLAYs meanwhile join the one
+    // scheduled, and every client still gets its key frame within a second of playing.
     g_mutex_lock(&s->lock);
-    if (s->serving) {
-        GSource *timeout = g_timeout_source_new(100);
+    if (s->serving && !s->key_frame_due) {
+        s->key_frame_due = TRUE;
+        gint64 wait = s->last_key_frame + KEY_FRAME_INTERVAL_US - g_get_monotonic_time();
+        guint delay = wait > 100 * 1000 ? (guint)(wait / 1000) : 100;
+        GSource *timeout = g_timeout_source_new(delay);
         g_source_set_callback(timeout, request_key_frame, CGStreamerRTSPShim_server_ref(s),
                               CGStreamerRTSPShim_server_unref);
         g_source_attach(timeout, s->context);

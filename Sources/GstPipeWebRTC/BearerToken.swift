@@ -15,10 +15,25 @@ package struct BearerToken: Sendable {
 
     private let secret: [UInt8]
 
-    /// `token`, else `variable` from `environment`; nil when neither is there or empty.
+    /// `token`, else `variable` from `environment`; nil when neither is there or empty (callers refuse
+    /// an empty one first, with `emptiness`).
     package init?(_ token: String?, environment: [String: String] = ProcessInfo.processInfo.environment) {
         guard let token = token ?? environment[Self.variable], !token.isEmpty else { return nil }
         secret = Array(token.utf8)
+    }
+
+    /// Why `token` (the address's, else `variable` in `environment`) cannot be used: it is there but
+    /// empty. An empty secret admits nothing anyone could not guess, and reading it as no token would
+    /// serve without authentication after the user asked for it (a script's unset variable, a
+    /// `?token=` left blank), so it is refused rather than taken as either; nil when it is fine.
+    package static func emptiness(
+        _ token: String?, environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> String? {
+        if let token {
+            return token.isEmpty ? "token= is empty: give the secret (token=SECRET), or leave token out" : nil
+        }
+        guard environment[variable] == "" else { return nil }
+        return "\(variable) is set but empty: give it the secret, or unset it to serve without a token"
     }
 
     /// True when `authorization` (the request's header) is `Bearer` and this token. Every byte is

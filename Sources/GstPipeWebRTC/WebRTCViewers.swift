@@ -59,6 +59,9 @@ package final class WebRTCViewers: Sendable {
     private struct State {
         var viewers: [String: WebRTCViewer] = [:]
         var joined = 0
+        /// Viewers admitted whose pipeline is still being made: counted against the limit with
+        /// `viewers`, so that offers arriving together cannot all pass the check before any is kept.
+        var reserved = 0
         var ended = false
         var lastForwardedRequest: ContinuousClock.Instant?
     }
@@ -197,7 +200,8 @@ package final class WebRTCViewers: Sendable {
         let limit = limit
         let admitted = shared.state.withLock { state -> Result<Int, JoinFailure> in
             if state.ended { return .failure(.ended) }
-            if state.viewers.count >= limit { return .failure(.full(limit)) }
+            if state.viewers.count + state.reserved >= limit { return .failure(.full(limit)) }
+            state.reserved += 1
             state.joined += 1
             return .success(state.joined)
         }
@@ -207,10 +211,12 @@ package final class WebRTCViewers: Sendable {
         do {
             viewer = try WebRTCViewer(id: id, number: number, media: media, offer: offer)
         } catch {
+            shared.state.withLock { $0.reserved -= 1 }
             throw .failed("cannot start a viewer's pipeline: \(error.message)")
         }
         // The run may have ended meanwhile (`close()`): then the viewer goes at once.
         let kept = shared.state.withLock { state -> Bool in
+            state.reserved -= 1
             if state.ended { return false }
             state.viewers[id] = viewer
             return true

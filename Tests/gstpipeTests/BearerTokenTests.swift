@@ -64,5 +64,21 @@ struct BearerTokenTests {
             refusal("webrtc://:8891/in?token=abc&codec=h264", as: WebRTCInput.scheme)
                 == "webrtc://:8891/in?token=***&codec=h264: a webrtc:// input takes one option, token, not codec")
         #expect(refusal("webrtc://:8891/in?token=abc", as: WebRTCInput.scheme) == nil)
+        // An empty token is refused (as every option without a value), not read as none.
+        #expect(refusal("webrtc://:8890/live?token=", as: WebRTCOutput.scheme)?.contains("token= has no value") == true)
+        #expect(refusal("webrtc://:8891/in?token=", as: WebRTCInput.scheme)?.contains("token= has no value") == true)
+    }
+
+    @Test("An empty GSTPIPE_WEBRTC_TOKEN is a usage error (exit 2) before anything is served")
+    func emptyEnvironmentToken() throws {
+        #expect(BearerToken.emptiness(nil, environment: [BearerToken.variable: ""]) != nil)
+        #expect(BearerToken.emptiness(nil, environment: [:]) == nil)
+        #expect(BearerToken.emptiness("x", environment: [BearerToken.variable: ""]) == nil)
+        for address in ["webrtc://127.0.0.1:8890/live", "webrtc://127.0.0.1:8891/in"] {
+            let description = address.hasSuffix("/in") ? [address, "!", "fakesink"] : ["videotestsrc", "!", address]
+            let result = try CLI.run(description, environment: [BearerToken.variable: ""], timeout: 20)
+            #expect(result.status == 2, "\(address): \(result.stderr)")
+            #expect(result.stderr.contains("GSTPIPE_WEBRTC_TOKEN is set but empty"), "\(result.stderr)")
+        }
     }
 }

@@ -37,6 +37,12 @@ struct BrowserPublisherICETests {
         func render(_ frame: VideoFrame) throws {}
     }
 
+    /// A source that never gives a frame (the address is refused before it is asked for one).
+    final class UnusedSource: VideoSource {
+        func shouldInitialize(consumer: any VideoFrameConsumer) -> Bool { false }
+        func shouldDispose() {}
+    }
+
     @Test("A TURN server that cannot be read: BrowserPublisher.receive says which and what to write")
     func unreadableTURN() async throws {
         do {
@@ -46,6 +52,23 @@ struct BrowserPublisherICETests {
         } catch {
             #expect(error.message.hasPrefix("BrowserICEServers: "), "\(error.message)")
             #expect(error.message.contains("turn://USER:PASS@HOST:PORT"), "\(error.message)")
+        }
+    }
+
+    @Test("An empty ?token= is an error, not a server without authentication (BrowserPublisher, BrowserViewers)")
+    func emptyToken() async throws {
+        do {
+            _ = try await BrowserPublisher.receive(at: "webrtc://127.0.0.1:8891/in?token=", video: UnusedSink())
+            Issue.record("BrowserPublisher took an empty token")
+        } catch {
+            #expect(error.message.contains("token= is empty"), "\(error.message)")
+        }
+        do {
+            _ = try await BrowserViewers.serve(
+                video: UnusedSource(), at: "webrtc://127.0.0.1:8890/live?codec=vp8&token=")
+            Issue.record("BrowserViewers took an empty token")
+        } catch {
+            #expect(error.message.contains("token= is empty"), "\(error.message)")
         }
     }
 }

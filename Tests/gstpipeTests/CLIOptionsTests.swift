@@ -234,8 +234,8 @@ struct CLIOptionsTests {
               --rtsp-tcp              Receive an rtsp:// input's RTP over the RTSP
                                       connection (TCP), for networks that block UDP.
               --rtsp-users <FILE>     Who may watch rtsp:// outputs: a file of
-                                      user:password lines (or user:digest-hash), readable
-                                      by you alone.
+                                      user:password lines (or user:gstpipe:HASH, as
+                                      htdigest writes), yours and readable by you alone.
               --tls-cert <FILE>       The certificate of an rtsps:// output (PEM).
               --tls-key <FILE>        The private key of --tls-cert (PEM).
               --tls-no-verify         Accept any certificate from an rtsps:// input's

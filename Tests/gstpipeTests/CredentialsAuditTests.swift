@@ -26,8 +26,9 @@ struct CredentialsAuditTests {
             #expect(output?.contains("ss9w") == false && output?.contains("percent-encode") == true, "\(output ?? "")")
         }
         #expect(Secrets.redact("read rtsp://alice:Pa/ss9word@h:8554/live as") == "read rtsp://alice:***@h:8554/live as")
-        // A port and a path holding @ are no password.
-        #expect(Secrets.redact("rtsp://host:8554/a@b") == "rtsp://host:8554/a@b")
+        // A port and a path holding @ may be a password with a slash (alice:123/x@host): hidden. A path
+        // whose @ follows a slash at once is not one.
+        #expect(Secrets.redact("rtsp://host:8554/a@b") == "rtsp://host:***@b")
         #expect(Secrets.redact("http://host:8080/@user?x") == "http://host:8080/@user?x")
         #expect(throws: Never.self) { try URICredentials.split("rtsp://host:8554/a@b", environment: [:]) }
     }
@@ -96,6 +97,31 @@ struct CredentialsAuditTests {
         chmod(binary, 0o600)
         let notText = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.read(file: binary) }
         #expect(notText == "the users file \(binary) is not UTF-8 text: write it as user:password lines")
+        // A link to a good file, a FIFO (refused at once, not waited on), another user's file, one others may write.
+        let good = folder.appendingPathComponent("good").path
+        _ = FileManager.default.createFile(atPath: good, contents: Data("bob:b0b-pass\n".utf8))
+        chmod(good, 0o600)
+        #expect(try RTSPUser.read(file: good).map(\.name) == ["bob"])
+        let link = folder.appendingPathComponent("link").path
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: good)
+        let linked = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.read(file: link) }
+        #expect(linked?.hasSuffix("is a symbolic link: give --rtsp-users the file itself, so that whoever can "
+            + "change the link cannot choose who watches") == true, "\(linked ?? "")")
+        let fifo = folder.appendingPathComponent("fifo").path
+        try #require(mkfifo(fifo, 0o600) == 0)
+        let started = ContinuousClock.now
+        let piped = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.read(file: fifo) }
+        #expect(piped == "the users file \(fifo) is not a regular file (a FIFO, socket or device): give a file")
+        #expect(ContinuousClock.now - started < .seconds(1))
+        chmod(good, 0o620)
+        let writable = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.read(file: good) }
+        #expect(writable?.contains("is open to other users (mode 620)") == true, "\(writable ?? "")")
+        chmod(good, 0o600)
+        try #require(chown(good, 65534, 65534) == 0)
+        let foreign = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.read(file: good) }
+        #expect(
+            foreign == "the users file \(good) belongs to user 65534, not to this one (\(geteuid())): chown it, "
+                + "so that nobody else can change who watches")
     }
 
     @Test("auth=basic over plain rtsp:// is warned of; over rtsps:// and with Digest it is not")

@@ -39,12 +39,12 @@ struct RTSPAuthTests {
         await session.stop(server, secret: Self.secret)
     }
 
-    @Test("--rtsp-users: refused while others can read it; then its users (a password, a digest hash) get in")
+    @Test("--rtsp-users: refused while others can read it; then its users (a password, an htdigest hash) get in")
     func usersFile() async throws {
         let session = try await RTSPAuthSession()
         let file = session.folder.appendingPathComponent("users")
         let hash = try await md5("carol:gstpipe:carol-\(Self.secret)")
-        try "# who may watch\nbob:bob-\(Self.secret)\n\ncarol:\(hash)\n".write(
+        try "# who may watch\nbob:bob-\(Self.secret)\n\ncarol:gstpipe:\(hash)\n".write(
             to: file, atomically: true, encoding: .utf8)
         try FileManager.default.setAttributes([.posixPermissions: 0o644], ofItemAtPath: file.path)
         let open = await session.gstpipe(
@@ -113,7 +113,7 @@ struct RTSPAuthTests {
         session.checkNoSecret(Self.secret)
     }
 
-    @Test("?max-clients=1: a second client gets 503 while the first watches; once it leaves, another gets in")
+    @Test("?max-clients=1: a second client gets 503 while the first watches, then another gets in; PLAY again and again forces a key frame at most once a second")
     func maxClients() async throws {
         let session = try await RTSPAuthSession()
         let server = try await session.serve("rtsp://127.0.0.1:8554/gray?max-clients=1")
@@ -131,8 +131,97 @@ struct RTSPAuthTests {
         _ = await first.finish(timeout: 10)
         try await Task.sleep(for: .seconds(1))
         await session.expectFrames("rtsp://127.0.0.1:8554/gray")
+        // A client repeating PLAY every 50 ms for 3 s: forced key frames at most one a second (with the
+        // encoder's own, one every 2 s), not one a PLAY.
+        let spam = await session.namespace.run("/usr/bin/python3", ["-c", Self.playAgainScript, "8554"])
+            .finish(timeout: 30)
+        let keyFrames = Int(spam.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(keyFrames.map { 1...6 ~= $0 } == true, "\(spam.stdout) \(spam.stderr)")
         await session.stop(server, secret: nil)
     }
+
+    /// An RTSP client over TCP that plays /gray, sends PLAY again every 50 ms for three seconds, and
+    /// prints how many key frames (IDR pictures, by RTP timestamp) it received meanwhile.
+    static let playAgainScript = #"""
+        import socket, sys, time
+        port = int(sys.argv[1])
+        url = f'rtsp://127.0.0.1:{port}/gray'
+        conn = socket.create_connection(('127.0.0.1', port), timeout=20)
+        buffer = b''
+        cseq = 0
+        def request(method, uri, headers=''):
+            global cseq, buffer
+            cseq += 1
+            conn.sendall(f'{method} {uri} RTSP/1.0\r\nCSeq: {cseq}\r\n{headers}\r\n'.encode())
+        def response():
+            # Reads up to the next RTSP response, skipping interleaved packets; returns its headers and body.
+            global buffer
+            while True:
+                while len(buffer) < 4:
+                    buffer += conn.recv(65536)
+                if buffer[0] == 0x24:
+                    size = int.from_bytes(buffer[2:4], 'big')
+                    while len(buffer) < 4 + size:
+                        buffer += conn.recv(65536)
+                    buffer = buffer[4 + size:]
+                    continue
+                while b'\r\n\r\n' not in buffer:
+                    buffer += conn.recv(65536)
+                head, buffer = buffer.split(b'\r\n\r\n', 1)
+                text = head.decode(errors='replace')
+                length = 0
+                for line in text.split('\r\n'):
+                    if line.lower().startswith('content-length:'):
+                        length = int(line.split(':')[1])
+                while len(buffer) < length:
+                    buffer += conn.recv(65536)
+                body, buffer = buffer[:length], buffer[length:]
+                return text, body.decode(errors='replace')
+        request('DESCRIBE', url, 'Accept: application/sdp\r\n')
+        _, sdp = response()
+        control = next(l.split(':', 1)[1] for l in sdp.split('\r\n') if l.startswith('a=control:') and l != 'a=control:*')
+        track = control if control.startswith('rtsp') else url + '/' + control
+        request('SETUP', track, 'Transport: RTP/AVP/TCP;unicast;interleaved=0-1\r\n')
+        head, _ = response()
+        session = next(l.split(':', 1)[1].split(';')[0].strip() for l in head.split('\r\n') if l.lower().startswith('session:'))
+        request('PLAY', url, f'Session: {session}\r\n')
+        response()
+        # PLAY again every 50 ms for three seconds, counting the key frames (IDR NAL units) that arrive.
+        idr_times = set()
+        end = time.monotonic() + 3
+        next_play = time.monotonic()
+        conn.settimeout(0.05)
+        while time.monotonic() < end:
+            if time.monotonic() >= next_play:
+                request('PLAY', url, f'Session: {session}\r\n')
+                next_play += 0.05
+            try:
+                buffer += conn.recv(65536)
+            except socket.timeout:
+                pass
+            while len(buffer) >= 4:
+                if buffer[0] != 0x24:
+                    cut = buffer.find(b'\r\n\r\n')
+                    if cut < 0:
+                        break
+                    # A response: Content-Length 0 for PLAY.
+                    buffer = buffer[cut + 4:]
+                    continue
+                size = int.from_bytes(buffer[2:4], 'big')
+                if len(buffer) < 4 + size:
+                    break
+                channel = buffer[1]
+                packet, buffer = buffer[4:4 + size], buffer[4 + size:]
+                if channel != 0 or len(packet) < 13:
+                    continue
+                timestamp = packet[4:8]
+                nal = packet[12] & 0x1F
+                if nal == 5 or (nal == 28 and len(packet) > 13 and packet[13] & 0x1F == 5) or nal == 24:
+                    if nal == 24 and not (len(packet) > 15 and packet[15] & 0x1F in (5, 7)):
+                        continue
+                    idr_times.add(timestamp)
+        print(len(idr_times))
+        """#
 
     @Test("gstpipe reads gstpipe's rtsps:// server with the password (--tls-no-verify said loudly), not without")
     func gstpipeInput() async throws {

@@ -1,3 +1,4 @@
+import CGStreamer
 import Foundation
 import GstPipeParsing
 import MediaIO
@@ -24,7 +25,10 @@ struct SecretsTests {
             // No password, or no user: nothing to hide.
             ("rtsp://alice@host:8554/live", "rtsp://alice@host:8554/live"),
             ("http://127.0.0.1:8080/live?x=1", "http://127.0.0.1:8080/live?x=1"),
-            ("rtsp://host:8554/a@b", "rtsp://host:8554/a@b"),
+            // A port and a path to a URI parser, a password to its user: hidden (a path's `@` is rarer than a
+            // password of digits before a slash).
+            ("rtsp://alice:123/x@host/", "rtsp://alice:***@host/"),
+            ("rtsp://host:8554/a@b", "rtsp://host:***@b"),
             // Help text's placeholders stay.
             ("rtsp://USER:PASS@HOST:PORT/PATH", "rtsp://USER:PASS@HOST:PORT/PATH"),
         ])
@@ -41,12 +45,48 @@ struct SecretsTests {
             ("srt://127.0.0.1:9?passphrase=longphrase1 failed", "srt://127.0.0.1:9?passphrase=*** failed"),
             (#"proxy-pw=NULL\nuser-pw=\"otherpw\""#, #"proxy-pw=NULL\nuser-pw=\"***\""#),
             ("rtspsrc user-pw=otherpw ! fakesink", "rtspsrc user-pw=*** ! fakesink"),
+            // Whole values, whatever they hold: separators, quotes, spaces and non-ASCII, as a graph escapes them.
+            (#"user-pw=\"ab;cdefgh\""#, #"user-pw=\"***\""#),
+            (#"user-pw=\"ab;cd,ef g\\\"h'i\\303\\251\\\\\\\\x\"";"#, #"user-pw=\"***\"";"#),
+            (#"password="a b;c,d\"e" x"#, #"password="***" x"#),
+            ("passphrase='a b;c' x", "passphrase='***' x"),
+            ("rtspsrc user-pw=ab;cd,ef ! fakesink", "rtspsrc user-pw=*** ! fakesink"),
+            ("?password=pässwörd&x=1", "?password=***&x=1"),
+            ("token=abc, then", "token=***, then"),
             // Placeholders and empty values stay.
             ("add ?token=TOKEN to the address", "add ?token=TOKEN to the address"),
             ("webrtc://h/p?token=: token= is empty", "webrtc://h/p?token=: token= is empty"),
         ])
     func options(text: String, shown: String) {
         #expect(Secrets.redact(text) == shown)
+    }
+
+    @Test("GLib's log (g_log, g_warning) goes through the redactor once gstpipe's log is taken over")
+    func glibLog() throws {
+        Secrets.register("glibsecret42")
+        redactGLibLog()
+        // Standard error swapped for a pipe while one warning is logged, then put back.
+        var ends: [Int32] = [0, 0]
+        try #require(pipe(&ends) == 0)
+        let saved = dup(STDERR_FILENO)
+        dup2(ends[1], STDERR_FILENO)
+        let words = ["GLIB_DOMAIN", "gstpipe-test", "MESSAGE", "reaching rtsp://alice:glibsecret42@h/x and glibsecret42 alone"]
+        let texts = words.map { strdup($0)! }
+        defer { texts.forEach { free($0) } }
+        var fields = [
+            GLogField(key: UnsafePointer(texts[0]), value: UnsafeRawPointer(texts[1]), length: -1),
+            GLogField(key: UnsafePointer(texts[2]), value: UnsafeRawPointer(texts[3]), length: -1),
+        ]
+        g_log_structured_array(G_LOG_LEVEL_WARNING, &fields, 2)
+        dup2(saved, STDERR_FILENO)
+        close(saved)
+        close(ends[1])
+        var bytes = [UInt8](repeating: 0, count: 65536)
+        let count = read(ends[0], &bytes, bytes.count)
+        close(ends[0])
+        let shown = String(decoding: bytes.prefix(max(count, 0)), as: UTF8.self)
+        #expect(shown.contains("reaching rtsp://alice:***@h/x and *** alone"), "\(shown)")
+        #expect(!shown.contains("glibsecret42"), "\(shown)")
     }
 
     @Test("A bearer token is hidden; the words \"Bearer token\" and a challenge's realm stay")

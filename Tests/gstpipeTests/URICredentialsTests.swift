@@ -78,16 +78,28 @@ struct URICredentialsTests {
                 + "srt://HOST:9000 (caller) or srt://:9000 (listener)", "\(message ?? "")")
     }
 
-    @Test("A users file: comments and blank lines skipped, 32 hex digits read as a digest hash, errors without secrets")
+    @Test("A users file: comments and blank lines skipped, htdigest's user:gstpipe:HASH a hash, errors without secrets")
     func usersFile() throws {
         let users = try RTSPUser.parse(
-            "# viewers\n\nbob:b0b-pass\n carol:0123456789abcdef0123456789ABCDEF \n", file: "users")
-        #expect(users.map(\.name) == ["bob", "carol"])
-        guard case .password("b0b-pass") = users[0].secret, case .digestHash(let hash) = users[1].secret else {
+            "# viewers\n\nbob:b0b-pass\n carol:gstpipe:0123456789abcdef0123456789ABCDEF \n"
+                + "dave:00112233445566778899aabbccddeeff\nerin:pa:ss\n", file: "users")
+        #expect(users.map(\.name) == ["bob", "carol", "dave", "erin"])
+        guard case .password("b0b-pass") = users[0].secret, case .digestHash(let hash) = users[1].secret,
+            // 32 hex digits alone are a password (openssl rand -hex 16), not a hash.
+            case .password("00112233445566778899aabbccddeeff") = users[2].secret,
+            case .password("pa:ss") = users[3].secret
+        else {
             Issue.record("\(users)")
             return
         }
         #expect(hash == "0123456789abcdef0123456789abcdef")
+        // htdigest's line for another realm: its hash could never match, and it is no password either.
+        let otherRealm = Self.failure { () throws(FileJob.Failure) in
+            _ = try RTSPUser.parse("bob:pw1\nfrank:Cameras:0123456789abcdef0123456789abcdef\n", file: "u")
+        }
+        #expect(
+            otherRealm == "u, line 2: an htdigest hash for the realm Cameras, which gstpipe does not use: make it "
+                + "for the realm gstpipe (htdigest FILE gstpipe frank)")
         // Written on Windows: each line ends in "\r\n".
         let crlf = try RTSPUser.parse("# viewers\r\nbob:b0b-pass\r\ncarol:c4rol\r\n", file: "users")
         #expect(crlf.map(\.name) == ["bob", "carol"])
@@ -98,7 +110,7 @@ struct URICredentialsTests {
         let bad = Self.failure { () throws(FileJob.Failure) in
             _ = try RTSPUser.parse("dave-no-colon-s3cret\n", file: "u")
         }
-        #expect(bad == "u, line 1: write each user as user:password (or user:digest-hash)")
+        #expect(bad == "u, line 1: write each user as user:password (or user:gstpipe:digest-hash)")
         let empty = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.parse("# nobody\n", file: "u") }
         #expect(empty == "the users file u names no user: add lines of user:password")
     }

@@ -222,6 +222,15 @@ struct WHIPClientTests {
             result.stderr.contains("cannot reach whip+http://127.0.0.1:8892/whip?token=***: connection refused"),
             "\(result.stderr)")
         #expect(!result.stderr.contains("token=abc"), "\(result.stderr)")
+        // --tls-no-verify cannot be honoured for WHIP or WHEP: refused before anything connects, not ignored.
+        for arguments in [
+            ["noise", "!", "gray", "!", "whip+https://127.0.0.1:8892/whip"],
+            ["whep+https://127.0.0.1:8892/whep", "!", "fakesink"],
+        ] {
+            let refused = await namespace.run(CLI.binary.path, ["--tls-no-verify"] + arguments).finish(timeout: 30)
+            #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
+            #expect(refused.stderr.contains("--tls-no-verify is for rtsps:// inputs"), "\(refused.stderr)")
+        }
     }
 
     @Test("whep+http:// watches gstpipe's own webrtc:// output into a file; the stream's end ends it (exit 0)")
@@ -330,6 +339,26 @@ struct WHIPClientAddressTests {
             uri: "whep+http://127.0.0.1:8889/live/whep", role: .whep, environment: ["GSTPIPE_WHEP_TOKEN": "xyz"])
         #expect(watcher.token == "xyz" && watcher.endpoint.absoluteString == "http://127.0.0.1:8889/live/whep")
         #expect(watcher.shown == "whep+http://127.0.0.1:8889/live/whep")
+    }
+
+    @Test("The token goes only to the endpoint's origin: a Location elsewhere is DELETEd without it")
+    func tokenStaysWithTheOrigin() throws {
+        let client = try WHIPClient(
+            uri: "whip+https://example.com/live/whip?token=abc", role: .whip, environment: [:])
+        let resource = { (text: String) in client.authorization(for: URL(string: text, relativeTo: client.endpoint)!) }
+        #expect(resource("/live/whip/session-1") == "Bearer abc")
+        #expect(resource("https://EXAMPLE.com:443/s/1") == "Bearer abc")
+        #expect(resource("https://attacker.example.net/s/1") == nil)
+        #expect(resource("http://example.com/s/1") == nil)
+        #expect(resource("https://example.com:8443/s/1") == nil)
+        #expect(resource("//example.com.attacker.net/s/1") == nil)
+    }
+
+    @Test("A server's error text is shown with its control characters escaped")
+    func serverTextEscaped() {
+        #expect(WHIPClient.excerpt("bad\u{1B}[2J\u{1B}]0;owned\u{07} offer\u{202E}txt") ==
+            "bad\\u{1B}[2J\\u{1B}]0;owned\\u{7} offer\\u{202E}txt")
+        #expect(WHIPClient.excerpt("plain reason\nsecond line") == "plain reason")
     }
 
     @Test("whip+http:// is an output scheme; a bad codec is refused with the token hidden")

@@ -56,7 +56,11 @@ package enum Secrets {
     package static func found(in text: String) -> [String] {
         var secrets: [String] = []
         for match in text.matches(of: userInfo) where !match.2.isEmpty { secrets.append(String(match.2)) }
-        for match in text.matches(of: option) { secrets.append(String(match.2)) }
+        var rest = text
+        for option in options {
+            for match in rest.matches(of: option) { secrets.append(String(match.2)) }
+            rest = rest.replacing(option) { "\($0.1)\(mask)" }
+        }
         for match in text.matches(of: bearer) { secrets.append(String(match.2)) }
         return secrets
     }
@@ -72,7 +76,7 @@ package enum Secrets {
             text = masking(secret, in: text)
         }
         text = text.replacing(userInfo) { "\($0.1)\(mask)" }
-        text = text.replacing(option) { "\($0.1)\(mask)" }
+        for option in options { text = text.replacing(option) { "\($0.1)\(mask)" } }
         text = text.replacing(bearer) { "\($0.1)\(mask)" }
         return text.replacing(basic) { isBasicCredentials($0.2) ? "\($0.1)\(mask)" : String($0.0) }
     }
@@ -126,23 +130,37 @@ package enum Secrets {
     /// structure's text escapes the `@` (`alice:PASS\@host`).
     /// A password holding a `/`, `?` or `#` the user did not encode (`alice:pa/ss@host`) makes a URI
     /// that cannot be read, whose error quotes it: it is hidden too, up to the token's last `@`, unless
-    /// digits stand before its first `/`, `?` or `#` (`host:8554/a@b` is a port and a path).
+    /// digits stand before its first `?` or `#`. Digits before a `/` do not save it: `alice:123/x@host`
+    /// is a password to its user and a port and a path to a URI parser, and showing a password costs
+    /// more than hiding a path's piece (`host:8554/a@b` shows as `host:***@b`). A slash just before
+    /// the `@` ends no password (`host:8080/@user`).
     /// The placeholders of help text (`USER:PASS@`) stay.
     private static var userInfo: Regex<(Substring, Substring, Substring)> {
         // (Not an IPv6 literal's colons: `rtsp://[::1]:8554/live?x=a@b` has no user.)
         let user = #"(?i)([a-z][a-z0-9+.\-]*://(?!\[)[^\s/?#@:"'\\]*:)(?!(?-i:PASS|PASSWORD|SECRET)@)"#
-        let password = #"([^\s/?#"'\\]*|(?!\d*[/?#])[^\s"'\\]*)(?=\\?@)"#
+        let password = #"([^\s/?#"'\\]*|(?!\d*[?#])[^\s"'\\]*[^\s"'\\/])(?=\\?@)"#
         return try! Regex(user + password, as: (Substring, Substring, Substring).self)
     }
 
-    /// `token=VALUE` (in a query, a fragment, a launch description or a graph's `user-pw=\"VALUE\"`),
-    /// up to the next option, quote or space; a colon that ends it is the sentence's (`?token=***: ...`).
-    /// GStreamer's `NULL` (no value) and the placeholders of help text (`token=TOKEN`) stay.
-    private static var option: Regex<(Substring, Substring, Substring)> {
-        let name = #"(?i)((?:token|password|passwd|passphrase|user-pw|proxy-pw)=\\?"?)"#
+    /// `token=VALUE` (in a query, a fragment, a launch description or a graph's `user-pw=\"VALUE\"`).
+    /// Quoted, the value runs to its closing quote, whatever it holds (`;`, `,`, spaces, quotes escaped
+    /// in it, GLib's octal escapes of non-ASCII bytes: a graph writes `user-pw=\"a;b\\\"c\\303\\251\"`).
+    /// Unquoted, it runs to the next option, quote or space, `;` and `,` included (a password may hold
+    /// them, and hiding a separator costs less than showing the rest); a colon, comma or semicolon that
+    /// ends it is the sentence's (`?token=***: ...`). GStreamer's `NULL` (no value) and the placeholders
+    /// of help text (`token=TOKEN`) stay. One pattern per quoting, tried in this order.
+    private static var options: [Regex<(Substring, Substring, Substring)>] {
+        let name = #"(?i)((?:token|password|passwd|passphrase|user-pw|proxy-pw)="#
         let notPlaceholder = #"(?!(?-i:NULL|TOKEN|SECRET|PASS(?:WORD|PHRASE)?)\b)(?!\*\*\*)"#
-        let value = #"([^\s&#"'\\,;]*[^\s&#"'\\,;:])"#
-        return try! Regex(name + notPlaceholder + value, as: (Substring, Substring, Substring).self)
+        // A graph's label: the value is GLib-escaped (`\\"` a quote, `\\\\` a backslash, `\\303` a byte),
+        // then Graphviz-escaped again (each `\\` doubled, each `"` escaped), between `\"` and `\"`.
+        let graph = #"\\")"# + notPlaceholder + #"((?:\\{4}|\\{3}"|\\{2}[^\\"]|[^\\"])++)(?=\\")"#
+        let doubleQuoted = #"")"# + notPlaceholder + #"((?:\\.|[^"\\])++)(?=")"#
+        let singleQuoted = #"')"# + notPlaceholder + #"([^']++)(?=')"#
+        let bare = #")"# + notPlaceholder + #"((?:\\[^\s"]|[^\s&#"'\\])*(?:\\[^\s"]|[^\s&#"'\\,;:]))"#
+        return [graph, doubleQuoted, singleQuoted, bare].map {
+            try! Regex(name + $0, as: (Substring, Substring, Substring).self)
+        }
     }
 
     /// `Basic CREDENTIALS` (RFC 7617): base64 of `user:password`, which gst-rtsp-server's message dump

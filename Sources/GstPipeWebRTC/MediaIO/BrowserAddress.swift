@@ -23,6 +23,9 @@ struct BrowserAddress: Sendable {
         }
         var options: [String: String] = [:]
         for item in components.queryItems ?? [] { options[item.name] = item.value ?? "" }
+        if let empty = BearerToken.emptiness(options["token"]) {
+            throw BrowserWebRTCError("\(Self.masked(text)): \(empty)")
+        }
         self.options = options
         server = SignallingServer.Address(
             host: components.host ?? "", port: port, path: path, shown: Self.masked(text))

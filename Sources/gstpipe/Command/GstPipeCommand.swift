@@ -146,6 +146,9 @@ struct GstPipeCommand: AsyncParsableCommand {
             throw ValidationError("Give either -f FILE or a description, not both.")
         }
         try streams.check()
+        if streams.tlsNoVerify && StreamSettings.namesWebRTCClient(description) {
+            throw ValidationError(StreamSettings.tlsNoVerifyRefusal)
+        }
         _ = try ranges.request()
         try running.check()
         _ = try recording.settings()

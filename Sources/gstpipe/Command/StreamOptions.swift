@@ -21,8 +21,8 @@ struct StreamOptions: ParsableArguments {
 
     @Option(
         help: ArgumentHelp(
-            "Who may watch rtsp:// outputs: a file of user:password lines (or user:digest-hash), readable by you "
-                + "alone.",
+            "Who may watch rtsp:// outputs: a file of user:password lines (or user:gstpipe:HASH, as htdigest "
+                + "writes), yours and readable by you alone.",
             valueName: "FILE"))
     var rtspUsers: String?
 

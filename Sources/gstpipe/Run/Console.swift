@@ -42,6 +42,35 @@ func redactGStreamerLog(environment: [String: String] = ProcessInfo.processInfo.
     // gst-rtsp-server dumps each RTSP message (`GST_DEBUG=rtspclient:6`), a Basic password included.
     g_set_print_handler { text in if let text { writeStandardOutput(String(cString: text)) } }
     g_set_printerr_handler { text in if let text { writeStandardError(String(cString: text)) } }
+    redactGLibLog()
+}
+
+/// Whether GLib's log (`g_log`, `g_warning`, `g_critical`: plugins and libraries log there, a URI
+/// with its password included) goes through `write`. GLib takes a writer once per process.
+private let glibLogRedacted = Mutex(false)
+
+/// Sends GLib's structured log, which every `g_log` call reaches, through the redacting write: GLib's
+/// default writer prints to standard error itself. Lines are formatted and dropped as GLib's default
+/// writer would (`G_MESSAGES_DEBUG` decides which debug and info lines show).
+func redactGLibLog() {
+    let installed = glibLogRedacted.withLock { installed in
+        defer { installed = true }
+        return installed
+    }
+    guard !installed else { return }
+    g_log_set_writer_func(
+        { level, fields, count, _ in
+            guard let fields else { return G_LOG_WRITER_UNHANDLED }
+            var domain: UnsafePointer<CChar>?
+            for index in 0..<Int(count) where strcmp(fields[index].key, "GLIB_DOMAIN") == 0 {
+                domain = fields[index].value?.assumingMemoryBound(to: CChar.self)
+            }
+            if g_log_writer_default_would_drop(level, domain) != 0 { return G_LOG_WRITER_HANDLED }
+            guard let line = g_log_writer_format_fields(level, fields, count, 0) else { return G_LOG_WRITER_UNHANDLED }
+            defer { g_free(line) }
+            writeStandardError(String(cString: line) + "\n")
+            return G_LOG_WRITER_HANDLED
+        }, nil, nil)
 }
 
 /// `GST_DEBUG_FILE` as GStreamer reads it: the first `%p` becomes the process id, then the first `%r` a

@@ -28,6 +28,20 @@ struct StreamSettings: Sendable {
     /// STUN and TURN servers and a public address for WebRTC (`--stun`, `--turn`, `--public-ip`).
     var ice = ICESettings()
 
+    /// Why `--tls-no-verify` is refused with a WHIP or WHEP address. URLSession (libcurl) has no
+    /// switch for one request's certificate check: the flag would be ignored, and a user who gave it
+    /// would believe the run connected as asked.
+    static let tlsNoVerifyRefusal =
+        "--tls-no-verify is for rtsps:// inputs: whep+https:// and whip+https:// always check the server's "
+        + "certificate (for a test server, put its certificate in /usr/local/share/ca-certificates and run "
+        + "update-ca-certificates)"
+
+    /// True when `words` (a description's) name a WHIP or WHEP address, which `--tls-no-verify` cannot
+    /// apply to: checked before the run starts, since a WHEP input connects as its element is made.
+    static func namesWebRTCClient(_ words: [String]) -> Bool {
+        words.contains { word in ["whep+", "whip+"].contains { word.lowercased().hasPrefix($0) } }
+    }
+
     /// Refuses a setting that describes an output (or a WebRTC input) the description does not have.
     func check(against outputs: [any StreamOutput], input: (any InputSession)? = nil) throws(FileJob.Failure) {
         if sdpFile != nil && !outputs.contains(where: { $0 is RTPOutput }) {
@@ -42,6 +56,10 @@ struct StreamSettings: Sendable {
         }
         let webRTCOutput = outputs.contains { $0 is WebRTCOutput || $0 is WHIPOutput }
         let webRTCInput = input is WebRTCInput || input is WHEPSource || (input as? ReconnectingInput)?.isWHEP == true
+        let whepInput = input is WHEPSource || (input as? ReconnectingInput)?.isWHEP == true
+        if tlsNoVerify && (whepInput || outputs.contains { $0 is WHIPOutput }) {
+            throw .usage(Self.tlsNoVerifyRefusal)
+        }
         if !ice.isEmpty && !webRTCOutput && !webRTCInput {
             throw .usage(
                 "--stun, --turn and --public-ip are for WebRTC (webrtc://, whip+http:// or whep+http://), "

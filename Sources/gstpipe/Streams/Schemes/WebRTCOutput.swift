@@ -85,6 +85,9 @@ struct WebRTCOutput: StreamOutput {
     ) {
         let codecs = WebRTCCodec.allCases.map(\.rawValue).joined(separator: " or ")
         let shown = Secrets.redact(token)
+        if let empty = BearerToken.emptiness(options.last(where: { $0.name == "token" })?.value) {
+            throw .usage("\(shown): \(empty)")
+        }
         for (name, value) in options {
             switch name {
             case "codec" where WebRTCCodec(option: value) == nil:

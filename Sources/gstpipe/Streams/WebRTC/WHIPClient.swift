@@ -130,7 +130,9 @@ struct WHIPClient: Sendable {
         guard let resource = session.resource else { return nil }
         var request = URLRequest(url: resource, timeoutInterval: timeout)
         request.httpMethod = "DELETE"
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
+        if let authorization = authorization(for: resource) {
+            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        }
         let done = DispatchSemaphore(value: 0)
         let outcome = Outcome()
         URLSession.shared.dataTask(with: request) { _, response, error in
@@ -143,6 +145,20 @@ struct WHIPClient: Sendable {
         }.resume()
         guard done.wait(timeout: .now() + timeout) == .success else { return "no reply in \(Int(timeout)) s" }
         return outcome.value
+    }
+
+    /// The `Authorization` header for a request to `url`: the token only when `url` has the endpoint's
+    /// origin (scheme, host and port, RFC 6454). `Location` is the server's to write, and one that
+    /// named another host (a redirect planted in a proxy, a server that was not the one meant) would
+    /// otherwise be handed the token with the DELETE; a session elsewhere is DELETEd without it.
+    func authorization(for url: URL) -> String? {
+        guard let token else { return nil }
+        func origin(_ url: URL) -> (String?, String?, Int?) {
+            let scheme = url.scheme?.lowercased()
+            let port = url.port ?? (scheme == "https" ? 443 : scheme == "http" ? 80 : nil)
+            return (scheme, url.host?.lowercased(), port)
+        }
+        return origin(url) == origin(endpoint) ? "Bearer \(token)" : nil
     }
 
     /// What a DELETE's completion handler reports, read once it has signalled.
@@ -182,11 +198,24 @@ struct WHIPClient: Sendable {
         }
     }
 
-    /// The first line of a server's text, at most 200 characters, for a message.
-    private static func excerpt(_ body: String) -> String {
+    /// The first line of a server's text, at most 200 characters, for a message; its control and
+    /// format characters written as `\u{1B}`. The text is another server's: an escape sequence in it
+    /// printed as it came could redraw the user's terminal, hide the lines before it or fake a
+    /// message of gstpipe's, and a right-to-left override could reorder what is shown.
+    static func excerpt(_ body: String) -> String {
         let line = body.split(whereSeparator: \.isNewline).first.map(String.init) ?? ""
         let text = line.trimmingCharacters(in: .whitespaces)
         if text.isEmpty { return "an empty body" }
-        return text.count > 200 ? String(text.prefix(200)) + "…" : text
+        let cut = text.count > 200 ? String(text.prefix(200)) + "…" : text
+        var shown = ""
+        for scalar in cut.unicodeScalars {
+            switch scalar.properties.generalCategory {
+            case .control, .format:
+                shown += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                shown.unicodeScalars.append(scalar)
+            }
+        }
+        return shown
     }
 }

@@ -38,6 +38,9 @@ final class WebRTCInput: InputSession, PublisherSessions {
         if let other = options.first(where: { $0.name != "token" }) {
             throw .usage("\(Secrets.redact(token)): a webrtc:// input takes one option, token, not \(other.name)")
         }
+        if let empty = BearerToken.emptiness(options.last(where: { $0.name == "token" })?.value) {
+            throw .usage("\(Secrets.redact(token)): \(empty)")
+        }
     }
 
     /// A publisher that sends nothing for this long has gone (a closed tab says nothing: see
