@@ -95,6 +95,8 @@ enum BlockingCall {
                 let clock = ContinuousClock()
                 let start = clock.now
                 while true {
+                    // A wait whose turn on the pool came after its task was cancelled does not wait at all.
+                    if cancelled.flag.load(ordering: .acquiring) { return nil }
                     let elapsed = nanoseconds(start.duration(to: clock.now))
                     let remaining = timeout.map { $0 > elapsed ? $0 - elapsed : 0 } ?? .max
                     let wait = min(slice, remaining)
