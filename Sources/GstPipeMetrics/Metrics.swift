@@ -82,9 +82,22 @@ public final class Metrics: Sendable {
     public func started() { emit(.started) }
 
     /// The run ended with `exitStatus`: a `stopped` event.
+    /// Viewers still watching leave first: a `viewer_left` for each, so that every `viewer_joined` has
+    /// its `viewer_left` (a server closing with the process tells nobody).
     ///
     /// - Parameter exitStatus: The process's exit status.
-    public func stopped(exitStatus: Int32) { emit(.stopped(exitStatus: exitStatus)) }
+    public func stopped(exitStatus: Int32) {
+        let watching = state.withLock { state in
+            state.viewers.filter { $0.value.now > 0 }.map { ($0.key, $0.value.now) }
+        }
+        for (output, viewers) in watching.sorted(by: { $0.0 < $1.0 }) {
+            for _ in 0..<viewers { viewerLeft(output: output) }
+        }
+        emit(.stopped(exitStatus: exitStatus))
+    }
+
+    /// Errors counted so far (`gstpipe_errors_total`).
+    public var errorCount: Int { state.withLock { $0.errors } }
 
     /// The input stopped delivering: `gstpipe_input_up` goes to 0, `gstpipe_input_losses_total` up by
     /// one, ``health`` to unhealthy, and an `input_lost` event says why. A loss while already lost counts
@@ -132,11 +145,14 @@ public final class Metrics: Sendable {
     ///
     /// - Parameter output: The output's name.
     public func viewerLeft(output: String) {
-        let now = state.withLock { state -> Int in
+        // A viewer already said gone (by ``stopped(exitStatus:)``) whose server closes later: nothing.
+        let now = state.withLock { state -> Int? in
             let before = state.viewers[output] ?? (0, 0)
-            state.viewers[output] = (max(0, before.now - 1), before.joined)
-            return max(0, before.now - 1)
+            guard before.now > 0 else { return nil }
+            state.viewers[output] = (before.now - 1, before.joined)
+            return before.now - 1
         }
+        guard let now else { return }
         emit(.viewerLeft(output: output, viewers: now))
     }
 

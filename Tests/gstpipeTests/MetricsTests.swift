@@ -83,16 +83,38 @@ struct MetricsTests {
                 + "\(Int((second["process_resident_memory_bytes{}"] ?? 0) / 1_048_576)) MiB, CPU "
                 + "\(second["process_cpu_seconds_total{}"] ?? 0) s")
 
-        // A second run on the same metrics address: a usage error, before anything starts.
+        // A second run on the same metrics address: a usage error, before anything starts; its events file,
+        // already open, says why and that it stopped with 2.
+        let clashEvents = session.folder.appendingPathComponent("clash.jsonl").path
         let clash = await session.gstpipe(
-            ["videotestsrc", "num-buffers=10", "!", "fakesink", "--metrics", "127.0.0.1:9464"]
+            ["videotestsrc", "num-buffers=10", "!", "fakesink", "--metrics", "127.0.0.1:9464", "--events", clashEvents]
         ).finish(timeout: 30)
         #expect(clash.status == 2, "\(clash)")
         #expect(clash.stderr.contains("cannot serve --metrics 127.0.0.1:9464: port 9464 is in use"), "\(clash.stderr)")
+        let clashLines = (try? String(contentsOfFile: clashEvents, encoding: .utf8)) ?? ""
+        let clashObjects = clashLines.split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        #expect(clashObjects.compactMap { $0["event"] as? String } == ["error", "stopped"], "\(clashLines)")
+        #expect((clashObjects.first?["message"] as? String)?.contains("port 9464 is in use") == true, "\(clashLines)")
+        #expect(clashObjects.last?["exit_status"] as? Int == 2, "\(clashLines)")
+
+        // A viewer still watching when the run stops leaves in the events too.
+        let staying = session.namespace.run(
+            "/usr/bin/ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:8554/gray", "-f", "null",
+                "-",
+            ])
+        let watchingAgain = await Scrape.until(timeout: 30) {
+            (try? await Scrape.samples(metricsURL, in: session.namespace))?["gstpipe_output_viewers{output=rtsp0}"] == 1
+        }
+        #expect(watchingAgain, "the second viewer never counted")
 
         server.signal(SIGINT)
         let ended = await server.finish(timeout: 30)
         #expect(ended.status == 130, "\(ended.stderr)")
+        _ = await staying.finish(timeout: 15)
 
         // The events, one JSON object a line, in order.
         let lines = try String(contentsOfFile: events, encoding: .utf8).split(separator: "\n")
@@ -101,13 +123,15 @@ struct MetricsTests {
         }
         #expect(objects.count == lines.count, "every line is a JSON object: \(lines)")
         let names = objects.compactMap { $0["event"] as? String }
-        #expect(names == ["started", "viewer_joined", "viewer_left", "stopped"], "\(lines)")
+        #expect(
+            names == ["started", "viewer_joined", "viewer_left", "viewer_joined", "viewer_left", "stopped"], "\(lines)")
         let iso = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
         #expect(objects.allSatisfy { ($0["time"] as? String).flatMap { try? iso.parse($0) } != nil }, "\(lines)")
-        if objects.count == 4 {
+        if objects.count == 6 {
             #expect(objects[1]["output"] as? String == "rtsp0" && objects[1]["viewers"] as? Int == 1, "\(lines)")
             #expect(objects[2]["output"] as? String == "rtsp0" && objects[2]["viewers"] as? Int == 0, "\(lines)")
-            #expect(objects[3]["exit_status"] as? Int == 130, "\(lines)")
+            #expect(objects[4]["output"] as? String == "rtsp0" && objects[4]["viewers"] as? Int == 0, "\(lines)")
+            #expect(objects[5]["exit_status"] as? Int == 130, "\(lines)")
         }
     }
 

@@ -1,3 +1,4 @@
+import Synchronization
 import CGStreamer
 import Foundation
 import GstPipeParsing
@@ -9,8 +10,13 @@ import MediaIO
 
 /// Writes `ERROR: text` (or another prefix, `WARNING`) to standard error.
 func printError(_ text: String, prefix: String = "ERROR") {
+    if prefix == "ERROR" { lastErrorPrinted.withLock { $0 = text } }
     writeStandardError("\(prefix): \(text)\n")
 }
+
+/// The last error said on standard error: what the `error` event says of a run that ends on it when
+/// nothing else reported it (a usage error found once the events file is open, a failure to start).
+let lastErrorPrinted = Mutex<String?>(nil)
 
 /// Writes to standard error, secrets hidden, ignoring failure: after SIGHUP the terminal is gone and
 /// every write fails, and the run must still finish its files.

@@ -23,6 +23,11 @@ struct RunMetrics {
                 server = nil
             }
         } catch {
+            // The events file is open: whoever reads it learns why the run never started.
+            switch error {
+            case .usage(let message), .runtime(let message): Metrics.shared.error(message)
+            }
+            Metrics.shared.stopped(exitStatus: error.exitStatus)
             events?.close()
             throw error
         }
@@ -70,8 +75,16 @@ struct RunMetrics {
     /// Stops watching, serving and writing: after the `stopped` event.
     func close(exitStatus: Int32) {
         guard isOn else { return }
-        Metrics.shared.stopped(exitStatus: exitStatus)
+        // The bus watch first, so that a pipeline's error it counts comes before `stopped`, not after.
         Metrics.shared.unwatch()
+        // A run ending on an error nobody counted (a usage error found once the events file is open, a
+        // pipeline that would not start, an output left empty) still says it in an `error` event.
+        if [ExitStatus.runtimeError, ExitStatus.usage].contains(exitStatus) && Metrics.shared.errorCount == 0,
+            let message = lastErrorPrinted.withLock({ $0 })
+        {
+            Metrics.shared.error(message)
+        }
+        Metrics.shared.stopped(exitStatus: exitStatus)
         server?.close()
         events?.close()
     }
