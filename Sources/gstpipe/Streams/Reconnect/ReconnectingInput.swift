@@ -324,7 +324,14 @@ final class ReconnectingInput: InputSession {
                 }
                 let first = feed.caps == nil
                 if first { fix(caps, in: &feed) }
-                pts = max(pts, feed.lastPTS.map { $0 + 1 } ?? pts)
+                // Less than half a frame after the last frame pushed (the filler's, just before the input came
+                // back): a muxer counting in frames stamps both alike, and the recording's file then has two
+                // frames at one time, which players refuse. This frame goes a frame after that one, and the
+                // connection's next frames keep their spacing from it.
+                if let last = feed.lastPTS, pts < last + feed.interval / 2 {
+                    pts = last + feed.interval
+                    if let own { feed.offset = Int64(pts) - Int64(own) }
+                }
                 if feed.showing != .input && feed.lastPTS != nil { feed.keyUnitDue = true }
                 feed.showing = .input
                 feed.lastPTS = pts
