@@ -30,7 +30,7 @@ let package = Package(
         // How a long run is doing: Prometheus metrics, health and events (GstPipeMetrics.Metrics).
         .library(name: "GstPipeMetrics", targets: ["GstPipeMetrics"]),
         .executable(name: "gstpipe", targets: ["gstpipe"]),
-        // A GStreamer plugin (libgstgstpipe.so) exposing noise and gray to gst-launch-1.0,
+        // A GStreamer plugin (libgstgstpipe.so) exposing the built-in elements to gst-launch-1.0,
         // gst-inspect-1.0 and any GStreamer application: put its folder on GST_PLUGIN_PATH.
         .library(name: "gstgstpipe", type: .dynamic, targets: ["GstPipePlugin"]),
         // Example: a user's own element as a plugin (libgstthreshold.so).

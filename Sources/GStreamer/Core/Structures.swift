@@ -1,7 +1,7 @@
 import CGStreamer
 
-// A GstStructure as its string form (`name, field=(type)value, ...`), until the core has a
-// Structure type of its own: what custom events and queries carry.
+// A GstStructure made from, and read back as, its string form (`name, field=(type)value, ...`): the
+// form custom events and queries are given in and print as. `Structure` is the typed value.
 enum Structures {
     /// A new structure from `name` and `fields` (`"count=(int)3, label=hello"`), or an error naming
     /// what did not parse.
