@@ -30,10 +30,16 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         }
         // Errors name the file, a line and a user, never a password: none long enough to be told from
         // ordinary words (8 characters) is in the message once the users' names are taken out.
+        // Comment lines hold no password.
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+            .filter { !$0.hasPrefix("#") }
         let names = lines.map { $0.prefix { $0 != ":" } }
-        // The message with the users' names taken out: what is left may not quote a password.
+        // The message with the words every such error carries (which a password may happen to spell, as
+        // `gstpipe:` of the hint did) and the users' names taken out: what is left may not quote a password.
         var rest = message
+        for words in ["user:password", "user:gstpipe:digest-hash", "realm gstpipe", "htdigest FILE gstpipe"] {
+            rest = rest.replacing(words, with: "")
+        }
         for name in names where !name.isEmpty { rest = rest.replacing(name, with: "") }
         let passwords = lines.compactMap { line in line.firstIndex(of: ":").map { line[line.index(after: $0)...] } }
         if let shown = passwords.first(where: { password in
