@@ -103,7 +103,7 @@ early.close()
 
 first = post("127.0.0.5")
 second = post("127.0.0.6")
-time.sleep(3.5)
+time.sleep(5)
 third = post("127.0.0.7")
 report["publishers"] = [first, second, third]
 print(json.dumps(report))
