@@ -46,6 +46,10 @@ let package = Package(
         // and names headers with swift-http-types.
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        // A channel handler of the WebRTC server's own (request time and connections per address), in
+        // Hummingbird's NIO pipeline, after its HTTP decoder (NIOHTTPTypes' request parts).
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
     ],
     targets: [
         // The GStreamer headers and libraries, found through pkg-config.
@@ -105,6 +109,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
             ]),
         .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
         // Prometheus metrics, health and events of a run (`gstpipe --metrics`, `--events`), for library users too.

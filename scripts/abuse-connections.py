@@ -87,6 +87,10 @@ def main():
     parser.add_argument("--malformed", type=int, default=300)
     parser.add_argument("--seconds", type=float, default=40)
     parser.add_argument("--kinds", default=",".join(KINDS), help="the malformed kinds to take in turn")
+    # Many abusers, not one: a server that limits the connections per address (the WebRTC server's
+    # 32) would otherwise refuse all but the first few, and the abuse would test that limit alone.
+    parser.add_argument("--sources", type=int, default=0,
+                        help="spread the connections over 127.0.0.2 … 127.0.0.(1+N), in turn (loopback only)")
     options = parser.parse_args()
 
     selector = selectors.DefaultSelector()
@@ -97,8 +101,10 @@ def main():
     deadline = started + options.seconds
     # Every connection is opened at once (non-blocking connects): a server that accepts slowly, or
     # with a short listen backlog, gets them all the same, the kernel retrying those it dropped.
-    for kind in kinds:
+    for index, kind in enumerate(kinds):
         sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        if options.sources:
+            sock.bind((f"127.0.0.{2 + index % options.sources}", 0))
         sock.setblocking(False)
         sock.connect_ex((options.host, options.port))
         steps = [] if kind == "idle" else plan(kind, options.protocol, options.host, options.port)

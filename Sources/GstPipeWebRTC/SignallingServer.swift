@@ -41,14 +41,18 @@ package final class SignallingServer: Sendable {
         // output may carry data.
         let logger = Logger(label: "gstpipe.webrtc") { _ in SwiftLogNoOpLogHandler() }
         let bind = BindAddress.hostname(Self.bindHost(address.host), port: address.port)
+        let limits = ServerLimits.current
+        let counts = ConnectionCounts(limit: limits.connectionsPerAddress)
         let application = Application(
             // HTTP/1.1 with limits on what one request may hold, beyond which swift-nio's decoder refuses
             // it and closes the connection: a request line or header field of 8 KiB (a browser's are
             // well under 1), 32 KiB of headers in all, 100 fields. The body is bounded where it is read
-            // (an offer's 413).
+            // (an offer's 413). A request's whole time and the connections per address are limited too
+            // (`RequestLimits`): the idle timeout alone lets a body sent a byte at a time last forever.
             router: router,
             server: .http1(
                 configuration: .init(
+                    additionalChannelHandlers: [RequestLimits(counts: counts, requestTime: limits.requestTime)],
                     idleTimeout: .seconds(Self.idleSeconds),
                     httpDecoderConfiguration: .init(
                         maxHeaderFieldSize: 8 * 1024, maxHeaderListSize: 32 * 1024, maxHeaderFieldCount: 100))),

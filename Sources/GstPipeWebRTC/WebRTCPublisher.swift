@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GStreamerWebRTC
 import GstPipeParsing
 
 /// The publisher of a `webrtc://` input (a browser sending its camera and microphone by WHIP): a
@@ -94,6 +95,17 @@ package final class WebRTCPublisher: Sendable {
     /// (ICE lost, DTLS refused, the browser gone), or its pipeline failed. `reason` says which.
     package func onEnd(_ handler: @escaping @Sendable (_ reason: String) -> Void) {
         WebRTCNegotiation(webrtcbin: webrtcbin).onEnd(of: pipeline, handler)
+    }
+
+    /// Calls `handler` once, after `limit`, when the publisher's connection (ICE and DTLS) is not up
+    /// then: it never connected (it only POSTed, or vanished before connecting), or it has lost its
+    /// connection. The publisher holds the only place, which the handler gives up.
+    package func onNoConnection(within limit: Duration, _ handler: @escaping @Sendable () -> Void) {
+        Task { [weak self] in
+            try? await Task.sleep(for: limit)
+            guard let self, (try? WebRTCBin(webrtcbin))?.connectionState != .connected else { return }
+            handler()
+        }
     }
 
     /// Stops the publisher's pipeline, closing its connection. Blocks while webrtcbin shuts down:

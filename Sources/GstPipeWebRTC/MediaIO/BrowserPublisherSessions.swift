@@ -59,6 +59,10 @@ final class BrowserPublisherSessions: PublisherSessions {
                 return .failure(.ended)
             }
             publisher.onEnd { [weak self] reason in self?.end(publisher.id, because: reason) }
+            let limit = ServerLimits.current.publisherConnect
+            publisher.onNoConnection(within: limit) { [weak self] in
+                self?.end(publisher.id, because: "it did not connect within \(limit.components.seconds) s")
+            }
             note("a publisher came, sending \(offer.sent.joined(separator: " and "))")
             return .success((publisher.id, answer))
         }

@@ -141,7 +141,14 @@ final class WebRTCInput: InputSession, PublisherSessions {
         }
         addPads(for: offer)
         state.withLock { $0.publisher = publisher }
-        publisher.onEnd { [weak self] reason in self?.end(reason) }
+        // Only the publisher in place ends the stream: one dropped for not connecting closes after.
+        let id = publisher.id
+        publisher.onEnd { [weak self] reason in
+            guard let self, state.withLock({ $0.publisher?.id == id }) else { return }
+            end(reason)
+        }
+        let limit = ServerLimits.current.publisherConnect
+        publisher.onNoConnection(within: limit) { [weak self] in self?.drop(publisher, after: limit) }
         let sent = offer.sent.joined(separator: " and ")
         note("a publisher came, sending \(sent)")
         return .success((publisher.id, answer))
@@ -249,6 +256,25 @@ final class WebRTCInput: InputSession, PublisherSessions {
             }
             if silent { end("it sent nothing for \(Self.silenceLimit.components.seconds) s") }
         }
+    }
+
+    /// A publisher that did not connect within `limit`: its place is given to the next, and the stream
+    /// goes on waiting, unless it has sent something (then its leaving is the stream's end, as ever).
+    private func drop(_ publisher: WebRTCPublisher, after limit: Duration) {
+        let reason = "it did not connect within \(limit.components.seconds) s"
+        let dropped = state.withLock { state -> Bool in
+            guard !state.ended, state.publisher === publisher else { return false }
+            guard state.firstSample == nil else { return false }
+            state.publisher = nil
+            state.taken = false
+            return true
+        }
+        guard dropped else {
+            if state.withLock({ $0.publisher === publisher }) { end(reason) }
+            return
+        }
+        note("the publisher left: \(reason); waiting for another")
+        teardown.async { publisher.close() }
     }
 
     /// The publisher has gone: end of stream into each pad, so that the outputs are finalized, and

@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// The WebRTC server's limits with a real slow client (`scripts/slow-requests.py`) against a
+/// `webrtc://` input, the limits made short by `GSTPIPE_WEBRTC_LIMITS` so that the test takes
+/// seconds, on the CLI's input and on the library's `BrowserPublisher` (`BrowserViewersTone
+/// --publisher`): a request's whole time, connections per address, the close after a 401 without reading
+/// the body, and a publisher that never connects giving its place up. In a network namespace.
+@Suite(
+    "ServerLimitsTests",
+    .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
+struct ServerLimitsTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("scripts/slow-requests.py").path
+
+    static let limits = "GSTPIPE_WEBRTC_LIMITS=request=3,per-address=4,connect=2"
+    static let secret = "slow-client-secret-4f1"
+
+    @Test("gstpipe's webrtc:// input: a slow body cut at the limit, a 5th connection refused, 401 closes, 409 ends")
+    func input() async throws {
+        try await check(leaving: "did not connect within 2 s; waiting for another") { namespace in
+            namespace.run(
+                "/usr/bin/env",
+                [Self.limits, CLI.binary.path, "--timeout", "40", "webrtc://127.0.0.1:8891/in?token=\(Self.secret)",
+                 "!", "gray", "!", "fakesink"])
+        }
+    }
+
+    @Test("The library's BrowserPublisher: the same limits, and the place freed from a publisher that never connects")
+    func library() async throws {
+        let executable = BrowserViewersAudioTests.executable
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "build it: swift build --build-tests")
+        try await check(leaving: "the publisher left: it did not connect within 2 s") { namespace in
+            namespace.run(
+                "/usr/bin/env", [Self.limits, executable, "--port", "8891", "--publisher", "--token", Self.secret])
+        }
+    }
+
+    /// `scripts/slow-requests.py` against the server `start` runs on 127.0.0.1:8891 (SIGINT ends it),
+    /// whose notes must say `leaving` once the first publisher is dropped.
+    func check(leaving: String, _ start: (NetworkNamespace) -> Spawned) async throws {
+        let namespace = try await NetworkNamespace()
+        let offer = FileManager.default.temporaryDirectory.appendingPathComponent("offer-\(UUID().uuidString).sdp")
+        try WebRTCInputTests.offer.write(to: offer, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: offer) }
+        let server = start(namespace)
+        guard await namespace.waitForListener(8891) else {
+            let result = await server.finish(timeout: 5)
+            Issue.record("the server did not listen: \(result.stdout) \(result.stderr)")
+            return
+        }
+        let client = await namespace.run("/usr/bin/python3", [Self.script, "8891", Self.secret, offer.path])
+            .finish(timeout: 60)
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+        let report = (try? JSONSerialization.jsonObject(with: Data(client.stdout.utf8))) as? [String: Any] ?? [:]
+        let output = result.stdout + result.stderr
+        let comment = Comment(rawValue: "\(client.stdout) \(client.stderr) \(output)")
+        #expect(report["perAddress"] as? Int == 2, comment)
+        #expect((report["otherAddress"] as? String)?.hasPrefix("HTTP/1.1 200") == true, comment)
+        let slow = report["slowBody"] as? Double ?? 0
+        #expect(slow >= 2 && slow <= 6, comment)
+        #expect((report["status401"] as? String)?.hasPrefix("HTTP/1.1 401") == true, comment)
+        #expect(report["after401"] as? Double ?? 99 < 1.5, comment)
+        let publishers = (report["publishers"] as? [String] ?? []).map { $0.prefix(12) }
+        #expect(publishers == ["HTTP/1.1 201", "HTTP/1.1 409", "HTTP/1.1 201"], comment)
+        #expect(output.contains(leaving), comment)
+        #expect(!output.contains(Self.secret), comment)
+    }
+}
