@@ -38,6 +38,9 @@ webrtc+='|BrowserViewersAudioTests'
 # Two webrtcbins per viewer in-process, whose ends the test times: beside the command line's children
 # on a loaded machine, a viewer's negotiation did not finish in time.
 webrtc+='|WebRTCGoodbyeTests'
+# The WebRTC server's limits against a slow client (scripts/slow-requests.py), timed in seconds: beside the
+# command line's children, a webrtc:// input once did not listen within 30 s.
+webrtc+='|ServerLimitsTests'
 # The Serving safely article's nginx configurations in front of WebRTC (Chromium through TLS) and RTSP (ffmpeg).
 webrtc+='|ReverseProxyTests'
 # Every run goes through scripts/test-guard.py: a run that printed its summary and is still alive a minute
@@ -62,6 +65,6 @@ guarded "$secured" --filter "$secured" "$@"
 guarded "$recording" --filter "$recording" "$@"
 guarded "$farm" --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
-    BrowserViewersAudioTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests; do
+    BrowserViewersAudioTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests ServerLimitsTests; do
     guarded "$suite" --filter "$suite" "$@"
 done
