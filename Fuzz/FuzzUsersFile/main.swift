@@ -41,6 +41,13 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
             rest = rest.replacing(words, with: "")
         }
         for name in names where !name.isEmpty { rest = rest.replacing(name, with: "") }
+        // A hash line's realm (`user:realm:HASH`) is named when it is not gstpipe's: it is no password.
+        for line in lines {
+            let fields = line.split(separator: ":", omittingEmptySubsequences: false)
+            if fields.count == 3, fields[2].count == 32, fields[2].allSatisfy(\.isHexDigit), !fields[1].isEmpty {
+                rest = rest.replacing(fields[1], with: "")
+            }
+        }
         let passwords = lines.compactMap { line in line.firstIndex(of: ":").map { line[line.index(after: $0)...] } }
         if let shown = passwords.first(where: { password in
             // (Compared as bytes: Foundation's contains stops at a NUL.)
