@@ -28,30 +28,33 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         switch error {
         case .usage(let words), .runtime(let words): message = words
         }
-        // Errors name the file, a line and a user, never a password: none long enough to be told from
-        // ordinary words (8 characters) is in the message once the users' names are taken out.
-        // Comment lines hold no password.
+        // Errors name the file, a line, a user and a hash line's realm, never a password (of 8 characters
+        // or more, to be told from ordinary words). What the message may quote: those, and the words every
+        // such error carries. A password is shown when it stands in the message somewhere none of those
+        // covers: a password that merely spells part of a name, a realm or the hint (which the fuzzer
+        // builds on purpose) is not. Comment lines hold no password. Compared as bytes: Foundation's
+        // string search stops at a NUL.
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.hasPrefix("#") }
-        let names = lines.map { $0.prefix { $0 != ":" } }
-        // The message with the words every such error carries (which a password may happen to spell, as
-        // `gstpipe:` of the hint did) and the users' names taken out: what is left may not quote a password.
-        var rest = message
-        for words in ["user:password", "user:gstpipe:digest-hash", "realm gstpipe", "htdigest FILE gstpipe"] {
-            rest = rest.replacing(words, with: "")
-        }
-        for name in names where !name.isEmpty { rest = rest.replacing(name, with: "") }
-        // A hash line's realm (`user:realm:HASH`) is named when it is not gstpipe's: it is no password.
+        var quotable = ["user:password", "user:gstpipe:digest-hash", "realm gstpipe", "htdigest FILE gstpipe", "users"]
         for line in lines {
-            let fields = line.split(separator: ":", omittingEmptySubsequences: false)
-            if fields.count == 3, fields[2].count == 32, fields[2].allSatisfy(\.isHexDigit), !fields[1].isEmpty {
-                rest = rest.replacing(fields[1], with: "")
+            let fields = line.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
+            quotable.append(fields[0])
+            if fields.count == 3, fields[2].count == 32, fields[2].allSatisfy(\.isHexDigit) {
+                quotable.append(fields[1])
             }
         }
-        let passwords = lines.compactMap { line in line.firstIndex(of: ":").map { line[line.index(after: $0)...] } }
+        let bytes = Array(message.utf8)
+        var covered = [Bool](repeating: false, count: bytes.count)
+        for words in quotable where !words.isEmpty {
+            for range in bytes.ranges(of: Array(words.utf8)) { for index in range { covered[index] = true } }
+        }
+        let passwords = lines.compactMap { line in
+            line.firstIndex(of: ":").map { String(line[line.index(after: $0)...]) }
+        }
         if let shown = passwords.first(where: { password in
-            // (Compared as bytes: Foundation's contains stops at a NUL.)
-            password.count >= 8 && rest.utf8.firstRange(of: password.utf8) != nil
+            password.utf8.count >= 8
+                && bytes.ranges(of: Array(password.utf8)).contains { range in range.contains { !covered[$0] } }
         }) {
             fatalError("an error about \(text.debugDescription) shows the password \(shown): \(message)")
         }
