@@ -177,9 +177,11 @@ package enum Secrets {
     }
 
     /// `Bearer TOKEN` (RFC 6750's characters), not the words "Bearer token" nor a challenge's
-    /// `Bearer realm=`.
+    /// `Bearer realm=`. The mask's `*` counts as a token character: a registered secret that is one
+    /// piece of a token (`abc` of `abc.DEF`) is masked first, and the token must then be hidden whole,
+    /// not left showing `***.DEF`.
     private static var bearer: Regex<(Substring, Substring, Substring)> {
-        #/((?-i:Bearer)\s+)(?!(?i:token\b|realm=|error=|scope=))([A-Za-z0-9\-._~+\/]+=*)/#
+        #/((?-i:Bearer)\s+)(?!(?i:token\b|realm=|error=|scope=))([A-Za-z0-9\-._~+\/*]+=*)/#
     }
 }
 
