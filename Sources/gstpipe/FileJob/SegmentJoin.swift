@@ -60,8 +60,10 @@ struct SegmentJoin {
         let partial = folder.appendingPathComponent(".\(outputURL.lastPathComponent).joining-\(getpid())").path
         defer { try? FileManager.default.removeItem(atPath: partial) }
         let refusal = Refusal()
+        let readers = Readers()
         do {
-            let pipeline = try build(muxer: format.muxer!, writing: partial, refusal: refusal)
+            let pipeline = try build(muxer: format.muxer!, writing: partial, refusal: refusal, readers: readers)
+            defer { readers.end() }
             try await pipeline.run()
         } catch {
             // A segment refused for its shape: the demuxers' not-linked error that follows it may reach
@@ -79,7 +81,7 @@ struct SegmentJoin {
 
     /// The pipeline: each segment's parsebin into `concat`, then the muxer.
     private func build(
-        muxer muxerName: String, writing path: String, refusal: Refusal
+        muxer muxerName: String, writing path: String, refusal: Refusal, readers: Readers
     ) throws(GStreamerError) -> Pipeline {
         let pipeline = try Pipeline(name: "gstpipe-join")
         // Placed by their starts, the segments keep their own running times: concat adds none.
@@ -107,7 +109,7 @@ struct SegmentJoin {
         // Every pad requested now, in order (sink_0, sink_1...); the readers opened a few at a time.
         for _ in segments { _ = try concat.requestPad("sink_%u") }
         for index in segments.indices.prefix(Self.openAtOnce) {
-            try open(index, in: pipeline, concat: concat, shapes: shapes)
+            readers.add(index, try open(index, in: pipeline, concat: concat, shapes: shapes, readers: readers))
         }
         if let audio {
             // Requested before anything plays: matroskamux refuses a pad once it has written its header.
@@ -127,10 +129,9 @@ struct SegmentJoin {
     /// Opens segment `index` into its concat pad. When concat is done with it (its end of stream),
     /// its reader is closed and the segment `openAtOnce` further on opened, on a thread of its own:
     /// an element cannot be stopped from its own streaming thread.
-    @discardableResult
     private func open(
-        _ index: Int, in pipeline: Pipeline, concat: Element, shapes: ShapeCheck
-    ) throws(GStreamerError) -> (source: Element, parser: Element) {
+        _ index: Int, in pipeline: Pipeline, concat: Element, shapes: ShapeCheck, readers: Readers
+    ) throws(GStreamerError) -> Reader {
         let segment = segments[index]
         guard let input = concat.pad(named: "sink_\(index)") else {
             throw GStreamerError(kind: .core, message: "concat has no pad sink_\(index)", source: concat.name)
@@ -158,12 +159,17 @@ struct SegmentJoin {
             guard info.event?.typeName == "eos", let pipeline, let concat = pipeline.element(named: concatName)
             else { return .ok }
             Thread {
-                for element in [reader.parser, reader.source] { _ = try? element.setState(.null) }
-                try? pipeline.remove(reader.source, reader.parser)
+                readers.close(index, in: pipeline)
                 do throws(GStreamerError) {
-                    let opened = try open(next, in: pipeline, concat: concat, shapes: shapes)
-                    try opened.parser.syncStateWithParent()
-                    try opened.source.syncStateWithParent()
+                    try readers.open(next) { () throws(GStreamerError) -> Reader in
+                        let opened = try open(next, in: pipeline, concat: concat, shapes: shapes, readers: readers)
+                        // Playing by its own state, not its parent's: see `Readers`.
+                        for element in [opened.parser, opened.source] {
+                            element.setLockedState(true)
+                            _ = try element.setState(.playing)
+                        }
+                        return opened
+                    }
                 } catch {
                     pipeline.postError("cannot join \(segments[next]): \(error.message)")
                 }
@@ -171,6 +177,57 @@ struct SegmentJoin {
             return .remove
         }
         return reader
+    }
+
+    /// A segment's reader: its filesrc and parsebin.
+    typealias Reader = (source: Element, parser: Element)
+
+    /// The readers open, by segment index. The first segments end within milliseconds, while the
+    /// pipeline is still on its way to PLAYING, and the pipeline's state change then raced the swap: it
+    /// set a reader being closed back to PLAYING (GStreamer then disposed it playing), and one being
+    /// opened failed to take its parent's state or its demuxer found nothing linked, about one join of
+    /// 200 segments in ten under load. So a reader closed or opened after the start has its state locked
+    /// against the pipeline's and set alone, and the run's end closes the readers still open.
+    final class Readers: Sendable {
+        private let state = Mutex<(ended: Bool, open: [Int: Reader])>((false, [:]))
+
+        /// Keeps `reader`, one of those opened before the pipeline starts.
+        func add(_ index: Int, _ reader: Reader) {
+            state.withLock { $0.open[index] = reader }
+        }
+
+        /// Opens and keeps the reader `make` gives, unless the run has ended: a segment opened after the
+        /// pipeline stopped would play on alone.
+        func open(_ index: Int, _ make: () throws(GStreamerError) -> Reader) throws(GStreamerError) {
+            try state.withLock { (state) throws(GStreamerError) in
+                guard !state.ended else { return }
+                state.open[index] = try make()
+            }
+        }
+
+        /// Stops segment `index`'s reader and takes it out of `pipeline`.
+        func close(_ index: Int, in pipeline: Pipeline) {
+            guard let reader = state.withLock({ $0.open.removeValue(forKey: index) }) else { return }
+            Self.stop(reader)
+            try? pipeline.remove(reader.source, reader.parser)
+        }
+
+        /// Ends the run's readers: those still open are stopped, and none opens after.
+        func end() {
+            let left = state.withLock { state in
+                state.ended = true
+                defer { state.open = [:] }
+                return Array(state.open.values)
+            }
+            left.forEach(Self.stop)
+        }
+
+        private static func stop(_ reader: Reader) {
+            for element in [reader.parser, reader.source] {
+                element.setLockedState(true)
+                _ = try? element.setState(.null)
+            }
+        }
     }
 
     /// What must match between segments: the codec, the picture size and, unless `rateSetter` makes
@@ -222,7 +279,7 @@ struct SegmentJoin {
     private func read(
         _ path: String, index: Int, in pipeline: Pipeline, kind: String,
         link: @escaping @Sendable (Pad) throws(GStreamerError) -> Void
-    ) throws(GStreamerError) -> (source: Element, parser: Element) {
+    ) throws(GStreamerError) -> Reader {
         let source = try ElementSpec("filesrc", [("location", .string(path))]).make(
             named: "gstpipe-segment\(index)", in: pipeline)
         let parser = try ElementSpec("parsebin").make(named: "gstpipe-parse\(index)", in: pipeline)
