@@ -31,21 +31,21 @@ typedef struct {
 
 // Keeps the Swift callbacks that the class functions below call (GObject's vtable functions take no
 // user data, so they are kept here, once for the process).
-void CGStreamerShim_bin_set_callbacks(const CGStreamerShimBinCallbacks *callbacks) {
+void CGStreamerShim_swift_element_set_callbacks(const CGStreamerShimBinCallbacks *callbacks) {
     swift_callbacks = *callbacks;
 }
 
-static void swift_bin_set_property(GObject *object, guint property_id, const GValue *value, GParamSpec *pspec) {
+static void swift_element_set_property(GObject *object, guint property_id, const GValue *value, GParamSpec *pspec) {
     (void)pspec;
     swift_callbacks.set_property(GST_ELEMENT(object), *swift_object_slot(object), property_id, value);
 }
 
-static void swift_bin_get_property(GObject *object, guint property_id, GValue *value, GParamSpec *pspec) {
+static void swift_element_get_property(GObject *object, guint property_id, GValue *value, GParamSpec *pspec) {
     (void)pspec;
     swift_callbacks.get_property(GST_ELEMENT(object), *swift_object_slot(object), property_id, value);
 }
 
-static void swift_bin_finalize(GObject *object) {
+static void swift_element_finalize(GObject *object) {
     void **slot = swift_object_slot(object);
     if (*slot != NULL) {
         swift_callbacks.finalize(GST_ELEMENT(object), *slot);
@@ -54,13 +54,13 @@ static void swift_bin_finalize(GObject *object) {
     G_OBJECT_CLASS(parent_class_of(object))->finalize(object);
 }
 
-static GstStateChangeReturn swift_bin_change_state(GstElement *element, GstStateChange transition) {
+static GstStateChangeReturn swift_element_change_state(GstElement *element, GstStateChange transition) {
     return swift_callbacks.change_state(element, *swift_object_slot(element), transition);
 }
 
 // The parent class's change_state (GstBin's or GstElement's), reached through its class struct: C, as
 // the chain-up to a parent class's function is (GST_ELEMENT_CLASS(parent_class)->change_state).
-GstStateChangeReturn CGStreamerShim_bin_parent_change_state(GstElement *element, GstStateChange transition) {
+GstStateChangeReturn CGStreamerShim_swift_element_parent_change_state(GstElement *element, GstStateChange transition) {
     return parent_class_of(element)->change_state(element, transition);
 }
 
@@ -84,7 +84,7 @@ static gboolean swift_element_send_event(GstElement *element, GstEvent *event) {
 // warnings, QoS, latency and the like are re-addressed to the bin. Errors keep their source, as
 // GstBin's own handling of an error from a child needs it (the Swift bus names the element); so do
 // the messages GstBin reads itself (EOS, async, clock, stream-start, segment-done).
-static void swift_bin_handle_message(GstBin *bin, GstMessage *message) {
+static void swift_element_handle_message(GstBin *bin, GstMessage *message) {
     GstObject *source = GST_MESSAGE_SRC(message);
     if (source != NULL && GST_IS_ELEMENT(source) && GST_OBJECT_PARENT(source) == GST_OBJECT_CAST(bin)) {
         switch (GST_MESSAGE_TYPE(message)) {
@@ -114,7 +114,7 @@ static void swift_bin_handle_message(GstBin *bin, GstMessage *message) {
     GST_BIN_CLASS(bin_parent_class)->handle_message(bin, message);
 }
 
-static void swift_bin_class_init(gpointer g_class, gpointer class_data) {
+static void swift_element_class_init(gpointer g_class, gpointer class_data) {
     ClassData *data = class_data;
     GObjectClass *object_class = G_OBJECT_CLASS(g_class);
     GstElementClass *element_class = GST_ELEMENT_CLASS(g_class);
@@ -122,16 +122,16 @@ static void swift_bin_class_init(gpointer g_class, gpointer class_data) {
     if (GST_IS_BIN_CLASS(g_class)) {
         bin_parent_class = g_type_class_peek(GST_TYPE_BIN);
         ((CGStreamerShimBinClass *)g_class)->swift_class = data->swift_class;
-        GST_BIN_CLASS(g_class)->handle_message = swift_bin_handle_message;
+        GST_BIN_CLASS(g_class)->handle_message = swift_element_handle_message;
     } else {
         element_parent_class = g_type_class_peek(GST_TYPE_ELEMENT);
         ((CGStreamerShimElementClass *)g_class)->swift_class = data->swift_class;
         element_class->send_event = swift_element_send_event;
     }
-    object_class->set_property = swift_bin_set_property;
-    object_class->get_property = swift_bin_get_property;
-    object_class->finalize = swift_bin_finalize;
-    element_class->change_state = swift_bin_change_state;
+    object_class->set_property = swift_element_set_property;
+    object_class->get_property = swift_element_get_property;
+    object_class->finalize = swift_element_finalize;
+    element_class->change_state = swift_element_change_state;
 
     gst_element_class_set_metadata(element_class, data->longname, data->klass, data->description, data->author);
     for (guint i = 0; i < data->n_templates; i++) {
@@ -142,7 +142,7 @@ static void swift_bin_class_init(gpointer g_class, gpointer class_data) {
     }
 }
 
-static void swift_bin_instance_init(GTypeInstance *instance, gpointer g_class) {
+static void swift_element_instance_init(GTypeInstance *instance, gpointer g_class) {
     void *swift_class = GST_IS_BIN_CLASS(g_class) ? ((CGStreamerShimBinClass *)g_class)->swift_class
                                                   : ((CGStreamerShimElementClass *)g_class)->swift_class;
     *swift_object_slot(instance) = NULL;
@@ -151,7 +151,7 @@ static void swift_bin_instance_init(GTypeInstance *instance, gpointer g_class) {
 
 // g_type_register_static with the GTypeInfo of a Swift element type: the sizes of the class and instance
 // structs above and their init functions, which only C can give.
-GType CGStreamerShim_bin_register_type(const char *type_name, const char *longname, const char *klass,
+GType CGStreamerShim_swift_element_register_type(const char *type_name, const char *longname, const char *klass,
                                        const char *description, const char *author,
                                        GstPadTemplate **templates, guint n_templates,
                                        GParamSpec **pspecs, guint n_pspecs, void *swift_class,
@@ -179,25 +179,25 @@ GType CGStreamerShim_bin_register_type(const char *type_name, const char *longna
 
     GTypeInfo info = {
         .class_size = plain_element ? sizeof(CGStreamerShimElementClass) : sizeof(CGStreamerShimBinClass),
-        .class_init = swift_bin_class_init,
+        .class_init = swift_element_class_init,
         .class_data = data,
         .instance_size = plain_element ? sizeof(CGStreamerShimElement) : sizeof(CGStreamerShimBin),
-        .instance_init = swift_bin_instance_init,
+        .instance_init = swift_element_instance_init,
     };
     return g_type_register_static(plain_element ? GST_TYPE_ELEMENT : GST_TYPE_BIN, type_name, &info, 0);
 }
 
 // The instance struct's swift_object field, for elements of a type registered here: C for the cast to
 // the instance struct and G_OBJECT_GET_CLASS (a macro) to tell such an element from others.
-void *CGStreamerShim_bin_swift_object(GstElement *element) {
-    // Only types registered here finalize with swift_bin_finalize, and none of them is subclassed.
-    if (G_OBJECT_CLASS(G_OBJECT_GET_CLASS(element))->finalize != swift_bin_finalize) {
+void *CGStreamerShim_swift_element_swift_object(GstElement *element) {
+    // Only types registered here finalize with swift_element_finalize, and none of them is subclassed.
+    if (G_OBJECT_CLASS(G_OBJECT_GET_CLASS(element))->finalize != swift_element_finalize) {
         return NULL;
     }
     return *swift_object_slot(element);
 }
 
 // Sets the instance struct's swift_object field (a cast to the instance struct).
-void CGStreamerShim_bin_set_swift_object(GstElement *element, void *swift_object) {
+void CGStreamerShim_swift_element_set_swift_object(GstElement *element, void *swift_object) {
     *swift_object_slot(element) = swift_object;
 }

@@ -63,12 +63,12 @@ public final class GrayH264Encoder: ElementImplementation {
             description: "Encodes the luma of raw video as monochrome H.264, as ffmpeg's -vf format=gray -c:v libx264 "
                 + "(gstpipe, Swift)",
             kind: .filter, sinkCaps: sinkCaps, srcCaps: srcCaps, properties: properties)
-        try ElementType.register(description, plugin: plugin) { GrayH264Encoder(bridge: $0) }
+        try ElementType.register(description, plugin: plugin) { GrayH264Encoder(element: $0) }
     }
 
-    // The element's bridge owns this encoder: holding it strongly would keep both alive forever. Weak,
-    // not unowned: an encoder kept after its element is gone (`bridge.implementation`) does nothing.
-    private weak let bridge: SwiftElement?
+    // The element owns this encoder: holding it strongly would keep both alive forever. Weak,
+    // not unowned: an encoder kept after its element is gone (`element.implementation`) does nothing.
+    private weak let element: SwiftElement?
     private let state = Mutex(State())
     /// The open encoder's delay, kept apart from `state`: a latency query may come while `render`
     /// holds `state`, waiting for downstream.
@@ -81,8 +81,8 @@ public final class GrayH264Encoder: ElementImplementation {
         var lastInput: Sample?
     }
 
-    init(bridge: SwiftElement) {
-        self.bridge = bridge
+    init(element: SwiftElement) {
+        self.element = element
     }
 
     /// Checks the `speed-preset` and `tune` properties against x264's lists, at NULL → READY; the encoder
@@ -91,18 +91,18 @@ public final class GrayH264Encoder: ElementImplementation {
     /// - Throws: `GStreamerError` (invalid argument) for an unknown preset or tuning; the state change then
     ///   fails.
     public func initialize() throws {
-        guard let bridge else { throw GStreamerError(kind: .stateChange, message: "the x264grayenc element is gone") }
+        guard let element else { throw GStreamerError(kind: .stateChange, message: "the x264grayenc element is gone") }
         var param = x264_param_t()
-        let preset = bridge.properties.string("speed-preset") ?? "medium"
+        let preset = element.properties.string("speed-preset") ?? "medium"
         guard x264_param_default_preset(&param, preset, nil) == 0 else {
             throw GStreamerError(
                 kind: .invalidArgument,
-                message: "\(bridge.name): unknown speed-preset \"\(preset)\"; use one of \(Self.presets.joined(separator: ", "))")
+                message: "\(element.name): unknown speed-preset \"\(preset)\"; use one of \(Self.presets.joined(separator: ", "))")
         }
-        if let tune = bridge.properties.string("tune"), x264_param_default_preset(&param, preset, tune) != 0 {
+        if let tune = element.properties.string("tune"), x264_param_default_preset(&param, preset, tune) != 0 {
             throw GStreamerError(
                 kind: .invalidArgument,
-                message: "\(bridge.name): unknown tune \"\(tune)\"; use film, animation, grain, stillimage, psnr, ssim, "
+                message: "\(element.name): unknown tune \"\(tune)\"; use film, animation, grain, stillimage, psnr, ssim, "
                     + "fastdecode or zerolatency, or leave it out")
         }
     }
@@ -126,7 +126,7 @@ public final class GrayH264Encoder: ElementImplementation {
     /// - Returns: How the push went; `FlowResult.error` after posting an error when the sample has
     ///   no buffer or caps, or x264 fails.
     public func render(_ sample: Sample) -> FlowResult {
-        guard let bridge else { return .flushing }
+        guard let element else { return .flushing }
         guard let buffer = sample.buffer, let caps = sample.caps else { return .error }
         return state.withLock { state in
             do {
@@ -141,19 +141,19 @@ public final class GrayH264Encoder: ElementImplementation {
                     state.session = nil
                 }
                 let session = try state.session
-                    ?? Session(caps: caps, properties: bridge.properties, name: bridge.name, avc: downstreamWantsAVC())
+                    ?? Session(caps: caps, properties: element.properties, name: element.name, avc: downstreamWantsAVC())
                 if state.session !== session {
                     let changed = delay.withLock { delay in
                         defer { delay = session.latency }
                         return delay != session.latency
                     }
-                    if changed { bridge.postLatencyChanged() }
+                    if changed { element.postLatencyChanged() }
                 }
                 state.session = session
                 state.lastInput = sample
                 return deliver(from: session, segmentFrom: sample) { try session.encode(buffer) }
             } catch {
-                bridge.postError("\(error)")
+                element.postError("\(error)")
                 return .error
             }
         }
@@ -161,9 +161,9 @@ public final class GrayH264Encoder: ElementImplementation {
 
     /// True when downstream takes `avc` and no byte stream (a muxer).
     private func downstreamWantsAVC() -> Bool {
-        guard let bridge, let byteStream = try? Caps("video/x-h264, stream-format=(string)byte-stream, alignment=(string)au")
+        guard let element, let byteStream = try? Caps("video/x-h264, stream-format=(string)byte-stream, alignment=(string)au")
         else { return false }
-        let allowed = bridge.downstreamCaps(filter: (try? Caps(Self.srcCaps)) ?? byteStream)
+        let allowed = element.downstreamCaps(filter: (try? Caps(Self.srcCaps)) ?? byteStream)
         return !allowed.isEmpty && !allowed.canIntersect(byteStream)
     }
 
@@ -202,16 +202,16 @@ public final class GrayH264Encoder: ElementImplementation {
     private func deliver(
         from session: Session, segmentFrom sample: Sample, _ encoded: () throws -> [Buffer]
     ) -> FlowResult {
-        guard let bridge else { return .flushing }
+        guard let element else { return .flushing }
         do {
             for output in try encoded() {
-                let flow = bridge.push(
+                let flow = element.push(
                     output, caps: session.outputCaps, segmentFrom: sample, segmentOffset: Self.timestampOffset)
                 guard flow == .ok else { return flow }
             }
             return .ok
         } catch {
-            bridge.postError("\(error)")
+            element.postError("\(error)")
             return .error
         }
     }

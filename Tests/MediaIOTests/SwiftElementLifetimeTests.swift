@@ -24,7 +24,7 @@ final class KeepingSource: VideoSource {
     }()
 }
 
-@Suite("A Swift element's bridge and consumer outlive the element safely", .bounded)
+@Suite("A Swift element's SwiftElement and consumer outlive the element safely", .bounded)
 struct SwiftElementLifetimeTests {
     static let format = VideoFrameFormat(pixelFormat: .gray8, width: 16, height: 8, frameRate: VideoFrameRate(30))
 
@@ -39,11 +39,11 @@ struct SwiftElementLifetimeTests {
             try pipeline.setState(.ready)
             pipeline.stop()
         }
-        // The element is finalized with the pipeline, and its bridge with it: nothing keeps it alive.
+        // The element is finalized with the pipeline, and its SwiftElement with it: nothing keeps it alive.
         #expect(released == nil)
         let consumer = try #require(KeepingSource.kept.withLock { $0["kept"] })
         let bytes = [UInt8](repeating: 128, count: 16 * 8)
-        // Before the consumer held its bridge weakly, this read a deallocated unowned reference: a trap.
+        // Before the consumer held its SwiftElement weakly, this read a deallocated unowned reference: a trap.
         let result = bytes.withUnsafeBytes {
             consumer.consumeRawData($0, timestamp: 0, format: Self.format, rotation: .none)
         }
@@ -53,22 +53,22 @@ struct SwiftElementLifetimeTests {
         #expect(throws: MediaIOError.self) { try consumer.makeFrame(format: Self.format, timestamp: 0, duration: nil) }
     }
 
-    @Test("A bridge kept after its element is gone answers without touching the element: push .flushing, no name")
-    func bridgeAfterElement() throws {
+    @Test("A SwiftElement kept after its element is gone answers without touching the element: push .flushing, no name")
+    func swiftElementAfterElement() throws {
         _ = KeepingSource.registered
-        let bridge: SwiftElement
+        let swiftElement: SwiftElement
         do {
             let pipeline = try Pipeline(launch: "keepingsrc name=held tag=held ! fakesink")
-            bridge = try #require(pipeline.element(named: "held")?.swiftElement)
-            #expect(bridge.name == "held")
+            swiftElement = try #require(pipeline.element(named: "held")?.swiftElement)
+            #expect(swiftElement.name == "held")
             try pipeline.setState(.ready)
             pipeline.stop()
         }
-        #expect(bridge.name == "")
+        #expect(swiftElement.name == "")
         let buffer = try Buffer(bytes: [UInt8](repeating: 1, count: 16 * 8), pts: 0, duration: 33_333_333)
-        #expect(bridge.push(buffer, caps: try Caps("video/x-raw,format=GRAY8,width=16,height=8,framerate=30/1")) == .flushing)
-        #expect(bridge.endOfStream() == .flushing)
-        bridge.postError("too late")
-        #expect(bridge.downstreamCaps(filter: Caps.any).isAny)
+        #expect(swiftElement.push(buffer, caps: try Caps("video/x-raw,format=GRAY8,width=16,height=8,framerate=30/1")) == .flushing)
+        #expect(swiftElement.endOfStream() == .flushing)
+        swiftElement.postError("too late")
+        #expect(swiftElement.downstreamCaps(filter: Caps.any).isAny)
     }
 }

@@ -40,7 +40,7 @@ typedef struct {
     void (*finalize)(GstElement *element, void *swift_object);
     void (*set_property)(GstElement *element, void *swift_object, guint property_id, const GValue *value);
     void (*get_property)(GstElement *element, void *swift_object, guint property_id, GValue *value);
-    /// Runs the whole state change; call CGStreamerShim_bin_parent_change_state for the bin's own part.
+    /// Runs the whole state change; call CGStreamerShim_swift_element_parent_change_state for the bin's own part.
     GstStateChangeReturn (*change_state)(GstElement *element, void *swift_object, GstStateChange transition);
     /// An end-of-stream event sent to a plain element (gst_element_send_event): returns 1 when it took
     /// the event and sent it out (a pulled source, out of its pad), -1 when it took it but the pad
@@ -49,13 +49,13 @@ typedef struct {
 } CGStreamerShimBinCallbacks;
 
 /// Installs the callbacks. Call once, before registering any type.
-void CGStreamerShim_bin_set_callbacks(const CGStreamerShimBinCallbacks *callbacks);
+void CGStreamerShim_swift_element_set_callbacks(const CGStreamerShimBinCallbacks *callbacks);
 
 /// Registers a GstBin subclass (or, with `plain_element`, a GstElement subclass) named `type_name`
 /// with metadata, pad templates (taken, floating refs are sunk) and properties (ids 1...n_pspecs,
 /// taken). `swift_class` is stored in the class struct. Returns the new GType, or 0 when a type of
 /// that name exists already.
-GType CGStreamerShim_bin_register_type(const char *type_name, const char *longname, const char *klass,
+GType CGStreamerShim_swift_element_register_type(const char *type_name, const char *longname, const char *klass,
                                        const char *description, const char *author,
                                        GstPadTemplate **templates, guint n_templates,
                                        GParamSpec **pspecs, guint n_pspecs, void *swift_class,
@@ -63,10 +63,10 @@ GType CGStreamerShim_bin_register_type(const char *type_name, const char *longna
 
 /// The parent class's part of a state change (GstBin's or GstElement's), for use inside the
 /// change_state callback.
-GstStateChangeReturn CGStreamerShim_bin_parent_change_state(GstElement *element, GstStateChange transition);
+GstStateChangeReturn CGStreamerShim_swift_element_parent_change_state(GstElement *element, GstStateChange transition);
 
 /// The Swift object of an element registered through this shim, or NULL for any other element.
-void *CGStreamerShim_bin_swift_object(GstElement *element);
-void CGStreamerShim_bin_set_swift_object(GstElement *element, void *swift_object);
+void *CGStreamerShim_swift_element_swift_object(GstElement *element);
+void CGStreamerShim_swift_element_set_swift_object(GstElement *element, void *swift_object);
 
 #endif

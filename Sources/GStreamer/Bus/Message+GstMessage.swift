@@ -139,7 +139,7 @@ extension Message {
     static func swiftElementName(containing object: UnsafeMutablePointer<GstObject>?) -> String? {
         guard let object, let parent = gst_object_get_parent(object) else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(parent)) }
-        guard CGStreamerShim_bin_swift_object(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self)) != nil
+        guard CGStreamerShim_swift_element_swift_object(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self)) != nil
         else { return nil }
         return parent.pointee.name.map { String(cString: $0) }
     }

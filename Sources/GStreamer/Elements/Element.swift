@@ -60,7 +60,7 @@ public class Element: @unchecked Sendable {
 
     /// For an element written in Swift (`ElementType.register`), its Swift half; nil for any other element.
     public var swiftElement: SwiftElement? {
-        guard let object = CGStreamerShim_bin_swift_object(pointer) else { return nil }
+        guard let object = CGStreamerShim_swift_element_swift_object(pointer) else { return nil }
         return Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
     }
 

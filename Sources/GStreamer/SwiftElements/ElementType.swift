@@ -157,7 +157,7 @@ public enum ElementType {
             let classPointer = Unmanaged.passRetained(box).toOpaque()
             let type = templates.withUnsafeMutableBufferPointer { templateBuffer in
                 specs.withUnsafeMutableBufferPointer { specBuffer in
-                    CGStreamerShim_bin_register_type(
+                    CGStreamerShim_swift_element_register_type(
                         typeName, description.longName, description.classification, description.description,
                         description.author, templateBuffer.baseAddress, guint(templateBuffer.count),
                         specBuffer.baseAddress, guint(specBuffer.count), classPointer,
@@ -237,8 +237,8 @@ public enum ElementType {
             // Without the app plugin the element stays an empty bin that fails NULL → READY, naming
             // the missing factory (see change_state), instead of trapping while it is made.
             guard missingAppFactories(for: box.description).isEmpty else { return }
-            let bridge = SwiftElement(element: element, type: box)
-            CGStreamerShim_bin_set_swift_object(element, Unmanaged.passRetained(bridge).toOpaque())
+            let swiftElement = SwiftElement(element: element, type: box)
+            CGStreamerShim_swift_element_set_swift_object(element, Unmanaged.passRetained(swiftElement).toOpaque())
         }
         callbacks.finalize = { _, object in
             guard let object else { return }
@@ -246,16 +246,16 @@ public enum ElementType {
         }
         callbacks.set_property = { _, object, id, value in
             guard let object, let value else { return }
-            let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
+            let swiftElement = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
             if let parsed = GValues.read(value) {
-                bridge.properties.set(id: Int(id), parsed)
-                bridge.propertyChanged(id: Int(id))
+                swiftElement.properties.set(id: Int(id), parsed)
+                swiftElement.propertyChanged(id: Int(id))
             }
         }
         callbacks.get_property = { _, object, id, value in
             guard let object, let value else { return }
-            let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
-            if let current = bridge.properties.get(id: Int(id)) {
+            let swiftElement = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
+            if let current = swiftElement.properties.get(id: Int(id)) {
                 _ = GValues.write(current, into: value)
             }
         }
@@ -265,18 +265,18 @@ public enum ElementType {
                     CGStreamerShim_element_post_error(element, 1, ElementFactory.missing(first).message, nil)
                     return GST_STATE_CHANGE_FAILURE
                 }
-                return CGStreamerShim_bin_parent_change_state(element, transition)
+                return CGStreamerShim_swift_element_parent_change_state(element, transition)
             }
-            let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
-            return bridge.changeState(transition)
+            let swiftElement = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
+            return swiftElement.changeState(transition)
         }
         callbacks.send_end_of_stream = { _, object, event in
             guard let object, let event else { return 0 }
-            let bridge = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
-            guard let sent = bridge.body.takeEndOfStream(event) else { return 0 }
+            let swiftElement = Unmanaged<SwiftElement>.fromOpaque(object).takeUnretainedValue()
+            guard let sent = swiftElement.body.takeEndOfStream(event) else { return 0 }
             return sent ? 1 : -1
         }
-        CGStreamerShim_bin_set_callbacks(&callbacks)
+        CGStreamerShim_swift_element_set_callbacks(&callbacks)
     }()
 
     /// The names of the element types registered from Swift in this process, sorted.

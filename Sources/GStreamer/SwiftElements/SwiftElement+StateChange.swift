@@ -33,7 +33,7 @@ extension SwiftElement {
             break
         }
 
-        let result = CGStreamerShim_bin_parent_change_state(core.element, transition)
+        let result = CGStreamerShim_swift_element_parent_change_state(core.element, transition)
         if result == GST_STATE_CHANGE_FAILURE { return result }
 
         switch (from, to) {

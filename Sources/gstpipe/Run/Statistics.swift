@@ -5,11 +5,11 @@ import MediaIO
 enum Statistics {
     /// Frames counted by the first Swift element in the pipeline, for the progress line.
     static func firstCounter(in pipeline: Pipeline) -> (@Sendable () -> Int?) {
-        let bridges = pipeline.allElements.compactMap(\.swiftElement)
+        let swiftElements = pipeline.allElements.compactMap(\.swiftElement)
         // gst_bin_iterate_recurse goes from the last element added to the first: in a parsed
-        // description, the last bridge is the first Swift element written.
-        guard let bridge = bridges.last else { return { nil } }
-        return { max(bridge.statistics.framesIn, bridge.statistics.framesOut) }
+        // description, the last one found is the first Swift element written.
+        guard let first = swiftElements.last else { return { nil } }
+        return { max(first.statistics.framesIn, first.statistics.framesOut) }
     }
 
     static func report(for pipeline: Pipeline, wallTime: Duration) -> String {

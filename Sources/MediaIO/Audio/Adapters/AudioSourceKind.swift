@@ -4,7 +4,7 @@ struct AudioSourceKind<Source: AudioSource>: SourceKind {
     let consumer: ElementAudioConsumer
 
     init(element: SwiftElement) {
-        consumer = ElementAudioConsumer(bridge: element)
+        consumer = ElementAudioConsumer(element: element)
     }
 
     /// Starts the sample count again (a new run begins at 0), then asks the source to initialize.

@@ -5,7 +5,7 @@ import Synchronization
 final class ElementAudioConsumer: AudioFrameConsumer {
     // Weak: a source may keep its consumer on a thread of its own after the element is gone; what it
     // hands over then is dropped (`.flushing`), as in a stopped pipeline.
-    private weak let bridge: SwiftElement?
+    private weak let element: SwiftElement?
 
     private struct State {
         var info: AudioInfo?
@@ -27,8 +27,8 @@ final class ElementAudioConsumer: AudioFrameConsumer {
     }
     private let state = Mutex(State())
 
-    init(bridge: SwiftElement) {
-        self.bridge = bridge
+    init(element: SwiftElement) {
+        self.element = element
     }
 
     var format: AudioInfo? { state.withLock { $0.info } }
@@ -58,7 +58,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
 
     func negotiate(_ request: AudioFormatRequest) -> AudioInfo? {
         guard let wanted = try? Caps(request.capsString) else { return nil }
-        let allowed = bridge?.downstreamCaps(filter: wanted) ?? wanted
+        let allowed = element?.downstreamCaps(filter: wanted) ?? wanted
         guard !allowed.isEmpty else { return nil }
         var preferences: [String: PropertyValue] = [:]
         if let rate = request.rate ?? request.preferredRate { preferences["rate"] = .int(rate) }
@@ -97,7 +97,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
 
     func consumeRawData(_ bytes: UnsafeRawBufferPointer, format: AudioInfo, timestamp: ClockTime?) -> FlowResult {
         // The element is gone: drop the samples before any work, as a stopped pipeline would.
-        guard bridge != nil else { return .flushing }
+        guard element != nil else { return .flushing }
         guard format.layout == .interleaved || format.channels == 1 else {
             reportError("raw audio is pushed interleaved: give an interleaved format (or push AudioFrames)")
             return .notNegotiated
@@ -181,7 +181,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
 
     private func changeFormat(to format: AudioInfo) -> Bool {
         let caps = format.caps
-        if state.withLock({ $0.info }) != nil, (bridge?.downstreamCaps(filter: caps).isEmpty ?? false) {
+        if state.withLock({ $0.info }) != nil, (element?.downstreamCaps(filter: caps).isEmpty ?? false) {
             reportError("downstream takes no \(format): put audioconvert ! audioresample after the element")
             return false
         }
@@ -228,7 +228,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
     }
 
     func consume(_ frame: AudioFrame) -> FlowResult {
-        guard let bridge else { return .flushing }
+        guard let element else { return .flushing }
         let (input, caps) = state.withLock { state -> (Sample?, Caps) in
             if state.info != frame.info {
                 state.info = frame.info
@@ -247,7 +247,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
         }
         let buffer = frame.buffer.withTimestamps(
             pts: frame.timestamp, duration: frame.duration, discontinuity: frame.isDiscontinuity)
-        let result = bridge.push(buffer, caps: caps, segmentFrom: input)
+        let result = element.push(buffer, caps: caps, segmentFrom: input)
         state.withLock { state in
             state.lastFlow = result
             state.taken += 1
@@ -259,7 +259,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
 
     private func push(_ buffer: Buffer, caps: Caps) -> FlowResult {
         let input = state.withLock { $0.input }
-        let result = bridge?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
+        let result = element?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
         state.withLock {
             $0.lastFlow = result
             $0.pushed += 1
@@ -288,8 +288,8 @@ final class ElementAudioConsumer: AudioFrameConsumer {
         guard let info = current else {
             throw MediaIOError("no format yet: negotiate one before making frames")
         }
-        guard let bridge else { throw MediaIOError("the element is gone: no frames can be made for it") }
-        let buffer = try bridge.makeBuffer(size: sampleCount * info.bytesPerFrame)
+        guard let element else { throw MediaIOError("the element is gone: no frames can be made for it") }
+        let buffer = try element.makeBuffer(size: sampleCount * info.bytesPerFrame)
         if info.layout == .nonInterleaved && info.channels > 1 { buffer.addAudioMeta(info, samples: sampleCount) }
         let start = timestamp ?? countTime
         let end = start + info.duration(ofSamples: sampleCount)
@@ -299,10 +299,10 @@ final class ElementAudioConsumer: AudioFrameConsumer {
     func endOfStream() {
         _ = flushPending()
         state.withLock { $0.ended = true }
-        bridge?.endOfStream()
+        element?.endOfStream()
     }
 
     func reportError(_ message: String) {
-        bridge?.postError(message)
+        element?.postError(message)
     }
 }

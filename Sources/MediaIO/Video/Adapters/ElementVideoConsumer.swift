@@ -4,7 +4,7 @@ import Synchronization
 final class ElementVideoConsumer: VideoFrameConsumer {
     // Weak: a source may keep its consumer on a thread of its own after the element is gone; frames it
     // hands over then are dropped (`.flushing`), as in a stopped pipeline.
-    private weak let bridge: SwiftElement?
+    private weak let element: SwiftElement?
 
     private struct State {
         /// A filter's input sample while its `render` runs: the segment and caps of the output.
@@ -18,8 +18,8 @@ final class ElementVideoConsumer: VideoFrameConsumer {
     }
     private let state = Mutex(State())
 
-    init(bridge: SwiftElement) {
-        self.bridge = bridge
+    init(element: SwiftElement) {
+        self.element = element
     }
 
     /// Runs a filter's render with `input` as the sample its output belongs to; returns how the last
@@ -37,7 +37,7 @@ final class ElementVideoConsumer: VideoFrameConsumer {
 
     func consume(_ frame: VideoFrame) -> FlowResult {
         // The element is gone: drop the frame before any work, as a stopped pipeline would.
-        guard bridge != nil else { return .flushing }
+        guard element != nil else { return .flushing }
         let (input, inputFormat) = state.withLock { ($0.input, $0.inputFormat) }
         let result: FlowResult
         do {
@@ -50,7 +50,7 @@ final class ElementVideoConsumer: VideoFrameConsumer {
             let buffer = outgoing.buffer!.withTimestamps(
                 pts: frame.hasTimestamp ? frame.timestamp : nil, duration: frame.duration)
             let caps = try outputCaps(for: outgoing.format, input: input, inputFormat: inputFormat)
-            result = bridge?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
+            result = element?.push(buffer, caps: caps, segmentFrom: input) ?? .flushing
         } catch {
             reportError("\(error)")
             result = .error
@@ -77,12 +77,12 @@ final class ElementVideoConsumer: VideoFrameConsumer {
     }
 
     func endOfStream() {
-        bridge?.endOfStream()
+        element?.endOfStream()
     }
 
     func negotiate(_ request: VideoFormatRequest) -> VideoFrameFormat? {
         guard let filter = try? Caps(VideoPixelFormat.caps(for: request.pixelFormats)) else { return nil }
-        let allowed = bridge?.downstreamCaps(filter: filter) ?? filter
+        let allowed = element?.downstreamCaps(filter: filter) ?? filter
         guard !allowed.isEmpty else { return nil }
         guard
             let fixed = try? allowed.fixated(preferring: [
@@ -99,8 +99,8 @@ final class ElementVideoConsumer: VideoFrameConsumer {
 
     func makeFrame(format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?) throws -> VideoFrame {
         let info = try format.gstreamerInfo()
-        guard let bridge else { throw MediaIOError("the element is gone: it takes no more frames") }
-        let buffer = try bridge.makeVideoBuffer(info)
+        guard let element else { throw MediaIOError("the element is gone: it takes no more frames") }
+        let buffer = try element.makeVideoBuffer(info)
         let layout = info.adjusted(for: buffer)
         var frameFormat = format
         frameFormat.bytesPerRow = layout.strides
@@ -153,7 +153,7 @@ final class ElementVideoConsumer: VideoFrameConsumer {
     }
 
     func reportError(_ message: String) {
-        bridge?.postError(message)
+        element?.postError(message)
     }
 
     /// A frame in memory of its own, copied row by row into a pooled GStreamer buffer.

@@ -4,7 +4,7 @@ struct VideoSourceKind<Source: VideoSource>: SourceKind {
     let consumer: ElementVideoConsumer
 
     init(element: SwiftElement) {
-        consumer = ElementVideoConsumer(bridge: element)
+        consumer = ElementVideoConsumer(element: element)
     }
 
     func initialize(_ source: Source, element: SwiftElement?) throws {
