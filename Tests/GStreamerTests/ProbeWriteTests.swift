@@ -39,7 +39,7 @@ struct ProbeWriteTests {
         return heads
     }
 
-    @Test("29.12: a probe's withMutableBytes writes the buffer, and the appsink downstream reads the bytes written")
+    @Test("A probe's withMutableBytes writes the buffer, and the appsink downstream reads the bytes written")
     func probeWritesBytes() throws {
         let pipeline = try Pipeline(launch: Self.raw + " ! identity name=id ! appsink name=sink sync=false")
         let pad = try #require(pipeline.element(named: "id")?.pad(named: "src"))
@@ -52,7 +52,7 @@ struct ProbeWriteTests {
         #expect(heads == Array(repeating: Self.mark, count: 3))
     }
 
-    @Test("29.12: behind a tee the buffer is shared: the probe's branch sees its bytes, the other branch the originals")
+    @Test("Behind a tee the buffer is shared: the probe's branch sees its bytes, the other branch the originals")
     func probeWritesSharedBuffer() throws {
         let pipeline = try Pipeline(
             launch: Self.raw + " ! tee name=t t. ! queue name=q ! appsink name=a sync=false "
@@ -72,7 +72,7 @@ struct ProbeWriteTests {
         #expect(untouchedHeads.allSatisfy { $0 != Self.mark && Set($0).count == 1 }, "\(untouchedHeads)")
     }
 
-    @Test("29.12: withMutableBytes on a buffer a sample holds too writes this wrapper's copy, not the sample's")
+    @Test("withMutableBytes on a buffer a sample holds too writes this wrapper's copy, not the sample's")
     func sharedWrapperCopies() throws {
         let buffer = try Buffer(bytes: [1, 2, 3, 4])
         let sample = Sample(buffer: buffer, caps: nil)

@@ -8,7 +8,7 @@ private let webRTCBinAvailable = ["webrtcbin", "vp8enc", "rtpvp8pay"].allSatisfy
 @Suite("State changes from handlers on threads that are not GstTask threads")
 struct CallbackStateTests {
     @Test(
-        "29.10: a pipeline stopped from webrtcbin's on-negotiation-needed, on webrtcbin's own thread, reaches NULL",
+        "A pipeline stopped from webrtcbin's on-negotiation-needed, on webrtcbin's own thread, reaches NULL",
         .enabled(if: webRTCBinAvailable, "needs webrtcbin (gstreamer1.0-plugins-bad) and the VP8 elements"),
         .timeLimit(.minutes(1)))
     func stopFromSignalHandler() async throws {

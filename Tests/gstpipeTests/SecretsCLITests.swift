@@ -66,7 +66,7 @@ struct SecretsCLITests {
         expectHidden(["debugpw2024"], in: logged)
     }
 
-    @Test("29.13: GST_DEBUG_FILE with %p and %r names one file, expanded as GStreamer does, with the lines redacted")
+    @Test("GST_DEBUG_FILE with %p and %r names one file, expanded as GStreamer does, with the lines redacted")
     func debugLogFilePattern() async throws {
         let namespace = try await NetworkNamespace()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("debugfile-\(getpid())")
