@@ -10,6 +10,7 @@ enum StreamOutputs {
         UDPOutput.self,
         RTPOutput.self,
         HLSOutput.self,
+        RTMPOutput.self,
         WebRTCOutput.self,
         WHIPOutput.self,
     ]
