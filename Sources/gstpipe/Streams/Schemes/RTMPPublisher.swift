@@ -219,10 +219,16 @@ final class RTMPConnection: Sendable {
     private let ending: AsyncStream<String?>.Continuation
 
     private struct State {
-        var buffersIn = 0
+        /// When rtmp2sink took the first buffer.
+        var firstBuffer: ContinuousClock.Instant?
+        var published = false
         var sentEnd = false
         var ended = false
     }
+
+    /// How long a connection must stay up after its first buffer to count as published: a server that
+    /// refuses the key may do so only after rtmp2sink has begun to send (nginx's `deny publish` does).
+    static let publishedAfter: Duration = .seconds(1)
 
     init(output: RTMPOutput, caps: Caps?, published: @escaping @Sendable () -> Void) throws(GStreamerError) {
         (endings, ending) = AsyncStream.makeStream(of: String?.self, bufferingPolicy: .bufferingNewest(1))
@@ -250,13 +256,19 @@ final class RTMPConnection: Sendable {
         try pipeline.add(source)
         try pipeline.add(sender)
         try source.link(to: sender)
-        // A buffer reaching rtmp2sink after the first means the first was sent: rtmp2sink holds the
-        // first until the server has accepted the stream (and its key).
+        // rtmp2sink holds the first buffer until the server has answered the publish; the connection
+        // counts as published once buffers still go in `publishedAfter` later.
         sender.pad(named: "sink")?.addProbe(.buffer) { [weak self] _ in
             guard let self else { return .ok }
+            let now = ContinuousClock.now
             let first = state.withLock { state -> Bool in
-                state.buffersIn += 1
-                return state.buffersIn == 2
+                guard let firstBuffer = state.firstBuffer else {
+                    state.firstBuffer = now
+                    return false
+                }
+                guard !state.published, !state.ended, now - firstBuffer >= Self.publishedAfter else { return false }
+                state.published = true
+                return true
             }
             if first { published() }
             return .ok
