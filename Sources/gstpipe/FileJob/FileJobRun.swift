@@ -132,11 +132,6 @@ struct FileJobRun {
                     connectAudioBranch(branch, of: output, note: note)
                     continue
                 }
-                // An output whose receivers refuse pictures alone gets silence in the input's place.
-                if output.file.stream?.needsAudio == true, feedSilence(into: branch, of: output, live: file.isNetwork) {
-                    connectAudioBranch(branch, of: output, note: note)
-                    continue
-                }
                 removeAudioBranch(branch)
                 if let undecodableAudio {
                     note(
@@ -144,25 +139,6 @@ struct FileJobRun {
                             + "installed): writing video only")
                 }
             }
-        }
-    }
-
-    /// Feeds silence into an audio branch the input has no audio for: an audiotestsrc, started in the
-    /// running pipeline, ended with the output's video. False when it could not be made.
-    private static func feedSilence(
-        into branch: FileJobElements.AudioBranch, of output: FileJobElements.Output, live: Bool
-    ) -> Bool {
-        guard let bin = branch.converter.parent as? Bin else { return false }
-        do throws(GStreamerError) {
-            let silence = try ElementSpec(
-                "audiotestsrc", [("wave", .text("silence")), ("is-live", .text(live ? "true" : "false"))]
-            ).make(named: "gstpipe-silence\(output.file.index)", in: bin)
-            try silence.link(to: branch.converter)
-            try FileJobElements.endSilence(silence, withVideoAt: output.converter)
-            try silence.syncStateWithParent()
-            return true
-        } catch {
-            return false
         }
     }
 

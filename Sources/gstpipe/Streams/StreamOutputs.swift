@@ -10,9 +10,9 @@ enum StreamOutputs {
         UDPOutput.self,
         RTPOutput.self,
         HLSOutput.self,
-        RTMPOutput.self,
         WebRTCOutput.self,
         WHIPOutput.self,
+        RTMPOutput.self,
     ]
 
     /// The output `token` names, nil for anything else (a file name, an element, a URI of another
