@@ -46,7 +46,10 @@ struct RTMPTests {
         while Date() < deadline {
             result = await namespace.run(
                 "/usr/bin/ffmpeg",
-                ["-hide_banner", "-nostdin", "-v", "error", "-i", url, "-t", "\(seconds)", "-c", "copy", "-y", file.path]
+                [
+                    "-hide_banner", "-nostdin", "-v", "error", "-i", url, "-t", "\(seconds)", "-c", "copy", "-y",
+                    file.path,
+                ]
             ).finish(timeout: Double(seconds) + 20)
             if result.status == 0 { return result }
             try? await Task.sleep(for: .milliseconds(300))
@@ -78,7 +81,10 @@ struct RTMPTests {
             ("rtmp://127.0.0.1", "rtmp://127.0.0.1 has no application and stream key"),
             ("rtmp://127.0.0.1:70000/live/\(Self.key)", "rtmp://127.0.0.1:70000/live/***: the port must be between"),
             ("rtmp://127.0.0.1/live/\(Self.key)?bitrate=fast", "rtmp://127.0.0.1/live/***?bitrate=fast: bitrate=fast "),
-            ("rtmp://127.0.0.1/live/\(Self.key)?latency=2", "rtmp://127.0.0.1/live/***?latency=2: an rtmp:// output has no option latency"),
+            (
+                "rtmp://127.0.0.1/live/\(Self.key)?latency=2",
+                "rtmp://127.0.0.1/live/***?latency=2: an rtmp:// output has no option latency"
+            ),
         ]
         for (address, says) in cases {
             let result = try CLI.run(
@@ -99,10 +105,10 @@ struct RTMPTests {
         let graph = folder.appendingPathComponent("graph.dot")
         let publisher = namespace.run(
             CLI.binary.path,
-            ["--graph", graph.path, "noise", "num-buffers=360", "!", "gray", "!", "rtmp://127.0.0.1/live/\(Self.key)"])
+            ["--graph", graph.path, "noise", "num-buffers=300", "!", "gray", "!", "rtmp://127.0.0.1/live/\(Self.key)"])
         let recording = folder.appendingPathComponent("played.flv")
         let played = await Self.record(
-            "rtmp://127.0.0.1/live/\(Self.key)", seconds: 7, into: recording, in: namespace)
+            "rtmp://127.0.0.1/live/\(Self.key)", seconds: 6, into: recording, in: namespace)
         let published = await publisher.finish(timeout: 40)
         _ = await nginx.stop()
         let comment = Comment(rawValue: "gstpipe: \(published.stderr)\nffmpeg: \(played.stderr)")
@@ -117,16 +123,17 @@ struct RTMPTests {
         let audio = streams.first { $0.hasPrefix("aac,") } ?? ""
         #expect(video.hasPrefix("h264,320,240,yuv420p,"), "\(streams) \(comment)")
         let frames = Int(video.split(separator: ",").last ?? "") ?? 0
-        // Seven seconds from the first key frame the player got (up to 2 s in), at 30 frames a second.
-        #expect(frames >= 120, "\(streams) \(comment)")
+        // Six seconds from the first key frame the player got (up to 2 s in), at 30 frames a second.
+        #expect(frames >= 100, "\(streams) \(comment)")
         #expect(audio.hasPrefix("aac,48000,2,") || audio.hasPrefix("aac,44100,2,"), "\(streams)")
         let audioFrames = Int(audio.split(separator: ",").last ?? "") ?? 0
-        #expect(audioFrames >= 200, "silent AAC all along: \(streams)")
+        #expect(audioFrames >= 170, "silent AAC all along: \(streams)")
         let keys = try await Self.keyFrameTimes(recording)
         let gaps = zip(keys, keys.dropFirst()).map { $1 - $0 }
         #expect(gaps.count >= 2 && gaps.allSatisfy { abs($0 - 2) < 0.1 }, "key frames at \(keys)")
         let dot = (try? String(contentsOf: graph, encoding: .utf8)) ?? ""
-        #expect(dot.lowercased().contains("flvmux") && dot.lowercased().contains("x264enc"), "the graph: \(dot.prefix(300))")
+        let pictured = dot.lowercased()
+        #expect(pictured.contains("flvmux") && pictured.contains("x264enc"), "the graph: \(dot.prefix(300))")
         Self.expectNoKey([published.stdout, published.stderr, dot], "publishes")
     }
 
@@ -141,7 +148,8 @@ struct RTMPTests {
             ["-c", "exec \"$0\" \"$@\" 2>\(log.path)", CLI.binary.path, "noise", "!", "gray", "!",
              "rtmp://127.0.0.1/live/\(Self.key)"])
         let url = "rtmp://127.0.0.1/live/\(Self.key)"
-        let before = await Self.record(url, seconds: 3, into: folder.appendingPathComponent("before.flv"), in: namespace)
+        let beforeFile = folder.appendingPathComponent("before.flv")
+        let before = await Self.record(url, seconds: 3, into: beforeFile, in: namespace)
         #expect(before.status == 0, "\(before.stderr)")
         await nginx.kill()
         try await Task.sleep(for: .seconds(2))
@@ -162,7 +170,8 @@ struct RTMPTests {
         #expect(
             stderr.components(separatedBy: "the connection to rtmp://127.0.0.1/live/*** was lost").count == 2,
             "\(stderr)")
-        #expect(stderr.components(separatedBy: "publishing to rtmp://127.0.0.1/live/*** again, after").count == 2, "\(stderr)")
+        let back = "publishing to rtmp://127.0.0.1/live/*** again, after"
+        #expect(stderr.components(separatedBy: back).count == 2, "\(stderr)")
         Self.expectNoKey([result.stdout, stderr], "restart")
     }
 
@@ -174,8 +183,9 @@ struct RTMPTests {
             CLI.binary.path, ["noise", "!", "gray", "!", "rtmp://127.0.0.1/closed/\(Self.key)"]
         ).finish(timeout: 30)
         #expect(denied.status == 1, "\(denied.stderr)")
-        #expect(denied.stderr.contains("cannot publish to rtmp://127.0.0.1/closed/***: the server closed the connection "
-            + "as gstpipe began to publish: it refused the stream key"), "\(denied.stderr)")
+        let refusal = "cannot publish to rtmp://127.0.0.1/closed/***: the server closed the connection as gstpipe "
+            + "began to publish: it refused the stream key"
+        #expect(denied.stderr.contains(refusal), "\(denied.stderr)")
         // The key from the environment, and a port nothing listens on.
         let nobody = await namespace.run(
             "/usr/bin/env", ["GSTPIPE_RTMP_KEY=\(Self.key)", CLI.binary.path, "noise", "!", "gray", "!",
@@ -188,6 +198,49 @@ struct RTMPTests {
         Self.expectNoKey([denied.stdout, denied.stderr, nobody.stdout, nobody.stderr], "refused")
     }
 
+    @Test("rtmps:// through nginx's stream module terminating TLS: refused untrusted, published once trusted")
+    func overTLS() async throws {
+        let namespace = try await NetworkNamespace()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-rtmps-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let certificate = try await Nginx.certificate(in: folder)
+        let stream = """
+            stream {
+                server {
+                    listen 127.0.0.1:1936 ssl;
+                    ssl_certificate \(certificate.certificate);
+                    ssl_certificate_key \(certificate.key);
+                    proxy_pass 127.0.0.1:1935;
+                }
+            }
+            """
+        let nginx = try await Nginx(in: namespace, folder: folder, stream: stream, rtmp: Self.rtmp, port: 1935)
+        let address = "rtmps://127.0.0.1:1936/live/\(Self.key)"
+        let untrusted = await namespace.run(CLI.binary.path, ["noise", "!", "gray", "!", address]).finish(timeout: 30)
+        // Trusted: the certificate as the system's CA bundle (which GLib's TLS reads), in a mount
+        // namespace of the publisher's own, so that the machine's bundle is left alone.
+        let trusting = "mount --bind \"$0\" /etc/ssl/certs/ca-certificates.crt && exec \"$@\""
+        let publisher = namespace.run(
+            "/usr/bin/unshare",
+            ["-m", "/bin/sh", "-c", trusting, certificate.certificate, CLI.binary.path, "noise", "num-buffers=210", "!",
+             "gray", "!", address])
+        let recording = folder.appendingPathComponent("tls.flv")
+        let played = await Self.record(
+            "rtmp://127.0.0.1/live/\(Self.key)", seconds: 3, into: recording, in: namespace)
+        let published = await publisher.finish(timeout: 40)
+        _ = await nginx.stop()
+        let comment = Comment(rawValue: "untrusted: \(untrusted.stderr)\ntrusted: \(published.stderr)")
+        #expect(untrusted.status == 1, comment)
+        let refusal = "cannot publish to rtmps://127.0.0.1:1936/live/***: the TLS connection"
+        #expect(untrusted.stderr.contains(refusal), comment)
+        #expect(published.status == 0 && played.status == 0, "\(comment)\n\(played.stderr)")
+        let streams = try await probeStreams(recording.path, entries: "codec_name,nb_read_frames")
+        let frames = streams.first { $0.hasPrefix("h264,") }.flatMap { Int($0.split(separator: ",").last ?? "") } ?? 0
+        #expect(frames >= 30, "\(streams)")
+        Self.expectNoKey([untrusted.stdout, untrusted.stderr, published.stdout, published.stderr], "rtmps")
+    }
+
     @Test("gstpipe reads what ffmpeg publishes to nginx, and ends once the publisher has gone (--timeout)")
     func reads() async throws {
         let (namespace, folder, nginx) = try await Self.server()
@@ -195,7 +248,7 @@ struct RTMPTests {
         let sender = namespace.run(
             "/usr/bin/ffmpeg",
             ["-hide_banner", "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25",
-             "-f", "lavfi", "-i", "sine", "-t", "6", "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-f", "flv",
+             "-f", "lavfi", "-i", "sine", "-t", "5", "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-f", "flv",
              "rtmp://127.0.0.1/live/camera"])
         try await Task.sleep(for: .seconds(1))
         let output = folder.appendingPathComponent("read.mp4")
@@ -208,7 +261,7 @@ struct RTMPTests {
         let streams = try await probeStreams(output.path, entries: "codec_name,width,height,nb_read_frames")
         let video = streams.first { $0.hasPrefix("h264,") } ?? ""
         let frames = Int(video.split(separator: ",").last ?? "") ?? 0
-        #expect(video.hasPrefix("h264,320,240,") && frames >= 75, "\(streams) \(reader.stderr)")
+        #expect(video.hasPrefix("h264,320,240,") && frames >= 60, "\(streams) \(reader.stderr)")
         #expect(streams.contains { $0.hasPrefix("aac,") }, "the input's audio: \(streams)")
     }
 }

@@ -119,8 +119,10 @@ struct RTMPOutput: StreamOutput {
         guard let input = encoder.pad(named: "sink") else { return }
         input.addProbe(.eventDownstream) { info in
             guard let caps = info.event?.caps, let video = try? VideoInfo(caps: caps) else { return .ok }
-            let rate = video.framerate.denominator > 0 ? Double(video.framerate.numerator) / Double(video.framerate.denominator) : 30
-            try? encoder.set("bitrate", fromString: String(Self.defaultBitrate(width: video.width, height: video.height, rate: rate)))
+            let (numerator, denominator) = (video.framerate.numerator, video.framerate.denominator)
+            let rate = denominator > 0 ? Double(numerator) / Double(denominator) : 30
+            let kbps = Self.defaultBitrate(width: video.width, height: video.height, rate: rate)
+            try? encoder.set("bitrate", fromString: String(kbps))
             return .ok
         }
     }

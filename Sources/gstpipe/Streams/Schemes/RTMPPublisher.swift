@@ -102,7 +102,8 @@ final class RTMPPublisher: StreamServer {
             defer { state.awaySince = nil }
             return state.awaySince.map { .now - $0 }
         }
-        if let away { note("publishing to \(output.shown) again, after \(ReconnectingInput.seconds(away, decimals: 1))") }
+        guard let away else { return }
+        note("publishing to \(output.shown) again, after \(ReconnectingInput.seconds(away, decimals: 1))")
     }
 
     /// Waits for each connection to end; the first failing before it published ends the run, a later
@@ -176,6 +177,9 @@ final class RTMPPublisher: StreamServer {
     static func explain(_ reason: String, server: String) -> String {
         if reason.contains("Connection refused") || reason.contains("Could not connect") {
             return "nothing answers at \(server) (\(reason))"
+        }
+        if reason.localizedCaseInsensitiveContains("certificate") || reason.contains("TLS") {
+            return "the TLS connection to \(server) failed: is its certificate one this machine trusts? (\(reason))"
         }
         if reason.contains("closed remotely") || reason.contains("Connection error") {
             return "the server closed the connection as gstpipe began to publish: it refused the stream key or "
