@@ -6,7 +6,8 @@
 # gathers no ICE candidates without it), the WebRTC headers of plugins-bad (the webrtcbin shim) and
 # Chromium, the browser of the WebRTC tests (with curl, ip for their network namespaces, and coturn,
 # the TURN server a relayed viewer goes through; nginx with its stream module, the reverse proxy
-# of the "Serving safely" article that ReverseProxyTests runs). Installs
+# of the "Serving safely" article that ReverseProxyTests runs, and its RTMP module, the ingest server
+# RTMPTests publish to and read from). Installs
 # only what is missing; safe to run again. redis-server, python3-celery and python3-redis: the farm
 # (farm/worker, farm/run) and its tests. gdb: scripts/test-guard.py prints a hung test run's
 # thread stacks with it. python3-prometheus-client: its parser reads `--metrics` in MetricsTests.
@@ -21,7 +22,7 @@ packages=(
     libgstrtspserver-1.0-dev gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0
     xvfb graphviz python3-gst-1.0 ffmpeg
     gstreamer1.0-nice libgstreamer-plugins-bad1.0-dev chromium curl iproute2 coturn
-    nginx-light libnginx-mod-stream
+    nginx-light libnginx-mod-stream libnginx-mod-rtmp
     python3-venv
     gdb
     redis-server python3-celery python3-redis

@@ -13,7 +13,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 library='GStreamerTests|GStreamerPlayTests|MediaIOTests|GstPipeElementsTests'
-streams='StreamOutputTests|StreamInputTests'
+streams='StreamOutputTests|StreamInputTests|RTMPTests'
 # The RTSP credentials and TLS tests (ffmpeg clients in network namespaces) in a run of their own after
 # those: beside them on a loaded machine, the first rtsp:// output test's ffmpeg once decoded nothing.
 secured='RTSPAuthTests'

@@ -161,10 +161,11 @@ struct CLIOptionsTests {
             of viewers), srt://HOST:PORT (caller) or srt://:PORT (listener),
             udp://HOST:PORT (MPEG-TS), rtp://HOST:PORT (the SDP printed, or written by
             --sdp), DIR/NAME.m3u8 (HLS), webrtc://HOST:PORT/PATH (a page and WHEP for
-            browsers) or whip+http(s)://HOST:PORT/PATH (published to a WHIP server), video
-            encoded for streaming (x264 zerolatency, a key frame every 2 s at any frame
-            rate). A first token rtsp://, srt://, udp://, webrtc:// or whep+http:// is a
-            live input, which fails after --timeout seconds with nothing.
+            browsers), whip+http(s)://HOST:PORT/PATH (published to a WHIP server) or
+            rtmp(s)://HOST[:PORT]/APP/KEY (published to an RTMP server), video encoded for
+            streaming (x264 zerolatency, a key frame every 2 s at any frame rate). A first
+            token rtsp://, srt://, udp://, rtmp://, webrtc:// or whep+http:// is a live
+            input, which fails after --timeout seconds with nothing.
 
             Examples:
               gstpipe noise ! gray ! autovideosink
@@ -241,8 +242,9 @@ struct CLIOptionsTests {
               --tls-no-verify         Accept any certificate from an rtsps:// input's
                                       server (a self-signed test server): unsafe.
               --timeout <seconds>     Seconds a network input (rtsp://, srt://, udp://,
-                                      webrtc://, whep+http://) may send nothing before
-                                      gstpipe gives up; 0 waits forever. (default: 10.0)
+                                      rtmp://, webrtc://, whep+http://) may send nothing
+                                      before gstpipe gives up; 0 waits forever. (default:
+                                      10.0)
               --reconnect             When the network input fails, ends or sends nothing
                                       for --timeout, open it again (after 1, 2, 4 ... 30 s)
                                       while the outputs go on: the last frame, then a "no

@@ -39,9 +39,10 @@ struct OutputSchemeTests {
             StreamOutputs.help
                 == "rtsp://HOST:PORT/PATH (served to any number of viewers), srt://HOST:PORT (caller) or "
                 + "srt://:PORT (listener), udp://HOST:PORT (MPEG-TS), rtp://HOST:PORT (the SDP printed, or written "
-                + "by --sdp), DIR/NAME.m3u8 (HLS), webrtc://HOST:PORT/PATH (a page and WHEP for browsers) or "
-                + "whip+http(s)://HOST:PORT/PATH (published to a WHIP server)")
-        #expect(StreamInput.helpNames.listed("or") == "rtsp://, srt://, udp://, webrtc:// or whep+http://")
+                + "by --sdp), DIR/NAME.m3u8 (HLS), webrtc://HOST:PORT/PATH (a page and WHEP for browsers), "
+                + "whip+http(s)://HOST:PORT/PATH (published to a WHIP server) or rtmp(s)://HOST[:PORT]/APP/KEY "
+                + "(published to an RTMP server)")
+        #expect(StreamInput.helpNames.listed("or") == "rtsp://, srt://, udp://, rtmp://, webrtc:// or whep+http://")
     }
 
     /// An entry of the shape `webrtc://HOST:PORT/PATH?codec=h264` needs: a server (port 0 picks a

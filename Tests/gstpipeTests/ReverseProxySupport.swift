@@ -9,7 +9,11 @@ final class Nginx: Sendable {
     /// Debian builds the stream (TCP) module as a module of its own, in `libnginx-mod-stream`.
     static let streamModule = "/usr/lib/nginx/modules/ngx_stream_module.so"
 
+    /// Debian's `libnginx-mod-rtmp`: RTMP ingest and playback, for the `rtmp://` tests.
+    static let rtmpModule = "/usr/lib/nginx/modules/ngx_rtmp_module.so"
+
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: executable) }
+    static var hasRTMPModule: Bool { isInstalled && FileManager.default.fileExists(atPath: rtmpModule) }
     static var hasStreamModule: Bool { isInstalled && FileManager.default.fileExists(atPath: streamModule) }
 
     /// The folder's stream log: one line per proxied TCP connection, `bytes_sent bytes_received`.
@@ -17,12 +21,14 @@ final class Nginx: Sendable {
     private let folder: URL
     private let process: Spawned
 
-    /// Starts nginx with `http` (blocks for its `http` context) and `stream` (a whole `stream { … }`
-    /// block, which gets a log of the bytes each connection carried) in `namespace`, and waits until
-    /// it listens on `port`.
-    init(in namespace: NetworkNamespace, folder: URL, http: String? = nil, stream: String? = nil, port: Int)
-        async throws
-    {
+    /// Starts nginx with `http` (blocks for its `http` context), `stream` (a whole `stream { … }`
+    /// block, which gets a log of the bytes each connection carried) and `rtmp` (a whole `rtmp { … }`
+    /// block) in `namespace`, and waits until it listens on `port`. With `rtmp`, nginx runs as one
+    /// process (no master): killed outright, nothing of it stays to hold the connections.
+    init(
+        in namespace: NetworkNamespace, folder: URL, http: String? = nil, stream: String? = nil, rtmp: String? = nil,
+        port: Int
+    ) async throws {
         self.folder = folder.appendingPathComponent("nginx")
         streamLog = self.folder.appendingPathComponent("stream.log")
         try FileManager.default.createDirectory(at: self.folder, withIntermediateDirectories: true)
@@ -33,6 +39,7 @@ final class Nginx: Sendable {
             "user root;", "worker_processes 1;", "pid \(path)/nginx.pid;", "error_log \(path)/error.log info;",
         ]
         if stream != nil { configuration.append("load_module \(Self.streamModule);") }
+        if rtmp != nil { configuration += ["load_module \(Self.rtmpModule);", "master_process off;"] }
         configuration.append("events { worker_connections 512; }")
         if let http {
             configuration += [
@@ -41,6 +48,7 @@ final class Nginx: Sendable {
                 "uwsgi_temp_path \(path)/uwsgi;", "scgi_temp_path \(path)/scgi;", http, "}",
             ]
         }
+        if let rtmp { configuration.append(rtmp) }
         if let stream {
             let log = "log_format bytes '$bytes_sent $bytes_received';\naccess_log \(streamLog.path) bytes;"
             configuration.append(stream.replacingOccurrences(of: "stream {", with: "stream {\n\(log)"))
@@ -94,6 +102,12 @@ final class Nginx: Sendable {
         ])).finish(timeout: 60)
         guard made.status == 0 else { throw NetworkNamespace.NamespaceError(message: "openssl: \(made.stderr)") }
         return (certificate, key)
+    }
+
+    /// Kills nginx outright (SIGKILL), as a crash or a power cut would, and waits for it to be gone.
+    func kill() async {
+        process.signal(SIGKILL)
+        _ = await process.finish(timeout: 10)
     }
 
     /// Stops nginx (SIGQUIT: a graceful end) and returns how it ended.

@@ -115,6 +115,11 @@ struct SecretsTests {
         // Other variables are no secrets.
         #expect(Secrets.redact("/root carol") == "/root carol")
         #expect(Secrets.isSecretVariable("GSTPIPE_RTSP_PASSWORD") && !Secrets.isSecretVariable("GSTPIPE_RTSP_USER"))
+        #expect(Secrets.isSecretVariable("GSTPIPE_RTMP_KEY"))
+        // An RTMP address's stream key is found in a command line, and hidden wherever it shows then.
+        let command = "noise ! gray ! rtmp://a.rtmp.youtube.com/live2/abcd-1234?bitrate=3000"
+        #expect(Secrets.found(in: command) == ["abcd-1234"])
+        #expect(Secrets.found(in: "rtmps://host/live") == [])
         #expect(Secrets.found(in: "rtsp://a:b1@h/x?token=t2 Bearer t3") == ["b1", "t2", "t3"])
     }
 

@@ -49,16 +49,22 @@ package struct OutputScheme: Sendable {
     package var options: QueryOptions = .passedOn
     /// True when an address may carry a user and password (`rtsp://alice:secret@HOST/PATH`).
     package var takesCredentials = false
+    /// True when the last piece of a path of two pieces or more is a secret (an RTMP stream key,
+    /// `rtmp://HOST/APP/KEY`): it is registered (`Secrets`) before any message quotes the address.
+    package var pathEndsInSecret = false
+    /// What a missing path is called in the message that asks for one ("path", "application and stream key").
+    package var pathName = "path"
 
     /// An entry named by `naming`, shown in `--help` as `help`; the rest as the properties say.
     package init(
         naming: Naming, help: String, example: String = "", isServer: Bool = false, defaultPort: Int? = nil,
         needsHost: Bool = true, needsPath: Bool = false, options: QueryOptions = .passedOn,
-        takesCredentials: Bool = false
+        takesCredentials: Bool = false, pathEndsInSecret: Bool = false, pathName: String = "path"
     ) {
         (self.naming, self.help, self.example, self.isServer) = (naming, help, example, isServer)
         (self.defaultPort, self.needsHost, self.needsPath) = (defaultPort, needsHost, needsPath)
         (self.options, self.takesCredentials) = (options, takesCredentials)
+        (self.pathEndsInSecret, self.pathName) = (pathEndsInSecret, pathName)
     }
 
     /// The output is written as files, named like one (HLS).
@@ -119,6 +125,7 @@ package struct StreamAddress: Sendable {
             throw .usage("\(Secrets.redact(token)): a \(name):// address takes no user or password: write it as \(example)")
         }
         let (bare, credentials) = try URICredentials.split(token)
+        if scheme.pathEndsInSecret, let secret = secretPathEnd(of: bare) { Secrets.register(secret) }
         // Redacted once the password is registered: the forms alone stop at a quote or a backslash, and
         // showed `rtsp://alice:'s3cret@host` whole (found by Fuzz/FuzzDescription).
         let shown = Secrets.redact(token)
@@ -142,7 +149,7 @@ package struct StreamAddress: Sendable {
             throw .usage("\(shown) has no host: write it as \(example)")
         }
         if scheme.needsPath && (path.isEmpty || path == "/") {
-            throw .usage("\(shown) has no path: name the stream, such as \(example)")
+            throw .usage("\(shown) has no \(scheme.pathName): name the stream, such as \(example)")
         }
         if !scheme.needsPath && !path.isEmpty && path != "/" {
             throw .usage("\(shown): a \(name):// address takes no path: write it as \(example)")
@@ -162,5 +169,16 @@ package struct StreamAddress: Sendable {
         return StreamAddress(
             uri: shown, host: host, port: port, path: path, options: options, credentials: credentials,
             writtenToken: token)
+    }
+
+    /// The last piece of `uri`'s path when the path has two pieces or more (`KEY` of
+    /// `rtmp://HOST/APP/KEY?bitrate=3000`), percent-decoded as well when it is encoded; nil otherwise.
+    package static func secretPathEnd(of uri: String) -> String? {
+        guard let authority = uri.range(of: "://") else { return nil }
+        let rest = uri[authority.upperBound...]
+        let path = rest.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? ""
+        let pieces = path.split(separator: "/", omittingEmptySubsequences: true).dropFirst()
+        guard pieces.count >= 2, let last = pieces.last else { return nil }
+        return String(last)
     }
 }

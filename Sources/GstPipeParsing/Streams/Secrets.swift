@@ -12,9 +12,9 @@ import Foundation
 ///   `user-pw="***"` in a pipeline graph), and a bearer token (`Bearer ***`);
 /// - secrets registered at start-up (`registerStartup`): each one found in those forms in the
 ///   command line or a description file, and the values of the environment's `GSTPIPE_*_PASSWORD`,
-///   `GSTPIPE_*_TOKEN` and `GSTPIPE_*_PASSPHRASE`, which are then hidden on their own too, as when an
-///   element's error quotes a password without its URI. Code that reads a secret from elsewhere (a
-///   users file) registers it with `register`.
+///   `GSTPIPE_*_TOKEN`, `GSTPIPE_*_PASSPHRASE` and `GSTPIPE_*_KEY` (an RTMP stream key), which are then
+///   hidden on their own too, as when an element's error quotes a password without its URI. Code that
+///   reads a secret from elsewhere (a users file, an RTMP address's path) registers it with `register`.
 package enum Secrets {
     /// What a secret is written as.
     package static let mask = "***"
@@ -47,14 +47,20 @@ package enum Secrets {
     }
 
     /// True for an environment variable of gstpipe's that holds a secret (`GSTPIPE_RTSP_PASSWORD`,
-    /// `GSTPIPE_WHIP_TOKEN`).
+    /// `GSTPIPE_WHIP_TOKEN`, `GSTPIPE_RTMP_KEY`).
     package static func isSecretVariable(_ name: String) -> Bool {
-        name.hasPrefix("GSTPIPE_") && ["_PASSWORD", "_TOKEN", "_PASSPHRASE", "_SECRET"].contains { name.hasSuffix($0) }
+        name.hasPrefix("GSTPIPE_")
+            && ["_PASSWORD", "_TOKEN", "_PASSPHRASE", "_SECRET", "_KEY"].contains { name.hasSuffix($0) }
     }
 
-    /// The secrets `text` holds in the forms `redact` knows: URI passwords, option values, bearer tokens.
+    /// The secrets `text` holds in the forms `redact` knows: URI passwords, option values, bearer tokens;
+    /// and the stream key that ends an RTMP address's path (`rtmp://HOST/APP/KEY`), which no form marks.
     package static func found(in text: String) -> [String] {
         var secrets: [String] = []
+        for word in text.split(whereSeparator: { $0.isWhitespace || $0 == "\"" || $0 == "'" })
+        where word.lowercased().hasPrefix("rtmp://") || word.lowercased().hasPrefix("rtmps://") {
+            if let key = StreamAddress.secretPathEnd(of: String(word)) { secrets.append(key) }
+        }
         for match in text.matches(of: userInfo) where !match.2.isEmpty { secrets.append(String(match.2)) }
         var rest = text
         for option in options {

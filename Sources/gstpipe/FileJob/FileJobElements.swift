@@ -34,6 +34,8 @@ struct FileJobElements {
         let queue: Element
         let resampler: Element
         let encoder: Element
+        /// The format's caps before the encoder (`OutputFormat.audioInput`), if it has some.
+        var caps: Element? = nil
         /// The elements after the encoder, the sink last, when the audio goes to a sink of its own
         /// rather than into the muxer (`StreamOutput.audioSinkChain`); empty otherwise.
         var sinkChain: [Element] = []
@@ -41,7 +43,7 @@ struct FileJobElements {
         /// The sink the audio ends in, when it has its own.
         var sink: Element? { sinkChain.last }
 
-        var elements: [Element] { [converter, queue, resampler, encoder] + sinkChain }
+        var elements: [Element] { [converter, queue, resampler] + (caps.map { [$0] } ?? []) + [encoder] + sinkChain }
     }
 
     /// One output's chain, from its junction to the sink.
@@ -145,8 +147,9 @@ struct FileJobElements {
             if oneImage && !sharedStream {
                 specs[specs.count - 1].properties.append(("snapshot", .text("true")))
             }
-            // The encoder: the first element that is neither caps nor a queue before it (`webrtc://`'s).
-            let encoderAt = specs.firstIndex { !["capsfilter", "queue"].contains($0.factory) } ?? 0
+            // The encoder: the first element that is neither caps nor a queue (`webrtc://`'s) nor a rate
+            // keeper (RTMP's) before it.
+            let encoderAt = specs.firstIndex { !["capsfilter", "queue", "videorate"].contains($0.factory) } ?? 0
             var made: [Element] = []
             for (position, spec) in specs.enumerated() {
                 made.append(try spec.make(named: position == encoderAt ? "gstpipe-videoencoder\(index)" : nil, in: bin))
@@ -192,11 +195,74 @@ struct FileJobElements {
         if job.input != nil, let audioEncoder = file.audioEncoder {
             // In the pipeline itself, beside the decoding source whose pad it links to.
             audio = try buildAudioBranch(
-                index: index, encoder: audioEncoder, then: file.stream?.audioSinkChain ?? [], in: pipeline)
+                index: index, encoder: audioEncoder, caps: format.audioInput, then: file.stream?.audioSinkChain ?? [],
+                in: pipeline)
+        }
+        var silence: [Element] = []
+        if file.media == .video, file.stream?.needsAudio == true, let muxer, audio == nil {
+            // A file input is read as fast as the sink takes it; anything else runs on the clock.
+            let live = job.input.map(\.isNetwork) ?? true
+            silence = try buildSilence(index: index, format: format, live: live, into: muxer, in: bin)
+            try endSilence(silence[0], withVideoAt: chain[0])
         }
         return Output(
             file: file, converter: chain[0], encoder: encoder, muxer: muxer, sink: sink, audio: audio,
-            elements: chain + (audio?.elements ?? []))
+            elements: chain + (audio?.elements ?? []) + silence)
+    }
+
+    /// Silence in `format`'s audio, into `muxer`, for an output whose receivers refuse a stream without
+    /// sound (`StreamOutput.needsAudio`) when nothing else feeds its audio: audiotestsrc, converted and
+    /// encoded. The source comes first in the elements returned.
+    static func buildSilence(
+        index: Int, format: OutputFormat, live: Bool, into muxer: Element, in bin: Bin
+    ) throws(GStreamerError) -> [Element] {
+        let encoder = (format.audioEncoders ?? []).first { GStreamer.hasElement(named: $0) } ?? ""
+        var specs = [
+            ElementSpec("audiotestsrc", [("wave", .text("silence")), ("is-live", .text(live ? "true" : "false"))]),
+            ElementSpec("audioconvert"), ElementSpec("audioresample"),
+        ]
+        if let caps = format.audioInput { specs.append(ElementSpec("capsfilter", [("caps", .text(caps))])) }
+        specs.append(ElementSpec(encoder))
+        var elements: [Element] = []
+        for (position, spec) in specs.enumerated() {
+            elements.append(try spec.make(named: position == 0 ? "gstpipe-silence\(index)" : nil, in: bin))
+        }
+        try link(elements)
+        try linkAudio(from: elements.last!, into: muxer)
+        return elements
+    }
+
+    /// Ends `silence` (an audiotestsrc) when the video that goes beside it ends at `video`'s input: the
+    /// muxer finishes once every input has.
+    static func endSilence(_ silence: Element, withVideoAt video: Element) throws(GStreamerError) {
+        let input = try pad("sink", of: video)
+        // The probe holds the source's wrapper (one made here: a weak one would be gone at once); the
+        // pipeline's pads and elements live as long as the run.
+        input.addProbe(.eventDownstream) { info in
+            if info.event?.typeName == "eos" { _ = silence.send(.endOfStream) }
+            return .ok
+        }
+    }
+
+    /// Links `encoder`'s output to a pad `muxer` makes on request for audio: one named so (flvmux's
+    /// "audio"), else the first whose caps take the encoder's.
+    static func linkAudio(from encoder: Element, into muxer: Element) throws(GStreamerError) {
+        let encoded = try pad("src", of: encoder)
+        let templates = muxer.padTemplates.filter { $0.direction == .sink && $0.presence == .request }
+        let offered = encoded.queryCaps()
+        guard
+            let template = templates.first(where: { $0.name.hasPrefix("audio") })
+                ?? templates.first(where: { $0.caps.canIntersect(offered) })
+        else {
+            throw GStreamerError(kind: .invalidArgument, message: "\(muxer.name) takes no audio", source: muxer.name)
+        }
+        let input = try muxer.requestPad(template.name)
+        do {
+            try encoded.linkAcrossBins(to: input)
+        } catch {
+            muxer.releaseRequestPad(input)
+            throw error
+        }
     }
 
     /// The branch that takes the input's audio to an output's muxer, beside its video; linked at
@@ -205,7 +271,7 @@ struct FileJobElements {
     /// track for a pad given back). With `sinks` (an output whose audio has a sink of its own), the
     /// encoder is linked to them here: a sink that never gets data holds nothing up.
     private static func buildAudioBranch(
-        index: Int, encoder: String, then sinks: [ElementSpec], in bin: Bin
+        index: Int, encoder: String, caps: String?, then sinks: [ElementSpec], in bin: Bin
     ) throws(GStreamerError) -> AudioBranch {
         var branch = AudioBranch(
             converter: try ElementSpec("audioconvert").make(named: "gstpipe-audio\(index)", in: bin),
@@ -221,6 +287,9 @@ struct FileJobElements {
             ).make(named: "gstpipe-audioqueue\(index)", in: bin),
             resampler: try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin),
             encoder: try ElementSpec(encoder).make(named: "gstpipe-audioencoder\(index)", in: bin))
+        if let caps {
+            branch.caps = try ElementSpec("capsfilter", [("caps", .text(caps))]).make(in: bin)
+        }
         for (position, spec) in sinks.enumerated() {
             let name = position == sinks.count - 1 ? "gstpipe-audiooutput\(index)" : nil
             branch.sinkChain.append(try spec.make(named: name, in: bin))

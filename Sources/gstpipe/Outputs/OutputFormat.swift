@@ -32,6 +32,9 @@ struct OutputFormat: Sendable {
     var crashSafeMuxing: [String]? = nil
     /// Caps between the converter and the encoder, when the encoder's own first choice is wrong.
     var encoderInput: String? = nil
+    /// Caps before the audio encoder, when the format asks for particular rates or channels (FLV for
+    /// RTMP ingest: stereo at 44.1 or 48 kHz).
+    var audioInput: String? = nil
     /// True when the encoder writes frames as they come and so needs rows without padding
     /// (y4menc in GStreamer 1.22: `Pad.packVideoBuffers`).
     var needsPackedFrames: Bool { videoChain.first == "y4menc" }

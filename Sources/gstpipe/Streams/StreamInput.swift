@@ -43,6 +43,13 @@ struct StreamInput: Sendable {
         StreamInput(schemes: ["srt"], checkOptions: SRTOutput.checkOptions),
         // MPEG-TS.
         StreamInput(schemes: ["udp"]),
+        // A stream an RTMP server (nginx-rtmp, an RTMP relay) plays, read by rtmp2src as its client.
+        StreamInput(
+            schemes: ["rtmp", "rtmps"],
+            nothingArrived: { token in
+                "check that something publishes to \(Secrets.redact(token)) (an RTMP server sends nothing for a "
+                    + "stream nobody publishes)"
+            }),
         // A browser publishing by WHIP to gstpipe's own server (`WebRTCInput`), not uridecodebin.
         StreamInput(
             schemes: ["webrtc"], checkAddress: { token throws(FileJob.Failure) in

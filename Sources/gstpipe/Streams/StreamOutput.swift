@@ -2,7 +2,7 @@ import Foundation
 import GstPipeParsing
 
 /// An output a description can end in in place of a file: a network destination (`rtsp://`,
-/// `srt://`, `udp://`, `rtp://`) or an HLS playlist (`.m3u8`).
+/// `srt://`, `udp://`, `rtp://`, `rtmp://`) or an HLS playlist (`.m3u8`).
 ///
 /// A conformer is the whole of one scheme: its entry in the table (`scheme`: how a token names it,
 /// the address it needs, the query options it takes and how they are checked, whether it is a
@@ -62,6 +62,10 @@ protocol StreamOutput: Sendable {
     /// they join). Default: true.
     var wantsRegularKeyFrames: Bool { get }
 
+    /// True when receivers refuse pictures without sound (RTMP ingest: YouTube): an output with nothing
+    /// to carry as audio then gets silence (`FileJobElements.buildSilence`). Default: false.
+    var needsAudio: Bool { get }
+
     /// Seconds the pipeline stays open after end of stream so that receivers get the last packets
     /// (SRT's live mode does not linger when its socket closes). Default: 0.
     var lingerAfterEnd: TimeInterval { get }
@@ -95,6 +99,8 @@ extension StreamOutput {
     var audioSinkChain: [ElementSpec]? { nil }
 
     var wantsRegularKeyFrames: Bool { true }
+
+    var needsAudio: Bool { false }
 
     /// True when the output is written as files (HLS): checked and reported as a file is.
     var isFile: Bool { Self.scheme.isFile }

@@ -12,6 +12,7 @@ enum StreamOutputs {
         HLSOutput.self,
         WebRTCOutput.self,
         WHIPOutput.self,
+        RTMPOutput.self,
     ]
 
     /// The output `token` names, nil for anything else (a file name, an element, a URI of another
