@@ -411,9 +411,7 @@ final class ReconnectingInput: InputSession {
     private func take(_ sample: Sample, of connection: Int) {
         guard let buffer = sample.buffer, let caps = sample.caps else { return }
         // The frame's running time in its connection's pipeline, which is live: its clock's time.
-        let own: ClockTime? = buffer.pts.flatMap { pts in
-            sample.segment.flatMap { segment in pts >= segment.start ? segment.base + pts - segment.start : nil }
-        }
+        let own = Self.runningTime(of: buffer, in: sample)
         enum Outcome {
             case pushed(first: Bool), early(ClockTime), otherCaps, closed, undecided
         }
@@ -506,6 +504,15 @@ final class ReconnectingInput: InputSession {
         health.record(.delivering, awayFor: back.first ? nil : back.away)
     }
 
+    /// The running time of `buffer` in its connection's pipeline, nil without one. The timestamps are the
+    /// sender's: one that does not fit the signed arithmetic of the offsets (past 2^62 ns, 146 years)
+    /// counts as none, rather than trapping there.
+    private static func runningTime(of buffer: Buffer, in sample: Sample) -> ClockTime? {
+        guard let pts = buffer.pts, let segment = sample.segment, pts >= segment.start else { return nil }
+        let (time, overflow) = segment.base.addingReportingOverflow(pts - segment.start)
+        return !overflow && time < 1 << 62 ? time : nil
+    }
+
     /// The first frame's caps are the stream's: the appsrc's, and a frame's duration at their rate.
     private func fix(_ caps: Caps, in feed: inout Feed) {
         feed.caps = caps
@@ -585,9 +592,7 @@ final class ReconnectingInput: InputSession {
         guard let audioSource, let buffer = sample.buffer, let caps = sample.caps,
             let now = audioSource.currentRunningTime
         else { return }
-        let own: ClockTime? = buffer.pts.flatMap { pts in
-            sample.segment.flatMap { segment in pts >= segment.start ? segment.base + pts - segment.start : nil }
-        }
+        let own = Self.runningTime(of: buffer, in: sample)
         feed.withLock { feed in
             guard !feed.closed, feed.connection == connection, feed.streamsDecided, feed.carriesAudio else { return }
             if feed.audio == nil {
