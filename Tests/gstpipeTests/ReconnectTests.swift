@@ -175,7 +175,7 @@ struct ReconnectTests {
             "/bin/sh",
             [
                 "-c", "exec \"$0\" \"$@\" 2>\(log.path)", CLI.binary.path, "rtsp://127.0.0.1:8554/cam", "!",
-                recording.path, "--reconnect", "--timeout", "1", "--reconnect-max", "20",
+                recording.path, "--reconnect", "--timeout", "2", "--reconnect-max", "20",
             ])
         #expect(await Self.waitFor(bytes: 30_000, in: recording, timeout: 20), "\(Self.read(log))")
         try await Task.sleep(for: .seconds(2))
@@ -183,8 +183,20 @@ struct ReconnectTests {
         _ = await camera.finish(timeout: 5)
         try await Task.sleep(for: .seconds(2))
         camera = namespace.run("/usr/bin/python3", ["-c", Self.camera, "8554", "320", "240", "25", "audio"])
-        #expect(await Self.waitFor("input back", count: 1, in: log, timeout: 25), "\(Self.read(log))")
-        try await Task.sleep(for: .seconds(3))
+        // Back, and still back 3 s later: on a loaded machine a camera just started may be lost once more.
+        let said = { (text: String) in Self.read(log).components(separatedBy: text).count - 1 }
+        var steady = false
+        let deadline = Date().addingTimeInterval(40)
+        while !steady && Date() < deadline {
+            let lost = said("gstpipe: input lost: ")
+            guard lost >= 1 && said("gstpipe: input back after ") == lost else {
+                try await Task.sleep(for: .milliseconds(200))
+                continue
+            }
+            try await Task.sleep(for: .seconds(3))
+            steady = said("gstpipe: input lost: ") == lost
+        }
+        #expect(steady, "\(Self.read(log))")
         relay.signal(SIGINT)
         let relayed = await relay.finish(timeout: 30)
         camera.signal(SIGKILL)
@@ -206,7 +218,8 @@ struct ReconnectTests {
             "reconnect audio: \(audio.count) audio packets, \(stepRange), audio \(span(audio)) s, "
                 + "video \(span(video)) s (\(video.count) frames), silences \(silences)\n\(stderr)")
         #expect(relayed.status == 130 || relayed.status == 0, "\(stderr)")
-        #expect(stderr.components(separatedBy: "gstpipe: input lost: ").count - 1 == 1, "\(stderr)")
+        let losses = stderr.components(separatedBy: "gstpipe: input lost: ").count - 1
+        #expect(losses >= 1, "\(stderr)")
         #expect(!stderr.contains("audio of"), "\(stderr)")
         // Audio all along: each packet starts where the one before it ended (no hole), none goes backwards.
         #expect(audio.count > 100, "\(audio.count) audio packets")
@@ -214,12 +227,12 @@ struct ReconnectTests {
         // As long as the video, which the camera's absence did not shorten either (the slate).
         #expect(
             span(video) > 8 && abs(span(audio) - span(video)) < 0.1, "audio \(span(audio)) s, video \(span(video)) s")
-        // The tone, then silence for the time the camera was away (about 2 s, and the second it took to
-        // be found lost), then the tone again.
+        // The tone, then silence for each time the camera was away (2 s, and the time it took to be found
+        // lost, the first time), then the tone again.
         let total = span(audio)
         #expect(
-            silences.count == 1
-                && silences.allSatisfy { $0.start > 1 && $0.end - $0.start > 1.5 && $0.end < total - 1 },
+            silences.count == losses && silences.first.map { $0.start > 1 && $0.end - $0.start > 1.5 } == true
+                && silences.allSatisfy { $0.end < total - 1 },
             "silences \(silences) in \(total) s")
     }
 
