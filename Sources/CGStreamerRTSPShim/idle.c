@@ -35,13 +35,13 @@ static const char *const request_signals[] = {
 static void request_seen(GstRTSPClient *client, GstRTSPContext *context, gpointer data) {
     (void)context;
     CGStreamerRTSPShimServer *s = data;
-    g_mutex_lock(&s->idle_lock);
+    pthread_mutex_lock(&s->idle_lock);
     Watch *watch = g_object_get_data(G_OBJECT(client), watch_key);
     if (watch) {
         watch->last_request = g_get_monotonic_time();
         watch->viewer = TRUE;
     }
-    g_mutex_unlock(&s->idle_lock);
+    pthread_mutex_unlock(&s->idle_lock);
 }
 
 /// gst-rtsp-server 1.22 keeps the socket of a connection whose TLS handshake failed (a client speaking
@@ -60,12 +60,12 @@ static void end_socket(GstRTSPClient *client) {
 
 static void client_closed(GstRTSPClient *client, gpointer data) {
     CGStreamerRTSPShimServer *s = data;
-    g_mutex_lock(&s->idle_lock);
+    pthread_mutex_lock(&s->idle_lock);
     Watch *watch = g_object_get_data(G_OBJECT(client), watch_key);
     gboolean viewer = watch && watch->viewer;
     if (watch) watch->closed = TRUE;
     if (!viewer) end_socket(client);
-    g_mutex_unlock(&s->idle_lock);
+    pthread_mutex_unlock(&s->idle_lock);
 }
 
 static gboolean has_session(GstRTSPClient *client) {
@@ -81,24 +81,24 @@ static gboolean has_session(GstRTSPClient *client) {
 /// connection and close the client itself, as when the peer leaves. Under `idle_lock`, which
 /// client_closed takes too: a closed client's socket is not touched.
 void CGStreamerRTSPShim_idle_shut_down(CGStreamerRTSPShimServer *s, GstRTSPClient *client) {
-    g_mutex_lock(&s->idle_lock);
+    pthread_mutex_lock(&s->idle_lock);
     Watch *watch = g_object_get_data(G_OBJECT(client), watch_key);
     if (!watch || !watch->closed) {
         GstRTSPConnection *connection = gst_rtsp_client_get_connection(client);
         GSocket *socket = connection ? gst_rtsp_connection_get_read_socket(connection) : NULL;
         if (socket) g_socket_shutdown(socket, TRUE, TRUE, NULL);
     }
-    g_mutex_unlock(&s->idle_lock);
+    pthread_mutex_unlock(&s->idle_lock);
 }
 
 static GstRTSPFilterResult check_client(GstRTSPServer *server, GstRTSPClient *client, gpointer data) {
     (void)server;
     CGStreamerRTSPShimServer *s = data;
-    g_mutex_lock(&s->idle_lock);
+    pthread_mutex_lock(&s->idle_lock);
     Watch *watch = g_object_get_data(G_OBJECT(client), watch_key);
     gboolean late = watch && !watch->closed
                     && g_get_monotonic_time() - watch->last_request >= IDLE_LIMIT_SECONDS * G_TIME_SPAN_SECOND;
-    g_mutex_unlock(&s->idle_lock);
+    pthread_mutex_unlock(&s->idle_lock);
     if (late && !has_session(client)) CGStreamerRTSPShim_idle_shut_down(s, client);
     return GST_RTSP_FILTER_KEEP;
 }

@@ -3,6 +3,9 @@
 // The server's parts, shared by shim.c (serving) and access.c (who may watch); not for Swift.
 #include "CGStreamerRTSPShim.h"
 #include <gst/rtsp-server/rtsp-server.h>
+#include <errno.h>
+#include <pthread.h>
+#include <time.h>
 
 struct CGStreamerRTSPShimServer {
     GstRTSPServer *server;
@@ -12,8 +15,10 @@ struct CGStreamerRTSPShimServer {
     GThread *thread;
     GSource *source;
     GstElement *appsink;
-    GMutex lock;
-    GCond changed;
+    // pthread's, not GLib's: GLib 2.74's GMutex is a futex of its own that ThreadSanitizer cannot see,
+    // so it took the data these locks guard for data races.
+    pthread_mutex_t lock;
+    pthread_cond_t changed;
     GPtrArray *feeds;  // of Feed *
     gboolean ended;    // end of stream reached the appsink
     gboolean mpeg_ts;  // MPEG-TS, not H.264: no key frame to wait for (the client's demuxer finds it)
@@ -22,7 +27,7 @@ struct CGStreamerRTSPShimServer {
     gboolean has_users;  // users were added: no one else is let in
     int max_clients;   // 0: no limit
     gint clients;      // clients that set up a stream and are still connected (atomic: several threads)
-    GMutex idle_lock;  // guards each client's idle Watch (idle.c): its threads and the server's share them
+    pthread_mutex_t idle_lock;  // guards each client's idle Watch (idle.c): its threads and the server's share them
     gint64 closing_deadline;  // monotonic time until which server_free waits for clients to close
     GSource *idle_timer;  // owned: looks at the clients every few seconds, on the server's thread
     gint refs;         // the owner's, and one per handler, probe, source or callback that may still run

@@ -49,10 +49,10 @@ static void feed_free(gpointer data) {
 /// Asks the encoder for a key frame, so a client that just started does not wait for the next one.
 static gboolean request_key_frame(gpointer data) {
     CGStreamerRTSPShimServer *s = data;
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     s->key_frame_due = FALSE;
     s->last_key_frame = g_get_monotonic_time();
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     gst_element_send_event(s->appsink, gst_video_event_new_upstream_force_key_unit(GST_CLOCK_TIME_NONE, TRUE, 0));
     return G_SOURCE_REMOVE;
 }
@@ -61,26 +61,26 @@ static GstPadProbeReturn payloader_event(GstPad *pad, GstPadProbeInfo *info, gpo
     CGStreamerRTSPShimServer *s = data;
     if (GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info)) != GST_EVENT_EOS) return GST_PAD_PROBE_OK;
     GstObject *payloader = gst_pad_get_parent(pad);
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     for (guint i = 0; i < s->feeds->len; i++) {
         Feed *feed = g_ptr_array_index(s->feeds, i);
         if ((GstObject *)feed->payloader == payloader) feed->finished = TRUE;
     }
-    g_cond_broadcast(&s->changed);
-    g_mutex_unlock(&s->lock);
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
     if (payloader) gst_object_unref(payloader);
     return GST_PAD_PROBE_OK;
 }
 
 static void media_unprepared(GstRTSPMedia *media, gpointer data) {
     CGStreamerRTSPShimServer *s = data;
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     for (guint i = s->feeds->len; i > 0; i--) {
         Feed *feed = g_ptr_array_index(s->feeds, i - 1);
         if (feed->media == media) g_ptr_array_remove_index(s->feeds, i - 1);
     }
-    g_cond_broadcast(&s->changed);
-    g_mutex_unlock(&s->lock);
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
 }
 
 static void media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data) {
@@ -106,16 +106,16 @@ static void media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, g
     feed->appsrc = appsrc;
     feed->payloader = payloader;
     feed->waiting_for_key = !s->mpeg_ts;
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     if (!s->serving) {
         // server_free has begun: a feed added now would keep the media (and `s`) forever.
-        g_mutex_unlock(&s->lock);
+        pthread_mutex_unlock(&s->lock);
         feed_free(feed);
         return;
     }
     g_ptr_array_add(s->feeds, feed);
     gboolean ended = s->ended;
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     if (ended) gst_app_src_end_of_stream(GST_APP_SRC(appsrc));
     else request_key_frame(s);
 }
@@ -129,7 +129,7 @@ static gboolean play_request(GstRTSPClient *client, GstRTSPContext *context, gpo
     // Not on a context server_free is ending (`serving` cleared under the lock first).
     // One request at a time, a second after the last at the soonest: PLAYs meanwhile join the one
     // scheduled, and every client still gets its key frame within a second of playing.
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     if (s->serving && !s->key_frame_due) {
         s->key_frame_due = TRUE;
         gint64 wait = s->last_key_frame + KEY_FRAME_INTERVAL_US - g_get_monotonic_time();
@@ -140,7 +140,7 @@ static gboolean play_request(GstRTSPClient *client, GstRTSPContext *context, gpo
         g_source_attach(timeout, s->context);
         g_source_unref(timeout);
     }
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     return TRUE;
 }
 
@@ -159,7 +159,7 @@ static GstFlowReturn new_sample(GstAppSink *sink, gpointer data) {
     GstBuffer *buffer = gst_sample_get_buffer(sample);
     GstCaps *caps = gst_sample_get_caps(sample);
     gboolean key = !GST_BUFFER_FLAG_IS_SET(buffer, GST_BUFFER_FLAG_DELTA_UNIT);
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     for (guint i = 0; i < s->feeds->len; i++) {
         Feed *feed = g_ptr_array_index(s->feeds, i);
         if (feed->waiting_for_key && !key) continue;
@@ -175,7 +175,7 @@ static GstFlowReturn new_sample(GstAppSink *sink, gpointer data) {
         GST_BUFFER_DTS(copy) = GST_CLOCK_TIME_NONE;
         gst_app_src_push_buffer(GST_APP_SRC(feed->appsrc), copy);
     }
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     gst_sample_unref(sample);
     return GST_FLOW_OK;
 }
@@ -183,14 +183,14 @@ static GstFlowReturn new_sample(GstAppSink *sink, gpointer data) {
 static void appsink_eos(GstAppSink *sink, gpointer data) {
     (void)sink;
     CGStreamerRTSPShimServer *s = data;
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     s->ended = TRUE;
     for (guint i = 0; i < s->feeds->len; i++) {
         Feed *feed = g_ptr_array_index(s->feeds, i);
         gst_app_src_end_of_stream(GST_APP_SRC(feed->appsrc));
     }
-    g_cond_broadcast(&s->changed);
-    g_mutex_unlock(&s->lock);
+    pthread_cond_broadcast(&s->changed);
+    pthread_mutex_unlock(&s->lock);
 }
 
 static gpointer run_loop(gpointer data) {
@@ -207,9 +207,14 @@ CGStreamerRTSPShimServer *CGStreamerRTSPShim_server_new(GstElement *appsink, con
     CGStreamerRTSPShimServer *s = g_new0(CGStreamerRTSPShimServer, 1);
     s->refs = 1;
     s->mpeg_ts = mpeg_ts;
-    g_mutex_init(&s->lock);
-    g_mutex_init(&s->idle_lock);
-    g_cond_init(&s->changed);
+    pthread_mutex_init(&s->lock, NULL);
+    pthread_mutex_init(&s->idle_lock, NULL);
+    // Timed waits count on the monotonic clock, as GLib's did: a change of the wall clock moves no deadline.
+    pthread_condattr_t monotonic;
+    pthread_condattr_init(&monotonic);
+    pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC);
+    pthread_cond_init(&s->changed, &monotonic);
+    pthread_condattr_destroy(&monotonic);
     s->feeds = g_ptr_array_new_with_free_func(feed_free);
     s->appsink = gst_object_ref(appsink);
     s->server = gst_rtsp_server_new();
@@ -259,17 +264,24 @@ gboolean CGStreamerRTSPShim_server_listen(CGStreamerRTSPShimServer *s, char **er
 int CGStreamerRTSPShim_server_port(CGStreamerRTSPShimServer *s) { return gst_rtsp_server_get_bound_port(s->server); }
 
 gboolean CGStreamerRTSPShim_server_wait_finished(CGStreamerRTSPShimServer *s, guint timeout_ms) {
-    gint64 end = g_get_monotonic_time() + (gint64)timeout_ms * G_TIME_SPAN_MILLISECOND;
-    g_mutex_lock(&s->lock);
+    struct timespec end;
+    clock_gettime(CLOCK_MONOTONIC, &end);
+    end.tv_sec += timeout_ms / 1000;
+    end.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+    if (end.tv_nsec >= 1000000000L) {
+        end.tv_sec += 1;
+        end.tv_nsec -= 1000000000L;
+    }
+    pthread_mutex_lock(&s->lock);
     gboolean done = FALSE;
     for (;;) {
         done = s->ended;
         for (guint i = 0; done && i < s->feeds->len; i++) {
             if (!((Feed *)g_ptr_array_index(s->feeds, i))->finished) done = FALSE;
         }
-        if (done || !g_cond_wait_until(&s->changed, &s->lock, end)) break;
+        if (done || pthread_cond_timedwait(&s->changed, &s->lock, &end) == ETIMEDOUT) break;
     }
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     return done;
 }
 
@@ -321,9 +333,9 @@ void CGStreamerRTSPShim_server_unref(gpointer data) {
     g_ptr_array_unref(s->feeds);
     CGStreamerRTSPShim_access_free(s);
     if (s->viewer_destroy) s->viewer_destroy(s->viewer_context);
-    g_mutex_clear(&s->lock);
-    g_mutex_clear(&s->idle_lock);
-    g_cond_clear(&s->changed);
+    pthread_mutex_destroy(&s->lock);
+    pthread_mutex_destroy(&s->idle_lock);
+    pthread_cond_destroy(&s->changed);
     g_free(s);
 }
 
@@ -350,10 +362,10 @@ void CGStreamerRTSPShim_server_free(CGStreamerRTSPShimServer *s) {
     }
     GstAppSinkCallbacks none = {0};
     gst_app_sink_set_callbacks(GST_APP_SINK(s->appsink), &none, NULL, NULL);
-    g_mutex_lock(&s->lock);
+    pthread_mutex_lock(&s->lock);
     s->serving = FALSE;  // no new feed, no new key frame timer
     g_ptr_array_set_size(s->feeds, 0);
-    g_mutex_unlock(&s->lock);
+    pthread_mutex_unlock(&s->lock);
     g_source_destroy(s->source);
     g_source_unref(s->source);
     GSource *idle = g_idle_source_new();

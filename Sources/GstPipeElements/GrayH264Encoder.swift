@@ -330,6 +330,14 @@ private final class Session {
         var pts = buffer.pts ?? lastPTS.map { $0 + frameDuration } ?? 0
         // x264 needs strictly increasing timestamps.
         if let last = lastPTS, pts <= last { pts = last + 1 }
+        // x264 counts time in signed 64 bits, and what comes out is moved later by `timestampOffset`: a
+        // time past that (a source's timestamp-offset near gint64's end) traps in the conversions.
+        let latest = ClockTime(Int64.max) - GrayH264Encoder.timestampOffset
+        guard pts <= latest else {
+            throw GStreamerError(
+                kind: .invalidArgument,
+                message: "\(name): a frame at \(pts) ns is past the latest time x264 counts (\(latest) ns)")
+        }
         if let last = lastPTS, let unknown = durations[Int64(last)], unknown == nil {
             // The previous frame lasts until this one.
             durations[Int64(last)] = pts - last

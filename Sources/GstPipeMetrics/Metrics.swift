@@ -58,6 +58,10 @@ public final class Metrics: Sendable {
     }
 
     let state = Mutex(State())
+    /// Held from a viewer count's change to its event's emission, and across `stopped`'s: a viewer that
+    /// left on the server's thread while the run stopped had its count taken down before `stopped` looked,
+    /// and its `viewer_left` written after `stopped` (an events file already closed lost it).
+    private let viewerEvents = Mutex(())
 
     /// Metrics of their own, apart from ``shared`` (a test, or several runs in one process).
     public init() {}
@@ -87,13 +91,15 @@ public final class Metrics: Sendable {
     ///
     /// - Parameter exitStatus: The process's exit status.
     public func stopped(exitStatus: Int32) {
-        let watching = state.withLock { state in
-            state.viewers.filter { $0.value.now > 0 }.map { ($0.key, $0.value.now) }
+        viewerEvents.withLock { _ in
+            let watching = state.withLock { state in
+                state.viewers.filter { $0.value.now > 0 }.map { ($0.key, $0.value.now) }
+            }
+            for (output, viewers) in watching.sorted(by: { $0.0 < $1.0 }) {
+                for _ in 0..<viewers { viewerCountDown(output: output) }
+            }
+            emit(.stopped(exitStatus: exitStatus))
         }
-        for (output, viewers) in watching.sorted(by: { $0.0 < $1.0 }) {
-            for _ in 0..<viewers { viewerLeft(output: output) }
-        }
-        emit(.stopped(exitStatus: exitStatus))
     }
 
     /// Errors counted so far (`gstpipe_errors_total`).
@@ -133,18 +139,25 @@ public final class Metrics: Sendable {
     ///
     /// - Parameter output: The output's name, as given to ``watch(_:input:outputs:silenceLimit:)``.
     public func viewerJoined(output: String) {
-        let now = state.withLock { state -> Int in
-            let before = state.viewers[output] ?? (0, 0)
-            state.viewers[output] = (before.now + 1, before.joined + 1)
-            return before.now + 1
+        viewerEvents.withLock { _ in
+            let now = state.withLock { state -> Int in
+                let before = state.viewers[output] ?? (0, 0)
+                state.viewers[output] = (before.now + 1, before.joined + 1)
+                return before.now + 1
+            }
+            emit(.viewerJoined(output: output, viewers: now))
         }
-        emit(.viewerJoined(output: output, viewers: now))
     }
 
     /// A viewer of `output` went: `gstpipe_output_viewers` down by one and a `viewer_left` event.
     ///
     /// - Parameter output: The output's name.
     public func viewerLeft(output: String) {
+        viewerEvents.withLock { _ in viewerCountDown(output: output) }
+    }
+
+    /// `viewerLeft`'s work, under `viewerEvents`.
+    private func viewerCountDown(output: String) {
         // A viewer already said gone (by ``stopped(exitStatus:)``) whose server closes later: nothing.
         let now = state.withLock { state -> Int? in
             let before = state.viewers[output] ?? (0, 0)

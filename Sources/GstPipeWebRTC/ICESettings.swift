@@ -132,7 +132,8 @@ package struct ICESettings: Sendable, Equatable {
                 let priority = Int(fields[3])
             else { continue }
             fields[0] += "9"
-            fields[3] = String(max(1, priority - 1))
+            // Lower than the host candidate's, never below 1 (`priority - 1` of Int.min would trap).
+            fields[3] = String(priority > 1 ? priority - 1 : 1)
             fields[4] = publicAddress
             lines.append("a=candidate:" + fields.joined(separator: " "))
         }

@@ -19,8 +19,14 @@ package struct ServerLimits: Sendable {
     /// to the next: a browser connects within a second or two, and one that never does (it vanished,
     /// or it only POSTed) would otherwise keep the only place.
     package var publisherConnect: Duration = .seconds(15)
+    /// How long a connected publisher of the library's (`BrowserPublisher`) may send no media that
+    /// decodes, from its connection or its last sample, before its place is given to the next: a
+    /// browser sends frames at once and steadily, and one that stops (a peer that only connects, a tab
+    /// frozen without closing its connection) would otherwise keep the only place for ever.
+    package var publisherSilence: Duration = .seconds(10)
 
-    /// The limits, with those `GSTPIPE_WEBRTC_LIMITS` sets (`request=SECONDS,per-address=N,connect=SECONDS`)
+    /// The limits, with those `GSTPIPE_WEBRTC_LIMITS` sets
+    /// (`request=SECONDS,per-address=N,connect=SECONDS,silence=SECONDS`)
     /// in place of the defaults: for tests, which cannot wait the defaults' seconds. A part that cannot
     /// be read is left at its default.
     package static var current: ServerLimits {
@@ -33,10 +39,18 @@ package struct ServerLimits: Sendable {
             case "request": limits.requestTime = .milliseconds(Int64(value * 1000))
             case "per-address": limits.connectionsPerAddress = Int(value)
             case "connect": limits.publisherConnect = .milliseconds(Int64(value * 1000))
+            case "silence": limits.publisherSilence = .milliseconds(Int64(value * 1000))
             default: continue
             }
         }
         return limits
+    }
+
+    /// "10 s", "2.5 s": a limit as the notes say it.
+    package static func seconds(_ duration: Duration) -> String {
+        let (whole, fraction) = duration.components
+        if fraction == 0 { return "\(whole) s" }
+        return String(format: "%.1f s", Double(whole) + Double(fraction) / 1e18)
     }
 }
 

@@ -108,6 +108,9 @@ package final class WebRTCPublisher: Sendable {
         }
     }
 
+    /// True while the publisher's connection (ICE and DTLS) is up.
+    package var isConnected: Bool { (try? WebRTCBin(webrtcbin))?.connectionState == .connected }
+
     /// Stops the publisher's pipeline, closing its connection. Blocks while webrtcbin shuts down:
     /// call it off Swift's cooperative pool.
     package func close() {

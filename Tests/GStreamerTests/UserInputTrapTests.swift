@@ -44,6 +44,39 @@ struct UserInputTrapTests {
         #expect(unset.start == nil && unset.stop == 5)
     }
 
+    @Test("A fraction property beyond gint throws naming the value; in range it is set")
+    func fractionBeyondGInt() throws {
+        let parser = try ElementFactory.make("rawvideoparse", name: "parse")
+        let huge = thrown { try parser.set("framerate", PropertyValue.fraction(1 << 40, 1)) }
+        #expect(huge?.kind == .invalidArgument)
+        #expect(
+            huge?.message.hasPrefix("cannot set property \"framerate\" of parse to ") == true, "\(huge?.message ?? "")")
+        #expect(thrown { try parser.set("framerate", PropertyValue.fraction(30, -(1 << 40))) } != nil)
+        try parser.set("framerate", PropertyValue.fraction(30_000, 1001))
+        #expect("\(try parser.get("framerate"))".contains("30000/1001"))
+    }
+
+    @Test("Default channel positions for a count outside 1...64 are none, not a trap")
+    func channelPositionsOutOfRange() {
+        #expect(AudioChannelPosition.defaults(forChannels: -1).isEmpty)
+        #expect(AudioChannelPosition.defaults(forChannels: 0).isEmpty)
+        #expect(AudioChannelPosition.defaults(forChannels: 1 << 40).isEmpty)
+        #expect(AudioChannelPosition.defaults(forChannels: 2) == [.frontLeft, .frontRight])
+        #expect(AudioChannelPosition.defaults(forChannels: 64).count == 64)
+    }
+
+    @Test("An audio meta for a negative count, or more samples than the buffer holds, is refused, not a trap")
+    func audioMetaCounts() throws {
+        try GStreamer.initialize()
+        let info = try AudioInfo(format: .s16, rate: 48_000, channels: 2, layout: .nonInterleaved)
+        let buffer = try Buffer(size: 400)
+        #expect(!buffer.addAudioMeta(info, samples: -1))
+        #expect(!buffer.addAudioMeta(info, samples: 101))
+        #expect(buffer.audioMetaSamples == nil)
+        #expect(buffer.addAudioMeta(info, samples: 100))
+        #expect(buffer.audioMetaSamples == 100)
+    }
+
     @Test("Names need be unique among siblings only: an element named as one inside a nested bin is added")
     func siblingNames() throws {
         let pipeline = try Pipeline(name: "outer")

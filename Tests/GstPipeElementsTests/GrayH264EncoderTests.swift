@@ -196,6 +196,19 @@ struct GrayH264EncoderTests {
         #expect(outputs.first?.isDeltaUnit == false)
     }
 
+    @Test("A timestamp past what x264 counts (gint64 less the output's offset) is an error naming it, not a trap")
+    func timestampPastGInt64() async throws {
+        try GstPipeElements.register()
+        let pipeline = try Pipeline(
+            launch: "videotestsrc timestamp-offset=9223372036854775000 num-buffers=3 ! video/x-raw,format=GRAY8 "
+                + "! x264grayenc name=enc ! fakesink")
+        let error = try await #require(throws: GStreamerError.self) { try await pipeline.run() }
+        pipeline.stop()
+        #expect(
+            error.message.hasPrefix("enc: a frame at 9223372036854775000 ns is past the latest time x264 counts ("),
+            "\(error.message)")
+    }
+
     @Test("An unknown preset fails the start with a message naming the presets there are")
     func unknownPreset() async throws {
         try GstPipeElements.register()

@@ -46,6 +46,11 @@ struct ICESettingsTests {
         let lines = ice.advertised(sdp).components(separatedBy: "\r\n")
         #expect(lines.contains("a=candidate:19 1 UDP 2015363326 203.0.113.7 40000 typ host"))
         #expect(lines.filter { $0.hasPrefix("a=candidate:") }.count == 3)
+        // A priority at Int's bottom (the arithmetic below it trapped) or 0 gives the lowest, 1.
+        for priority in ["-9223372036854775808", "0"] {
+            let odd = "a=candidate:1 1 UDP \(priority) 10.0.0.5 40000 typ host\r\n"
+            #expect(ice.advertised(odd).contains("a=candidate:19 1 UDP 1 203.0.113.7 40000 typ host"))
+        }
     }
 
     @Test("The page's configuration: STUN and TURN as a browser takes them, safe inside a script")

@@ -10,6 +10,28 @@ import Testing
     "GstPipeMetrics: a watched pipeline's figures, read by Prometheus' parser",
     .enabled(if: Scrape.parserIsInstalled, "python3-prometheus-client is not installed (scripts/setup.sh)"))
 struct MetricsLibraryTests {
+    @Test("Viewers leaving on other threads as the run stops: each viewer_joined has its viewer_left before stopped")
+    func viewersLeavingAtStop() async throws {
+        for _ in 0..<20 {
+            let metrics = Metrics()
+            let lines = Mutex<[String]>([])
+            metrics.onEvent { event in
+                // An events file written slowly: a left told late must still come before stopped.
+                if event.kind.name == "viewer_left" { usleep(2000) }
+                lines.withLock { $0.append(event.kind.name) }
+            }
+            for _ in 0..<4 { metrics.viewerJoined(output: "rtsp0") }
+            // The server's threads closing their clients as the run stops.
+            await withTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 { group.addTask { metrics.viewerLeft(output: "rtsp0") } }
+                group.addTask { metrics.stopped(exitStatus: 130) }
+            }
+            let names = lines.withLock { $0 }
+            #expect(names.filter { $0 == "viewer_left" }.count == 4, "\(names)")
+            #expect(names.last == "stopped", "\(names)")
+        }
+    }
+
     @Test("Frames of the input, a Swift element and the sink, a histogram, escaped labels, events in order")
     func watchedPipeline() async throws {
         try GstPipeElements.register()

@@ -33,6 +33,21 @@ struct OutputSchemeTests {
         #expect(rtsp.startNote(StreamSettings()) == nil, "a server says where it serves once it listens")
     }
 
+    @Test("srt:// latencies and local ports past what libsrt takes are usage errors naming the range")
+    func srtNumbers() throws {
+        #expect(
+            Self.usageMessage { () throws(FileJob.Failure) in
+                _ = try StreamOutputs.output(named: "srt://:9000?latency=9223372036854775807")
+            } == "srt://:9000?latency=9223372036854775807: latency=9223372036854775807 is not a number of "
+                + "milliseconds (0 to 2147483647)")
+        #expect(
+            Self.usageMessage { () throws(FileJob.Failure) in
+                _ = try StreamOutputs.output(named: "srt://127.0.0.1:9000?localport=70000")
+            } == "srt://127.0.0.1:9000?localport=70000: localport=70000 is not a port (0 to 65535)")
+        let most = try #require(try StreamOutputs.output(named: "srt://:9000?latency=2147483647") as? SRTOutput)
+        #expect(most.lingerAfterEnd > 4_294_967)
+    }
+
     @Test("--help lists the schemes from the table, in its order")
     func help() {
         #expect(

@@ -158,21 +158,149 @@ struct ReconnectTests {
         #expect(stalls < 3, "the viewer got no frame for \(stalls) s")
     }
 
+    @Test("A recording across a camera restart: its audio runs on unbroken, silent while the camera was away")
+    func audioAcrossRestart() async throws {
+        let namespace = try await NetworkNamespace()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-reconnect-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("gstpipe.log")
+        // Matroska: its timestamps are the pipeline's own, where MP4 shifts each track by an edit list of its
+        // own (the H.264 reordering delay) and keeps the AAC encoder's priming, which blur the lengths.
+        let recording = folder.appendingPathComponent("rec.mkv")
+
+        var camera = namespace.run("/usr/bin/python3", ["-c", Self.camera, "8554", "320", "240", "25", "audio"])
+        #expect(await namespace.waitForTCP(8554))
+        let relay = namespace.run(
+            "/bin/sh",
+            [
+                "-c", "exec \"$0\" \"$@\" 2>\(log.path)", CLI.binary.path, "rtsp://127.0.0.1:8554/cam", "!",
+                recording.path, "--reconnect", "--timeout", "2", "--reconnect-max", "20",
+            ])
+        #expect(await Self.waitFor(bytes: 30_000, in: recording, timeout: 20), "\(Self.read(log))")
+        try await Task.sleep(for: .seconds(2))
+        camera.signal(SIGKILL)
+        _ = await camera.finish(timeout: 5)
+        try await Task.sleep(for: .seconds(2))
+        camera = namespace.run("/usr/bin/python3", ["-c", Self.camera, "8554", "320", "240", "25", "audio"])
+        // Back, and still back 3 s later: on a loaded machine a camera just started may be lost once more.
+        let said = { (text: String) in Self.read(log).components(separatedBy: text).count - 1 }
+        var steady = false
+        let deadline = Date().addingTimeInterval(40)
+        while !steady && Date() < deadline {
+            let lost = said("gstpipe: input lost: ")
+            guard lost >= 1 && said("gstpipe: input back after ") == lost else {
+                try await Task.sleep(for: .milliseconds(200))
+                continue
+            }
+            try await Task.sleep(for: .seconds(3))
+            steady = said("gstpipe: input lost: ") == lost
+        }
+        #expect(steady, "\(Self.read(log))")
+        relay.signal(SIGINT)
+        let relayed = await relay.finish(timeout: 30)
+        camera.signal(SIGKILL)
+        _ = await camera.finish(timeout: 5)
+        let stderr = Self.read(log)
+
+        let audio = try Self.packets(of: "a", in: recording)
+        let video = try Self.packets(of: "v", in: recording)
+        // Where each packet starts against where the one before it ended (Matroska counts milliseconds).
+        let steps = zip(audio, audio.dropFirst()).map { $1.pts - $0.pts }
+        let gaps = zip(audio, audio.dropFirst()).map { $1.pts - ($0.pts + $0.duration) }
+        let span = { (packets: [(pts: Double, duration: Double)]) -> Double in
+            guard let first = packets.first, let last = packets.last else { return 0 }
+            return last.pts + last.duration - first.pts
+        }
+        let silences = try Self.silences(in: recording)
+        let stepRange = "steps \(steps.min() ?? 0)...\(steps.max() ?? 0) s, largest gap \(gaps.max() ?? 0) s"
+        print(
+            "reconnect audio: \(audio.count) audio packets, \(stepRange), audio \(span(audio)) s, "
+                + "video \(span(video)) s (\(video.count) frames), silences \(silences)\n\(stderr)")
+        #expect(relayed.status == 130 || relayed.status == 0, "\(stderr)")
+        let losses = stderr.components(separatedBy: "gstpipe: input lost: ").count - 1
+        #expect(losses >= 1, "\(stderr)")
+        #expect(!stderr.contains("audio of"), "\(stderr)")
+        // Audio all along: each packet starts where the one before it ended (no hole), none goes backwards.
+        #expect(audio.count > 100, "\(audio.count) audio packets")
+        #expect(steps.allSatisfy { $0 >= 0 } && gaps.allSatisfy { $0 < 0.0015 }, "audio \(stepRange)")
+        // As long as the video, which the camera's absence did not shorten either (the slate).
+        #expect(
+            span(video) > 8 && abs(span(audio) - span(video)) < 0.1, "audio \(span(audio)) s, video \(span(video)) s")
+        // The tone, then silence for each time the camera was away (2 s, and the time it took to be found
+        // lost, the first time), then the tone again.
+        let total = span(audio)
+        #expect(
+            silences.count == losses && silences.first.map { $0.start > 1 && $0.end - $0.start > 1.5 } == true
+                && silences.allSatisfy { $0.end < total - 1 },
+            "silences \(silences) in \(total) s")
+    }
+
     // MARK: Helpers
 
+    /// Each packet of the first `stream` ("a", "v") in `file`, as ffprobe reads them: pts and duration in seconds.
+    static func packets(of stream: String, in file: URL) throws -> [(pts: Double, duration: Double)] {
+        let data = try standardOutput(
+            of: FFProbe.path,
+            [
+                "-v", "error", "-select_streams", "\(stream):0", "-show_entries", "packet=pts_time,duration_time",
+                "-of", "csv=p=0", file.path,
+            ])
+        return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
+            let fields = line.split(separator: ",").map { Double($0) }
+            guard fields.count == 2, let pts = fields[0], let duration = fields[1] else { return nil }
+            return (pts, duration)
+        }.sorted { $0.pts < $1.pts }
+    }
+
+    /// The spans of `file`'s audio quieter than -50 dB for half a second or more, as ffmpeg's
+    /// silencedetect finds them, in seconds from the audio's start.
+    static func silences(in file: URL) throws -> [(start: Double, end: Double)] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
+        process.arguments = [
+            "-hide_banner", "-nostdin", "-i", file.path, "-vn", "-af", "silencedetect=noise=-50dB:d=0.5", "-f", "null",
+            "-",
+        ]
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        let starts = text.matches(of: #/silence_start: ([0-9.]+)/#).compactMap { Double($0.1) }
+        let ends = text.matches(of: #/silence_end: ([0-9.]+)/#).compactMap { Double($0.1) }
+        let open = Array(repeating: Double.infinity, count: max(0, starts.count - ends.count))
+        return zip(starts, ends + open).map { ($0, $1) }
+    }
+
+    /// Waits until `file` holds at least `bytes`.
+    static func waitFor(bytes: Int, in file: URL, timeout: TimeInterval) async -> Bool {
+        let deadline = Date().addingTimeInterval(timeout)
+        while Date() < deadline {
+            let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0
+            if size >= bytes { return true }
+            try? await Task.sleep(for: .milliseconds(100))
+        }
+        return false
+    }
+
     /// A live test pattern at rtsp://127.0.0.1:PORT/cam, WIDTHxHEIGHT at RATE frames a second: colour
-    /// bars, whose luma averages near 120, against the slate's near 60.
+    /// bars, whose luma averages near 120, against the slate's near 60; with a fifth argument, a 440 Hz
+    /// tone beside it (Opus, 48 kHz stereo).
     static let camera = """
         import sys, gi
         gi.require_version('Gst', '1.0'); gi.require_version('GstRtspServer', '1.0')
         from gi.repository import Gst, GstRtspServer, GLib
         Gst.init(None)
         port, width, height, rate = sys.argv[1:5]
+        audio = (' audiotestsrc is-live=true wave=sine freq=440 volume=0.5 ! audio/x-raw,rate=48000,channels=2 '
+                 '! opusenc ! rtpopuspay name=pay1 pt=97' if len(sys.argv) > 5 else '')
         server = GstRtspServer.RTSPServer(); server.set_address('127.0.0.1'); server.set_service(port)
         factory = GstRtspServer.RTSPMediaFactory()
         factory.set_launch('( videotestsrc is-live=true ! video/x-raw,width=%s,height=%s,framerate=%s/1 '
                            '! x264enc tune=zerolatency speed-preset=ultrafast key-int-max=15 '
-                           '! rtph264pay name=pay0 pt=96 )' % (width, height, rate))
+                           '! rtph264pay name=pay0 pt=96%s )' % (width, height, rate, audio))
         factory.set_shared(True)
         server.get_mount_points().add_factory('/cam', factory)
         server.attach(None)

@@ -5,7 +5,8 @@ import Testing
 /// `webrtc://` input, the limits made short by `GSTPIPE_WEBRTC_LIMITS` so that the test takes
 /// seconds, on the CLI's input and on the library's `BrowserPublisher` (`BrowserViewersTone
 /// --publisher`): a request's whole time, connections per address, the close after a 401 without reading
-/// the body, and a publisher that never connects giving its place up. In a network namespace.
+/// the body, a publisher that never connects giving its place up, and on the library's, one that connects
+/// and sends nothing. In a network namespace.
 @Suite(
     "ServerLimitsTests",
     .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
@@ -34,6 +35,44 @@ struct ServerLimitsTests {
             namespace.run(
                 "/usr/bin/env", [Self.limits, executable, "--port", "8891", "--publisher", "--token", Self.secret])
         }
+    }
+
+    @Test("The library's BrowserPublisher: a publisher that connects and sends nothing gives its place up")
+    func silentPublisher() async throws {
+        let executable = BrowserViewersAudioTests.executable
+        try #require(FileManager.default.isExecutableFile(atPath: executable), "build it: swift build --build-tests")
+        let namespace = try await NetworkNamespace()
+        let log = FileManager.default.temporaryDirectory.appendingPathComponent("publisher-\(UUID().uuidString).log")
+        defer { try? FileManager.default.removeItem(at: log) }
+        let server = namespace.run(
+            "/bin/sh",
+            [
+                // Line-buffered, so that the notes are there to read while it runs.
+                "-c", "exec \"$0\" \"$@\" >\(log.path) 2>&1", "/usr/bin/env", "GSTPIPE_WEBRTC_LIMITS=silence=2",
+                "/usr/bin/stdbuf", "-oL", executable, "--port", "8891", "--publisher", "--token", Self.secret,
+            ])
+        #expect(await namespace.waitForListener(8891))
+        let whip = "whip+http://127.0.0.1:8891/in/whip?token=\(Self.secret)"
+        // One frame every 30 s: the first has the offer made, and the connection then carries nothing.
+        let silent = namespace.run(
+            CLI.binary.path, ["videotestsrc", "is-live=true", "!", "video/x-raw,framerate=1/30", "!", whip])
+        let dropped = await ReconnectTests.waitFor("it sent no media for 2 s", count: 1, in: log, timeout: 30)
+        #expect(dropped, "\(ReconnectTests.read(log))")
+        // The place is free, and a publisher that sends keeps it past the limit, until it leaves.
+        let sending = namespace.run(CLI.binary.path, ["videotestsrc", "is-live=true", "!", whip])
+        #expect(await ReconnectTests.waitFor("a publisher came", count: 2, in: log, timeout: 30))
+        try await Task.sleep(for: .seconds(3))
+        sending.signal(SIGINT)
+        #expect(await ReconnectTests.waitFor("the publisher left: it left", count: 1, in: log, timeout: 20))
+        silent.signal(SIGINT)
+        _ = await silent.finish(timeout: 10)
+        _ = await sending.finish(timeout: 10)
+        server.signal(SIGINT)
+        _ = await server.finish(timeout: 20)
+        let notes = ReconnectTests.read(log)
+        #expect(notes.components(separatedBy: "the publisher left: it sent no media").count - 1 == 1, "\(notes)")
+        #expect(notes.components(separatedBy: "a publisher came").count - 1 == 2, "\(notes)")
+        #expect(!notes.contains(Self.secret), "\(notes)")
     }
 
     /// `scripts/slow-requests.py` against the server `start` runs on 127.0.0.1:8891 (SIGINT ends it),

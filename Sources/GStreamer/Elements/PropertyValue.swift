@@ -162,7 +162,11 @@ enum GValues {
     static func write(_ newValue: PropertyValue, into value: UnsafeMutablePointer<GValue>) -> Bool {
         switch (value.pointee.g_type, newValue) {
         case (CGStreamerShim_type_fraction(), .fraction(let numerator, let denominator)):
-            gst_value_set_fraction(value, gint(numerator), gint(denominator))
+            // A GstFraction holds two gints: a part beyond them does not fit (gint() would trap).
+            guard let numerator = gint(exactly: numerator), let denominator = gint(exactly: denominator) else {
+                return false
+            }
+            gst_value_set_fraction(value, numerator, denominator)
             return true
         case (CGStreamerShim_type_caps(), .caps(nil)):
             gst_value_set_caps(value, nil)

@@ -12,7 +12,8 @@ import Synchronization
 /// print("publish at \(publisher.pageURL)")
 /// ```
 ///
-/// One publisher at a time (another gets `409 Conflict`); when it leaves, the next may come. Each
+/// One publisher at a time (another gets `409 Conflict`); when it leaves, the next may come, and so it
+/// may when the one in place has not connected within 15 s or, connected, has sent no media for 10 s. Each
 /// decoded frame is converted to the sink's pixel format and rendered as it arrives (no waiting on a
 /// clock: the call is real time). `?token=SECRET` (or `GSTPIPE_WEBRTC_TOKEN`) makes every WHIP request
 /// bear `Authorization: Bearer SECRET`.

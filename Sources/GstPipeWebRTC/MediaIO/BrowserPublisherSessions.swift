@@ -5,8 +5,9 @@ import Synchronization
 
 /// The publishers behind a `BrowserPublisher`'s WHIP endpoint: one at a time, each a
 /// `WebRTCPublisher` (webrtcbin and its decoders in a pipeline of its own) whose decoded samples go
-/// into the appsrcs of the sinks' pipeline. A publisher that leaves (DELETE, or its connection lost)
-/// frees the place for the next; the sinks go on.
+/// into the appsrcs of the sinks' pipeline. A publisher that leaves (DELETE, or its connection lost),
+/// never connects (`ServerLimits.publisherConnect`) or, connected, sends no media for
+/// `ServerLimits.publisherSilence` frees the place for the next; the sinks go on.
 final class BrowserPublisherSessions: PublisherSessions {
     let ice: ICESettings
     /// The sinks' pipeline until `close()`, which lets it (and with it the user's sinks) go.
@@ -23,6 +24,8 @@ final class BrowserPublisherSessions: PublisherSessions {
         var closed = false
         var caps: [WebRTCPublisher.Kind: Caps] = [:]
         var frames = 0
+        /// When the publisher in place last gave a decoded sample, of either kind.
+        var lastMedia: ContinuousClock.Instant?
     }
 
     init(pipeline: Pipeline, ice: ICESettings, note: @escaping @Sendable (String) -> Void) {
@@ -38,6 +41,7 @@ final class BrowserPublisherSessions: PublisherSessions {
             guard !state.closed else { return .ended }
             guard !state.taken else { return .busy }
             state.taken = true
+            state.lastMedia = nil
             return nil
         }
         if let refusal { return .failure(refusal) }
@@ -63,6 +67,8 @@ final class BrowserPublisherSessions: PublisherSessions {
             publisher.onNoConnection(within: limit) { [weak self] in
                 self?.end(publisher.id, because: "it did not connect within \(limit.components.seconds) s")
             }
+            let silence = ServerLimits.current.publisherSilence
+            Task { [weak self] in await self?.watchSilence(of: publisher, limit: silence) }
             note("a publisher came, sending \(offer.sent.joined(separator: " and "))")
             return .success((publisher.id, answer))
         }
@@ -87,6 +93,25 @@ final class BrowserPublisherSessions: PublisherSessions {
         return true
     }
 
+    /// Every quarter second (at most) while `publisher` is the one in place: once it has connected, no
+    /// sample for `limit` since its connection or its last sample ends it. Not connecting is
+    /// `ServerLimits.publisherConnect`'s business.
+    private func watchSilence(of publisher: WebRTCPublisher, limit: Duration) async {
+        var connectedAt: ContinuousClock.Instant?
+        while !Task.isCancelled {
+            try? await Task.sleep(for: min(limit / 4, .milliseconds(250)))
+            let (current, lastMedia) = state.withLock { ($0.publisher === publisher, $0.lastMedia) }
+            guard current else { return }
+            let now = ContinuousClock.now
+            if connectedAt == nil && publisher.isConnected { connectedAt = now }
+            guard let connectedAt else { continue }
+            if now - max(connectedAt, lastMedia ?? connectedAt) >= limit {
+                end(publisher.id, because: "it sent no media for \(ServerLimits.seconds(limit))")
+                return
+            }
+        }
+    }
+
     /// One decoded sample of the publisher's, into its kind's appsrc (new caps first when they changed);
     /// a kind with no sink is left out.
     private func take(_ sample: Sample, of kind: WebRTCPublisher.Kind) {
@@ -95,6 +120,7 @@ final class BrowserPublisherSessions: PublisherSessions {
         else { return }
         let newCaps = state.withLock { state -> Caps? in
             if kind == .video { state.frames += 1 }
+            state.lastMedia = .now
             guard let caps = sample.caps, state.caps[kind].map({ $0 != caps }) ?? true else { return nil }
             state.caps[kind] = caps
             return caps

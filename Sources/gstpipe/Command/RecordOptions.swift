@@ -71,12 +71,13 @@ struct RecordSettings: Sendable {
     /// The oldest files are deleted while all take more than this; nil for no limit.
     var maxBytes: Int64?
 
-    /// "90s", "30m", "24h", "7d" (or plain seconds) in seconds; nil when it is not one of those.
+    /// "90s", "30m", "24h", "7d" (or plain seconds) in seconds; nil when it is not one of those, or not
+    /// finite (`inf`, `1e400s`: a retention that keeps everything is no retention, said as an error).
     static func seconds(_ text: String) -> Double? {
         let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
         guard let last = text.last else { return nil }
-        if let unit = units[last] { return Double(text.dropLast()).map { $0 * unit } }
-        return Double(text)
+        let seconds = units[last].flatMap { unit in Double(text.dropLast()).map { $0 * unit } } ?? Double(text)
+        return seconds.flatMap { $0.isFinite ? $0 : nil }
     }
 
     /// "500M", "10G", "1.5T" (powers of 1024, a trailing B or iB allowed; plain bytes too) in bytes; nil

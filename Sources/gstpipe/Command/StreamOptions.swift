@@ -89,8 +89,10 @@ struct StreamOptions: ParsableArguments {
                 "--timeout takes seconds (0 waits forever, at most \(Int(Self.longestTimeout))), not \(timeout).")
         }
         if let reconnectMax {
-            guard reconnectMax > 0 else {
-                throw ValidationError("--reconnect-max takes seconds above 0, not \(reconnectMax).")
+            // Bounded as --timeout is: milliseconds of `inf` or 1e300 in an Int would trap.
+            guard reconnectMax > 0 && reconnectMax <= Self.longestTimeout else {
+                throw ValidationError(
+                    "--reconnect-max takes seconds above 0 (at most \(Int(Self.longestTimeout))), not \(reconnectMax).")
             }
             guard reconnect else {
                 throw ValidationError("--reconnect-max says when --reconnect gives up: add --reconnect.")

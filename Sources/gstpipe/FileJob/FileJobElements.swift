@@ -94,7 +94,7 @@ struct FileJobElements {
         var session: (any InputSession)?
         if job.streamSettings.reconnect, let live = StreamInput.named(input.uri) {
             session = try ReconnectingInput(
-                input: input, live: live, dropsAudio: outputs.contains { $0.audio != nil }, in: bin)
+                input: input, live: live, carriesAudio: outputs.contains { $0.audio != nil }, in: bin)
         } else if let makeSource = StreamInput.named(input.uri)?.makeSource {
             session = try makeSource(input.uri, job.media, bin)
         }

@@ -192,7 +192,10 @@ final class Recorder: Sendable {
     private static func runningTime(of sample: Sample) -> ClockTime? {
         guard let pts = sample.buffer?.pts else { return nil }
         guard let segment = sample.segment, pts >= segment.start else { return pts }
-        return segment.base + ClockTime(Double(pts - segment.start) / max(segment.rate, 1e-9))
+        // Saturating: ClockTime(_:) of a Double past UInt64's range, or the sum past it, would trap.
+        let scaled = min(Double(pts - segment.start) / max(segment.rate, 1e-9), 9e18)
+        let (time, overflow) = segment.base.addingReportingOverflow(ClockTime(scaled))
+        return overflow ? .max : time
     }
 
     /// A recording branch from `encoder`'s output, beside where it went.

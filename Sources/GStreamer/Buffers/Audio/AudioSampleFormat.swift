@@ -109,10 +109,11 @@ public struct AudioChannelPosition: RawRepresentable, Hashable, Sendable, Custom
     ///
     /// The corresponding C function is `gst_audio_channel_get_fallback_mask`.
     ///
-    /// - Parameter channels: The channel count, 1 or more.
+    /// - Parameter channels: The channel count, 1 to 64.
     /// - Returns: One position per channel, in channel order; all ``none`` when GStreamer has no layout for
-    ///   the count.
+    ///   the count; none at all for a count outside 1...64 (what an ``AudioInfo`` holds).
     public static func defaults(forChannels channels: Int) -> [AudioChannelPosition] {
+        guard (1...64).contains(channels) else { return [] }
         if channels == 1 { return [.mono] }
         let mask = gst_audio_channel_get_fallback_mask(gint(channels))
         guard mask != 0 else { return Array(repeating: .none, count: channels) }

@@ -77,9 +77,13 @@ extension Buffer {
     /// - Parameters:
     ///   - info: The audio's shape (non-interleaved).
     ///   - samples: Samples per channel in the buffer.
-    public func addAudioMeta(_ info: AudioInfo, samples: Int) {
+    /// - Returns: False, and no meta added, when `samples` is negative or more than the buffer holds.
+    @discardableResult
+    public func addAudioMeta(_ info: AudioInfo, samples: Int) -> Bool {
+        // GStreamer checks the planes against the buffer's size only with a critical warning.
+        guard samples >= 0, samples <= size / max(info.bytesPerFrame, 1) else { return false }
         var gstInfo = info.gstInfo
-        withPointer { _ = gst_buffer_add_audio_meta($0, &gstInfo, gsize(samples), nil) }
+        return withPointer { gst_buffer_add_audio_meta($0, &gstInfo, gsize(samples), nil) != nil }
     }
 
     /// Marks the buffer as the first after a gap or a jump in time (or clears the mark). Like the

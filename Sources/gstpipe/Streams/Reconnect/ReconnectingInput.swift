@@ -24,6 +24,13 @@ import Synchronization
 /// picture switches (to the slate, or back to the input) the outputs' encoders are asked for a key
 /// frame, so that viewers see the new picture at once.
 ///
+/// When an output carries the input's audio, the bin has a second pad, `src_audio`, if the first
+/// connection has audio (the bin says no-more-pads once that connection has exposed its streams, and
+/// nothing is pushed before, so that the muxers get both pads before any data). The audio is one
+/// unbroken run of samples: each buffer's timestamp is where the last one ended. A connection's
+/// first buffer starts there, the later ones keep their spacing from it, and a hole (a loss, or a
+/// connection without audio) is filled with silence in the first connection's format (`AudioFeed`).
+///
 /// This design was chosen over a switch (input-selector) inside the run's pipeline: a source and its
 /// decoders taken out of a playing pipeline and put back again need their states, segments and
 /// latency brought back in step with the rest, while a pipeline of its own starts and stops without
@@ -54,8 +61,11 @@ final class ReconnectingInput: InputSession {
     private let filter: Element
     private let input: FileJob.Input
     private let live: StreamInput
-    /// True when an output would have carried the input's audio beside its video.
-    private let dropsAudio: Bool
+    /// True when an output carries the input's audio beside its video.
+    private let carriesAudio: Bool
+    /// The input's audio, pushed in its own appsrc beside the video's; nil when no output carries it.
+    private let audioSource: AppSrc?
+    private let audioFilter: Element?
     private let feed = Mutex(Feed())
     private let link = Mutex(Link())
     private let noteHandler = Mutex<@Sendable (String) -> Void>({ _ in })
@@ -70,6 +80,8 @@ final class ReconnectingInput: InputSession {
         /// A frame's duration at the caps' rate (25 a second when they say none).
         var interval: ClockTime = 40_000_000
         var lastPTS: ClockTime?
+        /// The first frame's timestamp, where the audio starts.
+        var firstPTS: ClockTime?
         /// Running time of the last frame from the input.
         var lastInputAt: ClockTime?
         var lastFrame: Buffer?
@@ -83,6 +95,80 @@ final class ReconnectingInput: InputSession {
         var connection = 0
         /// Run's running time minus the connection's, in nanoseconds, from its first frame.
         var offset: Int64?
+        /// The bin's pads are all there (no-more-pads said): nothing is pushed before.
+        var streamsDecided = false
+        /// The input's audio once the first connection's has come; nil while none has, or when it is
+        /// not carried.
+        var audio: AudioFeed?
+        /// True when the bin has an audio pad.
+        var carriesAudio = false
+    }
+
+    /// The audio as one unbroken run of samples from `start`, in the first connection's format.
+    struct AudioFeed {
+        let caps: Caps
+        let info: AudioInfo
+        /// Twenty milliseconds of silence, sent again and again while the input is away.
+        let silence: Buffer
+        let silenceSamples: Int
+        /// The running time of the first sample.
+        let start: ClockTime
+        /// Samples pushed so far: the next buffer starts at `start` plus their duration.
+        var samples = 0
+        /// Run's running time minus the connection's, for its audio, from its first buffer.
+        var offset: Int64?
+
+        /// How far a buffer may be from where the run of samples has got to and still be put there:
+        /// more, and the run fills the hole with silence (a buffer later than that) or starts the
+        /// connection's spacing again from here (earlier: a connection late for longer than the
+        /// filler waited).
+        static let tolerance: Int64 = 40_000_000
+        /// No buffer for this long beyond where the samples have got to, less `timingSlack`: the
+        /// filler sends silence.
+        static let stallAfter: ClockTime = 60_000_000
+
+        init?(caps: Caps, start: ClockTime) {
+            guard let info = try? AudioInfo(caps: caps), info.rate > 0, info.bytesPerFrame > 0,
+                info.layout == .interleaved, info.format != .u8
+            else { return nil }
+            let samples = max(info.rate / 50, 1)
+            guard let silence = try? Buffer(bytes: [UInt8](repeating: 0, count: samples * info.bytesPerFrame))
+            else { return nil }
+            self.caps = caps
+            self.info = info
+            self.silence = silence
+            silenceSamples = samples
+            self.start = start
+        }
+
+        /// Where the next sample goes, in the run's running time.
+        var next: ClockTime { start + info.duration(ofSamples: samples) }
+
+        /// Stamps `buffer` (`count` samples) at `next` and counts its samples: its duration is exactly
+        /// the time to the sample after it, so rounding never opens a gap or an overlap.
+        mutating func stamp(_ buffer: Buffer, samples count: Int) -> Buffer {
+            let pts = next
+            samples += count
+            let stamped = buffer.withTimestamps(pts: pts, duration: next - pts, discontinuity: false)
+            stamped.dts = nil
+            return stamped
+        }
+
+        /// Pushes silence from `next` to `end` into `source`, in buffers of at most twenty milliseconds.
+        /// Each is pushed before the next is stamped: stamping a buffer nobody else holds changes it in
+        /// place, and the same silence would go out with the last timestamps.
+        mutating func pushSilence(until end: ClockTime, into source: AppSrc) {
+            var missing = info.samples(in: end > next ? end - next : 0)
+            while missing > 0 {
+                let count = min(missing, silenceSamples)
+                let chunk =
+                    count == silenceSamples
+                    ? silence : (try? Buffer(bytes: [UInt8](repeating: 0, count: count * info.bytesPerFrame)))
+                guard let chunk else { break }
+                _ = source.push(stamp(chunk, samples: count))
+                missing -= count
+            }
+        }
     }
 
     private enum Showing {
@@ -103,15 +189,17 @@ final class ReconnectingInput: InputSession {
         var settings = StreamSettings()
         var closed = false
         var saidAudio = false
+        /// When the first frame came that waited for the bin's pads to be decided.
+        var undecidedSince: ContinuousClock.Instant?
         var supervisor: Task<Void, Never>?
     }
 
     /// Makes the input's bin in `parent` (the pipeline, or the `( ... )` bin of the junction); its
     /// pad comes in `start`, once the file job listens for it.
-    init(input: FileJob.Input, live: StreamInput, dropsAudio: Bool, in parent: Bin) throws(GStreamerError) {
+    init(input: FileJob.Input, live: StreamInput, carriesAudio: Bool, in parent: Bin) throws(GStreamerError) {
         self.input = input
         self.live = live
-        self.dropsAudio = dropsAudio
+        self.carriesAudio = carriesAudio
         bin = try Bin(name: "gstpipe-input")
         source = try AppSrc(name: "gstpipe-reconnect-source")
         source.format = .time
@@ -129,6 +217,25 @@ final class ReconnectingInput: InputSession {
         filter = try ElementSpec("capsfilter", [("caps", .text("video/x-raw"))]).make(in: bin)
         try bin.add(source)
         try source.link(to: filter)
+        if carriesAudio {
+            let audio = try AppSrc(name: "gstpipe-reconnect-audio")
+            audio.format = .time
+            audio.isLive = true
+            // Leaky as the video's, with room for the bursts a connection starts with.
+            audio.maxBuffers = 64
+            audio.maxBytes = 0
+            try audio.set("leaky-type", fromString: "downstream")
+            try audio.set("min-latency", fromString: "\(Self.timingSlack)")
+            try audio.set("max-latency", fromString: "-1")
+            let audioFilter = try ElementSpec("capsfilter", [("caps", .text("audio/x-raw"))]).make(in: bin)
+            try bin.add(audio)
+            try audio.link(to: audioFilter)
+            audioSource = audio
+            self.audioFilter = audioFilter
+        } else {
+            audioSource = nil
+            audioFilter = nil
+        }
         try parent.add(bin)
     }
 
@@ -155,7 +262,7 @@ final class ReconnectingInput: InputSession {
         link.withLock { $0.settings = settings }
         guard let output = filter.pad(named: "src"), (try? bin.addGhostPad(named: "src_video", target: output)) != nil
         else { throw .runtime("cannot make the pad of \(input.name)'s input") }
-        bin.withUnsafePointer { gst_element_no_more_pads($0) }
+        if !carriesAudio { decideStreams(hasAudio: false, of: nil) }
         if let pad = source.pad(named: "src") {
             // On the appsrc's streaming thread, ahead of the buffer: encoders make it a key frame.
             pad.addProbe(.buffer) { [weak self] _ in
@@ -219,10 +326,11 @@ final class ReconnectingInput: InputSession {
     /// One connection, from its start to its end: the reason it ended, or nil when the run ended.
     /// Silence for `--timeout` ends it, and so does being away longer than `--reconnect-max`.
     private func connectOnce(settings: StreamSettings, schedule: ReconnectSchedule) async -> String? {
-        let (caps, connection) = feed.withLock { feed in
+        let (caps, audioCaps, connection, readsAudio) = feed.withLock { feed in
             feed.connection += 1
             feed.offset = nil
-            return (feed.caps, feed.connection)
+            feed.audio?.offset = nil
+            return (feed.caps, feed.audio?.caps, feed.connection, !feed.streamsDecided || feed.carriesAudio)
         }
         let started = ContinuousClock.now
         let attempt: InputAttempt
@@ -230,6 +338,12 @@ final class ReconnectingInput: InputSession {
             attempt = try await InputAttempt(
                 input: input, live: live, settings: settings, caps: caps,
                 deliver: { [weak self] sample in self?.take(sample, of: connection) },
+                audio: carriesAudio && readsAudio
+                    ? InputAttempt.Audio(
+                        caps: audioCaps,
+                        deliver: { [weak self] sample in self?.takeAudio(sample, of: connection) },
+                        streams: { [weak self] hasAudio in self?.decideStreams(hasAudio: hasAudio, of: connection) })
+                    : nil,
                 sawAudio: { [weak self] in self?.noteAudioLeftOut() },
                 ended: { [weak self] reason in self?.link.withLock { $0.ended = $0.ended ?? reason } })
         } catch {
@@ -297,17 +411,16 @@ final class ReconnectingInput: InputSession {
     private func take(_ sample: Sample, of connection: Int) {
         guard let buffer = sample.buffer, let caps = sample.caps else { return }
         // The frame's running time in its connection's pipeline, which is live: its clock's time.
-        let own: ClockTime? = buffer.pts.flatMap { pts in
-            sample.segment.flatMap { segment in pts >= segment.start ? segment.base + pts - segment.start : nil }
-        }
+        let own = Self.runningTime(of: buffer, in: sample)
         enum Outcome {
-            case pushed(first: Bool), early(ClockTime), otherCaps, closed
+            case pushed(first: Bool), early(ClockTime), otherCaps, closed, undecided
         }
         var outcome = Outcome.closed
         while true {
             guard let now = source.currentRunningTime else { return }
             outcome = feed.withLock { feed -> Outcome in
                 guard !feed.closed, feed.connection == connection else { return .closed }
+                guard feed.streamsDecided else { return .undecided }
                 if let fixed = feed.caps, fixed != caps { return .otherCaps }
                 let ahead = now + Self.timingSlack
                 var pts = ahead
@@ -335,6 +448,7 @@ final class ReconnectingInput: InputSession {
                 if feed.showing != .input && feed.lastPTS != nil { feed.keyUnitDue = true }
                 feed.showing = .input
                 feed.lastPTS = pts
+                if feed.firstPTS == nil { feed.firstPTS = pts }
                 feed.lastInputAt = now
                 feed.lastFrame = buffer
                 let stamped = buffer.withTimestamps(pts: pts, duration: feed.interval)
@@ -347,6 +461,18 @@ final class ReconnectingInput: InputSession {
         }
         switch outcome {
         case .closed, .early: return
+        case .undecided:
+            // A source that never says no-more-pads: after two seconds of video, the audio is left out.
+            let waited = link.withLock { link -> Duration in
+                let since = link.undecidedSince ?? .now
+                link.undecidedSince = since
+                return .now - since
+            }
+            if waited >= .seconds(2) {
+                decideStreams(hasAudio: false, of: connection)
+                noteAudioLeftOut()
+            }
+            return
         case .otherCaps:
             // Only the first connection can: later ones are converted to the caps.
             let picture =
@@ -376,6 +502,15 @@ final class ReconnectingInput: InputSession {
             note("input back after \(Self.seconds(back.away, decimals: 1))")
         }
         health.record(.delivering, awayFor: back.first ? nil : back.away)
+    }
+
+    /// The running time of `buffer` in its connection's pipeline, nil without one. The timestamps are the
+    /// sender's: one that does not fit the signed arithmetic of the offsets (past 2^62 ns, 146 years)
+    /// counts as none, rather than trapping there.
+    private static func runningTime(of buffer: Buffer, in sample: Sample) -> ClockTime? {
+        guard let pts = buffer.pts, let segment = sample.segment, pts >= segment.start else { return nil }
+        let (time, overflow) = segment.base.addingReportingOverflow(pts - segment.start)
+        return !overflow && time < 1 << 62 ? time : nil
     }
 
     /// The first frame's caps are the stream's: the appsrc's, and a frame's duration at their rate.
@@ -419,18 +554,97 @@ final class ReconnectingInput: InputSession {
                 feed.lastPTS = pts
                 return 0
             }
+            let audioWait = feed.withLock { feed in fillAudio(&feed) }
             guard let wait else { return }
-            if wait > 0 { Thread.sleep(forTimeInterval: Double(min(wait, 100_000_000)) / 1e9) }
+            let least = min(wait, audioWait)
+            if least > 0 { Thread.sleep(forTimeInterval: Double(min(least, 100_000_000)) / 1e9) }
         }
     }
 
-    /// Says once, when an output would have carried it, that the input's audio is left out.
+    // MARK: Audio
+
+    /// Adds the audio pad when the first connection has audio (and an output carries it), then says
+    /// no-more-pads: once, from the first connection (nil: at start, no output carrying audio) whose
+    /// source has exposed its streams. Until then nothing is pushed.
+    private func decideStreams(hasAudio: Bool, of connection: Int?) {
+        let first = feed.withLock { feed -> Bool in
+            guard !feed.streamsDecided, !feed.closed, connection.map({ $0 == feed.connection }) ?? true else {
+                return false
+            }
+            feed.streamsDecided = true
+            feed.carriesAudio = hasAudio && audioSource != nil
+            return true
+        }
+        guard first else { return }
+        if hasAudio, let output = audioFilter?.pad(named: "src") {
+            if (try? bin.addGhostPad(named: "src_audio", target: output)) == nil {
+                feed.withLock { $0.carriesAudio = false }
+            }
+        }
+        bin.withUnsafePointer { gst_element_no_more_pads($0) }
+    }
+
+    /// An audio buffer from `connection`, on its streaming thread: put where the run of samples has got
+    /// to (`AudioFeed`). The first ever fixes the format; silence fills a hole in a connection's audio.
+    /// The audio starts with the video's first frame (audio before it is dropped, silence from it to the
+    /// first audio), so that a recording's tracks start and end together.
+    private func takeAudio(_ sample: Sample, of connection: Int) {
+        guard let audioSource, let buffer = sample.buffer, let caps = sample.caps,
+            let now = audioSource.currentRunningTime
+        else { return }
+        let own = Self.runningTime(of: buffer, in: sample)
+        feed.withLock { feed in
+            guard !feed.closed, feed.connection == connection, feed.streamsDecided, feed.carriesAudio else { return }
+            if feed.audio == nil {
+                guard let start = feed.firstPTS, let own, var audio = AudioFeed(caps: caps, start: start) else {
+                    return
+                }
+                audio.offset = Int64(now + Self.timingSlack) - Int64(own)
+                audioSource.caps = caps
+                feed.audio = audio
+            }
+            guard var audio = feed.audio, audio.caps == caps else { return }
+            defer { feed.audio = audio }
+            let count = buffer.size / audio.info.bytesPerFrame
+            guard count > 0 else { return }
+            let next = audio.next
+            if let own, let offset = audio.offset {
+                let late = Int64(own) + offset - Int64(next)
+                if late > AudioFeed.tolerance && late <= 1_000_000_000 {
+                    // A hole in the connection's audio: silence keeps the rest in step with the video.
+                    audio.pushSilence(until: ClockTime(Int64(next) + late), into: audioSource)
+                } else if abs(late) > AudioFeed.tolerance {
+                    audio.offset = Int64(next) - Int64(own)
+                }
+            } else if let own {
+                audio.offset = Int64(next) - Int64(own)
+            }
+            _ = audioSource.push(audio.stamp(buffer, samples: count))
+        }
+    }
+
+    /// On `fill`'s thread: when the audio has not got as far as the video's lead (`timingSlack`) less
+    /// `AudioFeed.stallAfter`, silence up to that lead. Returns how long until it may be needed again.
+    private func fillAudio(_ feed: inout Feed) -> ClockTime {
+        guard let audioSource, var audio = feed.audio, !feed.closed, let now = audioSource.currentRunningTime else {
+            return 50_000_000
+        }
+        let ahead = now + Self.timingSlack
+        let next = audio.next
+        guard next + AudioFeed.stallAfter <= ahead else { return next + AudioFeed.stallAfter - ahead }
+        audio.pushSilence(until: ahead, into: audioSource)
+        feed.audio = audio
+        return 0
+    }
+
+    /// Says once, when an output would have carried it, that the input's audio is left out: the bin has
+    /// no audio pad, since the first connection had none.
     private func noteAudioLeftOut() {
-        guard dropsAudio, link.withLock({ link in
+        guard carriesAudio, !feed.withLock({ $0.carriesAudio }), link.withLock({ link in
             defer { link.saidAudio = true }
             return !link.saidAudio
         }) else { return }
-        note("the audio of \(input.name) is left out: --reconnect carries its video alone")
+        note("the audio of \(input.name) is left out: it had none when the run started")
     }
 
     // MARK: Ending

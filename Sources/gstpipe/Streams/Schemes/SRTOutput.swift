@@ -56,7 +56,7 @@ struct SRTOutput: StreamOutput {
     /// once would lose them.
     var lingerAfterEnd: TimeInterval {
         let latency = Int(address.option("latency") ?? "") ?? 125
-        return Double(latency * 2 + 300) / 1000
+        return (Double(latency) * 2 + 300) / 1000
     }
 
     /// The options an `srt://` URI takes (GStreamer's srt elements read these from the query, and
@@ -91,10 +91,13 @@ struct SRTOutput: StreamOutput {
             default:
                 break
             }
-            let whole = ["latency", "rcvlatency", "peerlatency", "localport"]
-            if whole.contains(name), (Int(value) ?? -1) < 0 {
+            // What libsrt takes: an int of milliseconds, a 16-bit port (a larger number trapped in the
+            // arithmetic of `lingerAfterEnd`, or went to GStreamer's gint property truncated).
+            let whole = ["latency": Int(Int32.max), "rcvlatency": Int(Int32.max), "peerlatency": Int(Int32.max),
+                         "localport": 65535]
+            if let most = whole[name], !(0...most).contains(Int(value) ?? -1) {
                 let what = name == "localport" ? "a port" : "a number of milliseconds"
-                throw .usage("\(token): \(name)=\(value) is not \(what)")
+                throw .usage("\(token): \(name)=\(value) is not \(what) (0 to \(most))")
             }
         }
     }
