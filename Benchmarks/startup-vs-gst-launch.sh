@@ -6,7 +6,8 @@
 #
 # and prints, for wall time and for peak memory (the process's maximum resident set), the median of
 # each and the median of the pairs' ratios B / A with its spread (quartiles, lowest and highest), and
-# the median difference of the peaks in MB. Interleaving makes both sides meet the same load: on a
+# the median difference of the peaks in MB; CPU time (user + system, all threads) beside them, which a
+# loaded machine disturbs less than wall time. Interleaving makes both sides meet the same load: on a
 # shared machine the ratio moves far less than either time.
 #
 #   Benchmarks/startup-vs-gst-launch.sh [PAIRS]
@@ -42,7 +43,7 @@ cat > "$WORK/measure.c" <<'CODE'
 #include <time.h>
 #include <unistd.h>
 
-/* measure COMMAND...: runs it (its standard output to /dev/null), prints "SECONDS PEAK_KB", exits as it did. */
+/* measure COMMAND...: runs it (its standard output to /dev/null), prints "WALL_S CPU_S PEAK_KB", exits as it did. */
 int main(int argc, char **argv) {
     if (argc < 2) return 2;
     struct timespec start, end;
@@ -58,7 +59,8 @@ int main(int argc, char **argv) {
     struct rusage usage;
     if (child < 0 || wait4(child, &status, 0, &usage) < 0) { perror("measure"); return 1; }
     clock_gettime(CLOCK_MONOTONIC, &end);
-    printf("%.6f %ld\n", (end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9, usage.ru_maxrss);
+    double cpu = usage.ru_utime.tv_sec + usage.ru_stime.tv_sec + (usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6;
+    printf("%.6f %.6f %ld\n", (end.tv_sec - start.tv_sec) + (end.tv_nsec - start.tv_nsec) / 1e9, cpu, usage.ru_maxrss);
     return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 CODE
@@ -74,21 +76,23 @@ commands = {
 }
 
 def run(name):
-    """Wall seconds and peak resident MB of one run; exits when the run fails."""
+    """Wall seconds, CPU seconds (user + system, all threads) and peak resident MB of one run; exits when it fails."""
     result = subprocess.run([measure] + commands[name], capture_output=True, text=True)
     if result.returncode != 0:
         sys.exit(f"error: {' '.join(commands[name])} exited {result.returncode}:\n{result.stderr}")
-    wall, peak = result.stdout.split()
-    return float(wall), int(peak) / 1024
+    wall, cpu, peak = result.stdout.split()
+    return float(wall), float(cpu), int(peak) / 1024
 
 for name in commands:
     run(name)
 times = {name: [] for name in commands}
+cpus = {name: [] for name in commands}
 peaks = {name: [] for name in commands}
 for _ in range(pairs):
     for name in commands:
-        wall, peak = run(name)
+        wall, cpu, peak = run(name)
         times[name].append(wall)
+        cpus[name].append(cpu)
         peaks[name].append(peak)
 
 def spread(values):
@@ -100,6 +104,7 @@ def spread(values):
 
 a, b = "gst-launch-1.0", "gstpipe"
 time_ratios = [y / x for x, y in zip(times[a], times[b])]
+cpu_ratios = [y / max(x, 0.001) for x, y in zip(cpus[a], cpus[b])]
 peak_ratios = [y / x for x, y in zip(peaks[a], peaks[b])]
 peak_extra = [y - x for x, y in zip(peaks[a], peaks[b])]
 print(f"startup-vs-gst-launch: {pairs} interleaved pairs, {gstpipe}")
@@ -110,6 +115,8 @@ print("| measure | gstpipe | gst-launch-1.0 | median ratio | spread of the ratio
 print("|---|---|---|---|---|")
 print(f"| wall time | {statistics.median(times[b]) * 1000:.0f} ms | {statistics.median(times[a]) * 1000:.0f} ms "
       f"| {statistics.median(time_ratios):.2f}x | {spread(time_ratios)} |")
+print(f"| CPU time (user + system) | {statistics.median(cpus[b]) * 1000:.0f} ms | {statistics.median(cpus[a]) * 1000:.0f} ms "
+      f"| {statistics.median(cpu_ratios):.2f}x | {spread(cpu_ratios)} |")
 print(f"| peak memory (max RSS) | {statistics.median(peaks[b]):.1f} MB | {statistics.median(peaks[a]):.1f} MB "
       f"| {statistics.median(peak_ratios):.2f}x | {spread(peak_ratios)} |")
 print()
