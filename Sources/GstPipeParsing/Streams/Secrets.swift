@@ -61,13 +61,20 @@ package enum Secrets {
         where word.lowercased().hasPrefix("rtmp://") || word.lowercased().hasPrefix("rtmps://") {
             if let key = StreamAddress.secretPathEnd(of: String(word)) { secrets.append(key) }
         }
-        for match in text.matches(of: userInfo) where !match.2.isEmpty { secrets.append(String(match.2)) }
-        var rest = text
-        for option in options {
-            for match in rest.matches(of: option) { secrets.append(String(match.2)) }
-            rest = rest.replacing(option) { "\($0.1)\(mask)" }
+        let forms = Forms(in: text)
+        if forms.userInfo {
+            for match in text.matches(of: userInfo) where !match.2.isEmpty { secrets.append(String(match.2)) }
         }
-        for match in text.matches(of: bearer) { secrets.append(String(match.2)) }
+        if forms.option {
+            var rest = text
+            for option in options {
+                for match in rest.matches(of: option) { secrets.append(String(match.2)) }
+                rest = rest.replacing(option) { "\($0.1)\(mask)" }
+            }
+        }
+        if forms.bearer {
+            for match in text.matches(of: bearer) { secrets.append(String(match.2)) }
+        }
         return secrets
     }
 
@@ -81,9 +88,11 @@ package enum Secrets {
         for secret in secrets where text.unicodeScalars.firstRange(of: secret.unicodeScalars) != nil {
             text = masking(secret, in: text)
         }
-        text = text.replacing(userInfo) { "\($0.1)\(mask)" }
-        for option in options { text = text.replacing(option) { "\($0.1)\(mask)" } }
-        text = text.replacing(bearer) { "\($0.1)\(mask)" }
+        let forms = Forms(in: text)
+        if forms.userInfo { text = text.replacing(userInfo) { "\($0.1)\(mask)" } }
+        if forms.option { for option in options { text = text.replacing(option) { "\($0.1)\(mask)" } } }
+        if forms.bearer { text = text.replacing(bearer) { "\($0.1)\(mask)" } }
+        guard forms.basic else { return text }
         return text.replacing(basic) { isBasicCredentials($0.2) ? "\($0.1)\(mask)" : String($0.0) }
     }
 
@@ -130,6 +139,35 @@ package enum Secrets {
     }
 
     // The patterns are built on each use: a Regex held in a static would have to be Sendable.
+
+    /// Which forms `text` may hold, from the words each pattern cannot match without: building and
+    /// running the patterns cost more than anything else in a plain run's start-up (every argument
+    /// and every line printed goes through them), and most text holds none of those words.
+    private struct Forms {
+        var userInfo = true
+        var option = true
+        var bearer = true
+        var basic = true
+
+        // Looked for as UTF-8 bytes: a pattern matching a word means its bytes are in the text, whatever
+        // follows them (a combining mark makes another Character, and Foundation's search stops at a NUL).
+        init(in text: String) {
+            func holds(_ word: String, in text: String) -> Bool { text.utf8.firstRange(of: word.utf8) != nil }
+            userInfo = holds("://", in: text)
+            bearer = holds("Bearer", in: text)
+            option = holds("=", in: text)
+            // The case-insensitive words are looked for in ASCII text alone: Unicode case folding
+            // matches more than lowercasing finds (`ſ` for `s`, the Kelvin sign for `k`).
+            guard text.utf8.allSatisfy({ $0 < 0x80 }) else { return }
+            let lowered = text.lowercased()
+            if option {
+                option = ["token=", "password=", "passwd=", "passphrase=", "user-pw=", "proxy-pw="].contains {
+                    holds($0, in: lowered)
+                }
+            }
+            basic = holds("basic", in: lowered)
+        }
+    }
 
     /// `scheme://user:PASSWORD@`: the password ends at the last `@` before the host (a password may
     /// hold an `@` the user did not encode), and never crosses a space, a path, a query or a quote. A
