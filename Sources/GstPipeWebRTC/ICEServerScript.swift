@@ -8,10 +8,12 @@ enum ICEServerScript {
     /// Where a page's template takes the script.
     static let placeholder = "/*ICE-SERVERS*/"
 
-    /// `template` with `configuration` (an `RTCConfiguration` as JSON) and this script in place.
+    /// `template` with `configuration` (an `RTCConfiguration` as JSON), this script and the data
+    /// channel's (`DataChannelScript`) in place.
     static func page(_ template: String, configuration: String) -> String {
         template.replacingOccurrences(of: "/*CONFIGURATION*/{}", with: configuration)
             .replacingOccurrences(of: placeholder, with: source)
+            .replacingOccurrences(of: DataChannelScript.placeholder, with: DataChannelScript.source)
     }
 
     static let source = #"""

@@ -3,7 +3,8 @@
 /// (PATH/whip, next to the page), with the connection's state below and a Stop button that ends
 /// the session (DELETE), which ends gstpipe's recording. Everything is here: no script or style
 /// from elsewhere. Embedded in another page, it tells that page its state with postMessage
-/// (`{gstpipe: 'publisher', state}`). It sends the token of its own URL with its requests (`BearerToken`).
+/// (`{gstpipe: 'publisher', state}`). It sends the token of its own URL with its requests (`BearerToken`),
+/// and opens a data channel to the server (`window.gstpipe`, `DataChannelScript`).
 package enum PublisherPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON: the server's STUN and TURN
     /// servers, `ICESettings.pageConfiguration`) for its peer connection.
@@ -40,6 +41,7 @@ package enum PublisherPage {
         let resource = null, peer = null, stream = null;
         const configuration = /*CONFIGURATION*/{};
         /*ICE-SERVERS*/
+        /*DATA-CHANNEL*/
 
         function say(state, failed) {
           if ($('state').textContent === state) return;
@@ -66,6 +68,7 @@ package enum PublisherPage {
           for (const track of stream.getTracks()) {
             peer.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
           }
+          openChannel(peer, 'publisher');
           peer.addEventListener('connectionstatechange', () => {
             const state = peer.connectionState;
             if (state === 'failed') say('failed: reload the page to publish again', true);

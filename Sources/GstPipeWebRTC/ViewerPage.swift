@@ -7,7 +7,8 @@
 /// tells that page its state with postMessage (`{gstpipe: 'viewer', state}`; 'playing' with the
 /// picture's size once the first frame shows), so the page around it can follow the player. Its
 /// peer connection uses the server's STUN and TURN servers (`configuration`, `ICESettings`). It sends
-/// the token of its own URL with its requests (`BearerToken`).
+/// the token of its own URL with its requests (`BearerToken`), and opens a data channel to the server
+/// (`window.gstpipe`, `DataChannelScript`).
 package enum ViewerPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON) for its peer connection.
     package static func html(configuration: String) -> String {
@@ -51,6 +52,7 @@ package enum ViewerPage {
         // The server's STUN and TURN servers (--stun, --turn), so that this browser gathers the same kinds.
         const configuration = /*CONFIGURATION*/{};
         /*ICE-SERVERS*/
+        /*DATA-CHANNEL*/
 
         function show(text, failed, details) {
           if (stateLine.textContent === text) return;
@@ -75,6 +77,7 @@ package enum ViewerPage {
           const pc = new RTCPeerConnection(await withServerICE(configuration, endpoint));
           pc.addTransceiver('video', { direction: 'recvonly' });
           pc.addTransceiver('audio', { direction: 'recvonly' });
+          openChannel(pc, 'viewer');
           pc.ontrack = (event) => {
             stream.addTrack(event.track);
             if (video.srcObject !== stream) video.srcObject = stream;

@@ -22,7 +22,8 @@ package final class WebRTCViewer: Sendable {
     private let feed: AppSrc?
     /// The sound's appsrc, nil when there is none or the viewer's offer takes none.
     private let sound: AppSrc?
-    private let webrtcbin: Element
+    /// The viewer's webrtcbin, for its data channel (`BrowserChannels`).
+    package let webrtcbin: Element
     private let state = Mutex(State())
 
     private struct State {

@@ -9,6 +9,8 @@ import Synchronization
 /// frees the place for the next; the sinks go on.
 final class BrowserPublisherSessions: PublisherSessions {
     let ice: ICESettings
+    /// The publishers' data channels.
+    let channels = BrowserChannels()
     /// The sinks' pipeline until `close()`, which lets it (and with it the user's sinks) go.
     private let pipeline: Mutex<Pipeline?>
     private let note: @Sendable (String) -> Void
@@ -41,7 +43,8 @@ final class BrowserPublisherSessions: PublisherSessions {
             return nil
         }
         if let refusal { return .failure(refusal) }
-        switch await WebRTCPublisher.answering(offer, ice: ice, teardown: teardown, deliver: { [weak self] in
+        switch await WebRTCPublisher.answering(offer, ice: ice, teardown: teardown, channels: channels, deliver: {
+            [weak self] in
             self?.take($1, of: $0)
         }) {
         case .failure(let failure):
@@ -55,6 +58,7 @@ final class BrowserPublisherSessions: PublisherSessions {
                 return true
             }
             guard kept else {
+                channels.detach(publisher.id)
                 teardown.async { publisher.close() }
                 return .failure(.ended)
             }
@@ -82,6 +86,7 @@ final class BrowserPublisherSessions: PublisherSessions {
             return publisher
         }
         guard let publisher else { return false }
+        channels.detach(id)
         note("the publisher left: \(reason)")
         teardown.async { publisher.close() }
         return true
@@ -114,6 +119,7 @@ final class BrowserPublisherSessions: PublisherSessions {
             return state.publisher
         }
         publisher?.close()
+        channels.finish()
         teardown.sync {}
         let pipeline = pipeline.withLock { pipeline in
             defer { pipeline = nil }
