@@ -50,12 +50,6 @@ package enum PublisherPage {
           if (parent !== window) parent.postMessage({ gstpipe: 'publisher', state }, '*');
         }
 
-        // The end of the browser's candidates (the null one), or two seconds: gstpipe takes no trickle.
-        const candidatesDone = (pc) => new Promise((done) => {
-          pc.addEventListener('icecandidate', (event) => { if (!event.candidate) done(); });
-          setTimeout(done, 2000);
-        });
-
         // Camera and microphone; the camera alone when there is no microphone.
         const capture = () => navigator.mediaDevices.getUserMedia({ video: true, audio: true })
           .catch(() => navigator.mediaDevices.getUserMedia({ video: true }));
@@ -75,9 +69,9 @@ package enum PublisherPage {
             else say(state === 'connected' ? 'publishing' : state, false);
           });
           say('connecting');
-          const gathered = candidatesDone(peer);
+          // The offer goes at once; the candidates follow by PATCH.
+          const sendCandidates = trickle(peer);
           await peer.setLocalDescription(await peer.createOffer());
-          await gathered;
           const reply = await fetch(whip, {
             method: 'POST', headers: { 'Content-Type': 'application/sdp', ...authorization },
             body: peer.localDescription.sdp,
@@ -85,6 +79,7 @@ package enum PublisherPage {
           const text = await reply.text();
           if (reply.status !== 201) throw new Error(`${reply.status} ${text}`);
           resource = new URL(reply.headers.get('Location'), location.href).href;
+          sendCandidates(resource);
           await peer.setRemoteDescription({ type: 'answer', sdp: text });
           $('stop').disabled = false;
         }

@@ -61,18 +61,6 @@ package enum ViewerPage {
           if (parent !== window) parent.postMessage(Object.assign({ gstpipe: 'viewer', state: text }, details), '*');
         }
 
-        // The server takes no trickled candidates: the offer goes once the browser has gathered its own
-        // (or after two seconds, with those it has).
-        function gathered(pc) {
-          if (pc.iceGatheringState === 'complete') return Promise.resolve();
-          return new Promise((resolve) => {
-            pc.addEventListener('icegatheringstatechange', () => {
-              if (pc.iceGatheringState === 'complete') resolve();
-            });
-            setTimeout(resolve, 2000);
-          });
-        }
-
         async function watch() {
           const pc = new RTCPeerConnection(await withServerICE(configuration, endpoint));
           pc.addTransceiver('video', { direction: 'recvonly' });
@@ -101,14 +89,16 @@ package enum ViewerPage {
             show(failed ? state + ': reload the page to watch again' : state, failed);
           };
           show('connecting');
+          // The offer goes at once; the candidates follow by PATCH.
+          const sendCandidates = trickle(pc);
           await pc.setLocalDescription(await pc.createOffer());
-          await gathered(pc);
           const response = await fetch(endpoint, {
             method: 'POST', headers: { 'Content-Type': 'application/sdp', ...authorization },
             body: pc.localDescription.sdp,
           });
           if (response.status !== 201) throw new Error(response.status + ' ' + (await response.text()));
           session = new URL(response.headers.get('Location'), location.href).href;
+          sendCandidates(session);
           await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
         }
 

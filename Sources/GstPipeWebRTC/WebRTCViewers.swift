@@ -246,6 +246,12 @@ package final class WebRTCViewers: Sendable {
         return (id, answer)
     }
 
+    /// The negotiation of the viewer with session `id`, nil when there is none: what its PATCH (trickle
+    /// ICE, an ICE restart) works on.
+    package func negotiation(of id: String) -> WebRTCNegotiation? {
+        shared.state.withLock { $0.viewers[id] }.map { WebRTCNegotiation(webrtcbin: $0.webrtcbin) }
+    }
+
     /// Ends the session `id` (its WHEP DELETE); false when there is none.
     package func leave(_ id: String) -> Bool {
         remove(id, because: "it left")

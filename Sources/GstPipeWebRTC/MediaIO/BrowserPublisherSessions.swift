@@ -76,6 +76,11 @@ final class BrowserPublisherSessions: PublisherSessions {
         end(id, because: "it left")
     }
 
+    func negotiation(of id: String) -> WebRTCNegotiation? {
+        let publisher = state.withLock { $0.publisher?.id == id ? $0.publisher : nil }
+        return publisher.map { WebRTCNegotiation(webrtcbin: $0.webrtcbin) }
+    }
+
     /// Ends the publisher `id` if it is the one publishing; true when it was.
     @discardableResult
     private func end(_ id: String, because reason: String) -> Bool {
