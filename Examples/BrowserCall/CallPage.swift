@@ -3,8 +3,8 @@
 /// processed stream from the WHEP endpoint (`BrowserViewers`, two ports after), and checks twice a
 /// second that what comes back shows the processing: the picture gray (R = G = B) but for a red box.
 /// Each connection opens a data channel too: once both are open, the page says "hello from the camera"
-/// on the publisher's (each half second until answered), Swift answers on the viewers' (`BrowserPublisher.messages`, `BrowserViewers.send`),
-/// and the page keeps what comes back (`chat`).
+/// on the publisher's (each half second until answered), Swift answers on the viewers'
+/// (`BrowserPublisher.messages`, `BrowserViewers.send`), and the page keeps what comes back (`chat`).
 /// After five such checks and the answer it POSTs `{processed: true, chat, ...}` to /result, which the
 /// example's self-check waits for (a person watching sees the same on the page).
 enum CallPage {

@@ -7,8 +7,8 @@ import Hummingbird
 ///
 /// - `GET PATH`: the publisher page (`PublisherPage`);
 /// - `POST PATH/whip` with an `application/sdp` offer: `201 Created`, the session's URL in
-///   `Location`, and the SDP answer with every ICE candidate (the server does not trickle its own); `409 Conflict` while
-///   another publisher is live, `503` once the stream has ended;
+///   `Location`, and the SDP answer with every ICE candidate (the server does not trickle its own);
+///   `409 Conflict` while another publisher is live, `503` once the stream has ended;
 /// - `PATCH PATH/whip/ID` with an `application/trickle-ice-sdpfrag` (RFC 9725 section 4.3): the peer's
 ///   candidates after its offer (`204`); new credentials, an ICE restart, are `501` (`SessionCreated`);
 /// - `DELETE PATH/whip/ID`: the publisher leaves, which ends the stream (`404` for a session that

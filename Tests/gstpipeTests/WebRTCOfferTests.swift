@@ -195,6 +195,35 @@ struct WebRTCOfferTests {
         #expect(WebRTCNegotiation.trickle(restart, to: nil).isNoSession)
     }
 
+    @Test("Losses repaired: an offer with rtx, red and ulpfec is answered with them; one without, without")
+    func lossRepair() async throws {
+        try GStreamer.initialize()
+        let media = WebRTCMedia(video: .vp8, audio: false)
+        let fec = Self.offer()
+            .replacingOccurrences(of: " 104 105 98\r\n", with: " 104 105 98 99 100\r\n")
+            .replacingOccurrences(
+                of: "a=rtpmap:98 VP9/90000\r\n",
+                with: "a=rtpmap:98 VP9/90000\r\na=rtpmap:99 red/90000\r\na=rtpmap:100 ulpfec/90000\r\n")
+        let bare = Self.offer()
+            .replacingOccurrences(of: " 97 102", with: " 102")
+            .replacingOccurrences(of: "a=rtpmap:97 rtx/90000\r\na=fmtp:97 apt=96\r\n", with: "")
+        var answers: [String] = []
+        for offer in [fec, bare] {
+            let read = try ViewerOffer(offer, sending: media)
+            let viewer = try WebRTCViewer(id: "test", number: 1, media: media, offer: read)
+            answers.append(try await viewer.answer(read, ice: ICESettings(localAddresses: ["127.0.0.1"])))
+            viewer.close()
+        }
+        let repaired = WebRTCTests.sections(of: answers[0])["video"] ?? []
+        #expect(repaired.contains("a=rtpmap:97 rtx/90000") && repaired.contains("a=fmtp:97 apt=96"), "\(answers[0])")
+        #expect(repaired.contains("a=rtpmap:99 red/90000"), "\(answers[0])")
+        #expect(repaired.contains("a=rtpmap:100 ulpfec/90000"), "\(answers[0])")
+        #expect(repaired.contains { $0.hasPrefix("a=rtcp-fb:96 nack") }, "\(answers[0])")
+        let plain = WebRTCTests.sections(of: answers[1])["video"] ?? []
+        let repairs = plain.filter { $0.contains("rtx/") || $0.contains("red/") || $0.contains("ulpfec/") }
+        #expect(repairs.isEmpty, "\(answers[1])")
+    }
+
     @Test("webrtc:// URIs: a path is needed, the port defaults to 8890, no host is every address, one option")
     func uris() throws {
         let plain = try #require(try StreamOutputs.output(named: "webrtc://127.0.0.1:8890/live") as? WebRTCOutput)
