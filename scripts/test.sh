@@ -35,6 +35,8 @@ webrtc='WebRTCTests|WebRTCInputTests|WHIPClientTests|WebRTCTokenTests|ServerAbus
 webrtc+='|WebRTCICEServersTests|BrowserCallTests'
 # BrowserViewers serving a Swift VideoSource and AudioSource (a 440 Hz sine) to Chromium.
 webrtc+='|BrowserViewersAudioTests'
+# The served pages' data channels to BrowserViewers and BrowserPublisher, both ways, in Chromium.
+webrtc+='|WebRTCDataChannelTests'
 # Two webrtcbins per viewer in-process, whose ends the test times: beside the command line's children
 # on a loaded machine, a viewer's negotiation did not finish in time.
 webrtc+='|WebRTCGoodbyeTests'
@@ -65,6 +67,7 @@ guarded "$secured" --filter "$secured" "$@"
 guarded "$recording" --filter "$recording" "$@"
 guarded "$farm" --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
-    BrowserViewersAudioTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests ServerLimitsTests; do
+    BrowserViewersAudioTests WebRTCDataChannelTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests \
+    ServerLimitsTests; do
     guarded "$suite" --filter "$suite" "$@"
 done

@@ -2,8 +2,11 @@
 /// microphone to the WHIP endpoint (`BrowserPublisher`, on the port after the page's), watches the
 /// processed stream from the WHEP endpoint (`BrowserViewers`, two ports after), and checks twice a
 /// second that what comes back shows the processing: the picture gray (R = G = B) but for a red box.
-/// After five such checks it POSTs `{processed: true, ...}` to /result, which the example's
-/// self-check waits for (a person watching sees the same on the page).
+/// Each connection opens a data channel too: once both are open, the page says "hello from the camera"
+/// on the publisher's (each half second until answered), Swift answers on the viewers'
+/// (`BrowserPublisher.messages`, `BrowserViewers.send`), and the page keeps what comes back (`chat`).
+/// After five such checks and the answer it POSTs `{processed: true, chat, ...}` to /result, which the
+/// example's self-check waits for (a person watching sees the same on the page).
 enum CallPage {
     static let html = #"""
         <!doctype html>
@@ -27,6 +30,7 @@ enum CallPage {
         const whep = `http://${location.hostname}:${port + 2}/out/whep`;
         const stateLine = document.getElementById('state');
         const show = (text) => { stateLine.textContent = text; };
+        const chat = [];
 
         // Offers go once the browser has gathered its candidates (the servers take no trickle).
         const gathered = (pc) => Promise.race([
@@ -53,7 +57,10 @@ enum CallPage {
           document.getElementById('local').srcObject = camera;
           const pc = new RTCPeerConnection();
           for (const track of camera.getTracks()) pc.addTransceiver(track, { direction: 'sendonly' });
+          // The data channel to BrowserPublisher (its `messages`), opened before the offer.
+          const channel = pc.createDataChannel('chat');
           await negotiate(pc, whip);
+          return channel;
         }
 
         async function watch() {
@@ -61,8 +68,12 @@ enum CallPage {
           pc.addTransceiver('video', { direction: 'recvonly' });
           const remote = document.getElementById('remote');
           pc.ontrack = (event) => { remote.srcObject = new MediaStream([event.track]); };
+          // What BrowserViewers.send says comes here.
+          const channel = pc.createDataChannel('chat');
+          channel.onmessage = (event) => { chat.push(event.data); };
+          const opened = new Promise((resolve) => { channel.onopen = resolve; });
           await negotiate(pc, whep);
-          return remote;
+          return { remote, opened };
         }
 
         // Gray but for a red box: samples on an 8x8 grid of the picture.
@@ -86,9 +97,18 @@ enum CallPage {
 
         async function call() {
           show('publishing the camera');
-          await publish();
+          const toSwift = await publish();
           show('watching what Swift makes of it');
-          const remote = await watch();
+          const { remote, opened } = await watch();
+          // Both channels open: a word to Swift through the publisher's, which Swift passes on to
+          // every viewer (this page's second connection). Said again each half second until the answer
+          // comes: the browser counts a channel open before the server has taken it.
+          opened.then(() => {
+            const say = setInterval(() => {
+              if (chat.length) clearInterval(say);
+              else toSwift.send('hello from the camera');
+            }, 500);
+          });
           const canvas = document.createElement('canvas');
           let passed = 0, checks = 0, last = null;
           const timer = setInterval(async () => {
@@ -97,9 +117,9 @@ enum CallPage {
             if (last && last.gray > 0.6 && last.red > 0) passed++;
             const size = last ? ` (${last.width}x${last.height})` : '';
             show(`processed frames: ${passed} checks passed of ${checks}` + size);
-            if (passed >= 5 || checks >= 120) {
+            if ((passed >= 5 && chat.length) || checks >= 120) {
               clearInterval(timer);
-              const result = Object.assign({ processed: passed >= 5, passed, checks }, last);
+              const result = Object.assign({ processed: passed >= 5, passed, checks, chat: chat[0] }, last);
               await fetch('/result', { method: 'POST', body: JSON.stringify(result) });
             }
           }, 500);

@@ -1,7 +1,8 @@
 // BrowserCall: a whole call loop between a browser and Swift code. The browser publishes its camera
 // (WHIP, into `BrowserPublisher`), a Swift VideoSink turns each frame gray with a moving red box
 // (`MovingBox`), a Swift VideoSource hands the result on (`ProcessedFeed`), and the browser watches it
-// (WHEP, from `BrowserViewers`) beside its own camera, on one page served here.
+// (WHEP, from `BrowserViewers`) beside its own camera, on one page served here. A word the page sends on
+// the publisher's data channel comes back on the viewers' (`BrowserPublisher.messages`, `BrowserViewers.send`).
 //
 //   swift run BrowserCall --serve            then open http://127.0.0.1:8892/ in a browser
 //   swift run BrowserCall                    the same, but if no browser opens the page within 15 s,
@@ -10,7 +11,8 @@
 //
 // `--port N` serves the page on N, the WHIP endpoint on N+1 and the WHEP endpoint on N+2; `--host H`
 // listens on H (browsers allow the camera on http:// only for 127.0.0.1 and localhost). The check
-// passes when the page sees gray frames with the red box come back (exit 0); without Chromium it
+// passes when the page sees gray frames with the red box come back and Swift's answer on the data
+// channel (exit 0); without Chromium it
 // checks that the three servers answer.
 import Foundation
 import GstPipeWebRTC
@@ -42,6 +44,14 @@ do {
 } catch {
     print("BrowserCall: \(error)")
     exit(1)
+}
+// What the camera's page says over its data channel, passed on to every viewer's page.
+let chat = Task {
+    for await message in publisher.messages {
+        guard case .text(let text) = message.content else { continue }
+        let reached = viewers.send(.text("Swift heard: \(text)"))
+        print("BrowserCall: the publisher's page said \"\(text)\"; passed on to \(reached) viewer(s)")
+    }
 }
 let page = CallPageServer()
 page.start(host: host, port: port)
@@ -78,14 +88,17 @@ print("BrowserCall: checking the loop with headless Chromium (its fake camera)")
 let browser = try HeadlessCheck.launch(chromium, url: pageURL)
 let result = await page.result(timeout: .seconds(90))
 browser.terminate()
-// The microphone's samples must have come too (48000 a second: a second's worth at least).
-let processed = (result?["processed"] as? Bool ?? false) && meter.samples >= 48000
+// The microphone's samples must have come too (48000 a second: a second's worth at least), and
+// Swift's answer on the data channel.
+let chatAnswered = result?["chat"] as? String == "Swift heard: hello from the camera"
+let processed = (result?["processed"] as? Bool ?? false) && meter.samples >= 48000 && chatAnswered
 print(
     "BrowserCall: \(box.processed) frames processed in Swift, \(publisher.framesReceived) received, "
         + "\(meter.samples) samples of sound; the page "
         + "reported \(result.map { "\($0)" } ?? "nothing")")
 print(
     processed
-        ? "BrowserCall: the page saw processed frames (gray, with the red box), and the sound came"
+        ? "BrowserCall: the page saw processed frames (gray, with the red box), the sound came, and Swift "
+            + "answered on the data channel"
         : "BrowserCall: FAILED")
 finish(processed ? 0 : 1)

@@ -3,7 +3,8 @@
 /// (PATH/whip, next to the page), with the connection's state below and a Stop button that ends
 /// the session (DELETE), which ends gstpipe's recording. Everything is here: no script or style
 /// from elsewhere. Embedded in another page, it tells that page its state with postMessage
-/// (`{gstpipe: 'publisher', state}`). It sends the token of its own URL with its requests (`BearerToken`).
+/// (`{gstpipe: 'publisher', state}`). It sends the token of its own URL with its requests (`BearerToken`),
+/// and opens a data channel to the server (`window.gstpipe`, `DataChannelScript`).
 package enum PublisherPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON: the server's STUN and TURN
     /// servers, `ICESettings.pageConfiguration`) for its peer connection.
@@ -40,6 +41,7 @@ package enum PublisherPage {
         let resource = null, peer = null, stream = null;
         const configuration = /*CONFIGURATION*/{};
         /*ICE-SERVERS*/
+        /*DATA-CHANNEL*/
 
         function say(state, failed) {
           if ($('state').textContent === state) return;
@@ -47,12 +49,6 @@ package enum PublisherPage {
           $('state').className = failed ? 'failed' : '';
           if (parent !== window) parent.postMessage({ gstpipe: 'publisher', state }, '*');
         }
-
-        // The end of the browser's candidates (the null one), or two seconds: gstpipe takes no trickle.
-        const candidatesDone = (pc) => new Promise((done) => {
-          pc.addEventListener('icecandidate', (event) => { if (!event.candidate) done(); });
-          setTimeout(done, 2000);
-        });
 
         // Camera and microphone; the camera alone when there is no microphone.
         const capture = () => navigator.mediaDevices.getUserMedia({ video: true, audio: true })
@@ -66,15 +62,16 @@ package enum PublisherPage {
           for (const track of stream.getTracks()) {
             peer.addTransceiver(track, { direction: 'sendonly', streams: [stream] });
           }
+          openChannel(peer, 'publisher');
           peer.addEventListener('connectionstatechange', () => {
             const state = peer.connectionState;
             if (state === 'failed') say('failed: reload the page to publish again', true);
             else say(state === 'connected' ? 'publishing' : state, false);
           });
           say('connecting');
-          const gathered = candidatesDone(peer);
+          // The offer goes at once; the candidates follow by PATCH.
+          const sendCandidates = trickle(peer);
           await peer.setLocalDescription(await peer.createOffer());
-          await gathered;
           const reply = await fetch(whip, {
             method: 'POST', headers: { 'Content-Type': 'application/sdp', ...authorization },
             body: peer.localDescription.sdp,
@@ -82,6 +79,7 @@ package enum PublisherPage {
           const text = await reply.text();
           if (reply.status !== 201) throw new Error(`${reply.status} ${text}`);
           resource = new URL(reply.headers.get('Location'), location.href).href;
+          sendCandidates(resource);
           await peer.setRemoteDescription({ type: 'answer', sdp: text });
           $('stop').disabled = false;
         }

@@ -7,7 +7,8 @@
 /// tells that page its state with postMessage (`{gstpipe: 'viewer', state}`; 'playing' with the
 /// picture's size once the first frame shows), so the page around it can follow the player. Its
 /// peer connection uses the server's STUN and TURN servers (`configuration`, `ICESettings`). It sends
-/// the token of its own URL with its requests (`BearerToken`).
+/// the token of its own URL with its requests (`BearerToken`), and opens a data channel to the server
+/// (`window.gstpipe`, `DataChannelScript`).
 package enum ViewerPage {
     /// The page, with `configuration` (an `RTCConfiguration` as JSON) for its peer connection.
     package static func html(configuration: String) -> String {
@@ -51,6 +52,7 @@ package enum ViewerPage {
         // The server's STUN and TURN servers (--stun, --turn), so that this browser gathers the same kinds.
         const configuration = /*CONFIGURATION*/{};
         /*ICE-SERVERS*/
+        /*DATA-CHANNEL*/
 
         function show(text, failed, details) {
           if (stateLine.textContent === text) return;
@@ -59,22 +61,11 @@ package enum ViewerPage {
           if (parent !== window) parent.postMessage(Object.assign({ gstpipe: 'viewer', state: text }, details), '*');
         }
 
-        // The server takes no trickled candidates: the offer goes once the browser has gathered its own
-        // (or after two seconds, with those it has).
-        function gathered(pc) {
-          if (pc.iceGatheringState === 'complete') return Promise.resolve();
-          return new Promise((resolve) => {
-            pc.addEventListener('icegatheringstatechange', () => {
-              if (pc.iceGatheringState === 'complete') resolve();
-            });
-            setTimeout(resolve, 2000);
-          });
-        }
-
         async function watch() {
           const pc = new RTCPeerConnection(await withServerICE(configuration, endpoint));
           pc.addTransceiver('video', { direction: 'recvonly' });
           pc.addTransceiver('audio', { direction: 'recvonly' });
+          openChannel(pc, 'viewer');
           pc.ontrack = (event) => {
             stream.addTrack(event.track);
             if (video.srcObject !== stream) video.srcObject = stream;
@@ -98,14 +89,16 @@ package enum ViewerPage {
             show(failed ? state + ': reload the page to watch again' : state, failed);
           };
           show('connecting');
+          // The offer goes at once; the candidates follow by PATCH.
+          const sendCandidates = trickle(pc);
           await pc.setLocalDescription(await pc.createOffer());
-          await gathered(pc);
           const response = await fetch(endpoint, {
             method: 'POST', headers: { 'Content-Type': 'application/sdp', ...authorization },
             body: pc.localDescription.sdp,
           });
           if (response.status !== 201) throw new Error(response.status + ' ' + (await response.text()));
           session = new URL(response.headers.get('Location'), location.href).href;
+          sendCandidates(session);
           await pc.setRemoteDescription({ type: 'answer', sdp: await response.text() });
         }
 

@@ -7,7 +7,9 @@ import Hummingbird
 ///
 /// - `GET PATH`: the viewer page (`ViewerPage`);
 /// - `POST PATH/whep` with an `application/sdp` offer: `201 Created`, the session's URL in
-///   `Location`, and the SDP answer with every ICE candidate (the server does no trickle);
+///   `Location`, and the SDP answer with every ICE candidate (the server does not trickle its own);
+/// - `PATCH PATH/whep/ID` with an `application/trickle-ice-sdpfrag` (RFC 9725 section 4.3): the peer's
+///   candidates after its offer (`204`); new credentials, an ICE restart, are `501` (`SessionCreated`);
 /// - `DELETE PATH/whep/ID`: ends that session alone (`404` for one that is not, or no longer, there).
 ///
 /// Any other method on these paths is `405` with `Allow`, any other path `404`, a body that is not
@@ -40,6 +42,10 @@ package struct WHEPEndpoints: SignallingRoutes {
             guard viewers.leave(session) else { return Self.text(.notFound, "no such session (it has ended)") }
             return Response(status: .ok)
         }
+        router.patch(RouterPath(endpoint + "/:session")) { request, context in
+            let negotiation = viewers.negotiation(of: context.parameters.get("session") ?? "")
+            return await Self.patch(request) { WebRTCNegotiation.trickle($0, to: negotiation) }
+        }
         return router
     }
 
@@ -54,7 +60,7 @@ package struct WHEPEndpoints: SignallingRoutes {
         if requestPath.hasPrefix(prefix), requestPath.count > prefix.count,
             !requestPath.dropFirst(prefix.count).contains("/")
         {
-            return [.delete]
+            return [.delete, .patch]
         }
         return nil
     }

@@ -7,8 +7,10 @@ import Hummingbird
 ///
 /// - `GET PATH`: the publisher page (`PublisherPage`);
 /// - `POST PATH/whip` with an `application/sdp` offer: `201 Created`, the session's URL in
-///   `Location`, and the SDP answer with every ICE candidate (no trickle); `409 Conflict` while
-///   another publisher is live, `503` once the stream has ended;
+///   `Location`, and the SDP answer with every ICE candidate (the server does not trickle its own);
+///   `409 Conflict` while another publisher is live, `503` once the stream has ended;
+/// - `PATCH PATH/whip/ID` with an `application/trickle-ice-sdpfrag` (RFC 9725 section 4.3): the peer's
+///   candidates after its offer (`204`); new credentials, an ICE restart, are `501` (`SessionCreated`);
 /// - `DELETE PATH/whip/ID`: the publisher leaves, which ends the stream (`404` for a session that
 ///   is not, or no longer, there).
 ///
@@ -43,6 +45,10 @@ package struct WHIPEndpoints: SignallingRoutes {
             }
             return Response(status: .ok)
         }
+        router.patch(RouterPath(endpoint + "/:session")) { request, context in
+            let negotiation = input.negotiation(of: context.parameters.get("session") ?? "")
+            return await Self.patch(request) { WebRTCNegotiation.trickle($0, to: negotiation) }
+        }
         return router
     }
 
@@ -53,7 +59,7 @@ package struct WHIPEndpoints: SignallingRoutes {
         case endpoint: return [.post]
         case _ where requestPath.hasPrefix(endpoint + "/"):
             let session = requestPath.dropFirst(endpoint.count + 1)
-            return session.isEmpty || session.contains("/") ? nil : [.delete]
+            return session.isEmpty || session.contains("/") ? nil : [.delete, .patch]
         default: return nil
         }
     }

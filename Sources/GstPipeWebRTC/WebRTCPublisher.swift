@@ -18,7 +18,8 @@ package final class WebRTCPublisher: Sendable {
     /// The session's id, the last part of its WHIP resource's URL.
     package let id: String
     private let pipeline: Pipeline
-    private let webrtcbin: Element
+    /// The publisher's webrtcbin, for its data channel (`BrowserChannels`).
+    package let webrtcbin: Element
 
     /// Builds the publisher's pipeline and starts it; `deliver` gets each decoded sample with its
     /// kind, on the streaming thread of that stream.
@@ -66,9 +67,10 @@ package final class WebRTCPublisher: Sendable {
     }
 
     /// A new publisher answering `offer` with `ice`: its pipeline running and its SDP answer, or why
-    /// it could not be (its pipeline is then stopped on `teardown`). `deliver` is as for `init`.
+    /// it could not be (its pipeline is then stopped on `teardown`). `deliver` is as for `init`; the
+    /// data channel the publisher opens goes to `channels`, when given.
     package static func answering(
-        _ offer: PublisherOffer, ice: ICESettings, teardown: DispatchQueue,
+        _ offer: PublisherOffer, ice: ICESettings, teardown: DispatchQueue, channels: BrowserChannels? = nil,
         deliver: @escaping @Sendable (Kind, Sample) -> Void
     ) async -> Result<(publisher: WebRTCPublisher, answer: String), PublishFailure> {
         let publisher: WebRTCPublisher
@@ -77,6 +79,7 @@ package final class WebRTCPublisher: Sendable {
         } catch {
             return .failure(.failed("cannot take the publisher: \(error.message)"))
         }
+        channels?.attach(to: publisher.webrtcbin, peer: publisher.id)
         do {
             return .success((publisher, try await publisher.answer(offer, ice: ice)))
         } catch {

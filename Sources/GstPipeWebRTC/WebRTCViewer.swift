@@ -22,7 +22,8 @@ package final class WebRTCViewer: Sendable {
     private let feed: AppSrc?
     /// The sound's appsrc, nil when there is none or the viewer's offer takes none.
     private let sound: AppSrc?
-    private let webrtcbin: Element
+    /// The viewer's webrtcbin, for its data channel (`BrowserChannels`).
+    package let webrtcbin: Element
     private let state = Mutex(State())
 
     private struct State {
@@ -83,6 +84,7 @@ package final class WebRTCViewer: Sendable {
             throw GStreamerError(kind: .core, message: "the viewer's pipeline has no appsrc or webrtcbin")
         }
         self.webrtcbin = webrtcbin
+        Self.repairLosses(webrtcbin, offer: offer.sdp, video: feed == nil ? nil : "sink_0")
         listenForReports()
         countEnds(streams: [feed, sound].compactMap { $0 }.count)
         try pipeline.play()
@@ -134,6 +136,30 @@ package final class WebRTCViewer: Sendable {
                     _ = session.pad(named: "send_rtp_sink")?.sendEndOfStream()
                 }
                 return .ok
+            }
+        }
+    }
+
+    /// Losses repaired where the viewer's offer allows: each stream's transceiver retransmits what a
+    /// NACK asks for (RTX, RFC 4588: webrtcbin answers the offer's `rtx` payload types and keeps the
+    /// packets sent), and the video adds forward error correction (ULPFEC inside RED, RFC 5109 and
+    /// 2198) when the offer has both `red` and `ulpfec`, which repairs a lost packet without the round
+    /// trip a NACK takes. Set before the offer is taken: webrtcbin reads them as it answers.
+    /// `video` is the video's sink pad: the first linked, as its branch comes first in the launch.
+    private static func repairLosses(_ webrtcbin: Element, offer: String, video: String?) {
+        let offered = Set(
+            offer.split(whereSeparator: \.isNewline).compactMap { line -> String? in
+                guard line.hasPrefix("a=rtpmap:") else { return nil }
+                return line.split(separator: " ").dropFirst().first?.split(separator: "/").first?.lowercased()
+            })
+        for pad in webrtcbin.pads where pad.direction == .sink {
+            guard let transceiver = try? Value(pad).object?.value(ofProperty: "transceiver").object else { continue }
+            if offered.contains("rtx") { try? transceiver.setValue(Value(true), ofProperty: "do-nack") }
+            let isVideo = pad.name == video
+            if isVideo && offered.contains("red") && offered.contains("ulpfec"),
+                let fec = try? Value(parsing: "ulp-red", as: "GstWebRTCFECType")
+            {
+                try? transceiver.setValue(fec, ofProperty: "fec-type")
             }
         }
     }

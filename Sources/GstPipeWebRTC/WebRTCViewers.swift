@@ -50,6 +50,8 @@ package final class WebRTCViewers: Sendable {
     /// libnice finds (loopback, which it leaves out).
     package let ice: ICESettings
     private let note: @Sendable (String) -> Void
+    /// The viewers' data channels, when the library's user reads and sends messages (`BrowserViewers`).
+    private let channels: BrowserChannels?
     private let shared = Shared()
     private let connections = Mutex<[SignalConnection]>([])
     /// Where viewers' pipelines are stopped: stopping waits for webrtcbin to shut down, which must
@@ -75,9 +77,10 @@ package final class WebRTCViewers: Sendable {
     /// viewers to come.
     package init(
         sources: Sources, codec: WebRTCCodec, ice: ICESettings, limit: Int = defaultLimit,
-        note: @escaping @Sendable (String) -> Void
+        channels: BrowserChannels? = nil, note: @escaping @Sendable (String) -> Void
     ) throws(GStreamerError) {
         self.sources = sources
+        self.channels = channels
         self.limit = limit
         self.codec = codec
         self.ice = ice
@@ -226,6 +229,7 @@ package final class WebRTCViewers: Sendable {
             throw .ended
         }
         viewer.onEnd { [weak self] reason in self?.remove(id, because: reason) }
+        channels?.attach(to: viewer.webrtcbin, peer: id)
         let (video, shared) = (sources.video, shared)
         viewer.onConnected { Self.requestKeyFrame(from: video, shared: shared, limited: false) }
         viewer.onKeyFrameRequest { Self.requestKeyFrame(from: video, shared: shared, limited: true) }
@@ -240,6 +244,12 @@ package final class WebRTCViewers: Sendable {
         note("viewer \(number) joined (\(count) watching)")
         changes.withLock { $0 }?(true)
         return (id, answer)
+    }
+
+    /// The negotiation of the viewer with session `id`, nil when there is none: what its PATCH (trickle
+    /// ICE, an ICE restart) works on.
+    package func negotiation(of id: String) -> WebRTCNegotiation? {
+        shared.state.withLock { $0.viewers[id] }.map { WebRTCNegotiation(webrtcbin: $0.webrtcbin) }
     }
 
     /// Ends the session `id` (its WHEP DELETE); false when there is none.
@@ -277,11 +287,13 @@ package final class WebRTCViewers: Sendable {
             return Array(state.viewers.values)
         }
         viewers.forEach { $0.close() }
+        channels?.finish()
     }
 
     @discardableResult
     private func remove(_ id: String, because reason: String, quietly: Bool = false) -> Bool {
         guard let viewer = shared.state.withLock({ $0.viewers.removeValue(forKey: id) }) else { return false }
+        channels?.detach(id)
         if !quietly {
             note("viewer \(viewer.number) left: \(reason) (\(count) watching)")
             changes.withLock { $0 }?(false)

@@ -10,7 +10,8 @@
 //
 // With --lifetimes it checks what closing lets go instead (Lifetimes.swift); with --publisher it takes
 // a publisher through `BrowserPublisher` at webrtc://127.0.0.1:PORT/in instead, with the same --turn
-// and --token (WebRTCICEServersTests reads its page and endpoint).
+// and --token (WebRTCICEServersTests reads its page and endpoint). Either way it answers what the
+// pages send over their data channels (`echo`).
 import Dispatch
 import Foundation
 import GstPipeWebRTC
@@ -91,6 +92,30 @@ final class Sine440: AudioSource {
     }
 }
 
+/// Answers each message a page sends over its data channel, and says what came (WebRTCDataChannelTests):
+/// text with "echo: TEXT" to that page alone and then "to every page" to all, bytes with the same
+/// bytes reversed.
+func echo(
+    _ messages: BrowserMessages, send: @escaping @Sendable (BrowserMessage.Content, String?) -> Int
+) {
+    Task {
+        for await message in messages {
+            switch message.content {
+            case .text(let text):
+                print("BrowserViewersTone: text from \(message.peer): \(text)")
+                let back = send(.text("echo: \(text)"), message.peer)
+                let all = send(.text("to every page"), nil)
+                print("BrowserViewersTone: answered \(back) page, then \(all) pages")
+            case .binary(let data):
+                let bytes = data.map { String($0) }.joined(separator: " ")
+                print("BrowserViewersTone: bytes from \(message.peer): \(bytes)")
+                _ = send(.binary(Data(data.reversed())), message.peer)
+            }
+        }
+        print("BrowserViewersTone: the messages ended")
+    }
+}
+
 let arguments = CommandLine.arguments
 let port = arguments.firstIndex(of: "--port").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
     ?? 8890
@@ -111,6 +136,7 @@ do {
         }
         print("BrowserViewersTone: taking a publisher at \(publisher.whipURL)")
         close = publisher.close
+        echo(publisher.messages) { publisher.send($0, to: $1) }
     } else {
         let viewers = try await BrowserViewers.serve(
             video: video, audio: audio, at: "webrtc://127.0.0.1:\(port)/live\(query)", ice: ice
@@ -119,6 +145,7 @@ do {
         }
         print("BrowserViewersTone: serving at \(viewers.whepURL)")
         close = viewers.close
+        echo(viewers.messages) { viewers.send($0, to: $1) }
     }
 } catch {
     print("BrowserViewersTone: \(error)")

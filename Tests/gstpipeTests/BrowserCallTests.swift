@@ -4,7 +4,8 @@ import Testing
 /// Examples/BrowserCall's whole loop, with headless Chromium and its fake camera (the flags of
 /// `Browser.arguments`) in a network namespace with loopback alone: the page publishes the camera
 /// by WHIP into `BrowserPublisher`, Swift turns each frame gray with a red box, `BrowserViewers`
-/// serves the result by WHEP, and the page reads the pixels that come back.
+/// serves the result by WHEP, and the page reads the pixels that come back; a word the page sends on
+/// the publisher's data channel comes back on the viewers'.
 @Suite(
     "BrowserCallTests", .serialized,
     .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"),
@@ -15,7 +16,7 @@ struct BrowserCallTests {
         CLI.binary.deletingLastPathComponent().appendingPathComponent("BrowserCall").path
     }
 
-    @Test("the page gets its camera back processed: gray (R = G = B) with the red box, frames counted in Swift")
+    @Test("the page gets its camera back gray with a red box, frames counted, its word answered over data channels")
     func callLoop() async throws {
         let built = FileManager.default.isExecutableFile(atPath: Self.executable)
         try #require(built, "build the example: swift build --build-tests")
@@ -23,7 +24,13 @@ struct BrowserCallTests {
         // --check: Chromium at once; the example exits 0 once the page has seen five processed checks.
         let run = await namespace.run(Self.executable, ["--check", "--port", "8892"]).finish(timeout: 150)
         #expect(run.status == 0, "BrowserCall --check: \(run.stdout) \(run.stderr)")
-        #expect(run.stdout.contains("the page saw processed frames (gray, with the red box), and the sound came"))
+        #expect(
+            run.stdout.contains(
+                "the page saw processed frames (gray, with the red box), the sound came, and Swift answered on the "
+                    + "data channel"))
+        // The word the page sent on the publisher's data channel, and Swift's answer on the viewers'.
+        #expect(run.stdout.contains("the publisher's page said \"hello from the camera\"; passed on to 1 viewer(s)"))
+        #expect(run.stdout.contains(#""chat": "Swift heard: hello from the camera""#), "\(run.stdout)")
         // What the page measured on its 8x8 grid of the returned picture, and what Swift counted.
         let gray = run.stdout.firstMatch(of: #/"gray": ([0-9.]+)/#).flatMap { Double($0.output.1) } ?? 0
         let red = run.stdout.firstMatch(of: #/"red": ([0-9]+)/#).flatMap { Int($0.output.1) } ?? 0

@@ -180,6 +180,12 @@ struct WebRTCInputTests {
         #expect(wrongMethod.lowercased().contains("allow: post, options"), "\(wrongMethod)")
         let noSession = await namespace.curl(["-X", "DELETE", "\(Self.endpoint)/no-such-session"])
         #expect(noSession.hasPrefix("HTTP/1.1 404"), "\(noSession)")
+        // Trickle ICE by PATCH (RFC 9725) for a session that is not there.
+        let trickle = await namespace.curl([
+            "-X", "PATCH", "-H", "Content-Type: application/trickle-ice-sdpfrag", "--data-binary",
+            "a=ice-ufrag:u\r\na=ice-pwd:p\r\n", "\(Self.endpoint)/no-such-session",
+        ])
+        #expect(trickle.hasPrefix("HTTP/1.1 404"), "\(trickle)")
 
         // A valid offer takes the endpoint (its ICE never comes up: nobody is behind it); a second gets 409.
         let first = await post(Self.offer)

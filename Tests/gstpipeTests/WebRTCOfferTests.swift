@@ -154,6 +154,76 @@ struct WebRTCOfferTests {
         }
     }
 
+    @Test("PATCH fragments: read or refused; a viewer takes trickled candidates; new credentials change nothing")
+    func trickleAndRestart() async throws {
+        let refusals = [
+            ("a=candidate:1 1 udp 1 127.0.0.1 9 typ host\r\n", "no ICE credentials"),
+            ("a=ice-ufrag:a\r\na=ice-pwd:b\r\na=candidate:1 1 udp\r\n", "is not an ICE candidate"),
+            ("hello\r\n", "hello is not a line of an SDP fragment"),
+        ]
+        for (text, reason) in refusals {
+            #expect(throws: TrickleFragment.Refusal.self) { try TrickleFragment(text) }
+            #expect(((try? TrickleFragment(text)) == nil), "\(reason)")
+            do { _ = try TrickleFragment(text) } catch { #expect(error.reason.contains(reason), "\(error.reason)") }
+        }
+        try GStreamer.initialize()
+        let media = WebRTCMedia(video: .vp8, audio: false)
+        let read = try ViewerOffer(Self.offer(), sending: media)
+        let viewer = try WebRTCViewer(id: "test", number: 1, media: media, offer: read)
+        defer { viewer.close() }
+        let ice = ICESettings(localAddresses: ["127.0.0.1"])
+        let answer = try await viewer.answer(read, ice: ice)
+        let negotiation = WebRTCNegotiation(webrtcbin: viewer.webrtcbin)
+        let candidate = "a=candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host"
+        let credentials = "a=ice-ufrag:Yq3v\r\na=ice-pwd:2c1r8m1Ly3p0bG0Y2wJ2n8Xb\r\n"
+        let trickle = try TrickleFragment(credentials + "m=audio 9 RTP/AVP 0\r\na=mid:0\r\n\(candidate)\r\n")
+        #expect(trickle.sections == [.init(mid: "0", candidates: [String(candidate.dropFirst(2))], ended: false)])
+        guard case .trickled = WebRTCNegotiation.trickle(trickle, to: negotiation) else {
+            Issue.record("candidates with the offer's credentials are trickled")
+            return
+        }
+        // The remote description is the same offer: trickled candidates go to the agent, not into it.
+        #expect(negotiation.remoteDescription?.contains("a=ice-ufrag:Yq3v") == true, "\(answer)")
+        // New credentials (a restart) change nothing.
+        let restart = try TrickleFragment(
+            "a=ice-ufrag:N3wU\r\na=ice-pwd:n3wpassword0123456789xy\r\na=mid:0\r\n\(candidate)\r\n")
+        guard case .restartRefused = WebRTCNegotiation.trickle(restart, to: negotiation) else {
+            Issue.record("new credentials are an ICE restart")
+            return
+        }
+        #expect(negotiation.remoteDescription?.contains("a=ice-ufrag:Yq3v") == true)
+        #expect(WebRTCNegotiation.trickle(restart, to: nil).isNoSession)
+    }
+
+    @Test("Losses repaired: an offer with rtx, red and ulpfec is answered with them; one without, without")
+    func lossRepair() async throws {
+        try GStreamer.initialize()
+        let media = WebRTCMedia(video: .vp8, audio: false)
+        let fec = Self.offer()
+            .replacingOccurrences(of: " 104 105 98\r\n", with: " 104 105 98 99 100\r\n")
+            .replacingOccurrences(
+                of: "a=rtpmap:98 VP9/90000\r\n",
+                with: "a=rtpmap:98 VP9/90000\r\na=rtpmap:99 red/90000\r\na=rtpmap:100 ulpfec/90000\r\n")
+        let bare = Self.offer()
+            .replacingOccurrences(of: " 97 102", with: " 102")
+            .replacingOccurrences(of: "a=rtpmap:97 rtx/90000\r\na=fmtp:97 apt=96\r\n", with: "")
+        var answers: [String] = []
+        for offer in [fec, bare] {
+            let read = try ViewerOffer(offer, sending: media)
+            let viewer = try WebRTCViewer(id: "test", number: 1, media: media, offer: read)
+            answers.append(try await viewer.answer(read, ice: ICESettings(localAddresses: ["127.0.0.1"])))
+            viewer.close()
+        }
+        let repaired = WebRTCTests.sections(of: answers[0])["video"] ?? []
+        #expect(repaired.contains("a=rtpmap:97 rtx/90000") && repaired.contains("a=fmtp:97 apt=96"), "\(answers[0])")
+        #expect(repaired.contains("a=rtpmap:99 red/90000"), "\(answers[0])")
+        #expect(repaired.contains("a=rtpmap:100 ulpfec/90000"), "\(answers[0])")
+        #expect(repaired.contains { $0.hasPrefix("a=rtcp-fb:96 nack") }, "\(answers[0])")
+        let plain = WebRTCTests.sections(of: answers[1])["video"] ?? []
+        let repairs = plain.filter { $0.contains("rtx/") || $0.contains("red/") || $0.contains("ulpfec/") }
+        #expect(repairs.isEmpty, "\(answers[1])")
+    }
+
     @Test("webrtc:// URIs: a path is needed, the port defaults to 8890, no host is every address, one option")
     func uris() throws {
         let plain = try #require(try StreamOutputs.output(named: "webrtc://127.0.0.1:8890/live") as? WebRTCOutput)
@@ -211,4 +281,8 @@ struct WebRTCOfferTests {
         #expect(result.status == 2, "\(result.stderr)")
         #expect(result.stderr.contains("has no path"), "\(result.stderr)")
     }
+}
+
+extension TrickleOutcome {
+    var isNoSession: Bool { if case .noSession = self { true } else { false } }
 }

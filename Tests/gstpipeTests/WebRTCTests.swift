@@ -189,10 +189,24 @@ struct WebRTCTests {
         #expect(wrongMethod.lowercased().contains("allow: post, options"), "\(wrongMethod)")
         let noSession = await namespace.curl(["-X", "DELETE", "\(Self.endpoint)/no-such-session"])
         #expect(noSession.hasPrefix("HTTP/1.1 404"), "\(noSession)")
-        let trickle = await namespace.curl([
-            "-X", "PATCH", "-H", "Content-Type: application/trickle-ice-sdpfrag", "\(Self.endpoint)/no-such-session",
-        ])
-        #expect(trickle.hasPrefix("HTTP/1.1 405"), "\(trickle)")
+        // Trickle ICE by PATCH (RFC 9725): a session that is not there, a body of another type, a
+        // fragment without credentials.
+        let fragment = "a=ice-ufrag:Yq3v\r\na=ice-pwd:2c1r8m1Ly3p0bG0Y2wJ2n8Xb\r\na=mid:0\r\n"
+            + "a=candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host\r\n"
+        func patch(_ type: String, _ body: String) async -> String {
+            await namespace.curl([
+                "-X", "PATCH", "-H", "Content-Type: \(type)", "--data-binary", body, "\(Self.endpoint)/no-such-session",
+            ])
+        }
+        let trickle = await patch("application/trickle-ice-sdpfrag", fragment)
+        #expect(trickle.hasPrefix("HTTP/1.1 404"), "\(trickle)")
+        #expect(trickle.contains("no such session (it has ended)"), "\(trickle)")
+        let trickleType = await patch("application/sdp", fragment)
+        #expect(trickleType.hasPrefix("HTTP/1.1 415"), "\(trickleType)")
+        #expect(trickleType.contains("a PATCH is sent as Content-Type: application/trickle-ice-sdpfrag"))
+        let noCredentials = await patch("application/trickle-ice-sdpfrag", "a=mid:0\r\n")
+        #expect(noCredentials.hasPrefix("HTTP/1.1 400"), "\(noCredentials)")
+        #expect(noCredentials.contains("the fragment has no ICE credentials"), "\(noCredentials)")
 
         server.signal(SIGINT)
         let result = await server.finish(timeout: 20)

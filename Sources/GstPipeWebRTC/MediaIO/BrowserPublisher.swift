@@ -17,6 +17,9 @@ import Synchronization
 /// decoded frame is converted to the sink's pixel format and rendered as it arrives (no waiting on a
 /// clock: the call is real time). `?token=SECRET` (or `GSTPIPE_WEBRTC_TOKEN`) makes every WHIP request
 /// bear `Authorization: Bearer SECRET`.
+///
+/// The publisher page opens a data channel beside its camera: what it sends (`window.gstpipe.send(...)`)
+/// comes out of ``messages``, and ``send(_:to:)`` reaches the page (`window.gstpipe.onmessage`).
 public final class BrowserPublisher: Sendable {
     /// The publisher page's URL (`http://HOST:PORT/PATH`).
     public var pageURL: String { http.withLock { $0?.pageURL } ?? "" }
@@ -79,6 +82,22 @@ public final class BrowserPublisher: Sendable {
             sessions.close()
             throw BrowserWebRTCError(error.message)
         }
+    }
+
+    /// The messages publishers' pages send over their data channels, each with the publisher's session
+    /// (``BrowserMessage/peer``), until ``close()`` ends the sequence. Read by one task.
+    public var messages: BrowserMessages { sessions.channels.messages }
+
+    /// The session of the publisher whose data channel is open now, if any (one publishes at a time).
+    public var peers: [String] { sessions.channels.peers }
+
+    /// Sends `content` to the publisher's page (`window.gstpipe.onmessage`): to `peer` alone, or to
+    /// whichever publisher is on when nil.
+    ///
+    /// - Returns: How many pages it reached: 0 or 1.
+    @discardableResult
+    public func send(_ content: BrowserMessage.Content, to peer: String? = nil) -> Int {
+        sessions.channels.send(content, to: peer)
     }
 
     /// Frames rendered into the video sink so far, from every publisher.

@@ -10,6 +10,8 @@ import Synchronization
 /// `ServerLimits.publisherSilence` frees the place for the next; the sinks go on.
 final class BrowserPublisherSessions: PublisherSessions {
     let ice: ICESettings
+    /// The publishers' data channels.
+    let channels = BrowserChannels()
     /// The sinks' pipeline until `close()`, which lets it (and with it the user's sinks) go.
     private let pipeline: Mutex<Pipeline?>
     private let note: @Sendable (String) -> Void
@@ -45,7 +47,8 @@ final class BrowserPublisherSessions: PublisherSessions {
             return nil
         }
         if let refusal { return .failure(refusal) }
-        switch await WebRTCPublisher.answering(offer, ice: ice, teardown: teardown, deliver: { [weak self] in
+        switch await WebRTCPublisher.answering(offer, ice: ice, teardown: teardown, channels: channels, deliver: {
+            [weak self] in
             self?.take($1, of: $0)
         }) {
         case .failure(let failure):
@@ -59,6 +62,7 @@ final class BrowserPublisherSessions: PublisherSessions {
                 return true
             }
             guard kept else {
+                channels.detach(publisher.id)
                 teardown.async { publisher.close() }
                 return .failure(.ended)
             }
@@ -78,6 +82,11 @@ final class BrowserPublisherSessions: PublisherSessions {
         end(id, because: "it left")
     }
 
+    func negotiation(of id: String) -> WebRTCNegotiation? {
+        let publisher = state.withLock { $0.publisher?.id == id ? $0.publisher : nil }
+        return publisher.map { WebRTCNegotiation(webrtcbin: $0.webrtcbin) }
+    }
+
     /// Ends the publisher `id` if it is the one publishing; true when it was.
     @discardableResult
     private func end(_ id: String, because reason: String) -> Bool {
@@ -88,6 +97,7 @@ final class BrowserPublisherSessions: PublisherSessions {
             return publisher
         }
         guard let publisher else { return false }
+        channels.detach(id)
         note("the publisher left: \(reason)")
         teardown.async { publisher.close() }
         return true
@@ -140,6 +150,7 @@ final class BrowserPublisherSessions: PublisherSessions {
             return state.publisher
         }
         publisher?.close()
+        channels.finish()
         teardown.sync {}
         let pipeline = pipeline.withLock { pipeline in
             defer { pipeline = nil }

@@ -16,6 +16,10 @@ import Synchronization
 ///
 /// `?token=SECRET` in the address (or `GSTPIPE_WEBRTC_TOKEN`) makes every WHEP request bear
 /// `Authorization: Bearer SECRET`; the page sends the token of its own URL (`#token=SECRET`).
+///
+/// Each viewer's page opens a data channel beside the media: what it sends (`window.gstpipe.send(...)`)
+/// comes out of ``messages``, named by the viewer's session, and ``send(_:to:)`` reaches one viewer's
+/// page or every one (`window.gstpipe.onmessage`), for overlays, remote control or chat.
 public final class BrowserViewers: Sendable {
     /// The viewer page's URL (`http://HOST:PORT/PATH`); a browser on any machine that reaches HOST opens it.
     public let pageURL: String
@@ -26,12 +30,31 @@ public final class BrowserViewers: Sendable {
     private let pipeline: Mutex<Pipeline?>
     private let viewers: WebRTCViewers
     private let http: SignallingServer
+    private let channels: BrowserChannels
 
-    private init(pipeline: Pipeline, viewers: WebRTCViewers, http: SignallingServer) {
+    private init(pipeline: Pipeline, viewers: WebRTCViewers, http: SignallingServer, channels: BrowserChannels) {
         self.pipeline = Mutex(pipeline)
         self.viewers = viewers
         self.http = http
+        self.channels = channels
         pageURL = http.pageURL
+    }
+
+    /// The messages the viewers' pages send over their data channels, each with the viewer's session
+    /// (``BrowserMessage/peer``), until ``close()`` ends the sequence. Read by one task.
+    public var messages: BrowserMessages { channels.messages }
+
+    /// The sessions of the viewers whose data channel is open now, the peers ``send(_:to:)`` reaches.
+    public var peers: [String] { channels.peers }
+
+    /// Sends `content` to the page of the viewer `peer` (a ``BrowserMessage/peer``), or to every
+    /// viewer's page when nil: it arrives at the page's `window.gstpipe.onmessage`, a string for
+    /// `.text` and an `ArrayBuffer` for `.binary`.
+    ///
+    /// - Returns: How many viewers it reached (a viewer whose channel is not open yet is not counted).
+    @discardableResult
+    public func send(_ content: BrowserMessage.Content, to peer: String? = nil) -> Int {
+        channels.send(content, to: peer)
     }
 
     /// Starts the source (and the sound) and serves it to browsers at `address`, until ``close()``.
@@ -76,10 +99,11 @@ public final class BrowserViewers: Sendable {
             throw BrowserWebRTCError("cannot make the pipeline that encodes for the viewers: \(error)")
         }
         let viewers: WebRTCViewers
+        let channels = BrowserChannels()
         do {
             let sources = WebRTCViewers.Sources(
                 video: pipeline.element(named: "video"), audio: pipeline.element(named: "audio"))
-            viewers = try WebRTCViewers(sources: sources, codec: codec, ice: settings, note: note)
+            viewers = try WebRTCViewers(sources: sources, codec: codec, ice: settings, channels: channels, note: note)
             try pipeline.play()
         } catch {
             pipeline.stop()
@@ -88,7 +112,7 @@ public final class BrowserViewers: Sendable {
         let endpoints = WHEPEndpoints(path: parsed.server.path, viewers: viewers, token: parsed.token)
         do {
             let http = try await SignallingServer(address: parsed.server, router: endpoints.router())
-            return BrowserViewers(pipeline: pipeline, viewers: viewers, http: http)
+            return BrowserViewers(pipeline: pipeline, viewers: viewers, http: http, channels: channels)
         } catch {
             viewers.close()
             pipeline.stop()
@@ -96,7 +120,7 @@ public final class BrowserViewers: Sendable {
         }
     }
 
-    /// Stops listening, closes every viewer's connection and stops the source.
+    /// Stops listening, closes every viewer's connection (ending ``messages``) and stops the source.
     public func close() {
         http.close()
         viewers.close()

@@ -161,6 +161,11 @@ final class WebRTCInput: InputSession, PublisherSessions {
         return current
     }
 
+    func negotiation(of id: String) -> WebRTCNegotiation? {
+        let publisher = state.withLock { !$0.ended && $0.publisher?.id == id ? $0.publisher : nil }
+        return publisher.map { WebRTCNegotiation(webrtcbin: $0.webrtcbin) }
+    }
+
     /// The bin's pads, once: an appsrc for each kind of media the offer sends, then a capsfilter of
     /// the kind's raw caps behind a ghost pad, which the file job links as it appears (the decoded
     /// video into the description, the audio into the output's audio branch) by the caps it asks of
