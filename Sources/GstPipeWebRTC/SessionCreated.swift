@@ -45,7 +45,7 @@ extension SignallingRoutes {
         } catch {
             return text(.contentTooLarge, "the fragment is larger than \(TrickleFragment.maximumLength) bytes")
         }
-        switch await apply(fragment) {
+        switch apply(fragment) {
         case .trickled: return Response(status: .noContent)
         case .restartRefused:
             return text(
