@@ -111,7 +111,7 @@ extension OutputFormat {
     static func webrtc(codec: WebRTCCodec) -> OutputFormat {
         OutputFormat(
             extensions: [], name: "\(codec.encodingName) over WebRTC",
-            videoChain: WebRTCViewers.encoderQueue + codec.encoderChain, muxer: nil,
+            videoChain: WebRTCViewers.encoderQueue + codec.encoderChain(), muxer: nil,
             audioEncoders: ["opusenc"], audioName: "Opus over WebRTC", isImage: false,
             encoderInput: "video/x-raw,format=I420")
     }
