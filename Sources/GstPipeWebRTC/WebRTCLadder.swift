@@ -2,7 +2,7 @@ import GstPipeParsing
 
 /// The renditions a `webrtc://` output encodes once for all its viewers, largest first: each viewer
 /// watches the one its link carries (`ViewerBandwidth`). `?ladder=off` is one rung (the source at the
-/// encode's usual bit rate), `?ladder=WxH@KBPS,...` the rungs given, and by default three for a 720p
+/// encode's usual bit rate), `?ladder=WxH:KBPS,...` the rungs given, and by default three for a 720p
 /// source: the source's size at 2.5 Mbit/s, 640x360 at 800 kbit/s and 320x180 at 250 kbit/s, fewer
 /// for a smaller source (`fitting`).
 package struct WebRTCLadder: Sendable, Equatable {
@@ -19,10 +19,10 @@ package struct WebRTCLadder: Sendable, Equatable {
             (self.width, self.height, self.bitrate) = (width, height, bitrate)
         }
 
-        /// As the option writes it: `640x360@800`.
+        /// As the option writes it: `640x360:800`.
         package var description: String {
             let size = width.flatMap { width in height.map { "\(width)x\($0)" } } ?? "source"
-            return "\(size)@\(bitrate / 1000)"
+            return "\(size):\(bitrate / 1000)"
         }
     }
 
@@ -54,9 +54,9 @@ package struct WebRTCLadder: Sendable, Equatable {
         package let message: String
     }
 
-    /// The ladder `option` writes (`off`, or `WxH@KBPS` rungs separated by commas, largest first).
+    /// The ladder `option` writes (`off`, or `WxH:KBPS` rungs separated by commas, largest first).
     package init(option: String) throws(Failure) {
-        let example = "write ladder=off or ladder=WxH@KBPS,... largest first, e.g. ladder=1280x720@2500,640x360@800"
+        let example = "write ladder=off or ladder=WxH:KBPS,... largest first, e.g. ladder=1280x720:2500,640x360:800"
         if option == "off" {
             self = .off
             return
@@ -67,7 +67,7 @@ package struct WebRTCLadder: Sendable, Equatable {
         }
         var rungs: [Rung] = []
         for part in parts {
-            let fields = part.split(separator: "@", omittingEmptySubsequences: false)
+            let fields = part.split(separator: ":", omittingEmptySubsequences: false)
             let size = fields.first?.split(separator: "x", omittingEmptySubsequences: false) ?? []
             guard fields.count == 2, size.count == 2, let width = Int(size[0]), let height = Int(size[1]),
                 let kbps = Int(fields[1])

@@ -86,7 +86,7 @@ struct WebRTCOutput: StreamOutput {
 
     /// A `webrtc://` output takes the codec every viewer gets (`codec=vp8`, the default, or
     /// `codec=h264`), the token viewers must send (`token=SECRET`, `BearerToken`), and the most viewers
-    /// at once (`max-clients=N`), and the renditions (`ladder=off` or `ladder=WxH@KBPS,...`, `WebRTCLadder`).
+    /// at once (`max-clients=N`), and the renditions (`ladder=off` or `ladder=WxH:KBPS,...`, `WebRTCLadder`).
     /// The token is hidden in every message.
     private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(
         FileJob.Failure
