@@ -58,8 +58,8 @@ struct BearerTokenTests {
                 + "from 1 to 10000")
         #expect(
             refusal("webrtc://:8890/live?token=abc&fps=5", as: WebRTCOutput.scheme)
-                == "webrtc://:8890/live?token=***&fps=5: webrtc:// takes codec (vp8 or h264), token and max-clients, "
-                + "not fps")
+                == "webrtc://:8890/live?token=***&fps=5: webrtc:// takes codec (vp8 or h264), token, max-clients and "
+                + "ladder, not fps")
         #expect(
             refusal("webrtc://:8891/in?token=abc&codec=h264", as: WebRTCInput.scheme)
                 == "webrtc://:8891/in?token=***&codec=h264: a webrtc:// input takes one option, token, not codec")

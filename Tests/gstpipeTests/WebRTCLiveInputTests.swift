@@ -38,7 +38,7 @@ struct WebRTCLiveInputTests {
         _ source: String, sync: Bool, ice: ICESettings = ICESettings()
     ) throws -> (Pipeline, Element, WebRTCViewers) {
         try GStreamer.initialize()
-        let chain = (WebRTCViewers.encoderQueue + WebRTCCodec.vp8.encoderChain).joined(separator: " ")
+        let chain = (WebRTCViewers.encoderQueue + WebRTCCodec.vp8.encoderChain()).joined(separator: " ")
         let pipeline = try Pipeline(
             launch: "\(source) ! \(chain) ! appsink name=video sync=\(sync) async=false max-buffers=60")
         let appsink = try #require(pipeline.element(named: "video"))

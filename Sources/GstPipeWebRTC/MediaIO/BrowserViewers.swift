@@ -83,7 +83,7 @@ public final class BrowserViewers: Sendable {
         let settings = try ice.settings(localAddresses: SignallingServer.iceAddresses(for: parsed.server.host))
         let pipeline: Pipeline
         do {
-            let encoder = (WebRTCViewers.encoderQueue + codec.encoderChain).joined(separator: " ")
+            let encoder = (WebRTCViewers.encoderQueue + codec.encoderChain()).joined(separator: " ")
             var description = try "\(BrowserElements.name(of: video)) ! videoconvert ! "
                 + "video/x-raw,format=I420 ! \(encoder) ! "
                 + "appsink name=video sync=true async=false max-buffers=60"

@@ -22,7 +22,14 @@ struct WebRTCOutput: StreamOutput {
     /// The codec every viewer gets: VP8 unless the address asks for H.264.
     var codec: WebRTCCodec { address.option("codec").flatMap(WebRTCCodec.init(option:)) ?? .vp8 }
 
-    var format: OutputFormat { .webrtc(codec: codec) }
+    /// The renditions asked for (`?ladder=`), one encode at the usual bit rate without the option.
+    /// `checkOptions` has refused a ladder that cannot be encoded.
+    var ladder: WebRTCLadder {
+        address.option("ladder").flatMap { try? WebRTCLadder(option: $0) } ?? .off
+    }
+
+    /// One encode, at the ladder's top rate: the rungs below it are not encoded yet.
+    var format: OutputFormat { .webrtc(codec: codec, bitrate: ladder.rungs[0].bitrate) }
 
     /// sync: a file input is sent at its own pace, not as fast as it decodes.
     var sinkChain: [ElementSpec] {
@@ -79,7 +86,8 @@ struct WebRTCOutput: StreamOutput {
 
     /// A `webrtc://` output takes the codec every viewer gets (`codec=vp8`, the default, or
     /// `codec=h264`), the token viewers must send (`token=SECRET`, `BearerToken`), and the most viewers
-    /// at once (`max-clients=N`). The token is hidden in every message.
+    /// at once (`max-clients=N`), and the renditions (`ladder=off` or `ladder=WxH:KBPS,...`, `WebRTCLadder`).
+    /// The token is hidden in every message.
     private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(
         FileJob.Failure
     ) {
@@ -94,11 +102,17 @@ struct WebRTCOutput: StreamOutput {
                 throw .usage("\(shown): codec=\(value) is not sent over WebRTC: write codec=\(codecs)")
             case "max-clients" where !(1...10_000 ~= Int(value) ?? 0):
                 throw .usage("\(shown): max-clients=\(value) is not a number of viewers: write one from 1 to 10000")
+            case "ladder":
+                do {
+                    _ = try WebRTCLadder(option: value)
+                } catch {
+                    throw .usage("\(shown): \(error.message)")
+                }
             case "codec", "max-clients", "token":
                 continue
             default:
                 throw .usage(
-                    "\(shown): webrtc:// takes codec (\(codecs)), token and max-clients, not \(name)")
+                    "\(shown): webrtc:// takes codec (\(codecs)), token, max-clients and ladder, not \(name)")
             }
         }
     }
@@ -107,11 +121,12 @@ struct WebRTCOutput: StreamOutput {
 extension OutputFormat {
     /// A `webrtc://` output: encoded once for every viewer, on a thread of its own behind a one-frame
     /// queue (`WebRTCViewers.encoderQueue`), payloaded per viewer (`WebRTCViewer`); sound as Opus,
-    /// beside the video (a file's audio) or alone (a description of sound).
-    static func webrtc(codec: WebRTCCodec) -> OutputFormat {
+    /// beside the video (a file's audio) or alone (a description of sound); the video at `bitrate` bits a
+    /// second.
+    static func webrtc(codec: WebRTCCodec, bitrate: Int = WebRTCCodec.defaultBitrate) -> OutputFormat {
         OutputFormat(
             extensions: [], name: "\(codec.encodingName) over WebRTC",
-            videoChain: WebRTCViewers.encoderQueue + codec.encoderChain, muxer: nil,
+            videoChain: WebRTCViewers.encoderQueue + codec.encoderChain(bitrate: bitrate), muxer: nil,
             audioEncoders: ["opusenc"], audioName: "Opus over WebRTC", isImage: false,
             encoderInput: "video/x-raw,format=I420")
     }
