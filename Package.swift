@@ -34,7 +34,7 @@ let package = Package(
         // gst-inspect-1.0 and any GStreamer application: put its folder on GST_PLUGIN_PATH.
         .library(name: "gstgstpipe", type: .dynamic, targets: ["GstPipePlugin"]),
         // Example: a user's own element as a plugin (libgstthreshold.so).
-        .library(name: "gstthreshold", type: .dynamic, targets: ["ThresholdPlugin"]),
+        .library(name: "gstthreshold", type: .dynamic, targets: ["ThresholdPlugin"])
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -49,7 +49,7 @@ let package = Package(
         // A channel handler of the WebRTC server's own (request time and connections per address), in
         // Hummingbird's NIO pipeline, after its HTTP decoder (NIOHTTPTypes' request parts).
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.3"),
-        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2"),
+        .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.2")
     ],
     targets: [
         // The GStreamer headers and libraries, found through pkg-config.
@@ -58,7 +58,7 @@ let package = Package(
             pkgConfig: gstreamerPkgConfig,
             providers: [
                 .apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev"]),
-                .brew(["gstreamer"]),
+                .brew(["gstreamer"])
             ]
         ),
         // libx264, for the gray H.264 encoder (x264grayenc): GStreamer 1.22's x264enc takes no GRAY8.
@@ -94,7 +94,9 @@ let package = Package(
         // media pipeline fed from the CLI's pipeline, for any number of clients.
         .target(
             name: "CGStreamerRTSPShim", dependencies: ["CGStreamer"],
-            linkerSettings: [.linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gio-2.0")]),
+            linkerSettings: [
+                .linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gio-2.0")
+            ]),
         .target(name: "GStreamerWebRTC", dependencies: ["GStreamer", "CGStreamer", "CGStreamerWebRTC"]),
         .target(
             name: "GStreamerPlay", dependencies: ["GStreamer", "CGStreamer", "CGStreamerPlay", "GstPipeSupport"]),
@@ -110,7 +112,7 @@ let package = Package(
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "NIOCore", package: "swift-nio"),
-                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras")
             ]),
         .target(name: "GstPipePlugin", dependencies: ["GstPipeElements", "GStreamer"]),
         // Prometheus metrics, health and events of a run (`gstpipe --metrics`, `--events`), for library users too.
@@ -123,7 +125,7 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
-                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "HTTPTypes", package: "swift-http-types")
             ]
         ),
         .executableTarget(
@@ -140,7 +142,7 @@ let package = Package(
             name: "BrowserCall",
             dependencies: [
                 "GstPipeWebRTC", "MediaIO", .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Logging", package: "swift-log"),
+                .product(name: "Logging", package: "swift-log")
             ],
             path: "Examples/BrowserCall"),
         // The Swift VideoSource and AudioSource that BrowserViewersAudioTests serves to Chromium in a namespace.
@@ -153,7 +155,7 @@ let package = Package(
         .testTarget(
             name: "GStreamerTests",
             dependencies: [
-                "GStreamer", "GstPipeSupport", "GStreamerLogging", .product(name: "Logging", package: "swift-log"),
+                "GStreamer", "GstPipeSupport", "GStreamerLogging", .product(name: "Logging", package: "swift-log")
             ]),
         .testTarget(name: "GStreamerWebRTCTests", dependencies: ["GStreamerWebRTC", "GStreamer", "GstPipeSupport"]),
         .testTarget(name: "GStreamerPlayTests", dependencies: ["GStreamerPlay", "GStreamer", "GstPipeSupport"]),
@@ -167,15 +169,16 @@ let package = Package(
             name: "gstpipeTests",
             dependencies: [
                 "gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport", "GstPipeWebRTC",
-                "GstPipeMetrics", "GstPipeParsing",
-            ]),
+                "GstPipeMetrics", "GstPipeParsing"
+            ])
     ],
     swiftLanguageModes: [.v6]
 )
 
 // GStreamer's basic tutorials in Swift, one executable each (Examples/Tutorials/BasicTutorialN/main.swift),
 // and what they share (the clip they play when given none, their checks).
-let tutorials = [1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13].map { "BasicTutorial\($0)" }
+let tutorials =
+    [1, 2, 3, 4, 6, 7, 8, 9, 11, 12, 13].map { "BasicTutorial\($0)" }
     + [1, 2, 3, 4, 5, 6, 7, 8].map { "PlaybackTutorial\($0)" }
 package.targets.append(
     .target(name: "TutorialSupport", dependencies: ["GStreamer"], path: "Examples/Tutorials/TutorialSupport"))
@@ -190,7 +193,7 @@ let fuzzTargets = ["FuzzDescription", "FuzzOffers", "FuzzUsersFile", "FuzzURICre
 package.targets += [
     // libFuzzer's driver, declared weak: present in a -sanitize=fuzzer build, null in a plain one.
     .systemLibrary(name: "CFuzzer", path: "Fuzz/CFuzzer"),
-    .target(name: "FuzzSupport", dependencies: ["CFuzzer"], path: "Fuzz/FuzzSupport"),
+    .target(name: "FuzzSupport", dependencies: ["CFuzzer"], path: "Fuzz/FuzzSupport")
 ]
 package.targets += fuzzTargets.map { name in
     .executableTarget(name: name, dependencies: ["GstPipeParsing", "FuzzSupport"], path: "Fuzz/\(name)")

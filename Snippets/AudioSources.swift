@@ -22,7 +22,10 @@ final class Tone: AudioSource {
             defer { state.sample += 480 }
             return (state.consumer, state.sample)
         }
-        guard first < 48000 else { consumer?.endOfStream(); return }   // one second
+        guard first < 48000 else {
+            consumer?.endOfStream()
+            return
+        }  // one second
         let samples = (first..<first + 480).map { Int16(8000 * sin(2 * .pi * 440 * Double($0) / 48000)) }
         consumer?.consumeSamples(samples)
     }
@@ -47,9 +50,12 @@ final class Capturer: AudioSource {
         Thread.detachNewThread { [self] in
             var pushed = 0
             while let consumer = state.withLock({ $0.running ? $0.consumer : nil }) {
-                guard pushed < 48000 else { consumer.endOfStream(); break }
-                let frames = min(Int.random(in: 1...800), 48000 - pushed)     // what the device had
-                let chunk = [Int16](repeating: 0, count: frames * 2)          // interleaved stereo
+                guard pushed < 48000 else {
+                    consumer.endOfStream()
+                    break
+                }
+                let frames = min(Int.random(in: 1...800), 48000 - pushed)  // what the device had
+                let chunk = [Int16](repeating: 0, count: frames * 2)  // interleaved stereo
                 consumer.consumeSamples(chunk)
                 pushed += frames
             }
@@ -77,6 +83,6 @@ for source in ["tone", "capturer"] {
     var samples = 0
     for try await frame in frames { samples += frame.sampleCount }
     pipeline.stop()
-    print("\(source): \(samples) samples")   // 48000 from each: one second
+    print("\(source): \(samples) samples")  // 48000 from each: one second
 }
 // snippet.end

@@ -24,9 +24,10 @@ final class Ramp: VideoSource {
             return (state.consumer, state.index)
         }
         let format = VideoFrameFormat(pixelFormat: .gray8, width: 320, height: 240, frameRate: VideoFrameRate(30))
-        guard let consumer, let frame = try? consumer.makeFrame(
-            format: format, timestamp: format.frameRate.timestamp(ofFrame: index),
-            duration: format.frameRate.frameDuration)
+        guard let consumer,
+            let frame = try? consumer.makeFrame(
+                format: format, timestamp: format.frameRate.timestamp(ofFrame: index),
+                duration: format.frameRate.frameDuration)
         else { return }
         try? frame.withMutablePlanes { planes in
             for row in 0..<planes[0].rows {
@@ -51,13 +52,13 @@ final class Counter: VideoSink {
 
 // snippet.serve
 let viewers = try await BrowserViewers.serve(video: Ramp(), at: "webrtc://127.0.0.1:8890/live")
-print("watch at \(viewers.pageURL)")   // http://127.0.0.1:8890/live, or any WHEP player at .../live/whep
+print("watch at \(viewers.pageURL)")  // http://127.0.0.1:8890/live, or any WHEP player at .../live/whep
 // snippet.end
 
 // snippet.receive
 let counter = Counter()
 let publisher = try await BrowserPublisher.receive(at: "webrtc://127.0.0.1:8891/in", video: counter)
-print("publish at \(publisher.pageURL)")   // the page sends the camera; OBS and WHIP clients use .../in/whip
+print("publish at \(publisher.pageURL)")  // the page sends the camera; OBS and WHIP clients use .../in/whip
 // snippet.end
 
 // snippet.hide

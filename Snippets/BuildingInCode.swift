@@ -20,7 +20,8 @@ try convert.link(to: sink)
 // decodebin's source pad exists only once it knows what it decodes: link it when it appears.
 decodebin.onPadAdded { pad in
     guard pad.currentCaps?.mediaType?.hasPrefix("audio/") == true,
-          let target = convert.pad(named: "sink"), target.peer == nil else { return }
+        let target = convert.pad(named: "sink"), target.peer == nil
+    else { return }
     try? pad.link(to: target)
 }
 // snippet.end

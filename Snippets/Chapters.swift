@@ -6,10 +6,12 @@ import Synchronization
 
 let path = FileManager.default.temporaryDirectory.appendingPathComponent("chapters-\(getpid()).mkv").path
 let chapters = Toc(entries: [
-    Toc.Entry(kind: .edition, uid: "edition", entries: [
-        Toc.Entry(kind: .chapter, uid: "intro", start: 0, stop: 500_000_000, title: "Intro"),
-        Toc.Entry(kind: .chapter, uid: "main", start: 500_000_000, stop: 1_000_000_000, title: "Main"),
-    ])
+    Toc.Entry(
+        kind: .edition, uid: "edition",
+        entries: [
+            Toc.Entry(kind: .chapter, uid: "intro", start: 0, stop: 500_000_000, title: "Intro"),
+            Toc.Entry(kind: .chapter, uid: "main", start: 500_000_000, stop: 1_000_000_000, title: "Main")
+        ])
 ])
 let writer = try Pipeline(
     launch: "audiotestsrc num-buffers=50 ! audioconvert ! matroskamux name=mux ! filesink location=\(path)")

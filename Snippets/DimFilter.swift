@@ -2,7 +2,7 @@
 import MediaIO
 import Synchronization
 
-final class Dim: VideoFilter {   // halves every pixel of GRAY8 frames
+final class Dim: VideoFilter {  // halves every pixel of GRAY8 frames
     var pixelFormat: VideoPixelFormat { .gray8 }
     private let consumer = Mutex<(any VideoFrameConsumer)?>(nil)
 
@@ -11,7 +11,7 @@ final class Dim: VideoFilter {   // halves every pixel of GRAY8 frames
         return true
     }
 
-    func render(_ frame: VideoFrame) throws {   // on the streaming thread, once a frame
+    func render(_ frame: VideoFrame) throws {  // on the streaming thread, once a frame
         guard let consumer = consumer.withLock({ $0 }) else { return }
         let output = try consumer.makeFrame(format: frame.format, timestamp: frame.timestamp, duration: frame.duration)
         try frame.withPlanes { input in
@@ -34,6 +34,6 @@ let frames = try pipeline.frames(fromAppSink: "out")
 try pipeline.play()
 for try await frame in frames {
     let first = try frame.withPlanes { planes in planes[0].bytes[0] }
-    print(frame.timestamp, first)   // 0 117: white (235 in GRAY8) at half
+    print(frame.timestamp, first)  // 0 117: white (235 in GRAY8) at half
 }
 pipeline.stop()

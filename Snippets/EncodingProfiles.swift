@@ -2,10 +2,12 @@
 import GStreamer
 
 let base = "/tmp/gstpipe-encoding-snippet"
-let profile = try EncodingProfile.container("video/quicktime,variant=iso", streams: [
-    .video("video/x-h264", restriction: "video/x-raw,width=320,height=240"),
-    .audio("audio/mpeg,mpegversion=4"),
-])
+let profile = try EncodingProfile.container(
+    "video/quicktime,variant=iso",
+    streams: [
+        .video("video/x-h264", restriction: "video/x-raw,width=320,height=240"),
+        .audio("audio/mpeg,mpegversion=4")
+    ])
 let pipeline = try Pipeline(name: "encode")
 let video = try Element(factory: "videotestsrc")
 try video.set("num-buffers", 30)

@@ -55,7 +55,7 @@ let frames = try pipeline.frames(fromAppSink: "out")
 try pipeline.play()
 for try await frame in frames {
     let first = try frame.withPlanes { $0[0].bytes[0] }
-    print(frame.timestamp, "first pixel:", first)   // white (235 in GRAY8) comes out as 20
+    print(frame.timestamp, "first pixel:", first)  // white (235 in GRAY8) comes out as 20
 }
 pipeline.stop()
 // snippet.end

@@ -39,11 +39,13 @@ final class NoiseCapturer: VideoSource {
 
     // snippet.capture
     private func captureFrame() {
-        guard let (consumer, index) = state.withLock({ state -> ((any VideoFrameConsumer), Int)? in
-            guard let consumer = state.consumer, state.running else { return nil }
-            defer { state.captured += 1 }
-            return (consumer, state.captured)
-        }) else { return }
+        guard
+            let (consumer, index) = state.withLock({ state -> ((any VideoFrameConsumer), Int)? in
+                guard let consumer = state.consumer, state.running else { return nil }
+                defer { state.captured += 1 }
+                return (consumer, state.captured)
+            })
+        else { return }
         guard index < frameLimit else {
             consumer.endOfStream()
             state.withLock { $0.running = false }

@@ -4,10 +4,12 @@ import GStreamerPlay
 
 // snippet.hide
 let path = "/tmp/gstpipe-player-snippet.webm"
-try await Pipeline(launch: """
-    videotestsrc num-buffers=15 ! video/x-raw,width=160,height=120,framerate=30/1 ! vp8enc deadline=1 \
-    ! webmmux ! filesink location=\(path)
-    """).run()
+try await Pipeline(
+    launch: """
+        videotestsrc num-buffers=15 ! video/x-raw,width=160,height=120,framerate=30/1 ! vp8enc deadline=1 \
+        ! webmmux ! filesink location=\(path)
+        """
+).run()
 // snippet.show
 let player = try Player(path: path, videoSink: Element(factory: "fakesink"))
 let watcher = Task {

@@ -2,7 +2,8 @@
 // its last reference is dropped, and the next acquire hands out the same memory.
 import GStreamer
 
-let pool = try BufferPool(caps: try Caps("video/x-raw,format=GRAY8,width=64,height=48"), size: 64 * 48,
+let pool = try BufferPool(
+    caps: try Caps("video/x-raw,format=GRAY8,width=64,height=48"), size: 64 * 48,
     minBuffers: 2, maxBuffers: 2)
 var first = try pool.acquire()
 let second = try pool.acquire()

@@ -74,7 +74,9 @@ func audioBench(buffers: Int, runs: Int, sourcesOnly: Bool = false) async throws
     func perSecondOfAudio(_ value: Double) -> String { String(format: "%.3f ms", value * 1000) }
     func microseconds(_ value: Double) -> String { String(format: "%.1f µs", value * 1e6) }
 
-    print("gstpipe-bench --audio: 48 kHz stereo, \(buffers) buffers a run, median of \(runs) runs, GStreamer \(GStreamer.version)")
+    print(
+        "gstpipe-bench --audio: 48 kHz stereo, \(buffers) buffers a run, median of \(runs) runs, GStreamer \(GStreamer.version)"
+    )
     print("")
     print("| measure | format | gstpipe | reference | ratio |")
     print("|---|---|---|---|---|")
@@ -89,14 +91,20 @@ func audioBench(buffers: Int, runs: Int, sourcesOnly: Bool = false) async throws
             let times = try await medianRunTimes(
                 [
                     "audionoise seed=1 \(tail)", "audiotestsrc wave=white-noise \(tail)",
-                    "audiotestsrc wave=silence \(tail)",
+                    "audiotestsrc wave=silence \(tail)"
                 ], runs: runs)
             let total = Double(count * samples)
             let (noise, white, silence) = (total / times[0].wall, total / times[1].wall, total / times[2].wall)
-            print("| audionoise samples/s vs audiotestsrc wave=white-noise, \(samples) a buffer | \(format) | \(rate(noise)) | \(rate(white)) | \(faster(noise / white)) |")
+            print(
+                "| audionoise samples/s vs audiotestsrc wave=white-noise, \(samples) a buffer | \(format) | \(rate(noise)) | \(rate(white)) | \(faster(noise / white)) |"
+            )
             let (noiseCPU, whiteCPU) = (total / times[0].cpu, total / times[1].cpu)
-            print("| same, samples per CPU second (all threads) | \(format) | \(rate(noiseCPU)) | \(rate(whiteCPU)) | \(faster(noiseCPU / whiteCPU)) |")
-            print("| ceiling: audiotestsrc wave=silence vs wave=white-noise, \(samples) a buffer | \(format) | \(rate(silence)) | \(rate(white)) | \(faster(silence / white)) |")
+            print(
+                "| same, samples per CPU second (all threads) | \(format) | \(rate(noiseCPU)) | \(rate(whiteCPU)) | \(faster(noiseCPU / whiteCPU)) |"
+            )
+            print(
+                "| ceiling: audiotestsrc wave=silence vs wave=white-noise, \(samples) a buffer | \(format) | \(rate(silence)) | \(rate(white)) | \(faster(silence / white)) |"
+            )
         }
     }
     if sourcesOnly { return }
@@ -111,14 +119,18 @@ func audioBench(buffers: Int, runs: Int, sourcesOnly: Bool = false) async throws
                 [
                     "\(source) ! fakesink sync=false",
                     "\(source) ! mono ! fakesink sync=false",
-                    "\(source) ! audioconvert mix-matrix=\"<<(float)0.5, (float)0.5>>\" ! audio/x-raw,channels=1 ! fakesink sync=false",
+                    "\(source) ! audioconvert mix-matrix=\"<<(float)0.5, (float)0.5>>\" ! audio/x-raw,channels=1 ! fakesink sync=false"
                 ], runs: runs)
             // Seconds of audio in a run.
             let audio = Double(count * samples) / 48000
             let mono = (times[1] - times[0]) / audio
             let convert = (times[2] - times[0]) / audio
-            print("| mono cost a second of audio vs audioconvert mix-matrix to 1 channel, \(samples) a buffer | \(format) | \(perSecondOfAudio(mono.wall)) | \(perSecondOfAudio(convert.wall)) | \(String(format: "%.2fx", mono.wall / max(convert.wall, 1e-9))) the time |")
-            print("| same, CPU time (all threads) | \(format) | \(perSecondOfAudio(mono.cpu)) | \(perSecondOfAudio(convert.cpu)) | \(String(format: "%.2fx", mono.cpu / max(convert.cpu, 1e-9))) the time |")
+            print(
+                "| mono cost a second of audio vs audioconvert mix-matrix to 1 channel, \(samples) a buffer | \(format) | \(perSecondOfAudio(mono.wall)) | \(perSecondOfAudio(convert.wall)) | \(String(format: "%.2fx", mono.wall / max(convert.wall, 1e-9))) the time |"
+            )
+            print(
+                "| same, CPU time (all threads) | \(format) | \(perSecondOfAudio(mono.cpu)) | \(perSecondOfAudio(convert.cpu)) | \(String(format: "%.2fx", mono.cpu / max(convert.cpu, 1e-9))) the time |"
+            )
         }
     }
 
@@ -129,11 +141,15 @@ func audioBench(buffers: Int, runs: Int, sourcesOnly: Bool = false) async throws
     let times = try await medianRunTimes(
         [
             "\(source) ! fakesink sync=false", "\(source) ! audiohop ! fakesink sync=false",
-            "\(source) ! identity ! fakesink sync=false",
+            "\(source) ! identity ! fakesink sync=false"
         ], runs: runs)
     let hop = (times[1] - times[0]) / Double(count)
     let identity = (times[2] - times[0]) / Double(count)
     func core(_ value: Double) -> String { String(format: "%.2f %% of a core", value * 1e6 / 100) }
-    print("| Swift pass-through audio filter cost a 10 ms buffer vs identity (wall) | S16LE | \(microseconds(hop.wall)), \(core(hop.wall)) | \(microseconds(identity.wall)) | \(String(format: "%+.1f µs", (hop.wall - identity.wall) * 1e6)) |")
-    print("| same, CPU time (all threads) | S16LE | \(microseconds(hop.cpu)), \(core(hop.cpu)) | \(microseconds(identity.cpu)) | \(String(format: "%+.1f µs", (hop.cpu - identity.cpu) * 1e6)) |")
+    print(
+        "| Swift pass-through audio filter cost a 10 ms buffer vs identity (wall) | S16LE | \(microseconds(hop.wall)), \(core(hop.wall)) | \(microseconds(identity.wall)) | \(String(format: "%+.1f µs", (hop.wall - identity.wall) * 1e6)) |"
+    )
+    print(
+        "| same, CPU time (all threads) | S16LE | \(microseconds(hop.cpu)), \(core(hop.cpu)) | \(microseconds(identity.cpu)) | \(String(format: "%+.1f µs", (hop.cpu - identity.cpu) * 1e6)) |"
+    )
 }

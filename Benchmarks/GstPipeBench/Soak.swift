@@ -27,8 +27,9 @@ struct ProcessFigures: CustomStringConvertible {
     }
 
     var description: String {
-        String(format: "RSS %.1f MB (peak %.1f MB), %d threads, %d open fds",
-               Double(residentKB) / 1024, Double(peakKB) / 1024, threads, descriptors)
+        String(
+            format: "RSS %.1f MB (peak %.1f MB), %d threads, %d open fds",
+            Double(residentKB) / 1024, Double(peakKB) / 1024, threads, descriptors)
     }
 }
 
@@ -74,8 +75,10 @@ func soak(frames: Int) async throws -> Bool {
     print("after \(frames) frames: \(end)")
     let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
     let growth = Double(end.residentKB - first.residentKB) / 1024
-    print(String(format: "RSS growth %+.1f MB over the last %d frames; %.0f frames/s", growth, frames - checkpoint,
-                 Double(frames) / seconds))
+    print(
+        String(
+            format: "RSS growth %+.1f MB over the last %d frames; %.0f frames/s", growth, frames - checkpoint,
+            Double(frames) / seconds))
     return growth <= 2 && end.threads <= first.threads && end.descriptors <= first.descriptors
 }
 

@@ -77,7 +77,9 @@ print("|---|---|---|---|---|")
 for format in ["I420", "BGRA"] {
     let noise = try await seconds("noise num-buffers=\(frames) ! \(caps(format)) ! fakesink")
     let snow = try await seconds("videotestsrc pattern=snow num-buffers=\(frames) ! \(caps(format)) ! fakesink")
-    print("| noise frames/s vs videotestsrc pattern=snow | \(format) | \(Int(Double(frames) / noise)) fps | \(Int(Double(frames) / snow)) fps | \(ratio(snow / noise)) faster |")
+    print(
+        "| noise frames/s vs videotestsrc pattern=snow | \(format) | \(Int(Double(frames) / noise)) fps | \(Int(Double(frames) / snow)) fps | \(ratio(snow / noise)) faster |"
+    )
 }
 
 for format in ["I420", "BGRA"] {
@@ -91,8 +93,12 @@ for format in ["I420", "BGRA"] {
     let gray = try await cost("gray")
     let balance = try await cost("videobalance saturation=0")
     let convert = try await cost("videoconvert ! video/x-raw,format=GRAY8")
-    print("| gray cost a frame vs videobalance saturation=0 | \(format) | \(ms(gray)) | \(ms(balance)) | \(ratio(balance / max(gray, 1e-6))) faster |")
-    print("| gray cost a frame vs videoconvert to GRAY8 | \(format) | \(ms(gray)) | \(ms(convert)) | \(ratio(convert / max(gray, 1e-6))) faster |")
+    print(
+        "| gray cost a frame vs videobalance saturation=0 | \(format) | \(ms(gray)) | \(ms(balance)) | \(ratio(balance / max(gray, 1e-6))) faster |"
+    )
+    print(
+        "| gray cost a frame vs videoconvert to GRAY8 | \(format) | \(ms(gray)) | \(ms(convert)) | \(ratio(convert / max(gray, 1e-6))) faster |"
+    )
     if format == "BGRA" {
         // A plain copy of one BGRA frame, the floor for work that must read and write every pixel: once
         // between the same two buffers (hot in cache), once rotating through four of each, as a pipeline
@@ -109,14 +115,20 @@ for format in ["I420", "BGRA"] {
                     targets[index % buffers].copyMemory(from: UnsafeRawBufferPointer(sources[index % buffers]))
                 }
                 let elapsed = ContinuousClock.now - start
-                copies.append((Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18) / Double(frames))
+                copies.append(
+                    (Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18)
+                        / Double(frames))
             }
             return copies.sorted()[copies.count / 2]
         }
         let hot = copyCost(buffers: 1)
         let pooled = copyCost(buffers: 4)
-        print("| gray cost a frame vs memcpy of the frame, same buffers | BGRA | \(ms(gray)) | \(ms(hot)) | \(String(format: "%.2f", gray / hot))x the copy |")
-        print("| gray cost a frame vs memcpy of the frame, 4 buffers each side | BGRA | \(ms(gray)) | \(ms(pooled)) | \(String(format: "%.2f", gray / pooled))x the copy |")
+        print(
+            "| gray cost a frame vs memcpy of the frame, same buffers | BGRA | \(ms(gray)) | \(ms(hot)) | \(String(format: "%.2f", gray / hot))x the copy |"
+        )
+        print(
+            "| gray cost a frame vs memcpy of the frame, 4 buffers each side | BGRA | \(ms(gray)) | \(ms(pooled)) | \(String(format: "%.2f", gray / pooled))x the copy |"
+        )
         for buffer in sources + targets { buffer.deallocate() }
     }
 }
@@ -127,7 +139,9 @@ let hopSource = "videotestsrc pattern=black num-buffers=\(hopFrames) ! \(caps("I
 let hopBase = try await seconds("\(hopSource) ! fakesink")
 let hop = max(try await seconds("\(hopSource) ! hop ! fakesink") - hopBase, 0) / Double(hopFrames)
 let identity = max(try await seconds("\(hopSource) ! identity ! fakesink") - hopBase, 0) / Double(hopFrames)
-print("| Swift pass-through filter vs identity | I420 | \(String(format: "%.1f µs", hop * 1e6)) | \(String(format: "%.1f µs", identity * 1e6)) | \(String(format: "%+.1f µs", (hop - identity) * 1e6)) |")
+print(
+    "| Swift pass-through filter vs identity | I420 | \(String(format: "%.1f µs", hop * 1e6)) | \(String(format: "%.1f µs", identity * 1e6)) | \(String(format: "%+.1f µs", (hop - identity) * 1e6)) |"
+)
 
 // Memory: peak RSS of this process after 2,000 and after 20,000 frames of noise ! gray at 640x480.
 func peakRSS() -> Int {
@@ -138,7 +152,9 @@ func peakRSS() -> Int {
 }
 for count in [2_000, 20_000] {
     try await Pipeline(launch: "noise num-buffers=\(count) width=640 height=480 ! gray ! fakesink").run()
-    print("| peak RSS after noise num-buffers=\(count) width=640 height=480 ! gray ! fakesink | I420 | \(peakRSS() / 1024) MB | | |")
+    print(
+        "| peak RSS after noise num-buffers=\(count) width=640 height=480 ! gray ! fakesink | I420 | \(peakRSS() / 1024) MB | | |"
+    )
 }
 
 print("")

@@ -39,7 +39,7 @@ struct Probe: Decodable {
             "-v", "error", "-of", "json", "-show_entries",
             "stream=index,codec_type,codec_name,width,height,pix_fmt,avg_frame_rate,sample_rate,channels"
                 + ":frame=media_type,pts_time,nb_samples",
-            file,
+            file
         ]
         let pipe = Pipe()
         process.standardOutput = pipe
@@ -91,8 +91,9 @@ let pipeline = try Pipeline(
         + "audionoise num-buffers=\(audioBuffers) samplesperbuffer=\(sampleRate / 100) "
         + "! audio/x-raw,rate=\(sampleRate),channels=2 ! mono ! audioconvert ! vorbisenc ! queue ! mux. "
         + "matroskamux name=mux ! filesink location=\(output)")
-print("writing \(output): \(frames) frames of gray noise (\(width)x\(height), \(frameRate) fps) "
-    + "and \(audioBuffers) buffers of 10 ms of stereo noise mixed to mono")
+print(
+    "writing \(output): \(frames) frames of gray noise (\(width)x\(height), \(frameRate) fps) "
+        + "and \(audioBuffers) buffers of 10 ms of stereo noise mixed to mono")
 try await pipeline.run()
 
 let probe = try Probe(file: output)

@@ -23,7 +23,7 @@ enum HeadlessCheck {
             "--headless=new", "--no-sandbox", "--allow-loopback-in-peer-connection",
             "--disable-features=WebRtcHideLocalIpsWithMdns", "--use-fake-ui-for-media-stream",
             "--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required", "--no-first-run",
-            "--disable-gpu", "--user-data-dir=\(profile.path)", url,
+            "--disable-gpu", "--user-data-dir=\(profile.path)", url
         ]
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice

@@ -172,8 +172,9 @@ pipeline.stop()
 
 for (index, second) in report.seconds.enumerated() {
     print(
-        String(format: "second %d: %5d samples, RMS left %.4f (%@), right %.4f (%@)", index + 1, second.samples,
-               second.rms(0), decibels(second.rms(0)), second.rms(1), decibels(second.rms(1))))
+        String(
+            format: "second %d: %5d samples, RMS left %.4f (%@), right %.4f (%@)", index + 1, second.samples,
+            second.rms(0), decibels(second.rms(0)), second.rms(1), decibels(second.rms(1))))
 }
 print(
     "\(report.pulls) pulls in \(elapsed.formatted(.units(allowed: [.seconds], fractionalPart: .show(length: 2)))): "

@@ -102,10 +102,12 @@ final class SineCapturer: AudioSource {
 
     private func captureTick(_ tick: Int) {
         for size in Self.pushPattern[tick % Self.pushPattern.count] {
-            guard let (consumer, first) = capture.withLock({ state -> ((any AudioFrameConsumer), Int)? in
-                guard let consumer = state.consumer, state.running else { return nil }
-                return (consumer, state.report.pushed)
-            }) else { return }
+            guard
+                let (consumer, first) = capture.withLock({ state -> ((any AudioFrameConsumer), Int)? in
+                    guard let consumer = state.consumer, state.running else { return nil }
+                    return (consumer, state.report.pushed)
+                })
+            else { return }
             let count = min(size, totalSamples - first)
             if count <= 0 {
                 // Everything captured: what the consumer still holds goes out, then end of stream.

@@ -22,7 +22,8 @@ final class NoiseCapturer: VideoSource {
 
     /// `initCapture`: the format this capturer produces.
     init(width: Int, height: Int, frameRate: Int, frames: Int) {
-        format = VideoFrameFormat(pixelFormat: .argb, width: width, height: height, frameRate: VideoFrameRate(frameRate))
+        format = VideoFrameFormat(
+            pixelFormat: .argb, width: width, height: height, frameRate: VideoFrameRate(frameRate))
         frameLimit = frames
     }
 
@@ -67,11 +68,13 @@ final class NoiseCapturer: VideoSource {
     }
 
     private func captureFrame() {
-        guard let (consumer, index) = capture.withLock({ state -> ((any VideoFrameConsumer), Int)? in
-            guard let consumer = state.consumer, state.running else { return nil }
-            defer { state.captured += 1 }
-            return (consumer, state.captured)
-        }) else { return }
+        guard
+            let (consumer, index) = capture.withLock({ state -> ((any VideoFrameConsumer), Int)? in
+                guard let consumer = state.consumer, state.running else { return nil }
+                defer { state.captured += 1 }
+                return (consumer, state.captured)
+            })
+        else { return }
         if index >= frameLimit {
             consumer.endOfStream()
             capture.withLock { $0.running = false }
@@ -110,7 +113,8 @@ try await pipeline.run()
 
 if !display {
     // Check the file: decode it again and count its frames.
-    let check = try Pipeline(launch: "filesrc location=\(output) ! matroskademux ! avdec_h264 ! appsink name=out sync=false")
+    let check = try Pipeline(
+        launch: "filesrc location=\(output) ! matroskademux ! avdec_h264 ! appsink name=out sync=false")
     let decoded = try check.frames(fromAppSink: "out")
     try check.play()
     var count = 0

@@ -1,3 +1,4 @@
+import Foundation
 // CustomFilter: write your own element with the MediaIO protocols, register it, and use it in a
 // launch description like any GStreamer element. The filter here inverts luma (a negative image);
 // the program runs 30 frames through it and prints the mean luma of the input and of the output.
@@ -5,7 +6,6 @@
 //   swift run CustomFilter
 import GstPipeElements
 import MediaIO
-import Foundation
 import Synchronization
 
 /// A filter is a VideoSink (frames in) and a VideoSource (frames out through its consumer).

@@ -59,8 +59,10 @@ let directory = URL(fileURLWithPath: value("--out") ?? "/tmp/custom-renderer", i
 try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
 let input = arguments.dropFirst().first { !$0.hasPrefix("--") && Int($0) == nil && $0 != value("--out") }
 
-try MediaIOElements.registerSink(name: "grayrenderer", longName: "Gray renderer", description: "Example renderer",
-                                 formats: [.i420]) { _ in GrayRenderer(every: every, directory: directory) }
+try MediaIOElements.registerSink(
+    name: "grayrenderer", longName: "Gray renderer", description: "Example renderer",
+    formats: [.i420]
+) { _ in GrayRenderer(every: every, directory: directory) }
 
 let source = input.map { "filesrc location=\"\($0)\" ! decodebin" } ?? "videotestsrc num-buffers=90 pattern=ball"
 let pipeline = try Pipeline(launch: "\(source) ! videoconvert ! grayrenderer name=renderer sync=false")

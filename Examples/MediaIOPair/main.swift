@@ -29,8 +29,10 @@ final class RampSource: VideoSource {
         guard let consumer else { return }
         guard index < 10 else { return consumer.endOfStream() }
         let format = VideoFrameFormat(pixelFormat: .gray8, width: 256, height: 4, frameRate: VideoFrameRate(10))
-        guard let frame = try? consumer.makeFrame(
-            format: format, timestamp: format.frameRate.timestamp(ofFrame: index), duration: format.frameRate.frameDuration)
+        guard
+            let frame = try? consumer.makeFrame(
+                format: format, timestamp: format.frameRate.timestamp(ofFrame: index),
+                duration: format.frameRate.frameDuration)
         else { return }
         try? frame.withMutablePlanes { planes in
             for row in 0..<planes[0].rows {
@@ -66,14 +68,20 @@ final class MirrorCheckSink: VideoSink {
         }
         let expected = (0..<256).map { UInt8(((255 - $0) + index) & 0xFF) }
         if Array(bytes.prefix(256)) != expected { mismatches.withLock { $0 += 1 } }
-        print("sink: frame \(index) at \(timestamp / 1_000_000) ms, \(format.width)x\(format.height), first pixel \(bytes[0])")
+        print(
+            "sink: frame \(index) at \(timestamp / 1_000_000) ms, \(format.width)x\(format.height), first pixel \(bytes[0])"
+        )
     }
 }
 
-try MediaIOElements.registerSource(name: "rampsource", longName: "Ramp", description: "Example source", formats: [.gray8]) {
+try MediaIOElements.registerSource(
+    name: "rampsource", longName: "Ramp", description: "Example source", formats: [.gray8]
+) {
     _ in RampSource()
 }
-try MediaIOElements.registerSink(name: "mirrorcheck", longName: "Mirror check", description: "Example sink", formats: [.gray8]) {
+try MediaIOElements.registerSink(
+    name: "mirrorcheck", longName: "Mirror check", description: "Example sink", formats: [.gray8]
+) {
     _ in MirrorCheckSink()
 }
 

@@ -32,7 +32,8 @@ func value(_ name: String) -> String? {
 let frames = Int(value("--frames") ?? "") ?? 60
 let output = value("--out") ?? "/tmp/push-mode.mkv"
 
-try MediaIOElements.registerSource(name: "pushsource", longName: "Push source", description: "Example", formats: [.rgb]) {
+try MediaIOElements.registerSource(name: "pushsource", longName: "Push source", description: "Example", formats: [.rgb])
+{
     _ in PushSource()
 }
 let pipeline = try Pipeline(
@@ -70,11 +71,14 @@ for await message in messages {
 }
 pipeline.stop()
 
-let check = try Pipeline(launch: "filesrc location=\(output) ! matroskademux ! avdec_h264 ! appsink name=out sync=false")
+let check = try Pipeline(
+    launch: "filesrc location=\(output) ! matroskademux ! avdec_h264 ! appsink name=out sync=false")
 let decoded = try check.frames(fromAppSink: "out")
 try check.play()
 var timestamps: [ClockTime] = []
 for try await frame in decoded { timestamps.append(frame.timestamp) }
 check.stop()
-print("pushed \(frames) frames; \(output) decodes to \(timestamps.count) frames, last at \(Double(timestamps.last ?? 0) / 1e9) s")
+print(
+    "pushed \(frames) frames; \(output) decodes to \(timestamps.count) frames, last at \(Double(timestamps.last ?? 0) / 1e9) s"
+)
 if timestamps.count != frames || timestamps.last != rate.timestamp(ofFrame: frames - 1) { exit(1) }

@@ -19,7 +19,7 @@ let schemes = [
     OutputScheme(naming: .uri(["udp"]), help: "udp://HOST:PORT", example: "udp://127.0.0.1:5000"),
     OutputScheme(
         naming: .uri(["webrtc"]), help: "webrtc://HOST:PORT", example: "webrtc://0.0.0.0:8080", isServer: true,
-        defaultPort: 8080, options: .refused("webrtc:// outputs take no options")),
+        defaultPort: 8080, options: .refused("webrtc:// outputs take no options"))
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -33,7 +33,8 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         fatalError("\(text.debugDescription) without quotes gave \(tokens)")
     }
     let reader = TokenReader(names: Set(tokens.prefix(4)))
-    for span in reader.filesinks(in: tokens) where !tokens.indices.contains(span.range.lowerBound)
+    for span in reader.filesinks(in: tokens)
+    where !tokens.indices.contains(span.range.lowerBound)
         || span.range.upperBound > tokens.count
     {
         fatalError("\(text.debugDescription) gave the filesink span \(span.range) of \(tokens.count) tokens")

@@ -7,7 +7,7 @@ import GstPipeParsing
 
 let media = [
     WebRTCMedia(video: .vp8, audio: false), WebRTCMedia(video: .h264, audio: false),
-    WebRTCMedia(video: .vp8, audio: true), WebRTCMedia(video: nil, audio: true),
+    WebRTCMedia(video: .vp8, audio: true), WebRTCMedia(video: nil, audio: true)
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -10,7 +10,7 @@ import GstPipeParsing
 let forms = [
     "%@", "rtsp://alice:%@@camera/live", "srt://host?passphrase=%@&latency=low",
     "webrtc://host/live?token=%@", "user-pw=\\\"%@\\\"", "password=%@", "Authorization: Bearer %@",
-    "proxy-pw='%@'", "#token=%@",
+    "proxy-pw='%@'", "#token=%@"
 ]
 
 @_cdecl("LLVMFuzzerTestOneInput")

@@ -59,7 +59,8 @@ public final class Player: Sendable {
         self.uri = uri
         bus = gst_play_get_message_bus(play)
         hub.attach(to: bus)
-        let milliseconds = positionUpdateInterval.components.seconds * 1000
+        let milliseconds =
+            positionUpdateInterval.components.seconds * 1000
             + positionUpdateInterval.components.attoseconds / 1_000_000_000_000_000
         if let config = gst_play_get_config(play) {
             gst_play_config_set_position_update_interval(config, guint(clamping: max(1, milliseconds)))

@@ -1,6 +1,6 @@
 import CGStreamer
-import Dispatch
 import CGStreamerPlay
+import Dispatch
 import GStreamer
 import GstPipeSupport
 

@@ -100,7 +100,8 @@ extension Player {
         /// Copies what `info` holds (a GstPlayStreamInfo, or one of its subclasses).
         init(_ info: OpaquePointer) {
             index = Int(gst_play_stream_info_get_index(info))
-            kind = gst_play_stream_info_get_stream_type(info).flatMap { Kind(rawValue: String(cString: $0)) }
+            kind =
+                gst_play_stream_info_get_stream_type(info).flatMap { Kind(rawValue: String(cString: $0)) }
                 ?? .unknown
             codec = gst_play_stream_info_get_codec(info).map { String(cString: $0) }
             caps = gst_play_stream_info_get_caps(info).flatMap {

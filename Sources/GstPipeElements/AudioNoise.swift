@@ -15,12 +15,17 @@ public final class AudioNoise: AudioSource {
         PropertySpec(
             "num-buffers", blurb: "Number of buffers to produce before end of stream (-1 = endless)",
             .int(range: -1...Int(Int32.max), default: -1)),
-        PropertySpec("amplitude", blurb: "Largest sample value, as a fraction of full scale", .double(range: 0...1, default: 0.8)),
         PropertySpec(
-            "seed", blurb: "Seed of the random generator: the same seed gives the same samples (-1 = a new seed each run)",
+            "amplitude", blurb: "Largest sample value, as a fraction of full scale", .double(range: 0...1, default: 0.8)
+        ),
+        PropertySpec(
+            "seed",
+            blurb: "Seed of the random generator: the same seed gives the same samples (-1 = a new seed each run)",
             .int(range: -1...Int(Int32.max), default: -1)),
-        PropertySpec("rate", blurb: "Sample rate when downstream leaves it open", .int(range: 1...Int(Int32.max), default: 48000)),
-        PropertySpec("channels", blurb: "Channels when downstream leaves it open", .int(range: 1...64, default: 2)),
+        PropertySpec(
+            "rate", blurb: "Sample rate when downstream leaves it open", .int(range: 1...Int(Int32.max), default: 48000)
+        ),
+        PropertySpec("channels", blurb: "Channels when downstream leaves it open", .int(range: 1...64, default: 2))
     ]
 
     private let properties: ElementProperties
@@ -70,7 +75,8 @@ public final class AudioNoise: AudioSource {
                 state.format = consumer.negotiate(request)
             }
             guard let format = state.format?.format else {
-                consumer.reportError("downstream accepts no raw audio audionoise can make (S16LE, S32LE, F32LE, F64LE, U8)")
+                consumer.reportError(
+                    "downstream accepts no raw audio audionoise can make (S16LE, S32LE, F32LE, F64LE, U8)")
                 return .end(consumer)
             }
             do {
@@ -124,12 +130,15 @@ extension NoiseGenerator {
             let samples = bytes.bindMemory(to: Int32.self)
             let scale = Int64(amplitude * 2_147_483_648)
             guard scale < 2_147_483_648 else { return }
-            for index in samples.indices { samples[index] = Int32(truncatingIfNeeded: (Int64(samples[index]) &* scale) >> 31) }
+            for index in samples.indices {
+                samples[index] = Int32(truncatingIfNeeded: (Int64(samples[index]) &* scale) >> 31)
+            }
         case .u8:
             let samples = bytes.bindMemory(to: UInt8.self)
             let scale = Int16(amplitude * 128)
             for index in samples.indices {
-                samples[index] = UInt8(truncatingIfNeeded: 128 &+ ((Int16(Int8(bitPattern: samples[index])) &* scale) >> 7))
+                samples[index] = UInt8(
+                    truncatingIfNeeded: 128 &+ ((Int16(Int8(bitPattern: samples[index])) &* scale) >> 7))
             }
         case .f32:
             // 24 random bits of each sample give a uniform value in [-1, 1).

@@ -16,10 +16,12 @@ public final class Gray: VideoFormatConverting {
     /// The element's properties, declared in one place.
     public static let properties: [PropertySpec] = [
         PropertySpec(
-            "matrix", blurb: "Luma weights for RGB input: auto (bt709 when the caps' colorimetry says so, else bt601), bt601 or bt709",
+            "matrix",
+            blurb:
+                "Luma weights for RGB input: auto (bt709 when the caps' colorimetry says so, else bt601), bt601 or bt709",
             .string(default: "auto")),
         PropertySpec(
-            "gray8", blurb: "Emit GRAY8 (one plane) instead of the input's format", .bool(default: false)),
+            "gray8", blurb: "Emit GRAY8 (one plane) instead of the input's format", .bool(default: false))
     ]
 
     /// Every format gray accepts, and hands on in the same format.
@@ -75,7 +77,9 @@ public final class Gray: VideoFormatConverting {
             consumer.consume(frame)
             return
         }
-        if input.isYUV, let shared = consumer.makeFrame(sharingFirstPlaneOf: frame, as: output, otherPlanesFilledWith: 128) {
+        if input.isYUV,
+            let shared = consumer.makeFrame(sharingFirstPlaneOf: frame, as: output, otherPlanesFilledWith: 128)
+        {
             consumer.consume(shared)
             return
         }
@@ -86,7 +90,8 @@ public final class Gray: VideoFormatConverting {
         try frame.withPlanes { source in
             try result.withMutablePlanes { destination in
                 if let layout = input.rgbLayout {
-                    Gray.grayRGB(source[0], destination[0], layout: layout, weights: weights, grayOnly: output == .gray8)
+                    Gray.grayRGB(
+                        source[0], destination[0], layout: layout, weights: weights, grayOnly: output == .gray8)
                 } else {
                     Gray.copyRows(source[0], destination[0])
                     for plane in destination.dropFirst() { Gray.fill(plane, with: 128) }
@@ -175,7 +180,9 @@ public final class Gray: VideoFormatConverting {
         byteWeight[layout.blue] = UInt16(weights.blue)
         let lowWeights = SIMD16<UInt16>((0..<16).map { byteWeight[($0 % 2) * 2] })
         let highWeights = SIMD16<UInt16>((0..<16).map { byteWeight[($0 % 2) * 2 + 1] })
-        let (redShift, greenShift, blueShift) = (UInt32(layout.red * 8), UInt32(layout.green * 8), UInt32(layout.blue * 8))
+        let (redShift, greenShift, blueShift) = (
+            UInt32(layout.red * 8), UInt32(layout.green * 8), UInt32(layout.blue * 8)
+        )
         let keep = ~((UInt32(0xFF) << redShift) | (UInt32(0xFF) << greenShift) | (UInt32(0xFF) << blueShift))
         let vectorWidth = width & ~7
         for row in 0..<rows {
@@ -188,7 +195,8 @@ public final class Gray: VideoFormatConverting {
                 let weighted = (halves & 0xFF) &* lowWeights &+ (halves &>> 8) &* highWeights
                 let pairs = unsafeBitCast(weighted, to: SIMD8<UInt32>.self)
                 let luma = ((pairs & 0xFFFF) &+ (pairs &>> 16) &+ 128) &>> 8
-                let gray = (luma &<< SIMD8(repeating: redShift)) | (luma &<< SIMD8(repeating: greenShift))
+                let gray =
+                    (luma &<< SIMD8(repeating: redShift)) | (luma &<< SIMD8(repeating: greenShift))
                     | (luma &<< SIMD8(repeating: blueShift))
                 toRaw.storeBytes(of: (pixels & keep) | gray, toByteOffset: column * 4, as: SIMD8<UInt32>.self)
                 column += 8

@@ -24,18 +24,20 @@ public final class GrayH264Encoder: ElementImplementation {
         PropertySpec(
             "speed-preset", blurb: "x264's preset: \(presets.joined(separator: ", "))", .string(default: "medium")),
         PropertySpec(
-            "tune", blurb: "x264's tuning, such as film, animation, grain, stillimage, fastdecode or zerolatency "
+            "tune",
+            blurb: "x264's tuning, such as film, animation, grain, stillimage, fastdecode or zerolatency "
                 + "(none by default)", .string(default: nil)),
         PropertySpec(
             "key-int-max", blurb: "Most frames from one key frame to the next (0: x264's default, 250)",
             .int(range: 0...Int(Int32.max), default: 0)),
         PropertySpec(
-            "threads", blurb: "Encoding threads (0: as many as suit the machine's cores)", .int(range: 0...128, default: 0)),
+            "threads", blurb: "Encoding threads (0: as many as suit the machine's cores)",
+            .int(range: 0...128, default: 0))
     ]
 
     /// x264's presets, fastest first (x264_preset_names).
     static let presets = [
-        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo",
+        "ultrafast", "superfast", "veryfast", "faster", "fast", "medium", "slow", "slower", "veryslow", "placebo"
     ]
 
     /// Formats whose first plane is the luma, one byte a sample: read in place.
@@ -97,12 +99,15 @@ public final class GrayH264Encoder: ElementImplementation {
         guard x264_param_default_preset(&param, preset, nil) == 0 else {
             throw GStreamerError(
                 kind: .invalidArgument,
-                message: "\(element.name): unknown speed-preset \"\(preset)\"; use one of \(Self.presets.joined(separator: ", "))")
+                message:
+                    "\(element.name): unknown speed-preset \"\(preset)\"; use one of \(Self.presets.joined(separator: ", "))"
+            )
         }
         if let tune = element.properties.string("tune"), x264_param_default_preset(&param, preset, tune) != 0 {
             throw GStreamerError(
                 kind: .invalidArgument,
-                message: "\(element.name): unknown tune \"\(tune)\"; use film, animation, grain, stillimage, psnr, ssim, "
+                message:
+                    "\(element.name): unknown tune \"\(tune)\"; use film, animation, grain, stillimage, psnr, ssim, "
                     + "fastdecode or zerolatency, or leave it out")
         }
     }
@@ -140,8 +145,10 @@ public final class GrayH264Encoder: ElementImplementation {
                     }
                     state.session = nil
                 }
-                let session = try state.session
-                    ?? Session(caps: caps, properties: element.properties, name: element.name, avc: downstreamWantsAVC())
+                let session =
+                    try state.session
+                    ?? Session(
+                        caps: caps, properties: element.properties, name: element.name, avc: downstreamWantsAVC())
                 if state.session !== session {
                     let changed = delay.withLock { delay in
                         defer { delay = session.latency }
@@ -161,7 +168,8 @@ public final class GrayH264Encoder: ElementImplementation {
 
     /// True when downstream takes `avc` and no byte stream (a muxer).
     private func downstreamWantsAVC() -> Bool {
-        guard let element, let byteStream = try? Caps("video/x-h264, stream-format=(string)byte-stream, alignment=(string)au")
+        guard let element,
+            let byteStream = try? Caps("video/x-h264, stream-format=(string)byte-stream, alignment=(string)au")
         else { return false }
         let allowed = element.downstreamCaps(filter: (try? Caps(Self.srcCaps)) ?? byteStream)
         return !allowed.isEmpty && !allowed.canIntersect(byteStream)
@@ -272,7 +280,8 @@ private final class Session {
                 kind: .core, message: "\(name): libx264 cannot encode \(info.width)x\(info.height) with these settings")
         }
         self.encoder = encoder
-        var output = "video/x-h264, stream-format=(string)\(avc ? "avc" : "byte-stream"), alignment=(string)au, "
+        var output =
+            "video/x-h264, stream-format=(string)\(avc ? "avc" : "byte-stream"), alignment=(string)au, "
             + "width=(int)\(info.width), height=(int)\(info.height)"
         if avc {
             guard let record = Session.decoderConfiguration(encoder) else {
@@ -354,7 +363,8 @@ private final class Session {
                 picture.img.i_csp = X264_CSP_I400
                 picture.img.i_plane = 1
                 picture.img.i_stride.0 = Int32(stride)
-                picture.img.plane.0 = UnsafeMutablePointer(mutating: luma.baseAddress!.assumingMemoryBound(to: UInt8.self))
+                picture.img.plane.0 = UnsafeMutablePointer(
+                    mutating: luma.baseAddress!.assumingMemoryBound(to: UInt8.self))
                 picture.i_pts = Int64(pts)
                 return try call(&picture)
             }

@@ -9,7 +9,8 @@ public final class Mono: AudioChannelConverting {
     public static let properties: [PropertySpec] = [
         PropertySpec(
             "weights",
-            blurb: "Each channel's weight in the mix, comma-separated (\"0.7,0.3\"); empty = equal weights (1/channels)",
+            blurb:
+                "Each channel's weight in the mix, comma-separated (\"0.7,0.3\"); empty = equal weights (1/channels)",
             .string(default: nil))
     ]
 
@@ -63,7 +64,8 @@ public final class Mono: AudioChannelConverting {
         }
         let weights = text.split(separator: ",").map { Double($0.trimmingCharacters(in: .whitespaces)) }
         guard weights.allSatisfy({ $0 != nil }) else {
-            throw MediaIOError("mono's weights \"\(text)\" are not numbers: give one per channel, such as weights=0.5,0.5")
+            throw MediaIOError(
+                "mono's weights \"\(text)\" are not numbers: give one per channel, such as weights=0.5,0.5")
         }
         guard weights.count == channels else {
             throw MediaIOError("mono has \(weights.count) weights for \(channels) channels: give one per channel")
@@ -87,7 +89,8 @@ public final class Mono: AudioChannelConverting {
         let weights = try weights(channels: info.channels)
         var outputInfo = try AudioInfo(format: info.format, rate: info.rate, channels: 1)
         outputInfo.layout = .interleaved
-        let output = try consumer.makeFrame(sampleCount: frame.sampleCount, format: outputInfo, timestamp: frame.timestamp)
+        let output = try consumer.makeFrame(
+            sampleCount: frame.sampleCount, format: outputInfo, timestamp: frame.timestamp)
         let equalStereo = info.channels == 2 && info.layout == .interleaved && weights == [0.5, 0.5]
         if equalStereo && info.format == .s16 {
             try Self.averageStereo(frame, into: output)
@@ -108,7 +111,8 @@ public final class Mono: AudioChannelConverting {
         try output.withMutableSamples(as: Int16.self) { out in
             try frame.withSamples(as: Int16.self) { input in
                 for index in 0..<out.count {
-                    out[index] = Int16(truncatingIfNeeded: (Int32(input[2 * index]) &+ Int32(input[2 * index + 1])) >> 1)
+                    out[index] = Int16(
+                        truncatingIfNeeded: (Int32(input[2 * index]) &+ Int32(input[2 * index + 1])) >> 1)
                 }
             }
         }
@@ -132,7 +136,9 @@ public final class Mono: AudioChannelConverting {
         }
     }
 
-    private static func mix<T: MixableSample>(_ frame: AudioFrame, into output: AudioFrame, weights: [Double], as type: T.Type) throws {
+    private static func mix<T: MixableSample>(
+        _ frame: AudioFrame, into output: AudioFrame, weights: [Double], as type: T.Type
+    ) throws {
         let channels = frame.info.channels
         try output.withMutableSamples(as: T.self) { out in
             if frame.info.layout == .interleaved {
@@ -140,12 +146,15 @@ public final class Mono: AudioChannelConverting {
                     if channels == 2 {
                         let (left, right) = (weights[0], weights[1])
                         for index in 0..<out.count {
-                            out[index] = T(mixed: input[2 * index].mixValue * left + input[2 * index + 1].mixValue * right)
+                            out[index] = T(
+                                mixed: input[2 * index].mixValue * left + input[2 * index + 1].mixValue * right)
                         }
                     } else {
                         for index in 0..<out.count {
                             var sum = 0.0
-                            for channel in 0..<channels { sum += input[index * channels + channel].mixValue * weights[channel] }
+                            for channel in 0..<channels {
+                                sum += input[index * channels + channel].mixValue * weights[channel]
+                            }
                             out[index] = T(mixed: sum)
                         }
                     }

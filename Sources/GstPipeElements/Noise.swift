@@ -9,21 +9,24 @@ import Synchronization
 public final class Noise: VideoSource {
     /// The element's properties, declared in one place.
     public static let properties: [PropertySpec] = [
-        PropertySpec("width", blurb: "Frame width when downstream leaves it open", .int(range: 1...16384, default: 320)),
-        PropertySpec("height", blurb: "Frame height when downstream leaves it open", .int(range: 1...16384, default: 240)),
+        PropertySpec(
+            "width", blurb: "Frame width when downstream leaves it open", .int(range: 1...16384, default: 320)),
+        PropertySpec(
+            "height", blurb: "Frame height when downstream leaves it open", .int(range: 1...16384, default: 240)),
         PropertySpec("framerate", blurb: "Frame rate when downstream leaves it open", .fraction(default: (30, 1))),
         PropertySpec(
             "num-buffers", blurb: "Number of frames to produce before end of stream (-1 = endless)",
             .int(range: -1...Int(Int32.max), default: -1)),
         PropertySpec(
-            "seed", blurb: "Seed of the random generator: the same seed gives the same frames (-1 = a new seed each run)",
-            .int(range: -1...Int(Int32.max), default: -1)),
+            "seed",
+            blurb: "Seed of the random generator: the same seed gives the same frames (-1 = a new seed each run)",
+            .int(range: -1...Int(Int32.max), default: -1))
     ]
 
     /// Pixel formats in order of preference when downstream accepts several.
     public static let formats: [VideoPixelFormat] = [
         .i420, .yv12, .nv12, .nv21, .y42b, .y444, .gray8, .bgra, .rgba, .argb, .abgr, .bgrx, .rgbx, .xrgb, .xbgr,
-        .rgb, .bgr,
+        .rgb, .bgr
     ]
 
     private let properties: ElementProperties
@@ -55,9 +58,12 @@ public final class Noise: VideoSource {
             guard let consumer = state.consumer else { return nil }
             let (limit, request) = state.settings(of: properties) { [properties] in
                 let rate = properties.fraction("framerate") ?? (30, 1)
-                return (properties.int("num-buffers"), VideoFormatRequest(
-                    pixelFormats: Noise.formats, width: properties.int("width"), height: properties.int("height"),
-                    frameRate: VideoFrameRate(rate.numerator, rate.denominator)))
+                return (
+                    properties.int("num-buffers"),
+                    VideoFormatRequest(
+                        pixelFormats: Noise.formats, width: properties.int("width"), height: properties.int("height"),
+                        frameRate: VideoFrameRate(rate.numerator, rate.denominator))
+                )
             }
             if limit >= 0 && state.produced >= limit { return (consumer, nil) }
             if state.format == nil {
@@ -73,7 +79,8 @@ public final class Noise: VideoSource {
             let next = format.frameRate.timestamp(ofFrame: state.produced + 1)
             do {
                 let frame = try consumer.makeFrame(
-                    format: format, timestamp: timestamp, duration: format.frameRate.frameDuration.map { _ in next - timestamp })
+                    format: format, timestamp: timestamp,
+                    duration: format.frameRate.frameDuration.map { _ in next - timestamp })
                 try frame.withMutablePlanes { planes in
                     for plane in planes { state.random.fill(plane.bytes) }
                 }
@@ -136,7 +143,9 @@ struct NoiseGenerator {
         }
         let rest = bytes.count % 64
         if rest > 0 {
-            let last = (NoiseGenerator.step(&a), NoiseGenerator.step(&b), NoiseGenerator.step(&c), NoiseGenerator.step(&d))
+            let last = (
+                NoiseGenerator.step(&a), NoiseGenerator.step(&b), NoiseGenerator.step(&c), NoiseGenerator.step(&d)
+            )
             withUnsafeBytes(of: last) { block.copyMemory(from: $0.baseAddress!, byteCount: rest) }
         }
         lanes = (a, b, c, d)

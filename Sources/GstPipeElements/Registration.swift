@@ -17,7 +17,8 @@ public enum GstPipeElements {
         ) { Noise(properties: $0) }
         try MediaIOElements.registerFilter(
             name: "gray", longName: "Grayscale renderer",
-            description: "Renders each frame's luminance and hands the gray frame on, in the same format (gstpipe, Swift)",
+            description:
+                "Renders each frame's luminance and hands the gray frame on, in the same format (gstpipe, Swift)",
             sinkFormats: Gray.formats, srcFormats: Gray.formats, properties: Gray.properties, plugin: plugin
         ) { Gray(properties: $0) }
         try GrayH264Encoder.register(plugin: plugin)
@@ -28,7 +29,8 @@ public enum GstPipeElements {
         ) { AudioNoise(properties: $0) }
         try MediaIOElements.registerAudioFilter(
             name: "mono", longName: "Mono mixer",
-            description: "Mixes every channel into one, keeping rate and sample format; mono passes through (gstpipe, Swift)",
+            description:
+                "Mixes every channel into one, keeping rate and sample format; mono passes through (gstpipe, Swift)",
             classification: "Filter/Converter/Audio",
             properties: Mono.properties, plugin: plugin
         ) { Mono(properties: $0) }

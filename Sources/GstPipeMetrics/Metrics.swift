@@ -300,7 +300,7 @@ public final class Metrics: Sendable {
         /// A short JSON object: `{"healthy":true,"input":"delivering","seconds_since_frame":0.033}`.
         public var json: String {
             var fields = [
-                "\"healthy\":\(isHealthy)", "\"input\":\(JSONValue.string(input.rawValue).text)",
+                "\"healthy\":\(isHealthy)", "\"input\":\(JSONValue.string(input.rawValue).text)"
             ]
             if let secondsSinceFrame {
                 fields.append("\"seconds_since_frame\":\(String(format: "%.3f", secondsSinceFrame))")

@@ -91,8 +91,9 @@ package struct ICESettings: Sendable, Equatable {
         }
         let decode = { (part: Substring) in String(part).removingPercentEncoding ?? String(part) }
         guard let (host, port) = hostAndPort(String(text[text.index(after: at)...]), schemes: []) else {
-            throw Invalid(message: "--turn: cannot read the server's address after @: write HOST:PORT, such as "
-                + "turn.example.net:3478")
+            throw Invalid(
+                message: "--turn: cannot read the server's address after @: write HOST:PORT, such as "
+                    + "turn.example.net:3478")
         }
         return TURNServer(
             user: decode(credentials[..<colon]), password: decode(credentials[credentials.index(after: colon)...]),

@@ -1,4 +1,5 @@
 import GstPipeParsing
+
 /// What takes a WHIP publisher behind `WHIPEndpoints`: the CLI's `webrtc://` input (into a run's
 /// pipeline), or a library user's `BrowserPublisher` (into a Swift sink). One publisher at a time.
 package protocol PublisherSessions: Sendable {

@@ -92,8 +92,9 @@ final class RequestClock: ChannelInboundHandler, RemovableChannelHandler {
     private var deadline: Scheduled<Void>?
 
     init(limit: Duration) {
-        self.limit = .nanoseconds(Int64(limit.components.seconds) * 1_000_000_000
-            + limit.components.attoseconds / 1_000_000_000)
+        self.limit = .nanoseconds(
+            Int64(limit.components.seconds) * 1_000_000_000
+                + limit.components.attoseconds / 1_000_000_000)
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {

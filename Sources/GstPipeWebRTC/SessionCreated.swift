@@ -17,8 +17,10 @@ extension SignallingRoutes {
         var links: [String] = []
         if let stun = ice.stun { links.append("<stun:\(stun.dropFirst("stun://".count))>; rel=\"ice-server\"") }
         if let turn = ice.turn {
-            let quoted = { (text: String) in text.replacingOccurrences(of: "\\", with: "\\\\")
-                .replacingOccurrences(of: "\"", with: "\\\"") }
+            let quoted = { (text: String) in
+                text.replacingOccurrences(of: "\\", with: "\\\\")
+                    .replacingOccurrences(of: "\"", with: "\\\"")
+            }
             links.append(
                 "<\(turn.browserURL)>; rel=\"ice-server\"; username=\"\(quoted(turn.user))\"; "
                     + "credential=\"\(quoted(turn.password))\"; credential-type=\"password\"")
@@ -49,7 +51,8 @@ extension SignallingRoutes {
         case .trickled: return Response(status: .noContent)
         case .restartRefused:
             return text(
-                .notImplemented, "an ICE restart (new ice-ufrag and ice-pwd) is not supported here: the session "
+                .notImplemented,
+                "an ICE restart (new ice-ufrag and ice-pwd) is not supported here: the session "
                     + "goes on with its credentials; POST a new offer for a new session")
         case .noSession: return text(.notFound, "no such session (it has ended)")
         case .failed(let reason): return text(.unprocessableContent, "webrtcbin refused the fragment: \(reason)")

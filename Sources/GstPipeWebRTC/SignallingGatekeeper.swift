@@ -46,7 +46,8 @@ package struct SignallingGatekeeper<Routes: SignallingRoutes>: RouterMiddleware 
             {
                 let given = request.headers[.authorization]
                 response = Routes.text(
-                    .unauthorized, "this stream needs its token: send Authorization: Bearer TOKEN "
+                    .unauthorized,
+                    "this stream needs its token: send Authorization: Bearer TOKEN "
                         + "(the page sends it when opened with #token=TOKEN at the end of its URL)",
                     headers: BearerToken.challenge(given: given))
             } else if methods.contains(request.method) {

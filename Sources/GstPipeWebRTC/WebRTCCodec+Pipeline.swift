@@ -38,7 +38,7 @@ extension WebRTCCodec {
                 "target-bitrate=\(bitrate)", "min-quantizer=2", "max-quantizer=63", "buffer-size=1000",
                 "buffer-initial-size=500", "buffer-optimal-size=600", "undershoot=100", "overshoot=15",
                 "dropframe-threshold=30", "max-intra-bitrate=300", "keyframe-max-dist=60", "error-resilient=default",
-                "threads=1",
+                "threads=1"
             ]
         case .h264:
             // Constrained baseline (no B-frames, no CABAC) in 4:2:0: what WebRTC's H.264 profile
@@ -46,7 +46,7 @@ extension WebRTCCodec {
             [
                 "x264enc", "tune=zerolatency", "speed-preset=veryfast", "key-int-max=60",
                 "bitrate=\(max(1, bitrate / 1000))", "option-string=scenecut=0", "!",
-                "video/x-h264,profile=constrained-baseline,stream-format=byte-stream,alignment=au",
+                "video/x-h264,profile=constrained-baseline,stream-format=byte-stream,alignment=au"
             ]
         }
     }

@@ -41,7 +41,7 @@ package struct WebRTCLadder: Sendable, Equatable {
     package static let standard = WebRTCLadder(rungs: [
         Rung(width: nil, height: nil, bitrate: 2_500_000),
         Rung(width: 640, height: 360, bitrate: 800_000),
-        Rung(width: 320, height: 180, bitrate: 250_000),
+        Rung(width: 320, height: 180, bitrate: 250_000)
     ])
 
     /// One encode of the source, as before there were ladders.
@@ -63,7 +63,8 @@ package struct WebRTCLadder: Sendable, Equatable {
         }
         let parts = option.split(separator: ",", omittingEmptySubsequences: false)
         guard parts.count <= Self.maximumRungs else {
-            throw Failure(message: "ladder=\(option) has \(parts.count) rungs, at most \(Self.maximumRungs) are encoded")
+            throw Failure(
+                message: "ladder=\(option) has \(parts.count) rungs, at most \(Self.maximumRungs) are encoded")
         }
         var rungs: [Rung] = []
         for part in parts {
@@ -75,17 +76,22 @@ package struct WebRTCLadder: Sendable, Equatable {
                 throw Failure(message: "ladder=\(option): '\(part)' is not a rung: \(example)")
             }
             guard kbps > 0 && kbps <= 100_000 else {
-                throw Failure(message: "ladder=\(option): '\(part)' has a bit rate of \(kbps) kbit/s: "
-                    + "write one from 1 to 100000")
+                throw Failure(
+                    message: "ladder=\(option): '\(part)' has a bit rate of \(kbps) kbit/s: "
+                        + "write one from 1 to 100000")
             }
             // I420 halves both sides for its colour: an odd side cannot be encoded as asked.
             guard (16...7680).contains(width), (16...4320).contains(height), width % 2 == 0, height % 2 == 0 else {
-                throw Failure(message: "ladder=\(option): '\(part)' is not a picture size that can be encoded: "
-                    + "write an even width from 16 to 7680 and an even height from 16 to 4320")
+                throw Failure(
+                    message: "ladder=\(option): '\(part)' is not a picture size that can be encoded: "
+                        + "write an even width from 16 to 7680 and an even height from 16 to 4320")
             }
-            if let larger = rungs.last, larger.width! < width || larger.height! < height || larger.bitrate <= kbps * 1000 {
-                throw Failure(message: "ladder=\(option): '\(part)' is not smaller than the rung before it, "
-                    + "in size and bit rate: \(example)")
+            if let larger = rungs.last,
+                larger.width! < width || larger.height! < height || larger.bitrate <= kbps * 1000
+            {
+                throw Failure(
+                    message: "ladder=\(option): '\(part)' is not smaller than the rung before it, "
+                        + "in size and bit rate: \(example)")
             }
             rungs.append(Rung(width: width, height: height, bitrate: kbps * 1000))
         }
@@ -104,7 +110,8 @@ package struct WebRTCLadder: Sendable, Equatable {
         guard let larger = rungs.first(where: { ($0.width ?? 0) > width || ($0.height ?? 0) > height }) else {
             return nil
         }
-        return Failure(message: "the ladder's rung \(larger) is larger than the source (\(width)x\(height)): "
-            + "give rungs no larger than it, or ladder=off")
+        return Failure(
+            message: "the ladder's rung \(larger) is larger than the source (\(width)x\(height)): "
+                + "give rungs no larger than it, or ladder=off")
     }
 }

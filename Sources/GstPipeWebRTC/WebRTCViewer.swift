@@ -66,7 +66,8 @@ package final class WebRTCViewer: Sendable {
         let (videoSSRC, audioSSRC) = Self.ssrcs()
         var branches: [String] = []
         if let codec = media.video, let payloadType = offer.videoPayloadType {
-            let rtpCaps = "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),"
+            let rtpCaps =
+                "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),"
                 + "payload=\(payloadType),ssrc=(uint)\(videoSSRC)"
             branches.append(
                 "appsrc name=feed \(appsrc) max-buffers=30 ! \(codec.payloader(payloadType: payloadType)) "

@@ -15,7 +15,7 @@ extension WebRTCViewers {
     /// The queue before the encoder, as launch tokens: one frame, so that the source's thread and the
     /// encoder's run at once on two cores, and a frame waits for at most one encode.
     package static let encoderQueue = [
-        "queue", "max-size-buffers=1", "max-size-bytes=0", "max-size-time=0", "!",
+        "queue", "max-size-buffers=1", "max-size-bytes=0", "max-size-time=0", "!"
     ]
 
     /// Once the first sample reaches `appsink`: when what feeds it is live, the appsink stops syncing on

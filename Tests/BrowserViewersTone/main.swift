@@ -37,9 +37,11 @@ final class GrayBars: VideoSource {
     }
 
     func produceFrame() {
-        guard let (consumer, index) = state.withLock({ state -> ((any VideoFrameConsumer), Int)? in
-            state.consumer.map { ($0, state.frames) }
-        }) else { return }
+        guard
+            let (consumer, index) = state.withLock({ state -> ((any VideoFrameConsumer), Int)? in
+                state.consumer.map { ($0, state.frames) }
+            })
+        else { return }
         let format = Self.format
         var pixels = [UInt8](repeating: 255, count: format.width * format.height * 4)
         for y in 0..<format.height {
@@ -82,9 +84,11 @@ final class Sine440: AudioSource {
     }
 
     func produceAudio() {
-        guard let (consumer, first) = state.withLock({ state -> ((any AudioFrameConsumer), Int)? in
-            state.consumer.map { ($0, state.samples) }
-        }) else { return }
+        guard
+            let (consumer, first) = state.withLock({ state -> ((any AudioFrameConsumer), Int)? in
+                state.consumer.map { ($0, state.samples) }
+            })
+        else { return }
         let samples = (0..<Self.samplesPerBuffer).map { n in
             Int16((sin(2 * Double.pi * 440 * Double(first + n) / Double(Self.rate)) * 16384).rounded())
         }
@@ -117,7 +121,8 @@ func echo(
 }
 
 let arguments = CommandLine.arguments
-let port = arguments.firstIndex(of: "--port").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
+let port =
+    arguments.firstIndex(of: "--port").flatMap { $0 + 1 < arguments.count ? Int(arguments[$0 + 1]) : nil }
     ?? 8890
 if arguments.contains("--lifetimes") { exit(await Lifetimes.run(port: port)) }
 let turn = arguments.firstIndex(of: "--turn").flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }

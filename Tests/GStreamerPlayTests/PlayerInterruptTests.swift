@@ -83,7 +83,7 @@ struct PlayerInterruptTests {
             ("rtsp://alice:secret@127.0.0.1:1/x", "rtsp://alice:***@127.0.0.1:1/x"),
             ("https://h/p?a=1&access_token=abc&b=2#password=xyz", "https://h/p?a=1&access_token=***&b=2#password=***"),
             ("http://user@h/p?key=k1", "http://user@h/p?key=***"),
-            ("file:///clip.mp4", "file:///clip.mp4"),
+            ("file:///clip.mp4", "file:///clip.mp4")
         ])
     func redactsURIs(uri: String, expected: String) {
         let secrets = URISecrets(uri: uri)

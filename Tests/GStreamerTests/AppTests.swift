@@ -30,7 +30,9 @@ struct AppTests {
         try source.push(bytes: ramp(index), pts: ClockTime(index) * tenMilliseconds, duration: tenMilliseconds)
     }
 
-    @Test("Made in code: 10 audio buffers pushed come out of the appsink with their timestamps, bytes and caps, then end of stream")
+    @Test(
+        "Made in code: 10 audio buffers pushed come out of the appsink with their timestamps, bytes and caps, then end of stream"
+    )
     func pushAndPull() throws {
         let pipeline = try Pipeline(name: "app")
         let source = try AppSrc(name: "src")
@@ -62,7 +64,9 @@ struct AppTests {
         #expect(try source.push(bytes: Self.ramp(10), pts: 0, duration: Self.tenMilliseconds) == .endOfStream)
     }
 
-    @Test("From a description, pull mode: need-data pushes 6 buffers then ends; the samples sequence has them all, in order")
+    @Test(
+        "From a description, pull mode: need-data pushes 6 buffers then ends; the samples sequence has them all, in order"
+    )
     func needDataSequence() async throws {
         let pipeline = try Pipeline(launch: "appsrc name=src format=time ! queue ! appsink name=sink sync=false")
         let source = try pipeline.appSrc(named: "src")
@@ -97,7 +101,9 @@ struct AppTests {
         #expect(firstSamples == [0, 100, 200, 300, 400, 500])
     }
 
-    @Test("A full queue calls enough-data: with max-buffers 3 and no block, 8 pushes before preroll leave the queue over its limit")
+    @Test(
+        "A full queue calls enough-data: with max-buffers 3 and no block, 8 pushes before preroll leave the queue over its limit"
+    )
     func enoughData() throws {
         let pipeline = try Pipeline(launch: "appsrc name=src ! appsink name=sink")
         let source = try pipeline.appSrc(named: "src")
@@ -124,7 +130,8 @@ struct AppTests {
 
     @Test("try-pull waits its timeout when nothing comes (live source), and returns a sample pushed meanwhile")
     func tryPullTimeout() throws {
-        let (pipeline, source, sink) = try Self.appPipeline("appsrc name=src is-live=true format=time ! appsink name=sink sync=false")
+        let (pipeline, source, sink) = try Self.appPipeline(
+            "appsrc name=src is-live=true format=time ! appsink name=sink sync=false")
         #expect(source.isLive)
         try pipeline.play()
         defer { pipeline.stop() }
@@ -141,7 +148,8 @@ struct AppTests {
     @Test("With block and max-buffers 2, a producer thread is held back by a slow reader: never more than 2 queued")
     func blockBoundsQueue() async throws {
         let (pipeline, source, sink) = try Self.appPipeline(
-            "appsrc name=src format=time block=true max-bytes=0 max-buffers=2 ! appsink name=sink sync=false max-buffers=1")
+            "appsrc name=src format=time block=true max-bytes=0 max-buffers=2 ! appsink name=sink sync=false max-buffers=1"
+        )
         #expect(source.block)
         #expect(source.maxBuffers == 2)
         try pipeline.play()
@@ -168,7 +176,8 @@ struct AppTests {
 
     @Test("A seekable appsrc gets seek-data with the seek's position, and goes on from there")
     func seekData() async throws {
-        let (pipeline, source, sink) = try Self.appPipeline("appsrc name=src format=time ! appsink name=sink sync=false")
+        let (pipeline, source, sink) = try Self.appPipeline(
+            "appsrc name=src format=time ! appsink name=sink sync=false")
         source.streamType = .seekable
         source.streamDuration = 1_000_000_000
         #expect(source.streamType == .seekable)
@@ -204,13 +213,15 @@ struct AppTests {
 
     @Test("Samples pushed carry their caps: a change of caps mid-stream reaches the appsink with the next buffer")
     func pushSamples() throws {
-        let (pipeline, source, sink) = try Self.appPipeline("appsrc name=src format=time ! appsink name=sink sync=false")
+        let (pipeline, source, sink) = try Self.appPipeline(
+            "appsrc name=src format=time ! appsink name=sink sync=false")
         sink.maxBuffers = 0
         try pipeline.play()
         defer { pipeline.stop() }
         let stereo = try AudioInfo(format: .s16, rate: 8000, channels: 2)
         for (index, info) in [try Self.audio, try Self.audio, stereo].enumerated() {
-            let buffer = try Buffer(bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: nil)
+            let buffer = try Buffer(
+                bytes: Self.ramp(index), pts: ClockTime(index) * Self.tenMilliseconds, duration: nil)
             #expect(source.push(Sample(buffer: buffer, caps: info.caps)) == .ok)
         }
         source.endOfStream()
@@ -236,7 +247,9 @@ struct AppTests {
         #expect(seen.first?.0 == 0 && seen.first?.1 == 960)
     }
 
-    @Test("The samples of an appsink made in code end when the pipeline stops, and throw the error that ended the run", .timeLimit(.minutes(1)))
+    @Test(
+        "The samples of an appsink made in code end when the pipeline stops, and throw the error that ended the run",
+        .timeLimit(.minutes(1)))
     func samplesEndAtStopAndError() async throws {
         let pipeline = try Pipeline(name: "live")
         let source = try AppSrc(name: "src")

@@ -125,11 +125,17 @@ struct BuildingTests {
         let pipeline = try Pipeline(name: "p")
         let first = try ElementFactory.make("identity", name: "same")
         try pipeline.add(first)
-        #expect(throws: GStreamerError(kind: .invalidArgument, message: "cannot add same to p: it is in p already", source: "same")) {
+        #expect(
+            throws: GStreamerError(
+                kind: .invalidArgument, message: "cannot add same to p: it is in p already", source: "same")
+        ) {
             try pipeline.add(first)
         }
         let clash = try ElementFactory.make("identity", name: "same")
-        #expect(throws: GStreamerError(kind: .invalidArgument, message: "cannot add same to p: it has an element of that name", source: "same")) {
+        #expect(
+            throws: GStreamerError(
+                kind: .invalidArgument, message: "cannot add same to p: it has an element of that name", source: "same")
+        ) {
             try pipeline.add(clash)
         }
         try pipeline.remove(first)

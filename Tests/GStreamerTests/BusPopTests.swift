@@ -36,12 +36,18 @@ struct BusPopTests {
         gst_message_unref(popped)
         // The async reader got it as well.
         let all = await BusTests.collect(messages)
-        guard case .endOfStream? = all.last else { Issue.record("the MessageStream reader missed it: \(all)"); return }
+        guard case .endOfStream? = all.last else {
+            Issue.record("the MessageStream reader missed it: \(all)")
+            return
+        }
         // A second run, read through the Swift API.
         pipeline.stop()
         try pipeline.play()
         let again = pipeline.bus.timedPop(timeout: 10_000_000_000, filter: [.endOfStream, .error])
-        guard case .endOfStream(let source)? = again else { Issue.record("timedPop got \(String(describing: again))"); return }
+        guard case .endOfStream(let source)? = again else {
+            Issue.record("timedPop got \(String(describing: again))")
+            return
+        }
         #expect(source == pipeline.name)
     }
 
@@ -53,11 +59,15 @@ struct BusPopTests {
         for index in 0..<3 { app.postApplicationMessage(try Structure(name: "step", fields: ["index": index])) }
         app.postElementMessage(try Structure(name: "done"))
         #expect(bus.hasPending)
-        guard case .application("app", let first)? = bus.pop() else { Issue.record("no application message"); return }
+        guard case .application("app", let first)? = bus.pop() else {
+            Issue.record("no application message")
+            return
+        }
         #expect(first.int("index") == 0)
         // Filtered: the two application messages left are skipped (and, as in C, removed).
         guard case .element("app", let done)? = bus.timedPop(timeout: 0, filter: .element) else {
-            Issue.record("no element message"); return
+            Issue.record("no element message")
+            return
         }
         #expect(done.name == "done")
         #expect(bus.pop() == nil)
@@ -71,7 +81,10 @@ struct BusPopTests {
         pipeline.setSyncHandler { $0.structure?.name == "secret" ? .drop : .pass }
         app.postApplicationMessage(try Structure(name: "secret"))
         app.postApplicationMessage(try Structure(name: "public"))
-        guard case .application(_, let structure)? = bus.pop() else { Issue.record("nothing popped"); return }
+        guard case .application(_, let structure)? = bus.pop() else {
+            Issue.record("nothing popped")
+            return
+        }
         #expect(structure.name == "public")
         #expect(bus.pop() == nil)
         pipeline.setSyncHandler(nil)

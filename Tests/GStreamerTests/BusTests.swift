@@ -1,7 +1,8 @@
 import Foundation
-@testable import GStreamer
 import Synchronization
 import Testing
+
+@testable import GStreamer
 
 @Suite("The bus: typed messages, many readers, sync handler", .bounded)
 struct BusTests {
@@ -26,9 +27,19 @@ struct BusTests {
         let all = await BusTests.collect(messages)
         pipeline.stop()
         #expect(all.contains { if case .stateChanged("sink", .paused, .playing, _) = $0 { true } else { false } })
-        #expect(all.contains { if case .streamStart(let source, let group) = $0 { source == pipeline.name && group != nil } else { false } })
+        #expect(
+            all.contains {
+                if case .streamStart(let source, let group) = $0 {
+                    source == pipeline.name && group != nil
+                } else {
+                    false
+                }
+            })
         #expect(all.contains { if case .asyncDone(let source, _) = $0 { source == pipeline.name } else { false } })
-        guard case .endOfStream(let source)? = all.last else { Issue.record("no end of stream: \(all)"); return }
+        guard case .endOfStream(let source)? = all.last else {
+            Issue.record("no end of stream: \(all)")
+            return
+        }
         #expect(source == pipeline.name)
         #expect(all.allSatisfy { $0.source != nil })
         #expect(all.last?.typeName == "eos")
@@ -123,7 +134,8 @@ struct BusTests {
 
     @Test("Two readers at once each get every message; cancelling one leaves the other reading")
     func concurrentReaders() async throws {
-        let pipeline = try Pipeline(launch: "videotestsrc num-buffers=30 ! video/x-raw,framerate=100/1 ! fakesink sync=true")
+        let pipeline = try Pipeline(
+            launch: "videotestsrc num-buffers=30 ! video/x-raw,framerate=100/1 ! fakesink sync=true")
         let first = pipeline.messages
         let second = pipeline.messages
         let third = pipeline.messages
@@ -169,7 +181,10 @@ struct BusTests {
         let watcher = Task { await BusTests.collect(reader) }
         try await pipeline.run()
         let seen = await watcher.value
-        guard case .endOfStream = seen.last else { Issue.record("the reader missed end of stream: \(seen)"); return }
+        guard case .endOfStream = seen.last else {
+            Issue.record("the reader missed end of stream: \(seen)")
+            return
+        }
     }
 
     @Test("A flood of messages cannot push out the error that follows it")
@@ -186,7 +201,9 @@ struct BusTests {
         var floods: [Int] = []
         var error: GStreamerError?
         for await message in messages {
-            if case .application(_, let structure) = message, let index = structure.int("index") { floods.append(index) }
+            if case .application(_, let structure) = message, let index = structure.int("index") {
+                floods.append(index)
+            }
             if case .error(let failure) = message {
                 error = failure
                 break
@@ -247,12 +264,15 @@ struct BusTests {
         let caller = pthread_self()
         pipeline.setSyncHandler { posted in
             if let type = posted.neededContextType {
-                asked.withLock { $0.append((type, posted.sourceElement?.name, pthread_equal(caller, pthread_self()) != 0)) }
+                asked.withLock {
+                    $0.append((type, posted.sourceElement?.name, pthread_equal(caller, pthread_self()) != 0))
+                }
             }
             return .pass
         }
         _ = try? pipeline.setState(.paused)
         let requests = asked.withLock { $0 }
-        #expect(requests.contains { $0.type == "gst.soup.session" && $0.source == "http" && $0.sameThread }, "\(requests)")
+        #expect(
+            requests.contains { $0.type == "gst.soup.session" && $0.source == "http" && $0.sameThread }, "\(requests)")
     }
 }

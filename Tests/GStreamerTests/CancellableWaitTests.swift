@@ -56,8 +56,9 @@ struct CancellableWaitTests {
         try await pipeline.changeState(to: .null)
     }
 
-    @Test("Cancelled discoveries end at once with an error; those waiting for their turn are dropped",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "Cancelled discoveries end at once with an error; those waiting for their turn are dropped",
+        .timeLimit(.minutes(1)))
     func cancelledDiscoveries() async throws {
         // A FIFO with a writer that never writes: the discovery under way waits for data until its timeout.
         let fifo = FileManager.default.temporaryDirectory.appendingPathComponent("discover-\(UUID()).fifo").path

@@ -73,7 +73,9 @@ struct ClockTests {
         #expect(await waiting.value == .unscheduled)
     }
 
-    @Test("A wait on an id unscheduled before it, in an already-cancelled task, at no time: each answered, each waiter freed once (ASan)")
+    @Test(
+        "A wait on an id unscheduled before it, in an already-cancelled task, at no time: each answered, each waiter freed once (ASan)"
+    )
     func waitsThatNeverStart() async throws {
         let clock = try Clock.system()
         // GStreamer keeps the waiter in an unscheduled id and frees it with the id.

@@ -107,8 +107,9 @@ struct CorrectnessTests {
             let package = try #require(ElementFactory.debianPackage(providing: absent))
             #expect(throws: GStreamerError.self) { _ = try Element(factory: absent) }
             do { _ = try Element(factory: absent) } catch {
-                #expect(error.message == "no element \"\(absent)\": it usually comes with the Debian package "
-                    + "\(package) (sudo apt-get install \(package))")
+                #expect(
+                    error.message == "no element \"\(absent)\": it usually comes with the Debian package "
+                        + "\(package) (sudo apt-get install \(package))")
             }
         }
         let made = try ElementFactory.make("tee", name: "t")

@@ -62,7 +62,12 @@ struct DebugCategoryTests {
         category.info("some information")
         category.debug("above the threshold")
         let built = Mutex(false)
-        category.log(.trace, { built.withLock { $0 = true }; return "never built" }())
+        category.log(
+            .trace,
+            {
+                built.withLock { $0 = true }
+                return "never built"
+            }())
         handler.remove()
         category.error("after removal")
         handler.remove()

@@ -19,7 +19,8 @@ struct DiscovererTests {
         let (path, directory) = try await Self.clip(
             "videotestsrc num-buffers=30 ! video/x-raw,width=160,height=120,framerate=30/1 ! x264enc "
                 + "speed-preset=ultrafast ! matroskamux name=m ! filesink location=%s "
-                + "audiotestsrc num-buffers=43 samplesperbuffer=1024 ! audio/x-raw,rate=44100,channels=2 ! vorbisenc ! m.")
+                + "audiotestsrc num-buffers=43 samplesperbuffer=1024 ! audio/x-raw,rate=44100,channels=2 ! vorbisenc ! m."
+        )
         defer { try? FileManager.default.removeItem(at: directory) }
         let info = try await Discoverer(timeout: .seconds(10)).discover(uri: "file://" + path)
         #expect(info.isSeekable)
@@ -53,7 +54,9 @@ struct DiscovererTests {
         let uri = "file://" + path
         // GstDiscoverer refused a second URI while it handled one ("Already handling a uri").
         let widths = try await withThrowingTaskGroup(of: Int?.self) { group in
-            for _ in 0..<4 { group.addTask { try await discoverer.discover(uri: uri).videoStreams.first?.video?.width } }
+            for _ in 0..<4 {
+                group.addTask { try await discoverer.discover(uri: uri).videoStreams.first?.video?.width }
+            }
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(widths == [96, 96, 96, 96])
@@ -82,7 +85,8 @@ struct DiscovererTests {
         }
     }
 
-    @Test("Factory details without an element: audiotestsrc's src template is always, raw audio; tee's src_%u on request")
+    @Test(
+        "Factory details without an element: audiotestsrc's src template is always, raw audio; tee's src_%u on request")
     func factoryDetails() throws {
         let source = try ElementFactory.details(of: "audiotestsrc")
         #expect(source.longName == "Audio test source")

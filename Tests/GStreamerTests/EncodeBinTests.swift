@@ -35,7 +35,7 @@ struct EncodeBinTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffprobe")
         process.arguments = [
             "-v", "error", "-count_frames", "-show_entries",
-            "stream=codec_name,codec_type,width,height,nb_read_frames:format=format_name", "-of", "json", path,
+            "stream=codec_name,codec_type,width,height,nb_read_frames:format=format_name", "-of", "json", path
         ]
         let output = Pipe()
         process.standardOutput = output
@@ -53,7 +53,7 @@ struct EncodeBinTests {
             streams: [
                 // A presence makes encodebin create the stream's pad up front: requestPad finds it.
                 .video("video/x-h264", restriction: "video/x-raw,width=160,height=96", presence: 1),
-                .audio("audio/mpeg,mpegversion=4"),
+                .audio("audio/mpeg,mpegversion=4")
             ])
         let pipeline = try Pipeline(name: "mp4")
         let encoder = try EncodeBin(profile: profile)
@@ -126,15 +126,17 @@ struct EncodeBinTests {
             "video/quicktime,variant=iso", streams: [.video("video/x-nonexistent")])
         let refusal = try #require(throws: GStreamerError.self) { try EncodeBin(profile: profile) }
         // mp4mux takes no video/x-nonexistent, so encodebin reports the muxer as the missing part.
-        #expect(refusal.message.hasPrefix(
-            "encodebin refused the profile video/quicktime, variant=(string)iso:video/x-nonexistent: missing "))
+        #expect(
+            refusal.message.hasPrefix(
+                "encodebin refused the profile video/quicktime, variant=(string)iso:video/x-nonexistent: missing "))
         #expect(refusal.message.contains("(installer detail gstreamer|1.0|"))
 
         // A profile encodebin builds, asked for a kind of stream it has none of.
         let videoOnly = try EncodeBin(profile: .container("video/webm", streams: [.video("video/x-vp8")]))
         let padError = try #require(throws: GStreamerError.self) { try videoOnly.requestPad(for: Caps("audio/x-raw")) }
-        #expect(padError.message.contains(
-            "has no pad for audio/x-raw: no stream of its profile (video video/x-vp8) takes it"))
+        #expect(
+            padError.message.contains(
+                "has no pad for audio/x-raw: no stream of its profile (video video/x-vp8) takes it"))
 
         let (directory, input) = try await Self.clip()
         defer { try? FileManager.default.removeItem(at: directory) }

@@ -35,7 +35,7 @@ struct EncodingProfileTests {
             "video/quicktime,variant=iso", name: "mp4", description: "H.264 and AAC in MP4",
             streams: [
                 .video("video/x-h264", restriction: "video/x-raw,width=160,height=96", presence: 1),
-                .audio("audio/mpeg,mpegversion=4"),
+                .audio("audio/mpeg,mpegversion=4")
             ])
         let text = try profile.serialized()
         #expect(text.hasPrefix("video/quicktime, variant=(string)iso:"))
@@ -62,7 +62,7 @@ struct EncodingProfileTests {
             ("video/webm::audio/x-vorbis", "entry 2 is empty"),
             ("video/webm:video/x-vp8,width=(int)abc", "entry 2 \"video/x-vp8,width=(int)abc\" is not caps"),
             ("", "entry 1 is empty"),
-            ("nosuchtarget/nosuchprofile", "could not read it as caps or as an encoding target"),
+            ("nosuchtarget/nosuchprofile", "could not read it as caps or as an encoding target")
         ])
     func badString(text: String, fault: String) throws {
         let error = try #require(throws: GStreamerError.self) { try EncodingProfile(string: text) }

@@ -84,7 +84,10 @@ struct MessageKindTests {
         let made = try await Self.run(
             "videotestsrc num-buffers=10 ! video/x-raw,width=64,height=48 ! x264enc ! matroskamux "
                 + "! filesink location=\(path)")
-        guard case .endOfStream? = made.last else { Issue.record("the clip was not made: \(made)"); return }
+        guard case .endOfStream? = made.last else {
+            Issue.record("the clip was not made: \(made)")
+            return
+        }
         let all = try await Self.run("playbin3 uri=file://\(path) video-sink=fakesink audio-sink=fakesink")
         var collection: StreamCollection?
         var selected: [StreamInfo]?
@@ -168,17 +171,21 @@ struct MessageKindTests {
         }
         let progressMessage = gst_message_new_progress(from, GST_PROGRESS_TYPE_COMPLETE, "open", "Opened")
         guard case .progress("app", let progress) = try read(progressMessage) else {
-            Issue.record("no progress"); return
+            Issue.record("no progress")
+            return
         }
         #expect(progress == Progress(kind: .complete, code: "open", text: "Opened"))
         guard case .requestState("app", .null) = try read(gst_message_new_request_state(from, GST_STATE_NULL)) else {
-            Issue.record("no request-state"); return
+            Issue.record("no request-state")
+            return
         }
         guard case .instantRateRequest("app", 2.5) = try read(gst_message_new_instant_rate_request(from, 2.5)) else {
-            Issue.record("no instant-rate-request"); return
+            Issue.record("no instant-rate-request")
+            return
         }
         guard case .resetTime("app", 42) = try read(gst_message_new_reset_time(from, 42)) else {
-            Issue.record("no reset-time"); return
+            Issue.record("no reset-time")
+            return
         }
         let pad = try #require(gst_element_get_static_pad(app.pointer, "src"))
         defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
@@ -186,12 +193,16 @@ struct MessageKindTests {
             UnsafeMutableRawPointer(pad).assumingMemoryBound(to: GstObject.self), GST_STRUCTURE_CHANGE_TYPE_PAD_UNLINK,
             app.pointer, 1)
         guard case .structureChange("src", let structure) = try read(change) else {
-            Issue.record("no structure-change"); return
+            Issue.record("no structure-change")
+            return
         }
         #expect(structure == StructureChange(unlinking: true, owner: "app", busy: true))
         let redirect = gst_message_new_redirect(from, "file:///elsewhere.mkv", nil, nil)
         gst_message_add_redirect_entry(redirect, "http://127.0.0.1/second.mkv", nil, nil)
-        guard case .redirect("app", let entries) = try read(redirect) else { Issue.record("no redirect"); return }
+        guard case .redirect("app", let entries) = try read(redirect) else {
+            Issue.record("no redirect")
+            return
+        }
         #expect(entries.map(\.location) == ["file:///elsewhere.mkv", "http://127.0.0.1/second.mkv"])
     }
 }

@@ -7,7 +7,8 @@ import Testing
     "Queries a pipeline asks while it starts: latency, caps, allocation, buffering; asked and answered in probes",
     .bounded)
 struct NegotiationQueryTests {
-    @Test("A live source behind a queue: a frame plus the sink's 20 ms deadline; a probe's answer becomes the pipeline's")
+    @Test(
+        "A live source behind a queue: a frame plus the sink's 20 ms deadline; a probe's answer becomes the pipeline's")
     func latency() throws {
         let pipeline = try Pipeline(
             launch: "videotestsrc name=src is-live=true ! video/x-raw,framerate=10/1,width=32,height=24 "

@@ -15,7 +15,10 @@ struct PipelineTests {
 
     @Test("A description GStreamer cannot construct throws GStreamer's own message")
     func syntaxErrors() throws {
-        #expect(throws: GStreamerError(kind: .syntax, message: "no element \"nosuchelement\"", domain: "gst_parse_error", code: 1)) {
+        #expect(
+            throws: GStreamerError(
+                kind: .syntax, message: "no element \"nosuchelement\"", domain: "gst_parse_error", code: 1)
+        ) {
             _ = try Pipeline(launch: "videotestsrc ! nosuchelement")
         }
         do {
@@ -131,8 +134,9 @@ struct PipelineTests {
 
     /// GStreamer 1.22's appsink keeps unread samples across READY; the sequence made for the next run takes
     /// them first and does not wait for announcements that never come (it hung when they filled it).
-    @Test("Samples left in an appsink by an earlier run (down to READY, up again) come first, then the new run's",
-          .timeLimit(.minutes(1)))
+    @Test(
+        "Samples left in an appsink by an earlier run (down to READY, up again) come first, then the new run's",
+        .timeLimit(.minutes(1)))
     func samplesAfterReady() async throws {
         let pipeline = try Pipeline(
             launch: "videotestsrc name=src num-buffers=12 ! video/x-raw,width=16,height=16,framerate=25/1 "

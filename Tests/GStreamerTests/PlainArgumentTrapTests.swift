@@ -39,7 +39,9 @@ struct PlainArgumentTrapTests {
         try await pipeline.changeState(to: .null)
     }
 
-    @Test("A seek at rate 0, infinite or NaN, or a step at rate 0 or less, throws naming the rate; other rates make the event")
+    @Test(
+        "A seek at rate 0, infinite or NaN, or a step at rate 0 or less, throws naming the rate; other rates make the event"
+    )
     func seekRates() throws {
         try GStreamer.initialize()
         let zero = thrown { _ = try Event.seek(rate: 0, start: 0) }
@@ -54,7 +56,8 @@ struct PlainArgumentTrapTests {
         let step = thrown { _ = try Event.step(1, rate: 0) }
         #expect(step?.kind == .invalidArgument)
         #expect(step?.message.hasPrefix("a step at rate 0.0: give a finite rate above 0") == true)
-        #expect(thrown { _ = try Event.step(1, rate: -1) } != nil && thrown { _ = try Event.step(1, rate: .nan) } != nil)
+        #expect(
+            thrown { _ = try Event.step(1, rate: -1) } != nil && thrown { _ = try Event.step(1, rate: .nan) } != nil)
         #expect(try Event.step(2, rate: 0.5).typeName == "step")
     }
 
@@ -94,12 +97,14 @@ struct PlainArgumentTrapTests {
         #expect(rate?.kind == .invalidArgument)
         #expect(rate?.message == "an audio rate of -48000 Hz is out of range: give 1 to 2147483647")
         #expect(thrown { _ = try AudioInfo(format: .s16, rate: Int.max, channels: 2) } != nil)
-        #expect(thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: 0) }?.message
-            == "0 audio channels is out of range: give 1 to 64")
+        #expect(
+            thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: 0) }?.message
+                == "0 audio channels is out of range: give 1 to 64")
         #expect(thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: -1) } != nil)
         #expect(thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: 65) } != nil)
-        #expect(thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: 2, positions: [.mono]) }?.message
-            == "1 channel positions for 2 channels: give one per channel")
+        #expect(
+            thrown { _ = try AudioInfo(format: .s16, rate: 48000, channels: 2, positions: [.mono]) }?.message
+                == "1 channel positions for 2 channels: give one per channel")
         let noRate = try Caps("audio/x-raw, format=S16LE, rate=0, channels=1, layout=interleaved")
         #expect(thrown { _ = try AudioInfo(caps: noRate) } != nil)
         let info = try AudioInfo(format: .f32, rate: 48000, channels: 2)

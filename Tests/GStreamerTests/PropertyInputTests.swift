@@ -24,7 +24,7 @@ struct PropertyInputTests {
             (PropertySpec("name", blurb: "x", .string(default: nil)), "every bin has already"),
             (PropertySpec("level", blurb: "x", .int(range: 0...10, default: 11)), "outside its range"),
             (PropertySpec("gain", blurb: "x", .double(range: 0...1, default: .nan)), "outside its range"),
-            (PropertySpec("rate", blurb: "x", .fraction(default: (30, 0))), "the denominator 1..."),
+            (PropertySpec("rate", blurb: "x", .fraction(default: (30, 0))), "the denominator 1...")
         ])
     func invalidRegistration(spec: PropertySpec, reason: String) throws {
         try GStreamer.initialize()
@@ -68,7 +68,8 @@ struct PropertyInputTests {
             try object.setValue(Value(false), ofProperty: "enable-async")
             Issue.record("a construct-only property was set")
         } catch {
-            #expect(error.message.contains("property \"enable-async\" of \(object.name) can only be set when the object"))
+            #expect(
+                error.message.contains("property \"enable-async\" of \(object.name) can only be set when the object"))
         }
     }
 

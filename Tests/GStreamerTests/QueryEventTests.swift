@@ -78,7 +78,8 @@ struct QueryEventTests {
     @Test("A seek with rate 2, accurate, from 1 s to 2 s: the segment says so and buffers 1.0 to 1.9 s play")
     func seekWithRate() async throws {
         let pipeline = try Pipeline(
-            launch: "videotestsrc name=src ! video/x-raw,framerate=10/1,width=32,height=24 ! fakesink name=sink sync=false")
+            launch:
+                "videotestsrc name=src ! video/x-raw,framerate=10/1,width=32,height=24 ! fakesink name=sink sync=false")
         let sinkPad = try #require(pipeline.element(named: "sink")?.pad(named: "sink"))
         try pipeline.setState(.paused, timeout: 5_000_000_000)
         let segments = Mutex<[Segment]>([])

@@ -31,6 +31,8 @@ struct ReportedFailureTests {
         defer { pipeline.stop() }
         #expect(throws: GStreamerError.self) { try pipeline.setState(.paused, timeout: 10_000_000_000) }
         pipeline.stop()
-        await #expect(throws: GStreamerError.self) { try await pipeline.changeState(to: .paused, timeout: 10_000_000_000) }
+        await #expect(throws: GStreamerError.self) {
+            try await pipeline.changeState(to: .paused, timeout: 10_000_000_000)
+        }
     }
 }

@@ -1,7 +1,8 @@
 import CGStreamer
-@testable import GStreamer
 import Synchronization
 import Testing
+
+@testable import GStreamer
 
 @Suite("Runs that end before end of stream", .bounded)
 struct RunEndTests {
@@ -26,7 +27,8 @@ struct RunEndTests {
 
     @Test("An appsink's samples end when the pipeline is stopped before end of stream", .timeLimit(.minutes(1)))
     func samplesEndAtStop() async throws {
-        let pipeline = try Pipeline(launch: "videotestsrc is-live=true ! video/x-raw,width=32,height=24 ! appsink name=out")
+        let pipeline = try Pipeline(
+            launch: "videotestsrc is-live=true ! video/x-raw,width=32,height=24 ! appsink name=out")
         let samples = try pipeline.samples(fromAppSink: "out", capacity: 2)
         try pipeline.play()
         var count = 0
@@ -42,7 +44,9 @@ struct RunEndTests {
     @Test("An appsink's samples throw the error that stopped the run before end of stream", .timeLimit(.minutes(1)))
     func samplesThrowError() async throws {
         let pipeline = try Pipeline(
-            launch: "videotestsrc ! video/x-raw,width=32,height=24 ! identity name=breaker error-after=4 ! appsink name=out")
+            launch:
+                "videotestsrc ! video/x-raw,width=32,height=24 ! identity name=breaker error-after=4 ! appsink name=out"
+        )
         defer { pipeline.stop() }
         let samples = try pipeline.samples(fromAppSink: "out", capacity: 8)
         try pipeline.play()
@@ -84,7 +88,9 @@ struct RunEndTests {
             let name = pipeline.name
             pipeline.setSyncHandler { posted in
                 if case .stateChanged(name, .paused, .ready, _) = posted.message {
-                    let onStreamingThread = streamingThread.withLock { $0.map { pthread_equal($0, pthread_self()) != 0 } }
+                    let onStreamingThread = streamingThread.withLock {
+                        $0.map { pthread_equal($0, pthread_self()) != 0 }
+                    }
                     stoppedOnStreamingThread.withLock { $0 = onStreamingThread ?? false }
                 }
                 return .pass

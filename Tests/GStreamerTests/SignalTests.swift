@@ -56,7 +56,9 @@ struct SignalTests {
         #expect(calls.load(ordering: .relaxed) == 0)
     }
 
-    @Test("appsrc's need-data (a UInt) answered with the push-buffer action signal; appsink's pull-sample returns each Sample")
+    @Test(
+        "appsrc's need-data (a UInt) answered with the push-buffer action signal; appsink's pull-sample returns each Sample"
+    )
     func appSignals() async throws {
         let pipeline = try Pipeline()
         let source = try ElementFactory.make("appsrc", name: "source")
@@ -111,13 +113,24 @@ struct SignalTests {
             Issue.record("get-video-tags returned \(tags)")
             return
         }
-        #expect(throws: GStreamerError(kind: .invalidArgument, message: "player's signal \"get-video-tags\" takes 1 arguments, not 0", source: "player")) {
+        #expect(
+            throws: GStreamerError(
+                kind: .invalidArgument, message: "player's signal \"get-video-tags\" takes 1 arguments, not 0",
+                source: "player")
+        ) {
             try playbin.emit("get-video-tags")
         }
-        #expect(throws: GStreamerError(kind: .invalidArgument, message: "argument 1 of player's signal \"get-video-tags\" is a gint, not \"zero\"", source: "player")) {
+        #expect(
+            throws: GStreamerError(
+                kind: .invalidArgument,
+                message: "argument 1 of player's signal \"get-video-tags\" is a gint, not \"zero\"", source: "player")
+        ) {
             try playbin.emit("get-video-tags", .string("zero"))
         }
-        #expect(throws: GStreamerError(kind: .invalidArgument, message: "player has no signal \"no-such-signal\"", source: "player")) {
+        #expect(
+            throws: GStreamerError(
+                kind: .invalidArgument, message: "player has no signal \"no-such-signal\"", source: "player")
+        ) {
             try playbin.connect("no-such-signal") { _ in }
         }
     }

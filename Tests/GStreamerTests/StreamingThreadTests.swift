@@ -71,7 +71,7 @@ struct StreamingThreadTests {
             "filesrc location=%s ! matroskademux name=thrdemux ! queue name=thrmq1 ! fakesink",
             "filesrc location=%s ! parsebin name=thrparse ! queue name=thrmq2 ! fakesink",
             "filesrc location=%s ! decodebin name=thrdecode ! queue name=thrmq3 ! fakesink",
-            "uridecodebin3 uri=file://%s name=thrdecode3 ! queue name=thrmq4 ! fakesink",
+            "uridecodebin3 uri=file://%s name=thrdecode3 ! queue name=thrmq4 ! fakesink"
         ])
     func fileReaders(_ launch: String) async throws {
         let path = try await Self.clip()
@@ -83,8 +83,14 @@ struct StreamingThreadTests {
         var ended = false
         for await message in messages {
             seen.formUnion(pipeline.streamingThreads)
-            if case .endOfStream = message { ended = true; break }
-            if case .error(let error) = message { Issue.record("\(error)"); break }
+            if case .endOfStream = message {
+                ended = true
+                break
+            }
+            if case .error(let error) = message {
+                Issue.record("\(error)")
+                break
+            }
         }
         #expect(ended)
         pipeline.stop()

@@ -79,17 +79,21 @@ struct StructureTests {
         let built = Caps(structures: [
             try Structure(name: "video/x-raw", fields: ["format": "I420", "width": 320]),
             try Structure(name: "video/x-raw", fields: ["format": "NV12", "width": 640]),
-            try Structure(name: "audio/x-raw"),
+            try Structure(name: "audio/x-raw")
         ])
         #expect(built == caps)
         // An Int field is a gint, as caps fields must be: it intersects with parsed caps.
-        #expect(Caps(structures: [try Structure(name: "video/x-raw", fields: ["width": 320])]).canIntersect(try Caps("video/x-raw, width=(int)320")))
+        #expect(
+            Caps(structures: [try Structure(name: "video/x-raw", fields: ["width": 320])]).canIntersect(
+                try Caps("video/x-raw, width=(int)320")))
     }
 
     @Test("Negotiated caps of a real pipeline, read field by field")
     func negotiatedCaps() async throws {
         let pipeline = try Pipeline(
-            launch: "videotestsrc num-buffers=2 ! video/x-raw,format=NV12,width=96,height=64,framerate=15/1 ! fakesink name=sink")
+            launch:
+                "videotestsrc num-buffers=2 ! video/x-raw,format=NV12,width=96,height=64,framerate=15/1 ! fakesink name=sink"
+        )
         let pad = try #require(pipeline.element(named: "sink")?.pad(named: "sink"))
         try pipeline.pause()
         _ = pipeline.state(timeout: 5_000_000_000)
@@ -124,7 +128,10 @@ struct StructureTests {
         #expect(tags.dateTime?.description == "2024-05-06T07:08:09Z")
         #expect(tags.dateTime?.hour == 7)
         #expect(tags.date == DateTime(year: 2020, month: 1, day: 2))
-        #expect(Set(tags.tags) == ["title", "artist", "language-code", "image-orientation", "bitrate", "video-codec", "datetime", "date"])
+        #expect(
+            Set(tags.tags) == [
+                "title", "artist", "language-code", "image-orientation", "bitrate", "video-codec", "datetime", "date"
+            ])
         #expect(throws: GStreamerError.self) { try tags.set("no-such-tag", 1) }
         #expect(throws: GStreamerError.self) { try tags.set("bitrate", "fast") }
 
@@ -180,7 +187,9 @@ struct StructureTests {
 struct OtherFieldValueTests {
     static let unimplemented = Atomic(0)
 
-    @Test("A template's ranges and lists print as GStreamer writes them, without reading them back (no 'unimplemented' warning)")
+    @Test(
+        "A template's ranges and lists print as GStreamer writes them, without reading them back (no 'unimplemented' warning)"
+    )
     func rangeDescription() throws {
         let id = g_log_set_handler(
             "GStreamer", GLogLevelFlags(rawValue: G_LOG_LEVEL_WARNING.rawValue),

@@ -12,7 +12,7 @@ struct TocTests {
             kind: .edition, uid: "edition",
             entries: [
                 Toc.Entry(kind: .chapter, uid: "one", start: 0, stop: 1_000_000_000, title: "Opening"),
-                Toc.Entry(kind: .chapter, uid: "two", start: 1_000_000_000, stop: 2_000_000_000, title: "Ending"),
+                Toc.Entry(kind: .chapter, uid: "two", start: 1_000_000_000, stop: 2_000_000_000, title: "Ending")
             ])
     ])
 

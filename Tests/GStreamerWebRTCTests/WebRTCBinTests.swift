@@ -54,7 +54,7 @@ struct WebRTCBinTests {
                         done.yield(.failure(error))
                     }
                 }
-            },
+            }
         ]
         defer { connections.forEach { $0.disconnect() } }
         let frames = try receiver.samples(fromAppSink: "frames", capacity: 8)

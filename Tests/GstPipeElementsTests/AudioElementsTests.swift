@@ -49,13 +49,18 @@ func fullScale(_ format: AudioSampleFormat) -> Double {
 
 @Suite("audionoise: white noise in every format, seeded, bounded, uniform, independent per channel", .bounded)
 struct AudioNoiseTests {
-    @Test("Every sample format: the buffers, sizes and times asked for, samples within the amplitude", arguments: AudioSampleFormat.allCases)
+    @Test(
+        "Every sample format: the buffers, sizes and times asked for, samples within the amplitude",
+        arguments: AudioSampleFormat.allCases)
     func formats(format: AudioSampleFormat) async throws {
         let frames = try await captureAudio(
             "audionoise num-buffers=5 samplesperbuffer=441 amplitude=0.5 seed=3 ! audio/x-raw,format=\(format.gstreamerName),rate=44100,channels=3 "
                 + "! appsink name=out sync=false")
         #expect(frames.count == 5)
-        #expect(frames.allSatisfy { $0.sampleCount == 441 && $0.info.channels == 3 && $0.info.rate == 44100 && $0.info.format == format })
+        #expect(
+            frames.allSatisfy {
+                $0.sampleCount == 441 && $0.info.channels == 3 && $0.info.rate == 44100 && $0.info.format == format
+            })
         #expect(frames.map(\.timestamp) == (0..<5).map { UInt64($0) * 10_000_000 })
         let samples = try values(frames)
         let limit = 0.5 * fullScale(format)
@@ -66,7 +71,9 @@ struct AudioNoiseTests {
     @Test("The same seed gives the same samples; another seed others")
     func seeded() async throws {
         let run = { (seed: Int) in
-            try await values(captureAudio("audionoise num-buffers=4 seed=\(seed) ! audio/x-raw,format=S16LE ! appsink name=out sync=false"))
+            try await values(
+                captureAudio(
+                    "audionoise num-buffers=4 seed=\(seed) ! audio/x-raw,format=S16LE ! appsink name=out sync=false"))
         }
         let first = try await run(42)
         #expect(first.count == 4 * 1024 * 2)
@@ -76,8 +83,10 @@ struct AudioNoiseTests {
 
     @Test("Uniform over the range, mean zero, channels independent")
     func statistics() async throws {
-        let samples = try await values(captureAudio(
-            "audionoise num-buffers=100 seed=9 amplitude=1 ! audio/x-raw,format=F32LE,channels=2 ! appsink name=out sync=false"))
+        let samples = try await values(
+            captureAudio(
+                "audionoise num-buffers=100 seed=9 amplitude=1 ! audio/x-raw,format=F32LE,channels=2 ! appsink name=out sync=false"
+            ))
         let left = stride(from: 0, to: samples.count, by: 2).map { samples[$0] }
         let right = stride(from: 1, to: samples.count, by: 2).map { samples[$0] }
         #expect(left.count == 102_400)
@@ -100,18 +109,23 @@ struct AudioNoiseTests {
 
     @Test("Rate and channels come from the properties when downstream leaves them open")
     func defaults() async throws {
-        let frames = try await captureAudio("audionoise num-buffers=1 rate=16000 channels=1 ! appsink name=out sync=false")
+        let frames = try await captureAudio(
+            "audionoise num-buffers=1 rate=16000 channels=1 ! appsink name=out sync=false")
         #expect(frames.first?.info.rate == 16000 && frames.first?.info.channels == 1)
     }
 }
 
 @Suite("mono: every channel mixed into one", .bounded)
 struct MonoTests {
-    @Test("Stereo to mono is (L + R) / 2 within one step of the format, rate and format kept", arguments: AudioSampleFormat.allCases)
+    @Test(
+        "Stereo to mono is (L + R) / 2 within one step of the format, rate and format kept",
+        arguments: AudioSampleFormat.allCases)
     func equalWeights(format: AudioSampleFormat) async throws {
         let caps = "audio/x-raw,format=\(format.gstreamerName),rate=22050,channels=2"
-        let stereo = try await values(captureAudio("audionoise num-buffers=3 seed=5 ! \(caps) ! appsink name=out sync=false"))
-        let frames = try await captureAudio("audionoise num-buffers=3 seed=5 ! \(caps) ! mono ! appsink name=out sync=false")
+        let stereo = try await values(
+            captureAudio("audionoise num-buffers=3 seed=5 ! \(caps) ! appsink name=out sync=false"))
+        let frames = try await captureAudio(
+            "audionoise num-buffers=3 seed=5 ! \(caps) ! mono ! appsink name=out sync=false")
         #expect(frames.allSatisfy { $0.info.channels == 1 && $0.info.format == format && $0.info.rate == 22050 })
         let mono = try values(frames)
         #expect(mono.count == stereo.count / 2)
@@ -126,11 +140,14 @@ struct MonoTests {
     @Test("weights mix channels as given: 1,0 keeps the left channel; 0.25,0.75 weighs them")
     func weights() async throws {
         let caps = "audio/x-raw,format=S16LE,channels=2"
-        let stereo = try await values(captureAudio("audionoise num-buffers=2 seed=8 ! \(caps) ! appsink name=out sync=false"))
-        let left = try await values(captureAudio("audionoise num-buffers=2 seed=8 ! \(caps) ! mono weights=1,0 ! appsink name=out sync=false"))
+        let stereo = try await values(
+            captureAudio("audionoise num-buffers=2 seed=8 ! \(caps) ! appsink name=out sync=false"))
+        let left = try await values(
+            captureAudio("audionoise num-buffers=2 seed=8 ! \(caps) ! mono weights=1,0 ! appsink name=out sync=false"))
         #expect(left == stride(from: 0, to: stereo.count, by: 2).map { stereo[$0] })
         let weighed = try await values(
-            captureAudio("audionoise num-buffers=2 seed=8 ! \(caps) ! mono weights=0.25,0.75 ! appsink name=out sync=false"))
+            captureAudio(
+                "audionoise num-buffers=2 seed=8 ! \(caps) ! mono weights=0.25,0.75 ! appsink name=out sync=false"))
         var expected: [Double] = []
         for index in 0..<weighed.count {
             let mix: Double = 0.25 * stereo[2 * index] + 0.75 * stereo[2 * index + 1]
@@ -142,8 +159,10 @@ struct MonoTests {
     @Test("Six channels, planar, to one")
     func sixChannels() async throws {
         let caps = "audio/x-raw,format=F32LE,channels=6,layout=non-interleaved"
-        let six = try await values(captureAudio("audionoise num-buffers=2 seed=2 ! \(caps) ! appsink name=out sync=false"))
-        let mono = try await values(captureAudio("audionoise num-buffers=2 seed=2 ! \(caps) ! mono ! appsink name=out sync=false"))
+        let six = try await values(
+            captureAudio("audionoise num-buffers=2 seed=2 ! \(caps) ! appsink name=out sync=false"))
+        let mono = try await values(
+            captureAudio("audionoise num-buffers=2 seed=2 ! \(caps) ! mono ! appsink name=out sync=false"))
         #expect(mono.count == six.count / 6)
         var worst = 0.0
         for index in 0..<mono.count {
@@ -157,7 +176,8 @@ struct MonoTests {
     @Test("Weights that do not fit the channels stop the pipeline with a message naming mono")
     func badWeights() async throws {
         try GstPipeElements.register()
-        let pipeline = try Pipeline(launch: "audionoise num-buffers=2 ! audio/x-raw,channels=2 ! mono name=mixer weights=1,2,3 ! fakesink")
+        let pipeline = try Pipeline(
+            launch: "audionoise num-buffers=2 ! audio/x-raw,channels=2 ! mono name=mixer weights=1,2,3 ! fakesink")
         do {
             try await pipeline.run()
             Issue.record("the pipeline ran")
@@ -171,7 +191,8 @@ struct MonoTests {
     func passThrough() async throws {
         try GstPipeElements.register()
         let pipeline = try Pipeline(
-            launch: "audionoise num-buffers=6 ! audio/x-raw,channels=1 ! tee name=t t. ! queue ! appsink name=direct sync=false "
+            launch:
+                "audionoise num-buffers=6 ! audio/x-raw,channels=1 ! tee name=t t. ! queue ! appsink name=direct sync=false "
                 + "t. ! queue ! mono ! appsink name=out sync=false")
         let direct = try pipeline.audioFrames(fromAppSink: "direct")
         let mixed = try pipeline.audioFrames(fromAppSink: "out")

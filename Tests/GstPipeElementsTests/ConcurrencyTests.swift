@@ -10,7 +10,8 @@ struct ConcurrencyTests {
         try await withThrowingTaskGroup(of: Void.self) { group in
             for (index, format) in formats.enumerated() {
                 group.addTask {
-                    let source = "noise seed=\(index) num-buffers=5 ! video/x-raw,format=\(format.gstreamerName),width=97,height=33"
+                    let source =
+                        "noise seed=\(index) num-buffers=5 ! video/x-raw,format=\(format.gstreamerName),width=97,height=33"
                     let input = try await captureFrames("\(source) ! appsink name=out sync=false")
                     let output = try await captureFrames("\(source) ! gray ! appsink name=out sync=false")
                     #expect(input.count == 5 && output.count == 5, "\(format)")

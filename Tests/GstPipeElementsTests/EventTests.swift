@@ -26,7 +26,8 @@ final class PadLog: Sendable {
         let event = data.assumingMemoryBound(to: GstEvent.self)
         var name = String(cString: gst_event_type_get_name(event.pointee.type))
         if let structure = gst_event_get_structure(event),
-            [GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_CUSTOM_DOWNSTREAM_OOB, GST_EVENT_CUSTOM_UPSTREAM].contains(event.pointee.type)
+            [GST_EVENT_CUSTOM_DOWNSTREAM, GST_EVENT_CUSTOM_DOWNSTREAM_OOB, GST_EVENT_CUSTOM_UPSTREAM].contains(
+                event.pointee.type)
         {
             name += ":" + String(cString: gst_structure_get_name(structure))
         }
@@ -62,14 +63,20 @@ final class PadLog: Sendable {
                 let log = Unmanaged<PadLog>.fromOpaque(userData!).takeUnretainedValue()
                 guard let pad, let info, let data = info.pointee.data else { return GST_PAD_PROBE_OK }
                 if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
-                    let index = log.buffersSeen.withLock { count in defer { count += 1 }; return count }
+                    let index = log.buffersSeen.withLock { count in
+                        defer { count += 1 }
+                        return count
+                    }
                     guard index == log.injectBefore else { return GST_PAD_PROBE_OK }
                     let pts = data.assumingMemoryBound(to: GstBuffer.self).pointee.pts
-                    _ = gst_pad_push_event(pad, gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty("marker")))
-                    _ = gst_pad_push_event(pad, gst_event_new_tag(gst_tag_list_new_from_string("taglist, title=(string)hello")))
+                    _ = gst_pad_push_event(
+                        pad, gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM, gst_structure_new_empty("marker")))
+                    _ = gst_pad_push_event(
+                        pad, gst_event_new_tag(gst_tag_list_new_from_string("taglist, title=(string)hello")))
                     _ = gst_pad_push_event(pad, gst_event_new_gap(pts, 1_000_000))
                     _ = gst_pad_push_event(
-                        pad, gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM_OOB, gst_structure_new_empty("oob-marker")))
+                        pad,
+                        gst_event_new_custom(GST_EVENT_CUSTOM_DOWNSTREAM_OOB, gst_structure_new_empty("oob-marker")))
                     _ = gst_pad_push_event(pad, gst_event_new_instant_rate_change(2.0, GST_SEGMENT_FLAG_NONE))
                 } else if data.assumingMemoryBound(to: GstEvent.self).pointee.type == GST_EVENT_EOS {
                     _ = gst_pad_push_event(pad, gst_event_new_stream_group_done(7))
@@ -81,7 +88,8 @@ final class PadLog: Sendable {
 
 @Suite("Events cross Swift filters in order with the buffers", .bounded)
 struct EventTests {
-    static let source = "videotestsrc name=src num-buffers=4 ! video/x-raw,format=I420,width=64,height=48,framerate=30/1"
+    static let source =
+        "videotestsrc name=src num-buffers=4 ! video/x-raw,format=I420,width=64,height=48,framerate=30/1"
 
     func pad(_ pipeline: Pipeline, _ element: String, _ name: String) throws -> UnsafeMutablePointer<GstPad> {
         let found = try #require(pipeline.element(named: element))
@@ -104,7 +112,8 @@ struct EventTests {
         gst_pad_add_probe(
             try pad(pipeline, "sink", "sink"), GST_PAD_PROBE_TYPE_BUFFER,
             { pad, _, _ in
-                _ = gst_pad_push_event(pad, gst_event_new_custom(GST_EVENT_CUSTOM_UPSTREAM, gst_structure_new_empty("up-marker")))
+                _ = gst_pad_push_event(
+                    pad, gst_event_new_custom(GST_EVENT_CUSTOM_UPSTREAM, gst_structure_new_empty("up-marker")))
                 return GST_PAD_PROBE_REMOVE
             }, nil, nil)
         try await pipeline.run()
@@ -115,7 +124,10 @@ struct EventTests {
         "Through gray and mono, the sink sees what it sees through identity: every event in its place among the buffers",
         arguments: [
             ("gray", source),
-            ("mono", "audiotestsrc name=src num-buffers=4 samplesperbuffer=480 ! audio/x-raw,format=S16LE,channels=2,rate=48000"),
+            (
+                "mono",
+                "audiotestsrc name=src num-buffers=4 samplesperbuffer=480 ! audio/x-raw,format=S16LE,channels=2,rate=48000"
+            )
         ])
     func downstreamOrder(filter: String, source: String) async throws {
         let (entries, upstream) = try await eventsThrough(filter, source: source)
@@ -129,14 +141,19 @@ struct EventTests {
         #expect(Array(entries.prefix(3)) == ["stream-start", "caps", "segment"], "\(entries)")
         let second = try #require(entries.firstIndex(of: buffers[1]))
         #expect(
-            Array(inBand.drop { $0 != buffers[1] }.dropFirst().prefix(3)) == ["custom-downstream:marker", "tag:title=hello", "gap"],
+            Array(inBand.drop { $0 != buffers[1] }.dropFirst().prefix(3)) == [
+                "custom-downstream:marker", "tag:title=hello", "gap"
+            ],
             "\(entries)")
         #expect(second < entries.firstIndex(of: buffers[2])!)
-        #expect(upstream.filter { $0.hasPrefix("custom-upstream") } == referenceUpstream.filter { $0.hasPrefix("custom-upstream") })
+        #expect(
+            upstream.filter { $0.hasPrefix("custom-upstream") }
+                == referenceUpstream.filter { $0.hasPrefix("custom-upstream") })
         #expect(upstream.contains("custom-upstream:up-marker"), "\(upstream)")
     }
 
-    @Test("After a flushing seek the segment goes out again before the next buffer; after READY, everything sticky again")
+    @Test(
+        "After a flushing seek the segment goes out again before the next buffer; after READY, everything sticky again")
     func stickyAgain() async throws {
         try GstPipeElements.register()
         let pipeline = try Pipeline(

@@ -7,7 +7,8 @@ import Testing
 struct GrayH264EncoderTests {
     /// The caps h264parse gives the stream in `file` (MP4): they carry the SPS's chroma format.
     static func parsedCaps(_ file: URL) async throws -> Caps {
-        let pipeline = try Pipeline(launch: "filesrc location=\(file.path) ! qtdemux ! h264parse ! appsink name=out sync=false")
+        let pipeline = try Pipeline(
+            launch: "filesrc location=\(file.path) ! qtdemux ! h264parse ! appsink name=out sync=false")
         let samples = try pipeline.samples(fromAppSink: "out")
         try pipeline.play()
         defer { pipeline.stop() }
@@ -20,15 +21,18 @@ struct GrayH264EncoderTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-\(name)-\(UUID()).mp4")
     }
 
-    @Test("crf=0 is lossless: every frame decodes to the input's luma, with its timestamp, at sizes x264 pads",
-          arguments: [(320, 240, "I420"), (294, 240, "I420"), (161, 121, "GRAY8"), (98, 66, "NV12")])
+    @Test(
+        "crf=0 is lossless: every frame decodes to the input's luma, with its timestamp, at sizes x264 pads",
+        arguments: [(320, 240, "I420"), (294, 240, "I420"), (161, 121, "GRAY8"), (98, 66, "NV12")])
     func lossless(width: Int, height: Int, format: String) async throws {
         let file = Self.temporary("lossless")
         defer { try? FileManager.default.removeItem(at: file) }
-        let source = "noise seed=5 num-buffers=12 ! video/x-raw,format=\(format),width=\(width),height=\(height),framerate=30/1"
+        let source =
+            "noise seed=5 num-buffers=12 ! video/x-raw,format=\(format),width=\(width),height=\(height),framerate=30/1"
         try GstPipeElements.register()
         try await Pipeline(
-            launch: "\(source) ! gray ! x264grayenc crf=0 ! h264parse ! mp4mux ! filesink location=\(file.path)").run()
+            launch: "\(source) ! gray ! x264grayenc crf=0 ! h264parse ! mp4mux ! filesink location=\(file.path)"
+        ).run()
         let input = try await captureFrames("\(source) ! gray ! appsink name=out sync=false")
         let decoded = try await captureFrames(
             "filesrc location=\(file.path) ! qtdemux ! h264parse ! avdec_h264 ! appsink name=out sync=false")
@@ -49,7 +53,8 @@ struct GrayH264EncoderTests {
         defer { [input, output].forEach { try? FileManager.default.removeItem(at: $0) } }
         try GstPipeElements.register()
         try await Pipeline(
-            launch: "videotestsrc num-buffers=50 pattern=ball ! video/x-raw,format=I420,width=320,height=240,framerate=25/1 "
+            launch:
+                "videotestsrc num-buffers=50 pattern=ball ! video/x-raw,format=I420,width=320,height=240,framerate=25/1 "
                 + "! x264enc speed-preset=ultrafast ! mp4mux ! filesink location=\(input.path)"
         ).run()
         // qtdemux's segment stops at the clip's end, and the last frames leave the encoder in decoding
@@ -130,7 +135,8 @@ struct GrayH264EncoderTests {
             "noise seed=\(seed) num-buffers=10 ! video/x-raw,format=I420,width=64,height=48,framerate=30/1 ! c."
         }.joined(separator: " ")
         let frames = try await captureFrames(
-            "concat name=c ! gray ! x264grayenc crf=0 ! h264parse ! avdec_h264 ! appsink name=out sync=false \(segments)")
+            "concat name=c ! gray ! x264grayenc crf=0 ! h264parse ! avdec_h264 ! appsink name=out sync=false \(segments)"
+        )
         let inputs = try await captureFrames("concat name=c ! gray ! appsink name=out sync=false \(segments)")
         try #require(frames.count == 20)
         // Each segment's timestamps from zero (x264grayenc's are 1000 hours on), at 30 frames a second.
@@ -141,8 +147,10 @@ struct GrayH264EncoderTests {
         }
     }
 
-    @Test("Live, the pipeline's latency includes the frames x264 holds (none with tune=zerolatency)",
-          arguments: [("", 1_600_000_000...4_000_000_000), ("tune=zerolatency", 40_000_000...40_000_000)] as [(String, ClosedRange<ClockTime>)])
+    @Test(
+        "Live, the pipeline's latency includes the frames x264 holds (none with tune=zerolatency)",
+        arguments: [("", 1_600_000_000...4_000_000_000), ("tune=zerolatency", 40_000_000...40_000_000)]
+            as [(String, ClosedRange<ClockTime>)])
     func latency(tune: String, expected: ClosedRange<ClockTime>) async throws {
         try GstPipeElements.register()
         let pipeline = try Pipeline(
@@ -212,7 +220,8 @@ struct GrayH264EncoderTests {
     @Test("An unknown preset fails the start with a message naming the presets there are")
     func unknownPreset() async throws {
         try GstPipeElements.register()
-        let pipeline = try Pipeline(launch: "videotestsrc num-buffers=1 ! x264grayenc name=enc speed-preset=fastest ! fakesink")
+        let pipeline = try Pipeline(
+            launch: "videotestsrc num-buffers=1 ! x264grayenc name=enc speed-preset=fastest ! fakesink")
         let error = try #require(throws: GStreamerError.self) { try pipeline.play() }
         pipeline.stop()
         #expect(

@@ -9,7 +9,8 @@ struct GrayTests {
     @Test("gray's output equals the luminance of its input", arguments: VideoPixelFormat.allCases)
     func luminance(format: VideoPixelFormat) async throws {
         for (width, height) in GrayTests.sizes {
-            let source = "noise seed=42 num-buffers=2 ! video/x-raw,format=\(format.gstreamerName),width=\(width),height=\(height)"
+            let source =
+                "noise seed=42 num-buffers=2 ! video/x-raw,format=\(format.gstreamerName),width=\(width),height=\(height)"
             let input = try await captureFrames("\(source) ! appsink name=out sync=false")
             let output = try await captureFrames("\(source) ! gray ! appsink name=out sync=false")
             try #require(input.count == 2 && output.count == 2, "\(format) \(width)x\(height)")
@@ -21,8 +22,9 @@ struct GrayTests {
         }
     }
 
-    @Test("Large 4-byte frames, split into bands of rows across cores, are exact too",
-          arguments: [VideoPixelFormat.bgra, .xrgb, .rgba])
+    @Test(
+        "Large 4-byte frames, split into bands of rows across cores, are exact too",
+        arguments: [VideoPixelFormat.bgra, .xrgb, .rgba])
     func largeFrames(format: VideoPixelFormat) async throws {
         let source = "noise seed=11 num-buffers=1 ! video/x-raw,format=\(format.gstreamerName),width=1281,height=721"
         let input = try await captureFrames("\(source) ! appsink name=out sync=false")
@@ -33,8 +35,9 @@ struct GrayTests {
 
     /// RoundTripTests covers a resolution switch through a pass-through filter; this one puts gray
     /// after it, where its pool (RGB) and its shared chroma block (YUV) must follow the new size.
-    @Test("Caps that change mid-stream (a resolution switch, up then down) give correct gray frames",
-          arguments: [VideoPixelFormat.i420, .nv12, .y444, .bgra, .rgb, .gray8])
+    @Test(
+        "Caps that change mid-stream (a resolution switch, up then down) give correct gray frames",
+        arguments: [VideoPixelFormat.i420, .nv12, .y444, .bgra, .rgb, .gray8])
     func resolutionSwitch(format: VideoPixelFormat) async throws {
         // concat plays its inputs one after the other, sending each one's caps before its frames.
         let segments = [(64, 48, 2), (97, 33, 3), (32, 24, 2)].enumerated().map { index, size in
@@ -47,7 +50,8 @@ struct GrayTests {
         #expect(input.map(\.format.width) == output.map(\.format.width), "\(format)")
         for (before, after) in zip(input, output) {
             #expect(after.format.hasSameImageShape(as: before.format))
-            #expect(after.planes == GrayTests.reference(before), "\(format) \(after.format.width)x\(after.format.height)")
+            #expect(
+                after.planes == GrayTests.reference(before), "\(format) \(after.format.width)x\(after.format.height)")
         }
     }
 
@@ -87,8 +91,9 @@ struct GrayTests {
         }
     }
 
-    @Test("gray8=true emits one GRAY8 plane: the input's luma, or computed luma for RGB",
-          arguments: VideoPixelFormat.allCases)
+    @Test(
+        "gray8=true emits one GRAY8 plane: the input's luma, or computed luma for RGB",
+        arguments: VideoPixelFormat.allCases)
     func gray8Output(format: VideoPixelFormat) async throws {
         let source = "noise seed=5 num-buffers=2 ! video/x-raw,format=\(format.gstreamerName),width=321,height=241"
         let input = try await captureFrames("\(source) ! appsink name=out sync=false")
@@ -103,7 +108,8 @@ struct GrayTests {
                 let pixels = before.planes[0]
                 expected = stride(from: 0, to: pixels.count, by: layout.pixelBytes).map { index in
                     LumaWeights.bt601.luma(
-                        red: pixels[index + layout.red], green: pixels[index + layout.green], blue: pixels[index + layout.blue])
+                        red: pixels[index + layout.red], green: pixels[index + layout.green],
+                        blue: pixels[index + layout.blue])
                 }
             } else {
                 expected = before.planes[0]
@@ -147,7 +153,7 @@ struct GrayTests {
         arguments: [
             "videotestsrc num-buffers=4 ! video/x-raw,format=I420,width=320,height=240",
             "videotestsrc num-buffers=4 ! video/x-raw,format=I420,width=320,height=240 ! jpegenc ! jpegdec",
-            "noise num-buffers=4 ! video/x-raw,format=NV12,width=322,height=240",
+            "noise num-buffers=4 ! video/x-raw,format=NV12,width=322,height=240"
         ])
     func zeroCopyLuma(source: String) async throws {
         let pairs = try await inputOutputPairs(source)
@@ -166,7 +172,8 @@ struct GrayTests {
 
     @Test("RGB: each output frame is written once into a buffer from gray's own pool")
     func rgbFromPool() async throws {
-        let pairs = try await inputOutputPairs("videotestsrc num-buffers=4 ! video/x-raw,format=BGRA,width=64,height=48")
+        let pairs = try await inputOutputPairs(
+            "videotestsrc num-buffers=4 ! video/x-raw,format=BGRA,width=64,height=48")
         #expect(pairs.count == 4)
         for (input, output) in pairs {
             #expect(Set(output.memoryRoots).isDisjoint(with: input.memoryRoots))
@@ -182,7 +189,8 @@ struct GrayTests {
             var pixels = frame.planes[0]
             for index in stride(from: 0, to: pixels.count, by: layout.pixelBytes) {
                 let luma = LumaWeights.bt601.luma(
-                    red: pixels[index + layout.red], green: pixels[index + layout.green], blue: pixels[index + layout.blue])
+                    red: pixels[index + layout.red], green: pixels[index + layout.green],
+                    blue: pixels[index + layout.blue])
                 pixels[index + layout.red] = luma
                 pixels[index + layout.green] = luma
                 pixels[index + layout.blue] = luma

@@ -29,7 +29,8 @@ struct NoiseTests {
     @Test("A caps filter downstream chooses format and size", arguments: VideoPixelFormat.allCases)
     func capsFilter(format: VideoPixelFormat) async throws {
         let frames = try await captureFrames(
-            "noise num-buffers=1 ! video/x-raw,format=\(format.gstreamerName),width=97,height=31,framerate=5/1 ! appsink name=out sync=false")
+            "noise num-buffers=1 ! video/x-raw,format=\(format.gstreamerName),width=97,height=31,framerate=5/1 ! appsink name=out sync=false"
+        )
         #expect(frames.first?.format.pixelFormat == format)
         #expect(frames.first?.format.width == 97)
         #expect(frames.first?.format.height == 31)
@@ -38,7 +39,8 @@ struct NoiseTests {
 
     @Test("Properties set the size when downstream leaves it open")
     func properties() async throws {
-        let frames = try await captureFrames("noise num-buffers=1 width=64 height=48 framerate=10/1 ! appsink name=out sync=false")
+        let frames = try await captureFrames(
+            "noise num-buffers=1 width=64 height=48 framerate=10/1 ! appsink name=out sync=false")
         #expect(frames.first?.format.width == 64)
         #expect(frames.first?.format.height == 48)
         #expect(frames.first?.format.frameRate == VideoFrameRate(10))
@@ -47,7 +49,8 @@ struct NoiseTests {
     @Test("Over a large frame every byte value occurs and the mean is 127.5")
     func distribution() async throws {
         let frames = try await captureFrames(
-            "noise seed=1 num-buffers=1 ! video/x-raw,format=GRAY8,width=1920,height=1080 ! appsink name=out sync=false")
+            "noise seed=1 num-buffers=1 ! video/x-raw,format=GRAY8,width=1920,height=1080 ! appsink name=out sync=false"
+        )
         let bytes = try #require(frames.first?.planes[0])
         var counts = [Int](repeating: 0, count: 256)
         var sum = 0

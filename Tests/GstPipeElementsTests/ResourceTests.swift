@@ -13,11 +13,13 @@ struct ProcessResources: CustomStringConvertible {
 
     static func now() -> ProcessResources {
         let status = (try? String(contentsOfFile: "/proc/self/status", encoding: .utf8)) ?? ""
-        let rss = status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
+        let rss =
+            status.split(separator: "\n").first { $0.hasPrefix("VmRSS:") }
             .flatMap { Int($0.split(separator: " ").dropFirst().first ?? "") } ?? 0
         let entries = { (path: String) in (try? FileManager.default.contentsOfDirectory(atPath: path).count) ?? 0 }
         return ProcessResources(
-            residentKB: rss, heapKB: heap_bytes_in_use() / 1024, threads: entries("/proc/self/task"), descriptors: entries("/proc/self/fd"))
+            residentKB: rss, heapKB: heap_bytes_in_use() / 1024, threads: entries("/proc/self/task"),
+            descriptors: entries("/proc/self/fd"))
     }
 
     /// The names of this process's threads (as `top -H` shows them), to tell which one stayed.
@@ -31,13 +33,16 @@ struct ProcessResources: CustomStringConvertible {
     static func descriptorTargets() -> [String] {
         let entries = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd")) ?? []
         return entries.compactMap { entry in
-            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")).map { "\(entry) → \($0)" }
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(entry)")).map {
+                "\(entry) → \($0)"
+            }
         }.sorted()
     }
 
     var description: String {
-        String(format: "RSS %.1f MB, heap in use %.1f MB, %d threads, %d fds",
-               Double(residentKB) / 1024, Double(heapKB) / 1024, threads, descriptors)
+        String(
+            format: "RSS %.1f MB, heap in use %.1f MB, %d threads, %d fds",
+            Double(residentKB) / 1024, Double(heapKB) / 1024, threads, descriptors)
     }
 }
 
@@ -85,8 +90,9 @@ struct ResourceTests {
         figures.forEach { print($0) }
     }
 
-    @Test("The transcode loop itself (run by the test above, in a process of its own)",
-          .enabled(if: ProcessInfo.processInfo.environment[ResourceTests.childVariable] != nil))
+    @Test(
+        "The transcode loop itself (run by the test above, in a process of its own)",
+        .enabled(if: ProcessInfo.processInfo.environment[ResourceTests.childVariable] != nil))
     func transcodeLoop() async throws {
         try GstPipeElements.register()
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-resources-\(UUID())")
@@ -100,7 +106,8 @@ struct ResourceTests {
                     + "! x264enc speed-preset=ultrafast ! mp4mux ! filesink location=\(file)"
             ).run()
             let decoder = try Pipeline(
-                launch: "filesrc location=\(file) ! qtdemux ! h264parse ! avdec_h264 ! gray ! appsink name=out sync=false")
+                launch:
+                    "filesrc location=\(file) ! qtdemux ! h264parse ! avdec_h264 ! gray ! appsink name=out sync=false")
             let frames = try decoder.frames(fromAppSink: "out")
             try decoder.play()
             var count = 0
@@ -123,20 +130,24 @@ struct ResourceTests {
         var after = ProcessResources.now()
         let settle = Date().addingTimeInterval(10)
         while (after.threads > before.threads || after.descriptors > before.descriptors + ResourceTests.descriptorSlack)
-              && Date() < settle {
+            && Date() < settle
+        {
             try await Task.sleep(for: .milliseconds(100))
             after = ProcessResources.now()
         }
-        print("ResourceTests: 20 transcodes (videotestsrc 30 frames 160x120 ! gray ! x264enc ! mp4mux, then decoded "
-              + "through gray): before \(before); after \(after); growth: heap in use "
-              + String(format: "%+.2f MB, RSS %+.1f MB", Double(after.heapKB - before.heapKB) / 1024,
-                       Double(after.residentKB - before.residentKB) / 1024))
+        print(
+            "ResourceTests: 20 transcodes (videotestsrc 30 frames 160x120 ! gray ! x264enc ! mp4mux, then decoded "
+                + "through gray): before \(before); after \(after); growth: heap in use "
+                + String(
+                    format: "%+.2f MB, RSS %+.1f MB", Double(after.heapKB - before.heapKB) / 1024,
+                    Double(after.residentKB - before.residentKB) / 1024))
         #expect(after.threads <= before.threads, "threads now: \(ProcessResources.threadNames())")
         // One descriptor more was seen twice in 12 parallel runs of the GstPipeElements tests (8 → 9, held
         // through the 10 s wait): something opened once, late, not per run. A descriptor leaked per run
         // would be 20 more.
-        #expect(after.descriptors <= before.descriptors + ResourceTests.descriptorSlack,
-                "before: \(descriptorsBefore); now: \(ProcessResources.descriptorTargets())")
+        #expect(
+            after.descriptors <= before.descriptors + ResourceTests.descriptorSlack,
+            "before: \(descriptorsBefore); now: \(ProcessResources.descriptorTargets())")
         // Under sanitizers (quarantined or shadow memory) scripts/sanitize.sh turns the bound off.
         if ProcessInfo.processInfo.environment["GSTPIPE_NO_RSS_BOUND"] == nil {
             #expect(after.heapKB - before.heapKB <= ResourceTests.heapBoundKB)

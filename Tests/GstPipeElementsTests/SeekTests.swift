@@ -1,6 +1,6 @@
+import Foundation
 import GstPipeElements
 import MediaIO
-import Foundation
 import Testing
 
 @Suite("gray behaves as one filter element to the rest of the pipeline", .bounded)
@@ -90,7 +90,10 @@ struct SeekTests {
         try pipeline.play()
         var endsOfStream = 0
         for await message in messages {
-            if case .error(let error) = message { Issue.record("\(error)"); break }
+            if case .error(let error) = message {
+                Issue.record("\(error)")
+                break
+            }
             guard case .endOfStream = message else { continue }
             endsOfStream += 1
             if endsOfStream == 2 { break }

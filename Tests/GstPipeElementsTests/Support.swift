@@ -25,7 +25,9 @@ func captureFrames(_ description: String) async throws -> [CapturedFrame] {
             }
         }
         captured.append(
-            CapturedFrame(format: frame.format, timestamp: frame.timestamp, planes: planes, bytesPerRow: frame.format.bytesPerRow))
+            CapturedFrame(
+                format: frame.format, timestamp: frame.timestamp, planes: planes, bytesPerRow: frame.format.bytesPerRow)
+        )
     }
     pipeline.stop()
     return captured

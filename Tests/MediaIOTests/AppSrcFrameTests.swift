@@ -4,7 +4,9 @@ import Testing
 
 @Suite("Frames pushed into an application's own appsrc", .bounded)
 struct AppSrcFrameTests {
-    @Test("Raw GRAY8 frames 5x3 (rows padded to 8 in GStreamer) come out of the appsink pixel for pixel, with their timestamps")
+    @Test(
+        "Raw GRAY8 frames 5x3 (rows padded to 8 in GStreamer) come out of the appsink pixel for pixel, with their timestamps"
+    )
     func rawVideoFrames() async throws {
         let pipeline = try Pipeline(launch: "appsrc name=src format=time ! queue ! appsink name=out sync=false")
         let source = try pipeline.appSrc(named: "src")
@@ -15,7 +17,8 @@ struct AppSrcFrameTests {
         func pixels(_ index: Int) -> [UInt8] { (0..<15).map { UInt8(index * 20 + $0) } }
         for index in 0..<3 {
             let frame = try pixels(index).withUnsafeBytes {
-                try VideoFrame(copying: $0, format: format, timestamp: ClockTime(index) * 40_000_000, duration: 40_000_000)
+                try VideoFrame(
+                    copying: $0, format: format, timestamp: ClockTime(index) * 40_000_000, duration: 40_000_000)
             }
             #expect(try source.push(frame) == .ok)
         }
@@ -33,7 +36,9 @@ struct AppSrcFrameTests {
 
     @Test("A frame from one pipeline's appsink goes into another's appsrc as the same buffer (no copy)")
     func bufferFramePassesUntouched() async throws {
-        let upstream = try Pipeline(launch: "videotestsrc num-buffers=1 ! video/x-raw,format=I420,width=33,height=17 ! appsink name=out sync=false")
+        let upstream = try Pipeline(
+            launch:
+                "videotestsrc num-buffers=1 ! video/x-raw,format=I420,width=33,height=17 ! appsink name=out sync=false")
         let received = try upstream.frames(fromAppSink: "out")
         try upstream.play()
         var iterator = received.makeAsyncIterator()
@@ -59,7 +64,9 @@ struct AppSrcFrameTests {
         try pipeline.play()
         defer { pipeline.stop() }
         let samples: [Int16] = (0..<320).map { Int16($0 * 3 - 400) }
-        let frame = try samples.withUnsafeBufferPointer { try AudioFrame(copying: $0, info: info, timestamp: 10_000_000) }
+        let frame = try samples.withUnsafeBufferPointer {
+            try AudioFrame(copying: $0, info: info, timestamp: 10_000_000)
+        }
         #expect(source.push(frame) == .ok)
         let sample = try #require(await sink.nextSample(timeout: .seconds(5)))
         #expect(sample.buffer?.pts == 10_000_000)

@@ -31,7 +31,8 @@ struct AudioPullSinkArgumentTests {
         }
         let (silence, missing) = try sink.pull(3, as: Int16.self)
         #expect(silence == [0, 0, 0, 0, 0, 0] && missing == 3)
-        #expect(AudioPullSink(format: try AudioInfo(format: .s16, rate: 48000, channels: 1), capacityMilliseconds: .max)
-            .capacity > 0)
+        #expect(
+            AudioPullSink(format: try AudioInfo(format: .s16, rate: 48000, channels: 1), capacityMilliseconds: .max)
+                .capacity > 0)
     }
 }

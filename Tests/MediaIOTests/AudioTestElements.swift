@@ -77,7 +77,9 @@ final class AudioPatternSource: AudioSource {
             let bytes = [UInt8](repeating: 0, count: count * info.bytesPerFrame)
             bytes.withUnsafeBytes { _ = consumer.consumeRawData($0, format: info, timestamp: nil) }
         } else {
-            let values = (0..<count).flatMap { n in (0..<info.channels).map { AudioPattern.value(sample: sent + n, channel: $0) } }
+            let values = (0..<count).flatMap { n in
+                (0..<info.channels).map { AudioPattern.value(sample: sent + n, channel: $0) }
+            }
             let bytes = Self.encode(values, info.format)
             bytes.withUnsafeBytes { _ = consumer.consumeRawData($0, format: info, timestamp: nil) }
         }
@@ -109,7 +111,9 @@ final class AudioPatternSource: AudioSource {
             } else {
                 try frame.withMutableChannels(as: T.self) { planes in
                     for (c, plane) in planes.enumerated() {
-                        for n in 0..<frame.sampleCount { plane[n] = convert(AudioPattern.value(sample: first + n, channel: c)) }
+                        for n in 0..<frame.sampleCount {
+                            plane[n] = convert(AudioPattern.value(sample: first + n, channel: c))
+                        }
                     }
                 }
             }
@@ -151,9 +155,12 @@ final class AudioPassFilter: AudioFilter {
             consumer.consume(frame)
             return
         }
-        let copy = try consumer.makeFrame(sampleCount: frame.sampleCount, format: frame.info, timestamp: frame.timestamp)
+        let copy = try consumer.makeFrame(
+            sampleCount: frame.sampleCount, format: frame.info, timestamp: frame.timestamp)
         try frame.buffer.withBytes { source in
-            try copy.buffer.withMutableBytes { $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix($0.count))) }
+            try copy.buffer.withMutableBytes {
+                $0.copyMemory(from: UnsafeRawBufferPointer(rebasing: source.prefix($0.count)))
+            }
         }
         consumer.consume(copy)
     }
@@ -209,7 +216,8 @@ final class AudioRecordingSink: AudioSink {
             case .u8: try frame.interleavedSamples(as: UInt8.self).map(Double.init)
             }
         let record = Record(
-            info: frame.info, timestamp: frame.timestamp, duration: frame.duration, discontinuity: frame.isDiscontinuity,
+            info: frame.info, timestamp: frame.timestamp, duration: frame.duration,
+            discontinuity: frame.isDiscontinuity,
             samples: properties.bool("times-only") ? [] : samples)
         Self.records.withLock { $0[tag, default: []].append(record) }
     }
@@ -226,7 +234,7 @@ enum AudioTestElements {
         PropertySpec("push", blurb: "Samples per push", .int(range: 1...1_000_000, default: 480)),
         PropertySpec("per-buffer", blurb: "Samples per buffer (0: as pushed)", .int(range: 0...1_000_000, default: 0)),
         PropertySpec("frames", blurb: "Push frames made by makeFrame", .bool(default: false)),
-        PropertySpec("silent", blurb: "Push zeros instead of the pattern (cheap)", .bool(default: false)),
+        PropertySpec("silent", blurb: "Push zeros instead of the pattern (cheap)", .bool(default: false))
     ]
 
     private static let registered: Void = {
@@ -248,7 +256,7 @@ enum AudioTestElements {
                 tag, PropertySpec("format", blurb: "Sample format wanted", .string(default: nil)),
                 PropertySpec("rate", blurb: "Rate wanted (0: any)", .int(range: 0...192_000, default: 0)),
                 PropertySpec("channels", blurb: "Channels wanted (0: any)", .int(range: 0...64, default: 0)),
-                PropertySpec("times-only", blurb: "Record no samples", .bool(default: false)),
+                PropertySpec("times-only", blurb: "Record no samples", .bool(default: false))
             ]
         ) { AudioRecordingSink(properties: $0) }
     }()

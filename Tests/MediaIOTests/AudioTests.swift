@@ -19,7 +19,9 @@ struct AudioTests {
         "Every sample format and layout round-trips source → filter → sink exactly (through an appsrc, and pulled)",
         arguments: AudioSampleFormat.allCases, layouts)
     func roundTrip(format: AudioSampleFormat, planar: Bool) async throws {
-        let expected = (0..<1000).flatMap { n in (0..<3).map { AudioPattern.stored(AudioPattern.value(sample: n, channel: $0), format) } }
+        let expected = (0..<1000).flatMap { n in
+            (0..<3).map { AudioPattern.stored(AudioPattern.value(sample: n, channel: $0), format) }
+        }
         for source in ["audiopattern", "audiopulled"] {
             let tag = "round-\(source)-\(format.gstreamerName)-\(planar)"
             let records = try await record(
@@ -33,7 +35,9 @@ struct AudioTests {
         }
     }
 
-    @Test("Pushes of any size are cut into the buffers asked for: 1-sample pushes, 441-sample (10 ms) buffers at 44.1 kHz")
+    @Test(
+        "Pushes of any size are cut into the buffers asked for: 1-sample pushes, 441-sample (10 ms) buffers at 44.1 kHz"
+    )
     func rechunking() async throws {
         let records = try await record(
             "audiopattern channels=2 rate=44100 samples=4500 push=1 per-buffer=441 ! audiorecord tag=chunks sync=false",
@@ -41,7 +45,9 @@ struct AudioTests {
         #expect(records.map { $0.samples.count / 2 } == Array(repeating: 441, count: 10) + [90])
         #expect(records.map(\.timestamp) == (0..<11).map { UInt64($0) * 10_000_000 })
         // The samples are the pushes' own, in order, none lost at the cuts.
-        let expected = (0..<4500).flatMap { n in (0..<2).map { AudioPattern.stored(AudioPattern.value(sample: n, channel: $0), .s16) } }
+        let expected = (0..<4500).flatMap { n in
+            (0..<2).map { AudioPattern.stored(AudioPattern.value(sample: n, channel: $0), .s16) }
+        }
         #expect(records.flatMap(\.samples) == expected)
     }
 
@@ -59,7 +65,9 @@ struct AudioTests {
         var contiguous = true
         for (index, record) in records.enumerated() {
             let expected = UInt64(sent) * 1_000_000_000 / 44100
-            if record.timestamp != expected || (index > 0 && records[index - 1].timestamp + records[index - 1].duration != record.timestamp) {
+            if record.timestamp != expected
+                || (index > 0 && records[index - 1].timestamp + records[index - 1].duration != record.timestamp)
+            {
                 contiguous = false
                 Issue.record("buffer \(index) at \(record.timestamp) ns, the count says \(expected) ns")
                 break
@@ -90,7 +98,9 @@ struct AudioTests {
     @Test("A pushed timestamp far from the count starts it again there, flagged as a discontinuity")
     func discontinuity() async throws {
         AudioTestElements.register()
-        try MediaIOElements.registerAudioSource(name: "jumpsrc", longName: "Jump", description: "Test") { _ in JumpSource() }
+        try MediaIOElements.registerAudioSource(name: "jumpsrc", longName: "Jump", description: "Test") { _ in
+            JumpSource()
+        }
         let records = try await record("jumpsrc ! audiorecord tag=jump sync=false", tag: "jump")
         #expect(records.map(\.timestamp) == [0, 10_000_000, 1_000_000_000, 1_010_000_000])
         // GStreamer marks a stream's first buffer as a discontinuity too.
@@ -116,7 +126,9 @@ struct AudioTests {
         #expect(device.queuedSamples == 960)
         let first = try device.pull(700, as: Int16.self)
         #expect(first.missing == 0)
-        let expected = (0..<960).flatMap { n in (0..<2).map { Int16(AudioPattern.stored(AudioPattern.value(sample: n, channel: $0), .s16)) } }
+        let expected = (0..<960).flatMap { n in
+            (0..<2).map { Int16(AudioPattern.stored(AudioPattern.value(sample: n, channel: $0), .s16)) }
+        }
         #expect(first.samples == Array(expected.prefix(1400)))
         let rest = try device.pull(480, as: Int16.self)
         #expect(rest.missing == 480 - 260)
@@ -149,7 +161,9 @@ struct AudioTests {
         let pipeline = try Pipeline(launch: "filesrc location=\(file.path) ! wavparse ! seekdevice name=d sync=false")
         let device = try #require(pipeline.mediaIOElement(named: "d", as: AudioPullSink.self))
         try pipeline.play()
-        for _ in 0..<300 where device.queuedSamples < device.capacity - 1000 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<300 where device.queuedSamples < device.capacity - 1000 {
+            try await Task.sleep(for: .milliseconds(10))
+        }
         #expect(device.queuedSamples >= device.capacity - 1000, "the queue filled with silence")
         // The streaming thread waits in render for room; the flush must let it go.
         let sought = DispatchSemaphore(value: 0)
@@ -164,7 +178,9 @@ struct AudioTests {
         for _ in 0..<300 where device.queuedSamples < 480 { try await Task.sleep(for: .milliseconds(10)) }
         let pulled = try device.pull(480, as: Int16.self)
         #expect(pulled.missing == 0)
-        #expect((pulled.samples.map { abs(Int($0)) }.max() ?? 0) > 4000, "the tone from after the seek, not the silence before")
+        #expect(
+            (pulled.samples.map { abs(Int($0)) }.max() ?? 0) > 4000,
+            "the tone from after the seek, not the silence before")
         pipeline.stop()
         #expect(device.isFinished, "a stopped sink is finished")
     }
@@ -173,7 +189,9 @@ struct AudioTests {
     func seekThroughFilter() async throws {
         AudioTestElements.register()
         let pipeline = try Pipeline(
-            launch: "audiotestsrc samplesperbuffer=480 ! audio/x-raw,rate=48000,channels=1 ! audiopass ! appsink name=out sync=false")
+            launch:
+                "audiotestsrc samplesperbuffer=480 ! audio/x-raw,rate=48000,channels=1 ! audiopass ! appsink name=out sync=false"
+        )
         let frames = try pipeline.audioFrames(fromAppSink: "out")
         try pipeline.pause()
         #expect(pipeline.state(timeout: 5_000_000_000).current == .paused)
@@ -189,19 +207,22 @@ struct AudioTests {
     @Test("Lifecycle: initialize, start, stop, dispose, once each, for an audio source, filter and sink")
     func lifecycle() async throws {
         _ = try await record(
-            "audiopattern tag=asrc samples=960 ! audiopass tag=afilter ! audiorecord tag=asink sync=false", tag: "asink")
+            "audiopattern tag=asrc samples=960 ! audiopass tag=afilter ! audiorecord tag=asink sync=false", tag: "asink"
+        )
         for tag in ["asrc", "afilter", "asink"] {
             #expect(LifecycleLog.shared.calls(tag) == ["initialize", "start", "stop", "dispose"], "\(tag)")
         }
     }
 
-    @Test("Frames a source makes go out as they are: the very memory it filled reaches the sink",
-          arguments: ["audiopattern", "audiopulled"])
+    @Test(
+        "Frames a source makes go out as they are: the very memory it filled reaches the sink",
+        arguments: ["audiopattern", "audiopulled"])
     func zeroCopy(source: String) async throws {
         AudioTestElements.register()
         let tag = "zero-\(source)"
         AudioPatternSource.pushedMemory.withLock { $0[tag] = [] }
-        let pipeline = try Pipeline(launch: "\(source) tag=\(tag) frames=true samples=4800 ! audiopass ! appsink name=out sync=false")
+        let pipeline = try Pipeline(
+            launch: "\(source) tag=\(tag) frames=true samples=4800 ! audiopass ! appsink name=out sync=false")
         let frames = try pipeline.audioFrames(fromAppSink: "out")
         try pipeline.play()
         var received: [UInt] = []
@@ -221,7 +242,8 @@ struct AudioTests {
                     let tag = "parallel-\(source)-\(index)"
                     AudioRecordingSink.records.withLock { $0[tag] = [] }
                     try await Pipeline(
-                        launch: "\(source) samples=48000 push=777 per-buffer=480 ! audiopass copy=true ! audiorecord tag=\(tag) sync=false"
+                        launch:
+                            "\(source) samples=48000 push=777 per-buffer=480 ! audiopass copy=true ! audiorecord tag=\(tag) sync=false"
                     ).run()
                     return AudioRecordingSink.records.withLock { $0[tag] ?? [] }.reduce(0) { $0 + $1.samples.count / 2 }
                 }
@@ -255,8 +277,11 @@ struct AudioTests {
         #expect(back == info)
         #expect(info.caps.int("rate") == 44100)
         let stereo = try AudioInfo(caps: Caps("audio/x-raw,format=F32LE,layout=non-interleaved,rate=8000,channels=2"))
-        #expect(stereo.format == .f32 && stereo.layout == .nonInterleaved && stereo.positions == [.frontLeft, .frontRight])
-        #expect(throws: GStreamerError.self) { try AudioInfo(caps: Caps("audio/x-raw,format=S24LE,rate=8000,channels=1,layout=interleaved")) }
+        #expect(
+            stereo.format == .f32 && stereo.layout == .nonInterleaved && stereo.positions == [.frontLeft, .frontRight])
+        #expect(throws: GStreamerError.self) {
+            try AudioInfo(caps: Caps("audio/x-raw,format=S24LE,rate=8000,channels=1,layout=interleaved"))
+        }
     }
 }
 
@@ -266,7 +291,9 @@ private final class JumpSource: AudioSource {
     private let done = Mutex(false)
 
     func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
-        guard consumer.negotiate(AudioFormatRequest(formats: [.s16], rate: 48000, channels: 1, samplesPerBuffer: 480)) != nil
+        guard
+            consumer.negotiate(AudioFormatRequest(formats: [.s16], rate: 48000, channels: 1, samplesPerBuffer: 480))
+                != nil
         else { return false }
         self.consumer.withLock { $0 = consumer }
         return true

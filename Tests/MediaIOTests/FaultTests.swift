@@ -1,6 +1,6 @@
-import MediaIO
 import Foundation
 import GStreamer
+import MediaIO
 import Testing
 
 /// Faults in the middle of a stream: each run must end (no hang) with a clear error naming the element,
@@ -68,7 +68,9 @@ struct FaultTests {
         }
     }
 
-    @Test("After downstream fails, a Swift filter refuses frames instead of waiting for room: end of stream sent into it gets through")
+    @Test(
+        "After downstream fails, a Swift filter refuses frames instead of waiting for room: end of stream sent into it gets through"
+    )
     func endOfStreamAfterDownstreamFails() async throws {
         // A fast source fills the filter's small queue once nothing drains it. Were the filter to wait
         // there for room, the streaming thread would hold the filter's sink pad for good, and end of
@@ -83,13 +85,19 @@ struct FaultTests {
         try pipeline.play()
         var failure: GStreamerError?
         for await message in messages {
-            if case .error(let error) = message { failure = error; break }
+            if case .error(let error) = message {
+                failure = error
+                break
+            }
         }
         #expect(failure?.source == "breaker")
         // Give the source time to fill the queue, as a loaded machine would before the application reacts.
         try await Task.sleep(for: .milliseconds(200))
         let sent = DispatchSemaphore(value: 0)
-        Thread { _ = input.sendEndOfStream(); sent.signal() }.start()
+        Thread {
+            _ = input.sendEndOfStream()
+            sent.signal()
+        }.start()
         #expect(sent.wait(timeout: .now() + 5) == .success, "end of stream into the filter still waits after 5 s")
     }
 
@@ -129,7 +137,9 @@ struct FaultTests {
         let full = RecordingSink.frames.withLock { $0["tee-full"] ?? [] }
         #expect(full.count == 40)
         #expect(full.map(\.timestamp) == (0..<40).map { UInt64($0) * 40_000_000 })
-        #expect(full.last?.bytes == (0..<3).flatMap { y in (0..<5).map { x in PatternSource.pixel(x: x, y: y, frame: 39) } })
+        #expect(
+            full.last?.bytes == (0..<3).flatMap { y in (0..<5).map { x in PatternSource.pixel(x: x, y: y, frame: 39) } }
+        )
         #expect(RecordingSink.frames.withLock { $0["tee-early"]?.count } == 5)
         #expect(LifecycleLog.shared.calls("tee-early") == once)
     }

@@ -29,15 +29,19 @@ struct FrameSafetyTests {
         }
         #expect(!wrote)
         #expect(
-            negative?.description == "a GRAY8 frame of -10x10 is out of range: width and height go from 1 to 2147483647")
+            negative?.description == "a GRAY8 frame of -10x10 is out of range: width and height go from 1 to 2147483647"
+        )
         #expect(error { _ = try VideoFrame(format: .i420, width: 10, height: -1, timestamp: 0) } != nil)
         #expect(error { _ = try VideoFrame(format: .bgra, width: 0, height: 10, timestamp: 0) } != nil)
         #expect(error { _ = try VideoFrame(format: .bgra, width: Int.max, height: 1, timestamp: 0) } != nil)
         let format = VideoFrameFormat(pixelFormat: .rgb, width: -4, height: 2)
         #expect(format.byteCount == 0)
-        #expect(error { try [UInt8](repeating: 1, count: 16).withUnsafeBytes {
-            _ = try VideoFrame(copying: $0, format: format, timestamp: 0)
-        } } != nil)
+        #expect(
+            error {
+                try [UInt8](repeating: 1, count: 16).withUnsafeBytes {
+                    _ = try VideoFrame(copying: $0, format: format, timestamp: 0)
+                }
+            } != nil)
         // Shapes of sizes no frame can have clamp instead of trapping.
         #expect(VideoPixelFormat.bgra.planeShapes(width: Int.max, height: 1)[0].rowBytes == Int.max)
         #expect(VideoPixelFormat.i420.planeShapes(width: Int.max, height: Int.max)[1].rows == Int.max / 2 + 1)

@@ -18,7 +18,8 @@ struct LifecycleTests {
     func pausedOnly() throws {
         TestElements.register()
         let pipeline = try Pipeline(
-            launch: "patternsrc tag=src-paused frames=100 ! passthrough tag=filter-paused ! recordingsink tag=sink-paused")
+            launch:
+                "patternsrc tag=src-paused frames=100 ! passthrough tag=filter-paused ! recordingsink tag=sink-paused")
         try pipeline.pause()
         #expect(pipeline.state(timeout: 5_000_000_000).current == .paused)
         pipeline.stop()
@@ -31,7 +32,8 @@ struct LifecycleTests {
     @Test("NULL and back to PLAYING calls the whole lifecycle again, in order")
     func restart() async throws {
         TestElements.register()
-        let pipeline = try Pipeline(launch: "patternsrc tag=src-again frames=2 ! passthrough tag=filter-again ! recordingsink tag=sink-again")
+        let pipeline = try Pipeline(
+            launch: "patternsrc tag=src-again frames=2 ! passthrough tag=filter-again ! recordingsink tag=sink-again")
         try await pipeline.run()
         try await pipeline.run()
         let once = ["initialize", "start", "stop", "dispose"]
@@ -44,7 +46,9 @@ struct LifecycleTests {
     @Test("PLAYING, PAUSED, PLAYING: stop and start again around the pause")
     func pauseAndResume() async throws {
         TestElements.register()
-        let pipeline = try Pipeline(launch: "patternsrc tag=src-pause frames=1000000 ! passthrough tag=filter-pause ! recordingsink tag=sink-pause")
+        let pipeline = try Pipeline(
+            launch:
+                "patternsrc tag=src-pause frames=1000000 ! passthrough tag=filter-pause ! recordingsink tag=sink-pause")
         try pipeline.play()
         #expect(pipeline.state(timeout: 5_000_000_000).current == .playing)
         try pipeline.pause()
@@ -90,7 +94,9 @@ struct FailureTests {
         try await Task.sleep(for: .milliseconds(100))
         try pipeline.pause()
         pipeline.stop()
-        #expect(LifecycleLog.shared.calls("filter-wait").contains("stop-saw-a-frame"), "\(LifecycleLog.shared.calls("filter-wait"))")
+        #expect(
+            LifecycleLog.shared.calls("filter-wait").contains("stop-saw-a-frame"),
+            "\(LifecycleLog.shared.calls("filter-wait"))")
         #expect(
             LifecycleLog.shared.calls("filter-wait").filter { !$0.hasPrefix("stop-") || $0 == "stop" }
                 == ["initialize", "start", "stop", "dispose"])

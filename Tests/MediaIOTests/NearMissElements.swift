@@ -130,7 +130,9 @@ final class MismatchedSource: NearMissElement, VideoSource, @unchecked Sendable 
         let timestamp = rate.timestamp(ofFrame: index)
         guard pooled else {
             let bytes = [UInt8](repeating: UInt8(index), count: 8)
-            bytes.withUnsafeBytes { _ = consumer.consumeRawData($0, timestamp: timestamp, format: format, rotation: .none) }
+            bytes.withUnsafeBytes {
+                _ = consumer.consumeRawData($0, timestamp: timestamp, format: format, rotation: .none)
+            }
             return
         }
         do {
@@ -149,7 +151,7 @@ enum NearMissElements {
     static let properties = [
         tagProperty, PropertySpec("frames", blurb: "Frames before EOS", .int(range: 0...1000, default: 4)),
         PropertySpec("pooled", blurb: "Hand frames over from makeFrame", .bool(default: false)),
-        PropertySpec("raw", blurb: "bufferType .rawData", .bool(default: false)),
+        PropertySpec("raw", blurb: "bufferType .rawData", .bool(default: false))
     ]
 
     static let registered: Void = {
@@ -163,7 +165,8 @@ enum NearMissElements {
         filter("callbacklessfilter") { CallbacklessFilter(properties: $0) }
         try! MediaIOElements.registerSource(
             name: "mismatchedsrc", longName: "Mismatched source", description: "Test source", formats: [.gray8],
-            properties: properties) { MismatchedSource(properties: $0) }
+            properties: properties
+        ) { MismatchedSource(properties: $0) }
     }()
 
     private static func sink<Sink: VideoSink>(_ name: String, _ make: @escaping @Sendable (ElementProperties) -> Sink) {

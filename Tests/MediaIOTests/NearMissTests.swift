@@ -4,7 +4,9 @@ import Testing
 
 /// Runs `description` to its end; returns the error it ended with (nil at end of stream) and every
 /// warning posted before.
-private func runCollectingWarnings(_ description: String) async throws -> (error: GStreamerError?, warnings: [GStreamerError]) {
+private func runCollectingWarnings(_ description: String) async throws -> (
+    error: GStreamerError?, warnings: [GStreamerError]
+) {
     NearMissElements.register()
     let pipeline = try Pipeline(launch: description)
     defer { pipeline.stop() }
@@ -44,22 +46,30 @@ struct NearMissTests {
     /// A sink or filter that implements only the callback its bufferType does not name, the callback it
     /// implements, and the warning its element posts.
     static let servedByTheOther: [(factory: String, callback: String, warning: String)] = [
-        ("rawtypedframesink", "render",
-         "RawTypedFrameSink implements render(_:) but not renderRawData(_:format:timestamp:rotation:), the "
-            + "callback its bufferType .rawData names: its frames go to render(_:). Set its bufferType to "
-            + ".pixelBuffer to say so."),
-        ("packedonlysink", "renderRawData",
-         "PackedOnlySink implements renderRawData(_:format:timestamp:rotation:) but not render(_:), the callback "
-            + "its bufferType .pixelBuffer names: its frames go to renderRawData(_:format:timestamp:rotation:). "
-            + "Set its bufferType to .rawData to say so."),
-        ("rawtypedframefilter", "render",
-         "RawTypedFrameFilter implements render(_:) but not renderRawData(_:format:timestamp:rotation:), the "
-            + "callback its bufferType .rawData names: its frames go to render(_:). Set its bufferType to "
-            + ".pixelBuffer to say so."),
-        ("packedonlyfilter", "renderRawData",
-         "PackedOnlyFilter implements renderRawData(_:format:timestamp:rotation:) but not render(_:), the "
-            + "callback its bufferType .pixelBuffer names: its frames go to "
-            + "renderRawData(_:format:timestamp:rotation:). Set its bufferType to .rawData to say so."),
+        (
+            "rawtypedframesink", "render",
+            "RawTypedFrameSink implements render(_:) but not renderRawData(_:format:timestamp:rotation:), the "
+                + "callback its bufferType .rawData names: its frames go to render(_:). Set its bufferType to "
+                + ".pixelBuffer to say so."
+        ),
+        (
+            "packedonlysink", "renderRawData",
+            "PackedOnlySink implements renderRawData(_:format:timestamp:rotation:) but not render(_:), the callback "
+                + "its bufferType .pixelBuffer names: its frames go to renderRawData(_:format:timestamp:rotation:). "
+                + "Set its bufferType to .rawData to say so."
+        ),
+        (
+            "rawtypedframefilter", "render",
+            "RawTypedFrameFilter implements render(_:) but not renderRawData(_:format:timestamp:rotation:), the "
+                + "callback its bufferType .rawData names: its frames go to render(_:). Set its bufferType to "
+                + ".pixelBuffer to say so."
+        ),
+        (
+            "packedonlyfilter", "renderRawData",
+            "PackedOnlyFilter implements renderRawData(_:format:timestamp:rotation:) but not render(_:), the "
+                + "callback its bufferType .pixelBuffer names: its frames go to "
+                + "renderRawData(_:format:timestamp:rotation:). Set its bufferType to .rawData to say so."
+        )
     ]
 
     @Test(
@@ -87,19 +97,25 @@ struct NearMissTests {
     /// A sink or filter that implements neither callback, whether its bufferType says `.rawData`, and the
     /// error its element fails with.
     static let neitherImplemented: [(factory: String, raw: Bool, error: String)] = [
-        ("misspeltsink", false,
-         "MisspeltSink implements neither render(_:) nor renderRawData(_:format:timestamp:rotation:), so its frames "
-            + "have nowhere to go: write `func render(_ frame: VideoFrame) throws`, the callback its bufferType "
-            + ".pixelBuffer names (a method whose labels or parameter types differ is not it)."),
-        ("misspeltsink", true,
-         "MisspeltSink implements neither render(_:) nor renderRawData(_:format:timestamp:rotation:), so its frames "
-            + "have nowhere to go: write `func renderRawData(_ bytes: UnsafeRawBufferPointer, format: "
-            + "VideoFrameFormat, timestamp: ClockTime, rotation: VideoRotation) throws`, the callback its bufferType "
-            + ".rawData names (a method whose labels or parameter types differ is not it)."),
-        ("callbacklessfilter", false,
-         "CallbacklessFilter implements neither render(_:) nor renderRawData(_:format:timestamp:rotation:), so its "
-            + "frames have nowhere to go: write `func render(_ frame: VideoFrame) throws`, the callback its "
-            + "bufferType .pixelBuffer names (a method whose labels or parameter types differ is not it)."),
+        (
+            "misspeltsink", false,
+            "MisspeltSink implements neither render(_:) nor renderRawData(_:format:timestamp:rotation:), so its frames "
+                + "have nowhere to go: write `func render(_ frame: VideoFrame) throws`, the callback its bufferType "
+                + ".pixelBuffer names (a method whose labels or parameter types differ is not it)."
+        ),
+        (
+            "misspeltsink", true,
+            "MisspeltSink implements neither render(_:) nor renderRawData(_:format:timestamp:rotation:), so its frames "
+                + "have nowhere to go: write `func renderRawData(_ bytes: UnsafeRawBufferPointer, format: "
+                + "VideoFrameFormat, timestamp: ClockTime, rotation: VideoRotation) throws`, the callback its bufferType "
+                + ".rawData names (a method whose labels or parameter types differ is not it)."
+        ),
+        (
+            "callbacklessfilter", false,
+            "CallbacklessFilter implements neither render(_:) nor renderRawData(_:format:timestamp:rotation:), so its "
+                + "frames have nowhere to go: write `func render(_ frame: VideoFrame) throws`, the callback its "
+                + "bufferType .pixelBuffer names (a method whose labels or parameter types differ is not it)."
+        )
     ]
 
     @Test(
@@ -117,7 +133,8 @@ struct NearMissTests {
         #expect(RecordingSink.frames.withLock { $0[tag + "-out"] } == nil)
     }
 
-    @Test("A sink that implements both callbacks gets frames only through the one its bufferType names, with no warning")
+    @Test(
+        "A sink that implements both callbacks gets frames only through the one its bufferType names, with no warning")
     func sinkWithBoth() async throws {
         let (error, warnings) = try await runCollectingWarnings(input + " ! bothcallbackssink tag=nm-both sync=false")
         #expect(error == nil)

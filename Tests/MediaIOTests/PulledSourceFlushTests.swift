@@ -25,7 +25,10 @@ struct PulledSourceFlushTests {
         #expect(source.sendEndOfStream())
         var ended = false
         for await message in messages {
-            if case .endOfStream = message { ended = true; break }
+            if case .endOfStream = message {
+                ended = true
+                break
+            }
             if case .error = message { break }
         }
         #expect(ended)

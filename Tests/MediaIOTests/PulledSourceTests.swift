@@ -11,7 +11,8 @@ struct PulledSourceTests {
     @Test("The same samples, buffers and timestamps as through an appsrc: 1-sample pushes cut into 441-sample buffers")
     func sameOutput() async throws {
         let tail = "channels=2 rate=44100 samples=4500 push=1 per-buffer=441"
-        let viaAppsrc = try await record("audiopattern \(tail) ! audiorecord tag=via-appsrc sync=false", tag: "via-appsrc")
+        let viaAppsrc = try await record(
+            "audiopattern \(tail) ! audiorecord tag=via-appsrc sync=false", tag: "via-appsrc")
         let pulled = try await record("audiopulled \(tail) ! audiorecord tag=pulled sync=false", tag: "pulled")
         #expect(pulled.map { $0.samples.count / 2 } == Array(repeating: 441, count: 10) + [90])
         #expect(pulled.map(\.timestamp) == (0..<11).map { UInt64($0) * 10_000_000 })
@@ -23,12 +24,15 @@ struct PulledSourceTests {
     @Test("Lifecycle: initialize, start, stop, dispose, once each; and again for a second run of the same pipeline")
     func lifecycle() async throws {
         AudioTestElements.register()
-        let pipeline = try Pipeline(launch: "audiopulled tag=pulled-life samples=960 ! audiorecord tag=pulled-life-sink sync=false")
+        let pipeline = try Pipeline(
+            launch: "audiopulled tag=pulled-life samples=960 ! audiorecord tag=pulled-life-sink sync=false")
         try await pipeline.run()
         #expect(LifecycleLog.shared.calls("pulled-life") == ["initialize", "start", "stop", "dispose"])
         AudioRecordingSink.records.withLock { $0["pulled-life-sink"] = [] }
         try await pipeline.run()
-        #expect(LifecycleLog.shared.calls("pulled-life") == Array(repeating: ["initialize", "start", "stop", "dispose"], count: 2).flatMap { $0 })
+        #expect(
+            LifecycleLog.shared.calls("pulled-life")
+                == Array(repeating: ["initialize", "start", "stop", "dispose"], count: 2).flatMap { $0 })
         // The second run is a new stream from the start: timestamps from 0 again, every sample there.
         let second = AudioRecordingSink.records.withLock { $0["pulled-life-sink"] ?? [] }
         #expect(second.first?.timestamp == 0)

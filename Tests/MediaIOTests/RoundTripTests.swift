@@ -26,8 +26,9 @@ struct RoundTripTests {
         pipeline.stop()
     }
 
-    @Test("A filter passes frames through: same bytes and timestamps, for pixel-buffer and raw-data sinks",
-          arguments: [false, true])
+    @Test(
+        "A filter passes frames through: same bytes and timestamps, for pixel-buffer and raw-data sinks",
+        arguments: [false, true])
     func throughFilter(raw: Bool) async throws {
         let tag = "roundtrip-\(raw)"
         let error = try await runToEnd(
@@ -78,7 +79,8 @@ struct RoundTripTests {
             let index = widths.count
             let width = frame.format.width
             widths.append(width)
-            let expected = (0..<3).flatMap { y in (0..<width).map { x in PatternSource.pixel(x: x, y: y, frame: index) } }
+            let expected = (0..<3).flatMap { y in (0..<width).map { x in PatternSource.pixel(x: x, y: y, frame: index) }
+            }
             #expect(try frame.packedBytes() == expected)
         }
         pipeline.stop()
@@ -88,7 +90,8 @@ struct RoundTripTests {
     @Test("A reader that stops early does not hang stopping the pipeline")
     func earlyBreak() async throws {
         TestElements.register()
-        let pipeline = try Pipeline(launch: "videotestsrc ! video/x-raw,width=64,height=48 ! appsink name=out sync=false")
+        let pipeline = try Pipeline(
+            launch: "videotestsrc ! video/x-raw,width=64,height=48 ! appsink name=out sync=false")
         let frames = try pipeline.frames(fromAppSink: "out", capacity: 2)
         try pipeline.play()
         var count = 0

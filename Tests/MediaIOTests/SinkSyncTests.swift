@@ -9,7 +9,8 @@ struct SinkSyncTests {
     @Test("sync=false in the description, then sync set to true on the element: the appsink follows both")
     func syncReachesTheAppSink() throws {
         TestElements.register()
-        let pipeline = try Pipeline(launch: "patternsrc frames=1 ! recordingsink name=sink tag=sync-property sync=false")
+        let pipeline = try Pipeline(
+            launch: "patternsrc frames=1 ! recordingsink name=sink tag=sync-property sync=false")
         defer { pipeline.stop() }
         // gst_bin_get_by_name looks inside the sink's bin too.
         let appsink = try #require(pipeline.element(named: "appsink"))

@@ -20,7 +20,8 @@ final class KeepingSource: VideoSource {
     static let registered: Void = {
         try! MediaIOElements.registerSource(
             name: "keepingsrc", longName: "Keeping source", description: "Keeps its consumer", formats: [.gray8],
-            properties: [tagProperty]) { KeepingSource(properties: $0) }
+            properties: [tagProperty]
+        ) { KeepingSource(properties: $0) }
     }()
 }
 
@@ -66,7 +67,9 @@ struct SwiftElementLifetimeTests {
         }
         #expect(swiftElement.name == "")
         let buffer = try Buffer(bytes: [UInt8](repeating: 1, count: 16 * 8), pts: 0, duration: 33_333_333)
-        #expect(swiftElement.push(buffer, caps: try Caps("video/x-raw,format=GRAY8,width=16,height=8,framerate=30/1")) == .flushing)
+        #expect(
+            swiftElement.push(buffer, caps: try Caps("video/x-raw,format=GRAY8,width=16,height=8,framerate=30/1"))
+                == .flushing)
         #expect(swiftElement.endOfStream() == .flushing)
         swiftElement.postError("too late")
         #expect(swiftElement.downstreamCaps(filter: Caps.any).isAny)

@@ -67,7 +67,8 @@ final class PatternSource: VideoSource {
         }
         if bufferType == .rawData {
             packed.withUnsafeBytes {
-                _ = consumer.consumeRawData($0, timestamp: rate.timestamp(ofFrame: index), format: format, rotation: .none)
+                _ = consumer.consumeRawData(
+                    $0, timestamp: rate.timestamp(ofFrame: index), format: format, rotation: .none)
             }
             return
         }
@@ -91,10 +92,13 @@ final class PatternSource: VideoSource {
         PropertySpec("width", blurb: "Width", .int(range: 1...4096, default: 5)),
         PropertySpec("height", blurb: "Height", .int(range: 1...4096, default: 3)),
         PropertySpec("raw", blurb: "Hand frames over as raw data", .bool(default: false)),
-        PropertySpec("switch-at", blurb: "Frame from which the width changes (-1 = never)", .int(range: -1...1000, default: -1)),
+        PropertySpec(
+            "switch-at", blurb: "Frame from which the width changes (-1 = never)", .int(range: -1...1000, default: -1)),
         PropertySpec("switch-width", blurb: "Width from switch-at on", .int(range: 1...4096, default: 9)),
         PropertySpec("refuse", blurb: "Return false from shouldInitialize", .bool(default: false)),
-        PropertySpec("fail-at", blurb: "Frame at which to report an error (-1 = never)", .int(range: -1...1_000_000, default: -1)),
+        PropertySpec(
+            "fail-at", blurb: "Frame at which to report an error (-1 = never)", .int(range: -1...1_000_000, default: -1)
+        )
     ]
 }
 
@@ -154,8 +158,10 @@ final class PassThrough: VideoFilter {
 
     static let propertySpecs: [PropertySpec] = [
         tagProperty, PropertySpec("fail", blurb: "Throw from render", .bool(default: false)),
-        PropertySpec("eos-after", blurb: "Frames after which to end the stream (-1 = never)", .int(range: -1...1_000_000, default: -1)),
-        PropertySpec("stop-waits", blurb: "shouldStop waits (10 s at most) for one more frame", .bool(default: false)),
+        PropertySpec(
+            "eos-after", blurb: "Frames after which to end the stream (-1 = never)",
+            .int(range: -1...1_000_000, default: -1)),
+        PropertySpec("stop-waits", blurb: "shouldStop waits (10 s at most) for one more frame", .bool(default: false))
     ]
 }
 
@@ -193,12 +199,15 @@ final class RecordingSink: VideoSink {
         _ bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime, rotation: VideoRotation
     ) throws {
         try checkFailure()
-        RecordingSink.frames.withLock { $0[tag, default: []].append((Array(bytes.bindMemory(to: UInt8.self)), timestamp, format)) }
+        RecordingSink.frames.withLock {
+            $0[tag, default: []].append((Array(bytes.bindMemory(to: UInt8.self)), timestamp, format))
+        }
     }
 
     static let propertySpecs: [PropertySpec] = [
         tagProperty, PropertySpec("raw", blurb: "Receive raw data", .bool(default: false)),
-        PropertySpec("fail-at", blurb: "Frame at which render throws (-1 = never)", .int(range: -1...1_000_000, default: -1)),
+        PropertySpec(
+            "fail-at", blurb: "Frame at which render throws (-1 = never)", .int(range: -1...1_000_000, default: -1))
     ]
 }
 
@@ -206,13 +215,16 @@ enum TestElements {
     static let registered: Void = {
         try! MediaIOElements.registerSource(
             name: "patternsrc", longName: "Pattern", description: "Test pattern", formats: [.gray8],
-            properties: PatternSource.propertySpecs) { PatternSource(properties: $0) }
+            properties: PatternSource.propertySpecs
+        ) { PatternSource(properties: $0) }
         try! MediaIOElements.registerFilter(
             name: "passthrough", longName: "Pass through", description: "Test filter",
-            properties: PassThrough.propertySpecs) { PassThrough(properties: $0) }
+            properties: PassThrough.propertySpecs
+        ) { PassThrough(properties: $0) }
         try! MediaIOElements.registerSink(
             name: "recordingsink", longName: "Recorder", description: "Test sink", formats: [.gray8],
-            properties: RecordingSink.propertySpecs) { RecordingSink(properties: $0) }
+            properties: RecordingSink.propertySpecs
+        ) { RecordingSink(properties: $0) }
     }()
 
     static func register() { _ = registered }

@@ -5,7 +5,9 @@ import Testing
 /// Audio at either end: a description whose elements are audio (audioconvert, volume, audiotestsrc,
 /// audio caps) gets a file input's audio instead of its video, and audio file names are encoded by
 /// their extension. Outputs are read back by ffprobe (FFmpeg, not GStreamer) and decoded by GStreamer.
-@Suite("gstpipe with audio files: in.flac ! audioconvert ! out.wav", .enabled(if: FFProbe.isInstalled, "ffprobe is not installed"))
+@Suite(
+    "gstpipe with audio files: in.flac ! audioconvert ! out.wav",
+    .enabled(if: FFProbe.isInstalled, "ffprobe is not installed"))
 struct AudioFileTests {
     @Test(
         "An audio-only input to .wav is the same PCM, sample for sample (with or without an audio element)",
@@ -58,7 +60,7 @@ struct AudioFileTests {
             ("wav", "pcm_s16le", 44100, true), ("flac", "flac", 44100, true), ("ogg", "opus", 48000, false),
             ("opus", "opus", 48000, false), ("m4a", "aac", 44100, false), ("mp3", "mp3", 44100, false),
             ("mp4", "aac", 44100, false), ("mov", "aac", 44100, false), ("mkv", "vorbis", 44100, false),
-            ("webm", "opus", 48000, false),
+            ("webm", "opus", 48000, false)
         ])
     func extensions(fileExtension: String, codec: String, rate: Int, lossless: Bool) async throws {
         let output = Media.temporary("tone", fileExtension)
@@ -137,7 +139,7 @@ struct AudioFileTests {
                 "ERROR: cannot write out.y4m: .y4m holds video only, and this description makes audio "
                     + "(audiotestsrc): write it to .mp4, .mov, .mkv, .webm, .wav, .flac, .ogg, .opus, .m4a, "
                     + ".mka or .mp3\n"
-            ),
+            )
         ])
     func wrongKind(description: String, message: String) throws {
         let result = try CLI.run(description.split(separator: " ").map(String.init))
@@ -153,7 +155,7 @@ struct AudioFileTests {
         defer { [video, audio].forEach { try? FileManager.default.removeItem(at: $0) } }
         let result = try CLI.run([
             "noise", "num-buffers=30", "!", "gray", "!", video.path,
-            "audiotestsrc", "num-buffers=25", "samplesperbuffer=1600", "!", audio.path,
+            "audiotestsrc", "num-buffers=25", "samplesperbuffer=1600", "!", audio.path
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let pictures = try FFProbe(video)
@@ -177,8 +179,9 @@ struct AudioFileTests {
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("ERROR: from element breaker: "), "\(result.stderr)")
         // flacenc writes blocks of 4608 samples: identity passes 9 of them and fails on the 10th.
-        #expect(result.stderr.hasSuffix(
-            "gstpipe: \(output.path) holds the audio written before the error (0:00:00.9), and is finalized\n"),
+        #expect(
+            result.stderr.hasSuffix(
+                "gstpipe: \(output.path) holds the audio written before the error (0:00:00.9), and is finalized\n"),
             "\(result.stderr)")
         let decoded = try await Media.samples(of: output)
         #expect(decoded.samples.count == 9 * 4608 * 2)
@@ -210,7 +213,7 @@ struct AudioFileTests {
         arguments: [
             (["FILE", "!", "audioconvert", "!", "identity", "sync=true"], "ogg"),
             (["audiotestsrc", "is-live=true", "!", "audio/x-raw,rate=44100,channels=2"], "wav"),
-            (["audiotestsrc", "is-live=true"], "m4a"),
+            (["audiotestsrc", "is-live=true"], "m4a")
         ])
     func interrupt(elements: [String], fileExtension: String) async throws {
         let input = try await Media.longSineFLAC()
@@ -225,6 +228,7 @@ struct AudioFileTests {
         #expect(duration > 1 && duration < 10, "stopped after about 2 s, not at the end: \(duration) s")
         let decoded = try await Media.samples(of: output)
         let seconds = Double(decoded.samples.count / max(decoded.channels, 1)) / Double(max(decoded.rate, 1))
-        #expect(abs(seconds - duration) < 0.1, "the samples fill the length the file gives (\(seconds) vs \(duration) s)")
+        #expect(
+            abs(seconds - duration) < 0.1, "the samples fill the length the file gives (\(seconds) vs \(duration) s)")
     }
 }

@@ -30,7 +30,7 @@ struct BearerTokenTests {
             ("Bearer s3cret", true), ("bearer s3cret", true), ("Bearer s3cre", false), ("Bearer s3cret!", false),
             ("Bearer S3CRET", false), ("Basic s3cret", false), ("s3cret", false), ("Bearer ", false), ("", false),
             // 256 bytes more: a length difference kept to its low byte would be none.
-            ("Bearer s3cret" + String(repeating: "x", count: 256), false),
+            ("Bearer s3cret" + String(repeating: "x", count: 256), false)
         ])
     func comparing(_ header: String, _ admitted: Bool) throws {
         let address = try Self.address("webrtc://:8890/live?token=s3cret")
@@ -41,8 +41,9 @@ struct BearerTokenTests {
 
     @Test("Addresses are shown with token=***, other options kept")
     func masking() {
-        #expect(Secrets.redact("webrtc://:8890/live?codec=h264&token=abc&max-clients=2")
-            == "webrtc://:8890/live?codec=h264&token=***&max-clients=2")
+        #expect(
+            Secrets.redact("webrtc://:8890/live?codec=h264&token=abc&max-clients=2")
+                == "webrtc://:8890/live?codec=h264&token=***&max-clients=2")
     }
 
     @Test("Options a webrtc:// output or input refuses are named, the token shown as ***")

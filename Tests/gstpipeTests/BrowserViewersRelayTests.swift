@@ -17,9 +17,11 @@ extension BrowserViewersAudioTests {
         let turn = try await WebRTCTests.startTURN(in: namespace)
         defer { turn.signal(SIGKILL) }
         let (user, password) = (WebRTCTests.turnUser, WebRTCTests.turnPassword)
-        let configuration = #"{"iceTransportPolicy":"relay","iceServers":[{"urls":"turn:127.0.0.1:3478","#
+        let configuration =
+            #"{"iceTransportPolicy":"relay","iceServers":[{"urls":"turn:127.0.0.1:3478","#
             + #""username":"\#(user)","credential":"\#(password)"}]}"#
-        let query = "endpoint=\(WebRTCTests.endpoint)&viewers=1&watch=4&ice="
+        let query =
+            "endpoint=\(WebRTCTests.endpoint)&viewers=1&watch=4&ice="
             + (configuration.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         var page = ""
         let run = try await Self.watchHelper(

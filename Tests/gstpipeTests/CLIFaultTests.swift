@@ -17,7 +17,8 @@ struct CLIFaultTests {
     static func referenceFrames(_ count: Int) throws -> Data {
         let file = temporaryFile("reference")
         defer { try? FileManager.default.removeItem(at: file) }
-        let result = try CLI.run(source + ["num-buffers=\(count)", "!", "gray", "!", "filesink", "location=\(file.path)"])
+        let result = try CLI.run(
+            source + ["num-buffers=\(count)", "!", "gray", "!", "filesink", "location=\(file.path)"])
         try #require(result.status == 0, "\(result.stderr)")
         return try Data(contentsOf: file)
     }
@@ -27,8 +28,10 @@ struct CLIFaultTests {
         let file = CLIFaultTests.temporaryFile("error-after")
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try CLI.run(
-            CLIFaultTests.source + ["num-buffers=100", "!", "gray", "!", "identity", "name=breaker", "error-after=40", "!",
-                                    "filesink", "location=\(file.path)"], timeout: 30)
+            CLIFaultTests.source + [
+                "num-buffers=100", "!", "gray", "!", "identity", "name=breaker", "error-after=40", "!",
+                "filesink", "location=\(file.path)"
+            ], timeout: 30)
         #expect(result.status == 1)
         #expect(!result.signaled)
         #expect(result.stderr.hasPrefix("ERROR: from element breaker: Failed after iterations as requested.\n"))
@@ -40,13 +43,17 @@ struct CLIFaultTests {
     @Test("A full disk under gray (filesink to /dev/full): exit 1 naming the sink, no hang")
     func diskFull() throws {
         let result = try CLI.run(
-            CLIFaultTests.source + ["num-buffers=1000", "!", "gray", "!", "filesink", "name=writer", "location=/dev/full"],
+            CLIFaultTests.source + [
+                "num-buffers=1000", "!", "gray", "!", "filesink", "name=writer", "location=/dev/full"
+            ],
             timeout: 30)
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("ERROR: from element writer: No space left on the resource.\n"))
     }
 
-    @Test("End of stream in one tee branch (identity eos-after=10 ! gray) ends the run without a hang; both branches hold correct frames")
+    @Test(
+        "End of stream in one tee branch (identity eos-after=10 ! gray) ends the run without a hang; both branches hold correct frames"
+    )
     func teeBranchEndOfStream() throws {
         let full = CLIFaultTests.temporaryFile("tee-full")
         let early = CLIFaultTests.temporaryFile("tee-early")
@@ -55,10 +62,12 @@ struct CLIFaultTests {
             try? FileManager.default.removeItem(at: early)
         }
         let result = try CLI.run(
-            CLIFaultTests.source + ["num-buffers=200", "!", "tee", "name=t",
-                                    "t.", "!", "queue", "!", "gray", "!", "filesink", "location=\(full.path)",
-                                    "t.", "!", "queue", "!", "identity", "eos-after=10", "!", "gray", "!",
-                                    "filesink", "location=\(early.path)"], timeout: 30)
+            CLIFaultTests.source + [
+                "num-buffers=200", "!", "tee", "name=t",
+                "t.", "!", "queue", "!", "gray", "!", "filesink", "location=\(full.path)",
+                "t.", "!", "queue", "!", "identity", "eos-after=10", "!", "gray", "!",
+                "filesink", "location=\(early.path)"
+            ], timeout: 30)
         #expect(result.status == 0, "\(result.stderr)")
         let reference = try CLIFaultTests.referenceFrames(200)
         let size = CLIFaultTests.frameSize
@@ -76,7 +85,9 @@ struct CLIFaultTests {
 
     @Test("A Swift filter whose output is linked to nothing: exit 1 naming it, not its inner appsrc")
     func unlinkedSwiftFilter() throws {
-        let result = try CLI.run(["noise", "num-buffers=3", "!", "gray", "!", "gray", "name=lonely", "videotestsrc", "!", "fakesink"])
+        let result = try CLI.run([
+            "noise", "num-buffers=3", "!", "gray", "!", "gray", "name=lonely", "videotestsrc", "!", "fakesink"
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("ERROR: from element lonely: Internal data stream error.\n"))
     }

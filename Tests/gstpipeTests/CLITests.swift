@@ -27,7 +27,7 @@ struct CLITests {
             "videotestsrc num-buffers=20 ! tee name=t t. ! queue ! gray ! fakesink t. ! queue ! fakesink",
             "noise num-buffers=10 ! video/x-raw,width=320,height=240 ! gray ! fakesink",
             "( noise num-buffers=4 ! gray ) ! fakesink",
-            "noise num-buffers=5 ! gray ! gray ! videoconvert ! video/x-raw,format=BGRx ! gray ! fakesink",
+            "noise num-buffers=5 ! gray ! gray ! videoconvert ! video/x-raw,format=BGRx ! gray ! fakesink"
         ])
     func placements(description: String) throws {
         let result = try CLI.run(description.split(separator: " ").map(String.init))
@@ -43,13 +43,16 @@ struct CLITests {
                 "ERROR: erroneous pipeline: no element \"nosuchelement\"\n  `gst-inspect-1.0` lists the installed "
                     + "elements; more come with gstreamer1.0-plugins-good, -bad, -ugly and gstreamer1.0-libav.\n"
             ),
-            ("noise nosuchprop=1 ! fakesink", "ERROR: erroneous pipeline: no property \"nosuchprop\" in element \"noise\"\n"),
+            (
+                "noise nosuchprop=1 ! fakesink",
+                "ERROR: erroneous pipeline: no property \"nosuchprop\" in element \"noise\"\n"
+            ),
             (
                 // gst-launch-1.0 only warns here and keeps -1: a run that never ends.
                 "videotestsrc num-buffers=-2 ! fakesink",
                 "ERROR: erroneous pipeline: value \"-2\" of type 'gint' is invalid or out of range for property "
                     + "'num-buffers' of type 'gint'\n"
-            ),
+            )
         ])
     func syntaxErrors(description: String, message: String) throws {
         let result = try CLI.run(description.split(separator: " ").map(String.init))
@@ -61,7 +64,7 @@ struct CLITests {
         "An element nothing can feed is a usage error, not a run that waits forever",
         arguments: [
             ("gray ! gray", "gray0"), ("videoconvert", "videoconvert0"), ("decodebin ! gray ! fakesink", "decodebin0"),
-            ("noise num-buffers=3 ! gray ! fakesink fakesink", "fakesink1"),
+            ("noise num-buffers=3 ! gray ! fakesink fakesink", "fakesink1")
         ])
     func unfed(description: String, element: String) throws {
         let result = try CLI.run(description.split(separator: " ").map(String.init), timeout: 20)
@@ -78,10 +81,13 @@ struct CLITests {
 
     @Test("-m: tags cross a Swift filter to the sink, as through identity; nothing comes from inside it")
     func messagesNameTheSwiftElement() throws {
-        let result = try CLI.run(["-m", "videotestsrc", "num-buffers=3", "!", "taginject", "tags=title=hello", "!", "gray", "!", "fakesink"])
+        let result = try CLI.run([
+            "-m", "videotestsrc", "num-buffers=3", "!", "taginject", "tags=title=hello", "!", "gray", "!", "fakesink"
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let lines = result.stdout.split(separator: "\n")
-        #expect(lines.contains { $0.hasPrefix("Got message: tag from fakesink0: ") && $0.contains("title") }, "\(lines)")
+        #expect(
+            lines.contains { $0.hasPrefix("Got message: tag from fakesink0: ") && $0.contains("title") }, "\(lines)")
         #expect(!lines.contains { $0.hasPrefix("Got message: tag from gray0") }, "\(lines)")
         #expect(!lines.contains { $0.contains(" from appsink") || $0.contains(" from appsrc") }, "\(lines)")
     }
@@ -93,7 +99,7 @@ struct CLITests {
                 ["videotestsrc", "num-buffers=60", "!", filter, "!", "fakesink"],
                 environment: [
                     "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "GST_TRACERS": "latency(flags=element)",
-                    "GST_DEBUG": "GST_TRACER:7", "GST_DEBUG_NO_COLOR": "1",
+                    "GST_DEBUG": "GST_TRACER:7", "GST_DEBUG_NO_COLOR": "1"
                 ])
             #expect(result.status == 0, "\(result.stderr.suffix(500))")
             return result.stderr.split(separator: "\n").filter {
@@ -135,7 +141,8 @@ struct CLITests {
     @Test("A state-change failure downstream of a Swift element exits 1 naming the element")
     func downstreamFailure() throws {
         let result = try CLI.run(
-            ["noise", "num-buffers=3", "!", "gray", "!", "filesink", "name=writer", "location=/nonexistent/dir/out.raw"])
+            ["noise", "num-buffers=3", "!", "gray", "!", "filesink", "name=writer", "location=/nonexistent/dir/out.raw"]
+        )
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("ERROR: from element writer: "))
     }
@@ -146,7 +153,8 @@ struct CLITests {
         #expect(result.status == 0)
         #expect(
             result.stderr.contains(
-                "gstpipe: no display (DISPLAY and WAYLAND_DISPLAY are unset): autovideosink runs headless, showing nothing"))
+                "gstpipe: no display (DISPLAY and WAYLAND_DISPLAY are unset): autovideosink runs headless, showing nothing"
+            ))
     }
 
     @Test("Ctrl-C sends end of stream and exits 130")
@@ -161,7 +169,10 @@ struct CLITests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-int-\(UUID()).mkv")
         defer { try? FileManager.default.removeItem(at: file) }
         let result = try CLI.run(
-            ["noise", "!", "gray", "!", "videoconvert", "!", "jpegenc", "!", "matroskamux", "!", "filesink", "location=\(file.path)"],
+            [
+                "noise", "!", "gray", "!", "videoconvert", "!", "jpegenc", "!", "matroskamux", "!", "filesink",
+                "location=\(file.path)"
+            ],
             timeout: 30, interruptAfter: 1.5)
         #expect(result.status == 130)
         let check = try CLI.run(
@@ -173,7 +184,10 @@ struct CLITests {
     func secondInterrupt() throws {
         // A paused-forever pipeline: the EOS cannot arrive, so only the second Ctrl-C ends it.
         let result = try CLI.run(
-            ["noise", "!", "gray", "!", "queue", "max-size-buffers=1", "leaky=no", "!", "identity", "sleep-time=10000000", "!", "fakesink"],
+            [
+                "noise", "!", "gray", "!", "queue", "max-size-buffers=1", "leaky=no", "!", "identity",
+                "sleep-time=10000000", "!", "fakesink"
+            ],
             timeout: 30, interruptAfter: 1, secondInterrupt: 2)
         #expect(result.status == 130)
     }
@@ -181,7 +195,8 @@ struct CLITests {
     @Test("--no-eos-on-shutdown stops at the first Ctrl-C")
     func noEOSOnShutdown() throws {
         let result = try CLI.run(
-            ["--no-eos-on-shutdown", "noise", "!", "gray", "!", "fakesink", "sync=true"], timeout: 30, interruptAfter: 1)
+            ["--no-eos-on-shutdown", "noise", "!", "gray", "!", "fakesink", "sync=true"], timeout: 30, interruptAfter: 1
+        )
         #expect(result.status == 130)
         #expect(!result.stderr.contains("sending end of stream"))
     }
@@ -217,7 +232,8 @@ struct CLITests {
     func closeMatches() throws {
         let result = try CLI.run(["videotestsrc", "!", "videoconvrt", "!", "fakesink"])
         #expect(result.status == 2)
-        #expect(result.stderr == "ERROR: erroneous pipeline: no element \"videoconvrt\"\n  Did you mean: videoconvert?\n")
+        #expect(
+            result.stderr == "ERROR: erroneous pipeline: no element \"videoconvrt\"\n  Did you mean: videoconvert?\n")
     }
 
     @Test("gstpipe inspect lists the Swift elements")
@@ -242,9 +258,10 @@ struct CLITests {
     func inspectElement() throws {
         let noise = try CLI.run(["inspect", "noise"])
         #expect(noise.status == 0)
-        #expect(noise.stdout.contains(
-            "  num-buffers         : Number of frames to produce before end of stream (-1 = endless)\n"
-                + "                        gint. Range: -1 - 2147483647. Default: -1\n"))
+        #expect(
+            noise.stdout.contains(
+                "  num-buffers         : Number of frames to produce before end of stream (-1 = endless)\n"
+                    + "                        gint. Range: -1 - 2147483647. Default: -1\n"))
         let native = try CLI.run(["inspect", "videotestsrc"])
         #expect(native.stdout.hasPrefix("videotestsrc: Video test source\n"))
         #expect(native.stdout.contains("  pattern             : Type of test pattern to generate\n"))
@@ -262,11 +279,11 @@ struct CLITests {
             try? FileManager.default.removeItem(at: output)
         }
         try """
-            # Three gray frames, one per line of the pipeline.
-            noise num-buffers=3   # white noise
-              ! gray
-              ! filesink location=\(output.path)
-            """.write(to: file, atomically: true, encoding: .utf8)
+        # Three gray frames, one per line of the pipeline.
+        noise num-buffers=3   # white noise
+          ! gray
+          ! filesink location=\(output.path)
+        """.write(to: file, atomically: true, encoding: .utf8)
         let result = try CLI.run(["-f", file.path])
         #expect(result.status == 0, "\(result.stderr)")
         #expect((try FileManager.default.attributesOfItem(atPath: output.path)[.size] as? Int) == 3 * 115_200)
@@ -284,7 +301,9 @@ struct CLITests {
             try? FileManager.default.removeItem(at: dot)
             try? FileManager.default.removeItem(at: svg)
         }
-        let description = ["videotestsrc", "num-buffers=3", "!", "video/x-raw,format=I420", "!", "gray", "!", "fakesink"]
+        let description = [
+            "videotestsrc", "num-buffers=3", "!", "video/x-raw,format=I420", "!", "gray", "!", "fakesink"
+        ]
         let result = try CLI.run(["--graph", dot.path] + description)
         #expect(result.status == 0)
         let text = try String(contentsOf: dot, encoding: .utf8)

@@ -105,8 +105,10 @@ struct CredentialsAuditTests {
         let link = folder.appendingPathComponent("link").path
         try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: good)
         let linked = Self.failure { () throws(FileJob.Failure) in _ = try RTSPUser.read(file: link) }
-        #expect(linked?.hasSuffix("is a symbolic link: give --rtsp-users the file itself, so that whoever can "
-            + "change the link cannot choose who watches") == true, "\(linked ?? "")")
+        #expect(
+            linked?.hasSuffix(
+                "is a symbolic link: give --rtsp-users the file itself, so that whoever can "
+                    + "change the link cannot choose who watches") == true, "\(linked ?? "")")
         let fifo = folder.appendingPathComponent("fifo").path
         try #require(mkfifo(fifo, 0o600) == 0)
         let started = ContinuousClock.now

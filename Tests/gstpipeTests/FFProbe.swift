@@ -24,10 +24,12 @@ struct FFProbe {
     static var isInstalled: Bool { FileManager.default.isExecutableFile(atPath: path) }
 
     init(_ url: URL) throws {
-        let data = try standardOutput(of: Self.path, [
-            "-v", "error", "-show_entries", "stream=codec_type,codec_name,sample_rate,channels:format=duration",
-            "-of", "json", url.path,
-        ])
+        let data = try standardOutput(
+            of: Self.path,
+            [
+                "-v", "error", "-show_entries", "stream=codec_type,codec_name,sample_rate,channels:format=duration",
+                "-of", "json", url.path
+            ])
         let json = try JSONSerialization.jsonObject(with: data) as? [String: Any] ?? [:]
         streams = (json["streams"] as? [[String: Any]] ?? []).map { stream in
             Stream(

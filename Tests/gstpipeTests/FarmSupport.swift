@@ -19,9 +19,11 @@ enum Farm {
         let url = Media.temporary("farm-input", "mp4")
         let made = try await Spawned(
             "/usr/bin/ffmpeg",
-            ["-hide_banner", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25",
-             "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "24", "-c:v", "libx264",
-             "-preset", "ultrafast", "-g", "50", "-c:a", "aac", "-shortest", url.path]
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-f", "lavfi", "-i", "testsrc2=size=320x240:rate=25",
+                "-f", "lavfi", "-i", "sine=frequency=440:sample_rate=48000", "-t", "24", "-c:v", "libx264",
+                "-preset", "ultrafast", "-g", "50", "-c:a", "aac", "-shortest", url.path
+            ]
         ).finish(timeout: 120)
         try #require(made.status == 0, "ffmpeg could not make the input: \(made.stderr)")
         return url
@@ -40,8 +42,10 @@ enum Farm {
         let namespace = try await NetworkNamespace()
         var arguments = ["--workers", "2", "--port", "6379", "--gstpipe", CLI.binary.path]
         if killing { arguments.append("--kill-worker-during-segment") }
-        arguments += ["--", input.path, "!", "gray", "!", output.path, "--segment-seconds", "\(segmentSeconds)",
-                      "--workers-timeout", "120"]
+        arguments += [
+            "--", input.path, "!", "gray", "!", output.path, "--segment-seconds", "\(segmentSeconds)",
+            "--workers-timeout", "120"
+        ]
         // Minutes on a loaded machine: the killed worker's segment waits for two missed pings.
         return await namespace.run(directory.appendingPathComponent("local").path, arguments).finish(timeout: 900)
     }
@@ -74,7 +78,7 @@ enum Farm {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = [
-            "-hide_banner", "-nostdin", "-i", a.path, "-i", b.path, "-lavfi", "psnr", "-f", "null", "-",
+            "-hide_banner", "-nostdin", "-i", a.path, "-i", b.path, "-lavfi", "psnr", "-f", "null", "-"
         ]
         let errors = Pipe()
         process.standardError = errors

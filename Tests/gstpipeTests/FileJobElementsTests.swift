@@ -37,10 +37,11 @@ struct FileJobElementsTests {
         try GstPipeElements.register()
         let input = try await Media.clipWithAudio()
         let job = try FileJob(tokens: [input.path, "!", "gray", "!", "/tmp/out.mp4"], swiftElements: ["gray"])
-        #expect(job.tokens == [
-            "identity", "name=\(FileJob.inputJunction)", "!", "gray", "!", "identity",
-            "name=\(job.outputs[0].junction)",
-        ])
+        #expect(
+            job.tokens == [
+                "identity", "name=\(FileJob.inputJunction)", "!", "gray", "!", "identity",
+                "name=\(job.outputs[0].junction)"
+            ])
         let (pipeline, built) = try Self.build(job)
         let decoder = try #require(built.input)
         #expect(decoder.source.factoryName == "uridecodebin")
@@ -48,10 +49,12 @@ struct FileJobElementsTests {
         #expect(decoder.source.sourcePads.isEmpty, "its pads come as it reads the input")
         #expect(decoder.decoded.pad(named: "sink")?.isLinked == false)
         // Turned upright as decoded, then through gray to the output's junction and chain.
-        #expect(Self.chain(from: decoder.decoded) == [
-            "videoconvert", "videoflip", "videoconvert", "identity", "gray", "identity", "videoconvert", "x264grayenc",
-            "mp4mux", "filesink",
-        ])
+        #expect(
+            Self.chain(from: decoder.decoded) == [
+                "videoconvert", "videoflip", "videoconvert", "identity", "gray", "identity", "videoconvert",
+                "x264grayenc",
+                "mp4mux", "filesink"
+            ])
         let output = try #require(built.outputs.first)
         #expect(output.encoder.factoryName == "x264grayenc")
         #expect(output.muxer?.factoryName == "mp4mux")
@@ -75,7 +78,7 @@ struct FileJobElementsTests {
         let job = try FileJob(
             tokens: [
                 input.path, "!", "tee", "name=t", "!", "queue", "!", "/tmp/a.mp4", "t.", "!", "queue", "!",
-                "/tmp/b.mkv",
+                "/tmp/b.mkv"
             ],
             swiftElements: [])
         let (pipeline, built) = try Self.build(job)
@@ -117,7 +120,7 @@ struct FileJobElementsTests {
         let job = try FileJob(
             tokens: [
                 "videotestsrc", "!", "tee", "name=t", "!", "queue", "!", "rtsp://127.0.0.1:8554/x", "t.", "!", "queue",
-                "!", "udp://127.0.0.1:5000", "t.", "!", "queue", "!", "/tmp/live.m3u8",
+                "!", "udp://127.0.0.1:5000", "t.", "!", "queue", "!", "/tmp/live.m3u8"
             ],
             swiftElements: [])
         let (pipeline, built) = try Self.build(job)

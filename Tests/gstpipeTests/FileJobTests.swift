@@ -36,8 +36,10 @@ struct FileJobTests {
         let second = Media.temporary("branch", "mkv")
         defer { [first, second].forEach { try? FileManager.default.removeItem(at: $0) } }
         let result = try CLI.run(
-            [input.path, "!", "gray", "!", "tee", "name=t", "!", "queue", "!", first.path, "t.", "!", "queue", "!",
-             second.path], timeout: 60)
+            [
+                input.path, "!", "gray", "!", "tee", "name=t", "!", "queue", "!", first.path, "t.", "!", "queue", "!",
+                second.path
+            ], timeout: 60)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stderr == "gstpipe: \(first.path) gets video only: the audio goes to one output\n")
         for (file, audio) in [(first, 0), (second, 1)] {
@@ -75,7 +77,7 @@ struct FileJobTests {
         "An output inside a ( ... ) bin still gets the input's audio, through ghost pads across the bins",
         arguments: [
             (["(", "gray", "!", "OUT", ")"], "mp4"), (["(", "gray", "!", "OUT", ")"], "mkv"),
-            (["gray", "!", "(", "queue", "!", "OUT", ")"], "mov"),
+            (["gray", "!", "(", "queue", "!", "OUT", ")"], "mov")
         ])
     func outputInBin(description: [String], fileExtension: String) async throws {
         let input = try await Media.clipWithAudio()
@@ -96,7 +98,7 @@ struct FileJobTests {
         arguments: [
             (["x264enc"], "could not link x264enc0 to gstpipe-encode0"),
             (["gray", "!", "jpegenc"], "could not link jpegenc0 to gstpipe-encode0"),
-            (["jpegdec"], "could not link videoconvert0 to jpegdec0"),
+            (["jpegdec"], "could not link videoconvert0 to jpegdec0")
         ])
     func linkErrorsNameTheElement(elements: [String], message: String) async throws {
         let input = try await Media.clipWithAudio()
@@ -114,7 +116,7 @@ struct FileJobTests {
         "gray ! out.mp4 writes monochrome (4:0:0) H.264; gray ! video/x-raw,format=I420 and colour stay 4:2:0",
         arguments: [
             (["gray"], "mp4", "4:0:0"), (["gray"], "mkv", "4:0:0"), (["gray"], "mov", "4:0:0"),
-            (["gray", "!", "video/x-raw,format=I420"], "mp4", "4:2:0"), (["videoflip", "method=none"], "mp4", "4:2:0"),
+            (["gray", "!", "video/x-raw,format=I420"], "mp4", "4:2:0"), (["videoflip", "method=none"], "mp4", "4:2:0")
         ])
     func chromaFormat(elements: [String], fileExtension: String, chroma: String) async throws {
         let input = try await Media.clipWithAudio()
@@ -147,8 +149,9 @@ struct FileJobTests {
         }
     }
 
-    @Test("An input without audio: each container gets the video alone, and no empty audio track",
-          arguments: ["mp4", "mov", "mkv", "webm"])
+    @Test(
+        "An input without audio: each container gets the video alone, and no empty audio track",
+        arguments: ["mp4", "mov", "mkv", "webm"])
     func noAudioInput(fileExtension: String) async throws {
         let input = try await Media.clipWithoutAudio()
         let output = Media.temporary("video-only", fileExtension)
@@ -224,7 +227,8 @@ struct FileJobTests {
 
         let second = folder.appendingPathComponent("second out.mkv")
         let description = folder.appendingPathComponent("job.pipeline")
-        try "# a file job\n\"\(input.path)\" ! gray\n    ! \"\(second.path)\"\n".write(to: description, atomically: true, encoding: .utf8)
+        try "# a file job\n\"\(input.path)\" ! gray\n    ! \"\(second.path)\"\n".write(
+            to: description, atomically: true, encoding: .utf8)
         let fromFile = try CLI.run(["-f", description.path])
         #expect(fromFile.status == 0, "\(fromFile.stderr)")
         #expect(try await Media.frames(of: second).count == 250)
@@ -235,7 +239,9 @@ struct FileJobTests {
         let input = try await Media.clipWithAudio()
         let output = Media.temporary("cut", "mp4")
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try CLI.run([input.path, "!", "gray", "!", "identity", "name=breaker", "error-after=40", "!", output.path])
+        let result = try CLI.run([
+            input.path, "!", "gray", "!", "identity", "name=breaker", "error-after=40", "!", output.path
+        ])
         #expect(result.status == 1)
         #expect(result.stderr.hasPrefix("ERROR: from element breaker: "), "\(result.stderr)")
         let frames = try await Media.frames(of: output)
@@ -264,8 +270,10 @@ struct FileJobTests {
             try? FileManager.default.removeItem(at: second)
         }
         let result = try CLI.run(
-            [input.path, "!", "tee", "name=t", "!", "queue", "!", "gray", "!", "filesink", "location=\(first.path)",
-             "t.", "!", "queue", "!", "gray", "!", second.path], timeout: 90)
+            [
+                input.path, "!", "tee", "name=t", "!", "queue", "!", "gray", "!", "filesink", "location=\(first.path)",
+                "t.", "!", "queue", "!", "gray", "!", second.path
+            ], timeout: 90)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(try await Media.frames(of: first).count == 100)
         #expect(try await Media.frames(of: second).count == 100)
@@ -316,7 +324,7 @@ struct FileJobTests {
                 "ERROR: cannot write out.avi: gstpipe writes .mp4, .mov, .mkv, .webm, .y4m, .png, .jpg, .wav, .flac, "
                     + ".ogg, .opus, .m4a, .mka and .mp3 files by name (put an encoder and filesink "
                     + "location=out.avi in its place for anything else)\n"
-            ),
+            )
         ])
     func usageErrors(description: String, message: String) throws {
         let result = try CLI.run(description.split(separator: " ").map(String.init))
@@ -369,7 +377,8 @@ struct FileJobTests {
         #expect(notMedia.status == 1)
         #expect(
             notMedia.stderr
-                == "ERROR: \(noise.path) is not a media file GStreamer can read (Could not determine type of stream.)\n")
+                == "ERROR: \(noise.path) is not a media file GStreamer can read (Could not determine type of stream.)\n"
+        )
 
         let nowhere = try CLI.run(["noise", "num-buffers=3", "!", "gray", "!", "/nonexistent/out.mp4"])
         #expect(nowhere.status == 1)
@@ -438,14 +447,18 @@ struct FileJobTests {
     }
 
     @Test(
-        "Real clips from ../shared/media", .enabled(if: Media.isPresent("moviepy__chaplin.mp4") != nil, "../shared/media is absent"),
+        "Real clips from ../shared/media",
+        .enabled(if: Media.isPresent("moviepy__chaplin.mp4") != nil, "../shared/media is absent"),
         arguments: [
-        ("moviepy__chaplin.mp4", 0, ""),
-        ("gomp4__sample_qt.mp4", 1, "no video frames were decoded from"),
-        ("pymediainfo__sample.mkv", 1, "has no video stream"),
-        ("filetype__sample.mov", 0, "cannot be decoded (no QDesign Music (QDM) decoder installed): writing video only"),
-        ("mediabunny__annex-b.mp4", 1, "ends early"),
-    ])
+            ("moviepy__chaplin.mp4", 0, ""),
+            ("gomp4__sample_qt.mp4", 1, "no video frames were decoded from"),
+            ("pymediainfo__sample.mkv", 1, "has no video stream"),
+            (
+                "filetype__sample.mov", 0,
+                "cannot be decoded (no QDesign Music (QDM) decoder installed): writing video only"
+            ),
+            ("mediabunny__annex-b.mp4", 1, "ends early")
+        ])
     func realClips(name: String, status: Int32, message: String) throws {
         let clip = try #require(Media.isPresent(name), "../shared/media/\(name) is absent")
         let output = Media.temporary("real", "mp4")
@@ -462,9 +475,10 @@ struct TokenReaderTests {
     func notFiles() throws {
         try GStreamer.initialize()
         let reader = TokenReader(names: ["mux", "m"])
-        for token in ["mux.", "mux.video_0", "queue0.sink", "videoconvert1.src", "video/x-raw", "video/x-raw,width=320",
-            "fakesink", "location=out.mp4", "rtsp://camera/stream", "udp://0.0.0.0:5000", "!"]
-        {
+        for token in [
+            "mux.", "mux.video_0", "queue0.sink", "videoconvert1.src", "video/x-raw", "video/x-raw,width=320",
+            "fakesink", "location=out.mp4", "rtsp://camera/stream", "udp://0.0.0.0:5000", "!"
+        ] {
             #expect(!reader.isFileName(token, position: .last), "\(token)")
         }
         // Network streams are decoded like files (Streams); other URIs stay gst-launch-1.0's source elements.
@@ -483,6 +497,9 @@ struct TokenReaderTests {
     func descriptionFile() {
         let text = "# a job\n\"/tmp/take #2  a.mp4\" ! gray # gray it\n  ! out.mkv\n"
         #expect(DescriptionFile.description(from: text) == "\"/tmp/take #2  a.mp4\" ! gray    ! out.mkv")
-        #expect(TokenReader.tokens(of: DescriptionFile.description(from: text)) == ["\"/tmp/take #2  a.mp4\"", "!", "gray", "!", "out.mkv"])
+        #expect(
+            TokenReader.tokens(of: DescriptionFile.description(from: text)) == [
+                "\"/tmp/take #2  a.mp4\"", "!", "gray", "!", "out.mkv"
+            ])
     }
 }

@@ -44,7 +44,7 @@ struct FileKeepsTests {
         defer { try? FileManager.default.removeItem(at: output) }
         let result = try CLI.run([
             "videotestsrc", "num-buffers=10", "!", "video/x-raw,width=320,height=240", "!", "taginject",
-            "tags=image-orientation=rotate-90", "!", "gray", "!", output.path,
+            "tags=image-orientation=rotate-90", "!", "gray", "!", output.path
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let video = try FFProbe.Video(output)
@@ -71,7 +71,9 @@ struct FileKeepsTests {
         #expect(output.rotation == (try FFProbe.Video(input).rotation))
     }
 
-    @Test("A 2:1 pixel aspect ratio is kept: the same SAR and display aspect as ffmpeg's output", arguments: ["mp4", "mkv"])
+    @Test(
+        "A 2:1 pixel aspect ratio is kept: the same SAR and display aspect as ffmpeg's output",
+        arguments: ["mp4", "mkv"])
     func pixelAspectRatio(fileExtension: String) throws {
         let input = Media.temporary("sar", "mp4")
         let ours = Media.temporary("sar-out", fileExtension)
@@ -79,7 +81,7 @@ struct FileKeepsTests {
         defer { [input, ours, theirs].forEach { try? FileManager.default.removeItem(at: $0) } }
         try FFmpeg.run([
             "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25", "-t", "1", "-vf", "setsar=2/1", "-c:v", "libx264",
-            input.path,
+            input.path
         ])
         try FFmpeg.run(["-i", input.path, theirs.path])
         let result = try CLI.run([input.path, "!", "gray", "!", ours.path])
@@ -106,7 +108,7 @@ struct FileKeepsTests {
             "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-f", "lavfi", "-i", "sine=duration=1", "-t", "1",
             "-c:v", "libx264", "-c:a", "aac", "-metadata", "title=A title", "-metadata", "artist=An artist",
             "-metadata", "comment=A comment", "-metadata", "creation_time=2020-01-02T03:04:05Z",
-            "-metadata:s:a:0", "language=fra", input.path,
+            "-metadata:s:a:0", "language=fra", input.path
         ])
         let result = try CLI.run([input.path, "!", "gray", "!", output.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -128,7 +130,7 @@ struct FileKeepsTests {
         let title = #"Café "quoted" \ back"#
         try FFmpeg.run([
             "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25", "-t", "1", "-c:v", "libx264", "-metadata",
-            "title=\(title)", input.path,
+            "title=\(title)", input.path
         ])
         let result = try CLI.run([input.path, "!", "gray", "!", output.path])
         #expect(result.status == 0, "\(result.stderr)")
@@ -144,8 +146,9 @@ struct FileKeepsTests {
         let output = Media.temporary("alpha-out", "mp4")
         defer { [input, output].forEach { try? FileManager.default.removeItem(at: $0) } }
         try FFmpeg.run([
-            "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10", "-t", "1", "-c:v", codec, "-metadata:s:v", "alpha_mode=1",
-            input.path,
+            "-f", "lavfi", "-i", "testsrc=size=64x64:rate=10", "-t", "1", "-c:v", codec, "-metadata:s:v",
+            "alpha_mode=1",
+            input.path
         ])
         let refused = try CLI.run(
             [input.path, "!", "gray", "!", output.path],
@@ -200,7 +203,8 @@ enum FFmpeg {
 extension FFProbe {
     /// ffprobe's JSON for `entries` of `url`.
     static func json(_ entries: [String], _ url: URL) throws -> [String: Any] {
-        let result = try CLI.run(["-v", "error"] + entries + ["-of", "json", url.path], executable: URL(fileURLWithPath: path))
+        let result = try CLI.run(
+            ["-v", "error"] + entries + ["-of", "json", url.path], executable: URL(fileURLWithPath: path))
         return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
     }
 
@@ -215,8 +219,10 @@ extension FFProbe {
 
         init(_ url: URL) throws {
             let json = try FFProbe.json(
-                ["-select_streams", "v:0", "-show_entries",
-                 "stream=width,height,sample_aspect_ratio,display_aspect_ratio:stream_side_data=rotation"], url)
+                [
+                    "-select_streams", "v:0", "-show_entries",
+                    "stream=width,height,sample_aspect_ratio,display_aspect_ratio:stream_side_data=rotation"
+                ], url)
             let stream = (json["streams"] as? [[String: Any]])?.first ?? [:]
             width = stream["width"] as? Int
             height = stream["height"] as? Int

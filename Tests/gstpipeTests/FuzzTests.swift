@@ -33,14 +33,16 @@ enum GarbledDescriptions {
         "noise num-buffers=3 ! video/x-raw,format=BGRA,width=16,height=8 ! gray ! videoconvert ! fakesink",
         "noise num-buffers=3 width=16 height=8 ! tee name=t t. ! queue ! gray ! fakesink t. ! queue ! fakesink",
         "( noise num-buffers=3 width=16 height=8 ! gray ) ! fakesink",
-        "noise num-buffers=3 width=16 height=8 ! gray gray8=true ! gray matrix=bt709 ! fakesink",
+        "noise num-buffers=3 width=16 height=8 ! gray gray8=true ! gray matrix=bt709 ! fakesink"
     ]
     // No stray "t.": `tee name=t ! queue ! t.` links the tee back into itself, and GStreamer 1.22's
     // parser then recurses through the loop's caps queries until the stack overflows: a segfault in
     // gst_parse_launch_full, in gst-launch-1.0 as in gstpipe (`tee name=t ! queue ! t. t. ! fakesink`).
     static let strayTokens = ["!", "(", ")", ".", ",", "name=", "=", "! !", "{", "\"", "'", "]", "[", ";"]
-    static let badValues = ["", "-1", "0", "abc", "99999999999999999999", "1.5", "-2147483649", "true", "/", "\"\"",
-                            "video/x-raw", "bt2020", "1/0", "[1,2]"]
+    static let badValues = [
+        "", "-1", "0", "abc", "99999999999999999999", "1.5", "-2147483649", "true", "/", "\"\"",
+        "video/x-raw", "bt2020", "1/0", "[1,2]"
+    ]
     // num-buffers must stay bounded: no -1. An out-of-range value such as -2, which GLib only warns
     // about (gst-launch-1.0 then runs endlessly), is a parse error in gstpipe (exit 2). Nor 0: a source
     // that sends no buffer raises no not-linked error, so a sink cut off by a dropped `!` would wait
@@ -50,12 +52,12 @@ enum GarbledDescriptions {
         "video/x-raw,width=0", "video/x-raw,format=NOPE", "video/x-raw,width=[1,", "video/x-raw,framerate=0/0",
         "video/x-raw,width=-5,height=-5", "x/y", "video/x-raw,format=GRAY8,width=1,height=1",
         "video/x-raw(memory:GLMemory)", "audio/x-raw", "video/x-raw,width=(string)wide", "video/x-raw,,",
-        "video/x-raw,format={I420,BGRA},width=7,height=3",
+        "video/x-raw,format={I420,BGRA},width=7,height=3"
     ]
     static let oddSwift = [
         "gray ! noise num-buffers=2", "noise num-buffers=2 ! noise num-buffers=2", "gray name=a a. ! a.",
         "gray name=g ! g.", "noise num-buffers=2 name=n n. ! n.", "gray ! gray", "noise num-buffers=2 ! gray ! gray",
-        "( gray )", "( noise num-buffers=2 )", "gray ! tee", "noise num-buffers=2 gray",
+        "( gray )", "( noise num-buffers=2 )", "gray ! tee", "noise num-buffers=2 gray"
     ]
 
     static func make(using generator: inout SeededGenerator) -> [String] {
@@ -67,7 +69,9 @@ enum GarbledDescriptions {
             case 0:
                 let stray = strayTokens.randomElement(using: &generator)!
                 // "name=" right before num-buffers=3 would take that token as its value, unbounding the source.
-                if stray.hasSuffix("="), position < tokens.count, tokens[position].hasPrefix("num-buffers=") { continue }
+                if stray.hasSuffix("="), position < tokens.count, tokens[position].hasPrefix("num-buffers=") {
+                    continue
+                }
                 tokens.insert(contentsOf: stray.split(separator: " ").map(String.init), at: position)
             case 1:
                 let properties = tokens.indices.filter { tokens[$0].contains("=") && !tokens[$0].contains("/") }
@@ -94,7 +98,9 @@ enum GarbledDescriptions {
                 else { continue }
                 let token = tokens[index]
                 // A second source element must be bounded too.
-                tokens.insert(contentsOf: token == "noise" || token == "videotestsrc" ? [token, "num-buffers=2"] : [token], at: index)
+                tokens.insert(
+                    contentsOf: token == "noise" || token == "videotestsrc" ? [token, "num-buffers=2"] : [token],
+                    at: index)
             }
         }
         return tokens
@@ -106,9 +112,12 @@ struct FuzzTests {
     /// GSTPIPE_FUZZ_RUNS raises it for a longer session.
     static let runs = ProcessInfo.processInfo.environment["GSTPIPE_FUZZ_RUNS"].flatMap { Int($0) } ?? 60
 
-    @Test("Garbled descriptions end in exit 0, 1 or 2 within 20 s: no crash, no hang (seed printed; GSTPIPE_FUZZ_SEED replays)")
+    @Test(
+        "Garbled descriptions end in exit 0, 1 or 2 within 20 s: no crash, no hang (seed printed; GSTPIPE_FUZZ_SEED replays)"
+    )
     func garbledDescriptions() throws {
-        let seed = ProcessInfo.processInfo.environment["GSTPIPE_FUZZ_SEED"].flatMap { UInt64($0) }
+        let seed =
+            ProcessInfo.processInfo.environment["GSTPIPE_FUZZ_SEED"].flatMap { UInt64($0) }
             ?? UInt64.random(in: 0..<1_000_000)
         print("FuzzTests: seed \(seed) (rerun with GSTPIPE_FUZZ_SEED=\(seed))")
         var generator = SeededGenerator(state: seed)
@@ -127,11 +136,15 @@ struct FuzzTests {
             #expect(result.status != -1, "\(description): still running after 20 s\n\(result.stderr)")
             #expect([0, 1, 2].contains(result.status), "\(description): exit \(result.status)\n\(result.stderr)")
             if result.status == 1 || result.status == 2 {
-                #expect(result.stderr.contains("ERROR: "), "\(description): exit \(result.status) without an error\n\(result.stderr)")
+                #expect(
+                    result.stderr.contains("ERROR: "),
+                    "\(description): exit \(result.status) without an error\n\(result.stderr)")
             }
             statuses[result.signaled ? -result.status : result.status, default: 0] += 1
             if ProcessInfo.processInfo.environment["GSTPIPE_FUZZ_VERBOSE"] != nil {
-                print("FuzzTests: exit \(result.status): \(arguments.joined(separator: " "))  | \(result.stderr.prefix(120))")
+                print(
+                    "FuzzTests: exit \(result.status): \(arguments.joined(separator: " "))  | \(result.stderr.prefix(120))"
+                )
             }
         }
         print("FuzzTests: \(cases.count) runs, exit statuses \(statuses.sorted { $0.key < $1.key })")

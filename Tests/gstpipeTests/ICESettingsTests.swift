@@ -38,7 +38,8 @@ struct ICESettingsTests {
     @Test("--public-ip: each host candidate again at the public address, same port, lower priority")
     func advertised() throws {
         var ice = ICESettings()
-        let sdp = "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n"
+        let sdp =
+            "v=0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n"
             + "a=candidate:1 1 UDP 2015363327 10.0.0.5 40000 typ host\r\n"
             + "a=candidate:2 1 UDP 1679819007 198.51.100.2 40000 typ srflx raddr 10.0.0.5 rport 40000\r\n"
         #expect(ice.advertised(sdp) == sdp)
@@ -74,7 +75,8 @@ struct ICESettingsTests {
             timeout: 30)
         #expect(noOutput.status == 2, "\(noOutput.stderr)")
         #expect(
-            noOutput.stderr.contains("--stun, --turn and --public-ip are for WebRTC (webrtc://, whip+http://"), "\(noOutput.stderr)")
+            noOutput.stderr.contains("--stun, --turn and --public-ip are for WebRTC (webrtc://, whip+http://"),
+            "\(noOutput.stderr)")
         let wrong = try CLI.run(
             ["noise", "!", "gray", "!", "webrtc://127.0.0.1:8890/live", "--turn", "turn://127.0.0.1:3478"],
             timeout: 30)

@@ -110,7 +110,8 @@ enum Media {
     /// Every frame of the file's video, as I420, decoded by GStreamer.
     static func frames(of url: URL) async throws -> [VideoFrame] {
         let pipeline = try Pipeline(
-            launch: "uridecodebin uri=\(url.absoluteString) ! videoconvert ! video/x-raw,format=I420 ! appsink name=out")
+            launch: "uridecodebin uri=\(url.absoluteString) ! videoconvert ! video/x-raw,format=I420 ! appsink name=out"
+        )
         let frames = try pipeline.frames(fromAppSink: "out", capacity: 4)
         try pipeline.play()
         var result: [VideoFrame] = []
@@ -137,7 +138,8 @@ enum Media {
         try frame.withPlanes { planes in
             planes.dropFirst().map { plane in
                 (0..<plane.rows).map { row in
-                    (0..<plane.pixelBytesPerRow).map { abs(Int(plane.bytes[row * plane.bytesPerRow + $0]) - 128) }.max() ?? 0
+                    (0..<plane.pixelBytesPerRow).map { abs(Int(plane.bytes[row * plane.bytesPerRow + $0]) - 128) }.max()
+                        ?? 0
                 }.max() ?? 0
             }.max() ?? 0
         }

@@ -16,9 +16,12 @@ struct MediaKindTests {
             in: ["audiotestsrc", "wave=sine", "!", "audio/x-raw,rate=8000", "!", "volume", "volume=0.5"],
             klass: GStreamer.classification(ofElement:))
         #expect(audio == [.audio: "audiotestsrc"])
-        let video = MediaKind.found(in: ["videotestsrc", "!", "video/x-raw,width=64", "!", "videoflip"], klass: GStreamer.classification(ofElement:))
+        let video = MediaKind.found(
+            in: ["videotestsrc", "!", "video/x-raw,width=64", "!", "videoflip"],
+            klass: GStreamer.classification(ofElement:))
         #expect(video == [.video: "videotestsrc"])
-        let neither = MediaKind.found(in: ["queue", "!", "tee", "name=t", "t.", "!", "identity"], klass: GStreamer.classification(ofElement:))
+        let neither = MediaKind.found(
+            in: ["queue", "!", "tee", "name=t", "t.", "!", "identity"], klass: GStreamer.classification(ofElement:))
         #expect(neither.isEmpty)
         #expect(GStreamer.classification(ofElement: "audioconvert") == "Filter/Converter/Audio")
         #expect(GStreamer.classification(ofElement: "nosuchelement") == nil)
@@ -39,7 +42,8 @@ struct MediaKindTests {
         #expect(!pipeline.allElements.contains { $0.factoryName == "videoconvert" })
 
         let mapped = try FileJob(
-            tokens: ["audionoise", "!", "mono", "!", "filesink", "location=out.flac"], swiftElements: ["audionoise", "mono"],
+            tokens: ["audionoise", "!", "mono", "!", "filesink", "location=out.flac"],
+            swiftElements: ["audionoise", "mono"],
             klass: klass)
         #expect(
             mapped.notes == [
@@ -60,14 +64,20 @@ struct MediaKindTests {
             tokens: ["noise", "!", "videoflip", "!", "a.mp4", "audiotestsrc", "num-buffers=3", "!", "b.wav"],
             swiftElements: ["noise"], klass: klass)
         #expect(job.media == .video)
-        #expect(Dictionary(uniqueKeysWithValues: job.outputs.map { ($0.path, $0.media) }) == ["a.mp4": .video, "b.wav": .audio])
+        #expect(
+            Dictionary(uniqueKeysWithValues: job.outputs.map { ($0.path, $0.media) }) == [
+                "a.mp4": .video, "b.wav": .audio
+            ])
         let (pipeline, built) = try FileJobElementsTests.build(job)
         defer { withExtendedLifetime(pipeline) {} }
         let encoders = built.outputs.map { ($0.file.path, $0.encoder.factoryName) }
         #expect(Dictionary(uniqueKeysWithValues: encoders) == ["a.mp4": "x264enc", "b.wav": "wavenc"])
         #expect(job.outputs.allSatisfy { $0.audioEncoder == nil || $0.path == "a.mp4" })
 
-        #expect(FileJob.chainStart(before: 8, in: ["noise", "!", "gray", "!", "a.mp4", "audiotestsrc", "num-buffers=3", "!", "b.wav"]) == 5)
+        #expect(
+            FileJob.chainStart(
+                before: 8, in: ["noise", "!", "gray", "!", "a.mp4", "audiotestsrc", "num-buffers=3", "!", "b.wav"]) == 5
+        )
         // A tee's branch names no kind of its own: it carries what the tee does.
         #expect(throws: FileJob.Failure.self) {
             try FileJob(
@@ -85,7 +95,7 @@ struct MediaKindTests {
         #expect(
             job.tokens == [
                 "identity", "name=\(FileJob.inputJunction)", "!", "volume", "!", "identity",
-                "name=\(job.outputs[0].junction)",
+                "name=\(job.outputs[0].junction)"
             ])
         let (pipeline, built) = try FileJobElementsTests.build(job)
         defer { withExtendedLifetime(pipeline) {} }

@@ -78,7 +78,7 @@ struct MetricsLibraryTests {
         #expect(
             events.map { $0.firstMatch(of: #/"event":"([a-z_]+)"/#).map { String($0.1) } ?? "?" } == [
                 "started", "viewer_joined", "input_lost", "input_back", "recording_written", "recording_deleted",
-                "viewer_left", "stopped",
+                "viewer_left", "stopped"
             ], "\(events)")
         #expect(events[3].hasSuffix(",\"event\":\"input_back\",\"after_seconds\":4.200}"), "\(events)")
         #expect(events[1].contains("\"output\":\"a \\\"quoted\\\\\\\" name\\nnext\""), "\(events)")

@@ -55,7 +55,7 @@ struct MetricsTests {
             "gstpipe_input_frames_total{}", "gstpipe_element_frames_in_total{element=gray0}",
             "gstpipe_element_frames_out_total{element=gray0}", "gstpipe_output_frames_in_total{output=rtsp0}",
             "gstpipe_output_frames_out_total{output=rtsp0}", "gstpipe_output_bytes_total{output=rtsp0}",
-            "gstpipe_output_latency_seconds_count{output=rtsp0}",
+            "gstpipe_output_latency_seconds_count{output=rtsp0}"
         ]
         for name in rising {
             let (before, after) = (first[name] ?? .infinity, second[name] ?? 0)
@@ -104,7 +104,7 @@ struct MetricsTests {
             "/usr/bin/ffmpeg",
             [
                 "-hide_banner", "-nostdin", "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:8554/gray", "-f", "null",
-                "-",
+                "-"
             ])
         let watchingAgain = await Scrape.until(timeout: 30) {
             (try? await Scrape.samples(metricsURL, in: session.namespace))?["gstpipe_output_viewers{output=rtsp0}"] == 1

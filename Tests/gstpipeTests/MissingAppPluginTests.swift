@@ -14,7 +14,9 @@ struct MissingAppPluginTests {
         #expect(!result.signaled, "\(result.stderr)")
         #expect(result.status == 1)
         #expect(result.stderr.contains("cannot register the Swift elements"))
-        #expect(result.stderr.contains("no element \"appsrc\": it usually comes with the Debian package gstreamer1.0-plugins-base"))
+        #expect(
+            result.stderr.contains(
+                "no element \"appsrc\": it usually comes with the Debian package gstreamer1.0-plugins-base"))
     }
 
     @Test("A Swift element loaded as a plugin fails its state change with the same message, instead of crashing")
@@ -33,6 +35,9 @@ struct MissingAppPluginTests {
         // gst-launch-1.0 exits -1 when the pipeline does not start.
         #expect(result.status == 255)
         let output = result.stdout + result.stderr
-        #expect(output.contains("no element \"appsrc\": it usually comes with the Debian package gstreamer1.0-plugins-base"), "\(output)")
+        #expect(
+            output.contains(
+                "no element \"appsrc\": it usually comes with the Debian package gstreamer1.0-plugins-base"),
+            "\(output)")
     }
 }

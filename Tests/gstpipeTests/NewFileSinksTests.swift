@@ -29,9 +29,10 @@ struct NewFileSinksTests {
         // About six 64x64 I420 frames (36 KiB, live at 30 a second) reach the file, then error-after fails the run: the
         // file was still empty on disk when the error came (filesink flushes on stop), and was deleted.
         let run = try CLI.run([
-            "videotestsrc", "is-live=true", "num-buffers=100", "!", "video/x-raw,format=I420,width=64,height=64", "!", "tee",
+            "videotestsrc", "is-live=true", "num-buffers=100", "!", "video/x-raw,format=I420,width=64,height=64", "!",
+            "tee",
             "name=t", "!", "queue", "!", "filesink", "location=\(output.path)", "t.", "!", "queue", "!",
-            "identity", "error-after=6", "!", "fakesink",
+            "identity", "error-after=6", "!", "fakesink"
         ])
         #expect(run.status == 1, "\(run.stderr)")
         let size = (try? FileManager.default.attributesOfItem(atPath: output.path))?[.size] as? Int ?? -1

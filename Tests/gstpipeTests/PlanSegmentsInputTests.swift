@@ -35,7 +35,7 @@ struct PlanSegmentsInputTests {
         defer { [whole, cut].forEach { try? FileManager.default.removeItem(at: $0) } }
         try ffmpeg([
             "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=20", "-pix_fmt", "yuv420p", "-c:v", "libx264",
-            "-preset", "ultrafast", "-movflags", "+faststart", whole.path,
+            "-preset", "ultrafast", "-movflags", "+faststart", whole.path
         ])
         // The header (moov first) and the start of the media data box: no sample is readable.
         let bytes = try Data(contentsOf: whole)
@@ -58,10 +58,13 @@ struct PlanSegmentsInputTests {
         let timing = statedRate ? [] : ["-vf", "setpts='(N*0.05+gte(N,10)*N*0.01)/TB'", "-fps_mode", "vfr"]
         let source = ["-f", "lavfi", "-i", "testsrc=size=160x120:rate=20", "-t", "4"]
         try ffmpeg(source + timing + ["-c:v", "libvpx", written.path])
-        let counted = try standardOutput(of: FFProbe.path, [
-            "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames", "-of",
-            "csv=p=0", written.path,
-        ])
+        let counted = try standardOutput(
+            of: FFProbe.path,
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                "-of",
+                "csv=p=0", written.path
+            ])
         let text = String(decoding: counted, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
         let frames = try #require(Int(text))
         // Its Duration (an 8-byte float in milliseconds) set to 400: what moviepy's no_duration.webm,

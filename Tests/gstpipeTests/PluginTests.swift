@@ -18,7 +18,7 @@ struct PluginRun {
         try CLI.run(
             arguments, executable: URL(fileURLWithPath: executable),
             environment: [
-                "GST_PLUGIN_PATH": folder.path, "GST_REGISTRY": folder.appendingPathComponent("registry.bin").path,
+                "GST_PLUGIN_PATH": folder.path, "GST_REGISTRY": folder.appendingPathComponent("registry.bin").path
             ])
     }
 }
@@ -32,7 +32,7 @@ struct PluginTests {
         for line in [
             "  Long-name                Grayscale renderer", "  Name                     gstpipe",
             "  Version                  0.1.0", "  SINK template: 'sink'", "  SRC template: 'src'",
-            "  gray8               : Emit GRAY8 (one plane) instead of the input's format", "  matrix              : ",
+            "  gray8               : Emit GRAY8 (one plane) instead of the input's format", "  matrix              : "
         ] {
             #expect(result.stdout.contains(line), "missing: \(line)")
         }
@@ -56,8 +56,11 @@ struct PluginTests {
         let file = run.folder.appendingPathComponent("out.raw")
         let result = try run.run(
             "/usr/bin/gst-launch-1.0",
-            ["-q", "audionoise", "num-buffers=25", "samplesperbuffer=480", "!", "audio/x-raw,format=S16LE,channels=2", "!",
-             "mono", "!", "audio/x-raw,channels=1", "!", "filesink", "location=\(file.path)"])
+            [
+                "-q", "audionoise", "num-buffers=25", "samplesperbuffer=480", "!",
+                "audio/x-raw,format=S16LE,channels=2", "!",
+                "mono", "!", "audio/x-raw,channels=1", "!", "filesink", "location=\(file.path)"
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int
         #expect(size == 25 * 480 * 2)
@@ -108,8 +111,11 @@ struct UserPluginTests {
         let file = run.folder.appendingPathComponent("out.raw")
         let result = try run.run(
             "/usr/bin/gst-launch-1.0",
-            ["-q", "videotestsrc", "num-buffers=3", "pattern=smpte", "!", "video/x-raw,format=GRAY8,width=64,height=48",
-             "!", "threshold", "level=100", "!", "filesink", "location=\(file.path)"])
+            [
+                "-q", "videotestsrc", "num-buffers=3", "pattern=smpte", "!",
+                "video/x-raw,format=GRAY8,width=64,height=48",
+                "!", "threshold", "level=100", "!", "filesink", "location=\(file.path)"
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let bytes = try Data(contentsOf: file)
         #expect(bytes.count == 3 * 64 * 48)

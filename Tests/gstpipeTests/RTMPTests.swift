@@ -48,7 +48,7 @@ struct RTMPTests {
                 "/usr/bin/ffmpeg",
                 [
                     "-hide_banner", "-nostdin", "-v", "error", "-i", url, "-t", "\(seconds)", "-c", "copy", "-y",
-                    file.path,
+                    file.path
                 ]
             ).finish(timeout: Double(seconds) + 20)
             if result.status == 0 { return result }
@@ -59,10 +59,13 @@ struct RTMPTests {
 
     /// The key frames' times in a recording, in seconds.
     static func keyFrameTimes(_ file: URL) async throws -> [Double] {
-        let result = try await Spawned("/usr/bin/ffprobe", [
-            "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0",
-            file.path,
-        ]).finish(timeout: 30)
+        let result = try await Spawned(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "packet=pts_time,flags", "-of", "csv=p=0",
+                file.path
+            ]
+        ).finish(timeout: 30)
         return result.stdout.split(separator: "\n").compactMap { line in
             let fields = line.split(separator: ",")
             guard fields.count >= 2, fields[1].hasPrefix("K") else { return nil }
@@ -84,7 +87,7 @@ struct RTMPTests {
             (
                 "rtmp://127.0.0.1/live/\(Self.key)?latency=2",
                 "rtmp://127.0.0.1/live/***?latency=2: an rtmp:// output has no option latency"
-            ),
+            )
         ]
         for (address, says) in cases {
             let result = try CLI.run(
@@ -114,8 +117,10 @@ struct RTMPTests {
         let comment = Comment(rawValue: "gstpipe: \(published.stderr)\nffmpeg: \(played.stderr)")
         #expect(published.status == 0, comment)
         #expect(played.status == 0, comment)
-        #expect(published.stderr.contains("publishing H.264 (a bitrate suited to the size) and AAC in FLV to "
-            + "rtmp://127.0.0.1/live/***"), comment)
+        #expect(
+            published.stderr.contains(
+                "publishing H.264 (a bitrate suited to the size) and AAC in FLV to "
+                    + "rtmp://127.0.0.1/live/***"), comment)
 
         let streams = try await probeStreams(
             recording.path, entries: "codec_name,pix_fmt,width,height,sample_rate,channels,nb_read_frames")
@@ -145,8 +150,10 @@ struct RTMPTests {
         let log = folder.appendingPathComponent("gstpipe.log")
         let publisher = namespace.run(
             "/bin/sh",
-            ["-c", "exec \"$0\" \"$@\" 2>\(log.path)", CLI.binary.path, "noise", "!", "gray", "!",
-             "rtmp://127.0.0.1/live/\(Self.key)"])
+            [
+                "-c", "exec \"$0\" \"$@\" 2>\(log.path)", CLI.binary.path, "noise", "!", "gray", "!",
+                "rtmp://127.0.0.1/live/\(Self.key)"
+            ])
         let url = "rtmp://127.0.0.1/live/\(Self.key)"
         let beforeFile = folder.appendingPathComponent("before.flv")
         let before = await Self.record(url, seconds: 3, into: beforeFile, in: namespace)
@@ -183,18 +190,24 @@ struct RTMPTests {
             CLI.binary.path, ["noise", "!", "gray", "!", "rtmp://127.0.0.1/closed/\(Self.key)"]
         ).finish(timeout: 30)
         #expect(denied.status == 1, "\(denied.stderr)")
-        let refusal = "cannot publish to rtmp://127.0.0.1/closed/***: the server closed the connection as gstpipe "
+        let refusal =
+            "cannot publish to rtmp://127.0.0.1/closed/***: the server closed the connection as gstpipe "
             + "began to publish: it refused the stream key"
         #expect(denied.stderr.contains(refusal), "\(denied.stderr)")
         // The key from the environment, and a port nothing listens on.
         let nobody = await namespace.run(
-            "/usr/bin/env", ["GSTPIPE_RTMP_KEY=\(Self.key)", CLI.binary.path, "noise", "!", "gray", "!",
-                             "rtmp://127.0.0.1:1936/live"]
+            "/usr/bin/env",
+            [
+                "GSTPIPE_RTMP_KEY=\(Self.key)", CLI.binary.path, "noise", "!", "gray", "!",
+                "rtmp://127.0.0.1:1936/live"
+            ]
         ).finish(timeout: 30)
         _ = await nginx.stop()
         #expect(nobody.status == 1, "\(nobody.stderr)")
-        #expect(nobody.stderr.contains("cannot publish to rtmp://127.0.0.1:1936/live: nothing answers at "
-            + "rtmp://127.0.0.1:1936/live"), "\(nobody.stderr)")
+        #expect(
+            nobody.stderr.contains(
+                "cannot publish to rtmp://127.0.0.1:1936/live: nothing answers at "
+                    + "rtmp://127.0.0.1:1936/live"), "\(nobody.stderr)")
         Self.expectNoKey([denied.stdout, denied.stderr, nobody.stdout, nobody.stderr], "refused")
     }
 
@@ -223,8 +236,11 @@ struct RTMPTests {
         let trusting = "mount --bind \"$0\" /etc/ssl/certs/ca-certificates.crt && exec \"$@\""
         let publisher = namespace.run(
             "/usr/bin/unshare",
-            ["-m", "/bin/sh", "-c", trusting, certificate.certificate, CLI.binary.path, "noise", "num-buffers=210", "!",
-             "gray", "!", address])
+            [
+                "-m", "/bin/sh", "-c", trusting, certificate.certificate, CLI.binary.path, "noise", "num-buffers=210",
+                "!",
+                "gray", "!", address
+            ])
         let recording = folder.appendingPathComponent("tls.flv")
         let played = await Self.record(
             "rtmp://127.0.0.1/live/\(Self.key)", seconds: 3, into: recording, in: namespace)
@@ -247,9 +263,11 @@ struct RTMPTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let sender = namespace.run(
             "/usr/bin/ffmpeg",
-            ["-hide_banner", "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25",
-             "-f", "lavfi", "-i", "sine", "-t", "5", "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-f", "flv",
-             "rtmp://127.0.0.1/live/camera"])
+            [
+                "-hide_banner", "-nostdin", "-v", "error", "-re", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=25",
+                "-f", "lavfi", "-i", "sine", "-t", "5", "-c:v", "libx264", "-g", "25", "-c:a", "aac", "-f", "flv",
+                "rtmp://127.0.0.1/live/camera"
+            ])
         try await Task.sleep(for: .seconds(1))
         let output = folder.appendingPathComponent("read.mp4")
         let reader = await namespace.run(

@@ -139,7 +139,7 @@ final class RTSPAuthSession: Sendable {
         let key = folder.appendingPathComponent("\(name).key").path
         try await openssl([
             "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
-            "-subj", "/CN=127.0.0.1",
+            "-subj", "/CN=127.0.0.1"
         ])
         return (certificate, key)
     }

@@ -113,7 +113,9 @@ struct RTSPAuthTests {
         session.checkNoSecret(Self.secret)
     }
 
-    @Test("?max-clients=1: a second client gets 503 while the first watches, then another gets in; PLAY again and again forces a key frame at most once a second")
+    @Test(
+        "?max-clients=1: a second client gets 503 while the first watches, then another gets in; PLAY again and again forces a key frame at most once a second"
+    )
     func maxClients() async throws {
         let session = try await RTSPAuthSession()
         let server = try await session.serve("rtsp://127.0.0.1:8554/gray?max-clients=1")
@@ -123,7 +125,7 @@ struct RTSPAuthTests {
             "/usr/bin/ffmpeg",
             [
                 "-hide_banner", "-nostdin", "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:8554/gray", "-f", "null",
-                "-",
+                "-"
             ])
         try await Task.sleep(for: .seconds(3))
         await session.expectRefused("rtsp://127.0.0.1:8554/gray", status: "503 Service Unavailable")
@@ -230,7 +232,7 @@ struct RTSPAuthTests {
         let server = try await session.serve(
             "rtsps://alice:\(Self.secret)@127.0.0.1:8555/gray", ["--tls-cert", certificate, "--tls-key", key])
         let refused = await session.gstpipe([
-            "rtsps://alice:not-it@127.0.0.1:8555/gray", "!", "fakesink", "--tls-no-verify",
+            "rtsps://alice:not-it@127.0.0.1:8555/gray", "!", "fakesink", "--tls-no-verify"
         ]).finish(timeout: 40)
         #expect(refused.status == 1 && refused.stderr.contains("Unauthorized"), "\(refused.stderr)")
         #expect(refused.stderr.contains("rtsps://alice:***@127.0.0.1:8555/gray"), "\(refused.stderr)")
@@ -242,7 +244,7 @@ struct RTSPAuthTests {
         let graph = session.folder.appendingPathComponent("read.dot").path
         let read = await session.gstpipe([
             "rtsps://alice:\(Self.secret)@127.0.0.1:8555/gray", "!", "identity", "eos-after=60", "!", output,
-            "--tls-no-verify", "--graph", graph,
+            "--tls-no-verify", "--graph", graph
         ]).finish(timeout: 60)
         #expect(read.status == 0, "\(read.stderr)")
         #expect(

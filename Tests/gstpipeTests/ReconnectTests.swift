@@ -57,7 +57,7 @@ struct ReconnectTests {
             CLI.binary.path,
             [
                 "rtsp://viewer:\(Self.secret)@127.0.0.1:8554/cam", "!", "gray", "!", "fakesink", "--reconnect",
-                "--reconnect-max", "3", "--timeout", "1",
+                "--reconnect-max", "3", "--timeout", "1"
             ]
         ).finish(timeout: 30)
         let elapsed = Date().timeIntervalSince(started)
@@ -85,14 +85,14 @@ struct ReconnectTests {
             [
                 "-c", "exec \"$0\" \"$@\" 2>\(log.path)", CLI.binary.path,
                 "rtsp://viewer:\(Self.secret)@127.0.0.1:8554/cam", "!", "gray", "!", "rtsp://127.0.0.1:8555/out",
-                "--reconnect", "--reconnect-max", "8", "--timeout", "2", "--events", events.path,
+                "--reconnect", "--reconnect-max", "8", "--timeout", "2", "--events", events.path
             ])
         #expect(await namespace.waitForTCP(8555))
         let viewer = namespace.run(
             "/usr/bin/ffmpeg",
             [
                 "-hide_banner", "-nostdin", "-nostats", "-progress", progress.path, "-rtsp_transport", "tcp", "-i",
-                "rtsp://127.0.0.1:8555/out", "-vf", "showinfo", "-f", "null", "-",
+                "rtsp://127.0.0.1:8555/out", "-vf", "showinfo", "-f", "null", "-"
             ])
         let watch = ViewerWatch(progress: progress)
         // The count read every tenth of a second, for the longest stall (ffmpeg writes it twice a second).
@@ -175,7 +175,7 @@ struct ReconnectTests {
             "/bin/sh",
             [
                 "-c", "exec \"$0\" \"$@\" 2>\(log.path)", CLI.binary.path, "rtsp://127.0.0.1:8554/cam", "!",
-                recording.path, "--reconnect", "--timeout", "2", "--reconnect-max", "20",
+                recording.path, "--reconnect", "--timeout", "2", "--reconnect-max", "20"
             ])
         #expect(await Self.waitFor(bytes: 30_000, in: recording, timeout: 20), "\(Self.read(log))")
         try await Task.sleep(for: .seconds(2))
@@ -244,7 +244,7 @@ struct ReconnectTests {
             of: FFProbe.path,
             [
                 "-v", "error", "-select_streams", "\(stream):0", "-show_entries", "packet=pts_time,duration_time",
-                "-of", "csv=p=0", file.path,
+                "-of", "csv=p=0", file.path
             ])
         return String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap { line in
             let fields = line.split(separator: ",").map { Double($0) }
@@ -260,7 +260,7 @@ struct ReconnectTests {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/ffmpeg")
         process.arguments = [
             "-hide_banner", "-nostdin", "-i", file.path, "-vn", "-af", "silencedetect=noise=-50dB:d=0.5", "-f", "null",
-            "-",
+            "-"
         ]
         let errors = Pipe()
         process.standardError = errors

@@ -10,7 +10,7 @@ import Testing
 struct RecordingTests {
     /// 30 frames a second of a moving test pattern, live.
     static let live = [
-        "videotestsrc", "is-live=true", "pattern=ball", "!", "video/x-raw,width=320,height=240,framerate=30/1",
+        "videotestsrc", "is-live=true", "pattern=ball", "!", "video/x-raw,width=320,height=240,framerate=30/1"
     ]
     static let frame = 1.0 / 30
 
@@ -28,7 +28,7 @@ struct RecordingTests {
             [
                 "-v", "error", "-select_streams", "v:0", "-show_entries",
                 "frame=pts_time:format=duration:format_tags=creation_time",
-                "-of", "json", url.path,
+                "-of", "json", url.path
             ],
             executable: URL(fileURLWithPath: FFProbe.path), timeout: 30)
         let json = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any] ?? [:]
@@ -142,7 +142,7 @@ struct RecordingTests {
         let cut = try CLI.run([
             "recordings", folder.appendingPathComponent("rec").path, "--from",
             ISO8601DateFormatter.withFractions.string(from: from),
-            "--to", ISO8601DateFormatter.withFractions.string(from: to), "--output", span.path,
+            "--to", ISO8601DateFormatter.withFractions.string(from: to), "--output", span.path
         ])
         #expect(cut.status == 0, "\(cut.stderr)")
         let spanProbe = try Self.probe(span)
@@ -155,7 +155,7 @@ struct RecordingTests {
         let join = try CLI.run([
             "recordings", folder.appendingPathComponent("rec").path, "--from",
             ISO8601DateFormatter.withFractions.string(from: spans[0].0),
-            "--to", ISO8601DateFormatter.withFractions.string(from: spans[1].1), "--output", whole.path,
+            "--to", ISO8601DateFormatter.withFractions.string(from: spans[1].1), "--output", whole.path
         ])
         #expect(join.status == 0, "\(join.stderr)")
         let joined = try Self.probe(whole)
@@ -261,10 +261,10 @@ struct RecordingTests {
             (
                 [
                     "recordings", folder.path, "--from", "2026-01-01T00:00:00Z", "--to", "2026-01-01T00:01:00Z",
-                    "--output", "x.avi",
+                    "--output", "x.avi"
                 ],
                 "no recording holds"
-            ),
+            )
         ]
         for (arguments, words) in cases {
             let result = try CLI.run(arguments, timeout: 20)

@@ -29,11 +29,12 @@ struct RegistryWithout {
         try FileManager.default.createDirectory(at: pluginsCopy, withIntermediateDirectories: true)
         for other in plugins where other.hasSuffix(".so") && other != plugin {
             try FileManager.default.createSymbolicLink(
-                atPath: pluginsCopy.appendingPathComponent(other).path, withDestinationPath: "\(pluginsDirectory)/\(other)")
+                atPath: pluginsCopy.appendingPathComponent(other).path,
+                withDestinationPath: "\(pluginsDirectory)/\(other)")
         }
         environment = [
             "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "GST_PLUGIN_SYSTEM_PATH_1_0": pluginsCopy.path,
-            "GST_REGISTRY_1_0": folder.appendingPathComponent("registry.bin").path,
+            "GST_REGISTRY_1_0": folder.appendingPathComponent("registry.bin").path
         ]
     }
 }

@@ -36,7 +36,7 @@ final class Nginx: Sendable {
         var configuration = [
             // The master reads the certificate; the workers (root too: the folder is root's) write
             // request bodies into the folder.
-            "user root;", "worker_processes 1;", "pid \(path)/nginx.pid;", "error_log \(path)/error.log info;",
+            "user root;", "worker_processes 1;", "pid \(path)/nginx.pid;", "error_log \(path)/error.log info;"
         ]
         if stream != nil { configuration.append("load_module \(Self.streamModule);") }
         if rtmp != nil { configuration += ["load_module \(Self.rtmpModule);", "master_process off;"] }
@@ -45,7 +45,7 @@ final class Nginx: Sendable {
             configuration += [
                 "http {", "access_log \(path)/access.log;", "client_body_temp_path \(path)/body;",
                 "proxy_temp_path \(path)/proxy;", "fastcgi_temp_path \(path)/fastcgi;",
-                "uwsgi_temp_path \(path)/uwsgi;", "scgi_temp_path \(path)/scgi;", http, "}",
+                "uwsgi_temp_path \(path)/uwsgi;", "scgi_temp_path \(path)/scgi;", http, "}"
             ]
         }
         if let rtmp { configuration.append(rtmp) }
@@ -96,10 +96,13 @@ final class Nginx: Sendable {
     static func certificate(in folder: URL) async throws -> (certificate: String, key: String) {
         let certificate = folder.appendingPathComponent("proxy.pem").path
         let key = folder.appendingPathComponent("proxy.key").path
-        let made = await (try Spawned("/usr/bin/openssl", [
-            "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
-            "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
-        ])).finish(timeout: 60)
+        let made = await
+            (try Spawned(
+                "/usr/bin/openssl",
+                [
+                    "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", certificate, "-days", "2",
+                    "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"
+                ])).finish(timeout: 60)
         guard made.status == 0 else { throw NetworkNamespace.NamespaceError(message: "openssl: \(made.stderr)") }
         return (certificate, key)
     }

@@ -50,7 +50,7 @@ struct ReverseProxyTests {
     @Test("WHEP through nginx's TLS: the page, 401 without the token, 201 with it, and the session's Location works")
     func whepThroughTLS() async throws {
         let (session, server, nginx, _) = try await Self.behindNginx([
-            "noise", "!", "gray", "!", "webrtc://127.0.0.1:8890/live?token=\(Self.secret)",
+            "noise", "!", "gray", "!", "webrtc://127.0.0.1:8890/live?token=\(Self.secret)"
         ])
         let whep = "\(Self.proxied)/live/whep"
         let page = await Self.curl(session, ["\(Self.proxied)/live"])
@@ -94,7 +94,7 @@ struct ReverseProxyTests {
         .enabled(if: FFProbe.isInstalled, "ffprobe is not installed"))
     func whepClientThroughTLS() async throws {
         let (session, server, nginx, certificate) = try await Self.behindNginx([
-            "noise", "width=160", "height=120", "!", "gray", "!", "webrtc://127.0.0.1:8890/live?token=\(Self.secret)",
+            "noise", "width=160", "height=120", "!", "gray", "!", "webrtc://127.0.0.1:8890/live?token=\(Self.secret)"
         ])
         let endpoint = "whep+https://127.0.0.1/live/whep"
         let watch = [CLI.binary.path, "--timeout", "20", endpoint, "!"]
@@ -103,7 +103,8 @@ struct ReverseProxyTests {
             "/usr/bin/env", ["GSTPIPE_WHEP_TOKEN=\(Self.secret)"] + watch + ["fakesink"]
         ).finish(timeout: 40)
         #expect(untrusted.status == 1, "\(untrusted.stderr)")
-        let refused = "cannot reach \(endpoint): the TLS connection failed (SSL certificate problem: self-signed "
+        let refused =
+            "cannot reach \(endpoint): the TLS connection failed (SSL certificate problem: self-signed "
             + "certificate) (is its certificate one this machine trusts?"
         #expect(untrusted.stderr.contains(refused), "\(untrusted.stderr)")
         // Trusted: the certificate as the system's CA bundle (which libcurl reads), in a mount
@@ -141,7 +142,7 @@ struct ReverseProxyTests {
     /// `query` (Chromium taking the proxy's self-signed certificate), then gstpipe is stopped.
     static func watchThroughProxy(query: String) async throws -> WebRTCTests.Run {
         let (session, server, nginx, _) = try await behindNginx([
-            "noise", "!", "gray", "!", "webrtc://127.0.0.1:8890/live?token=\(secret)",
+            "noise", "!", "gray", "!", "webrtc://127.0.0.1:8890/live?token=\(secret)"
         ])
         let browser = try await BrowserSession(
             in: session.namespace, query: query, flags: ["--ignore-certificate-errors"])
@@ -248,7 +249,7 @@ struct ReverseProxyTests {
         // Snow: pictures that do not compress, so the media's bytes stand out from the RTSP requests'.
         let server = session.gstpipe([
             "videotestsrc", "is-live=true", "pattern=snow", "!", "video/x-raw,width=320,height=240,framerate=30/1",
-            "!", "gray", "!", "rtsp://127.0.0.1:8556/gray",
+            "!", "gray", "!", "rtsp://127.0.0.1:8556/gray"
         ])
         guard await session.waitForListener(8556) else {
             Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")

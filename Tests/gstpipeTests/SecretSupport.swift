@@ -35,7 +35,8 @@ func expectHidden(
     let text = shown.all
     for secret in secrets {
         let encoded = secret.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? secret
-        #expect(!text.contains(secret) && !text.contains(encoded), "\(secret) shows: \(shown)",
+        #expect(
+            !text.contains(secret) && !text.contains(encoded), "\(secret) shows: \(shown)",
             sourceLocation: sourceLocation)
     }
     if masked { #expect(text.contains(Secrets.mask), "no *** in \(shown)", sourceLocation: sourceLocation) }

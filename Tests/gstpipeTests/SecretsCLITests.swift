@@ -41,7 +41,7 @@ struct SecretsCLITests {
         let shown = await Self.runDrawing(
             [
                 "rtspsrc", "location=rtsp://alice:elementpw08@127.0.0.1:9/cam", "user-id=alice", "user-pw=userpw0815",
-                "!", "fakesink",
+                "!", "fakesink"
             ], in: try await NetworkNamespace())
         #expect(shown.result.status == 1, "\(shown)")
         #expect(shown.files[0].text.contains(#"user-pw=\"***\""#), "\(shown)")

@@ -30,7 +30,7 @@ struct SecretsTests {
             ("rtsp://alice:123/x@host/", "rtsp://alice:***@host/"),
             ("rtsp://host:8554/a@b", "rtsp://host:***@b"),
             // Help text's placeholders stay.
-            ("rtsp://USER:PASS@HOST:PORT/PATH", "rtsp://USER:PASS@HOST:PORT/PATH"),
+            ("rtsp://USER:PASS@HOST:PORT/PATH", "rtsp://USER:PASS@HOST:PORT/PATH")
         ])
     func uriPasswords(text: String, shown: String) {
         #expect(Secrets.redact(text) == shown)
@@ -40,7 +40,10 @@ struct SecretsTests {
         "token=, password= and passphrase= values, in a query, a fragment, a description or a graph",
         arguments: [
             ("whip+http://h/whip?codec=vp8&token=abc&room=1", "whip+http://h/whip?codec=vp8&token=***&room=1"),
-            ("cannot reach whep+http://h/whep?token=abc: refused", "cannot reach whep+http://h/whep?token=***: refused"),
+            (
+                "cannot reach whep+http://h/whep?token=abc: refused",
+                "cannot reach whep+http://h/whep?token=***: refused"
+            ),
             ("http://h:8889/live#token=abc", "http://h:8889/live#token=***"),
             ("srt://127.0.0.1:9?passphrase=longphrase1 failed", "srt://127.0.0.1:9?passphrase=*** failed"),
             (#"proxy-pw=NULL\nuser-pw=\"otherpw\""#, #"proxy-pw=NULL\nuser-pw=\"***\""#),
@@ -55,7 +58,7 @@ struct SecretsTests {
             ("token=abc, then", "token=***, then"),
             // Placeholders and empty values stay.
             ("add ?token=TOKEN to the address", "add ?token=TOKEN to the address"),
-            ("webrtc://h/p?token=: token= is empty", "webrtc://h/p?token=: token= is empty"),
+            ("webrtc://h/p?token=: token= is empty", "webrtc://h/p?token=: token= is empty")
         ])
     func options(text: String, shown: String) {
         #expect(Secrets.redact(text) == shown)
@@ -70,12 +73,14 @@ struct SecretsTests {
         try #require(pipe(&ends) == 0)
         let saved = dup(STDERR_FILENO)
         dup2(ends[1], STDERR_FILENO)
-        let words = ["GLIB_DOMAIN", "gstpipe-test", "MESSAGE", "reaching rtsp://alice:glibsecret42@h/x and glibsecret42 alone"]
+        let words = [
+            "GLIB_DOMAIN", "gstpipe-test", "MESSAGE", "reaching rtsp://alice:glibsecret42@h/x and glibsecret42 alone"
+        ]
         let texts = words.map { strdup($0)! }
         defer { texts.forEach { free($0) } }
         var fields = [
             GLogField(key: UnsafePointer(texts[0]), value: UnsafeRawPointer(texts[1]), length: -1),
-            GLogField(key: UnsafePointer(texts[2]), value: UnsafeRawPointer(texts[3]), length: -1),
+            GLogField(key: UnsafePointer(texts[2]), value: UnsafeRawPointer(texts[3]), length: -1)
         ]
         g_log_structured_array(G_LOG_LEVEL_WARNING, &fields, 2)
         dup2(saved, STDERR_FILENO)
@@ -93,7 +98,9 @@ struct SecretsTests {
     func bearer() {
         #expect(Secrets.redact("Authorization: Bearer abc.DEF-1_2~3+4/5==") == "Authorization: Bearer ***")
         #expect(Secrets.redact("give a Bearer token") == "give a Bearer token")
-        #expect(Secrets.redact(#"WWW-Authenticate: Bearer realm="gstpipe""#) == #"WWW-Authenticate: Bearer realm="gstpipe""#)
+        #expect(
+            Secrets.redact(#"WWW-Authenticate: Bearer realm="gstpipe""#) == #"WWW-Authenticate: Bearer realm="gstpipe""#
+        )
         // A registered secret (another test's token, a user's --token) can be one piece of a longer
         // token; masked first, it must not leave the rest of the token showing.
         Secrets.register("q7zk")
@@ -106,7 +113,7 @@ struct SecretsTests {
             arguments: ["rtsp://alice:argpass17@127.0.0.1/x", "--turn=turn://bob:turn%2Fpw9@h:3478", "!", "fakesink"],
             environment: [
                 "GSTPIPE_RTSP_PASSWORD": "envpass23", "GSTPIPE_WHIP_TOKEN": "envtoken31", "HOME": "/root",
-                "GSTPIPE_RTSP_USER": "carol",
+                "GSTPIPE_RTSP_USER": "carol"
             ])
         #expect(Secrets.redact("401 for alice with argpass17") == "401 for alice with ***")
         // As written and percent-decoded.

@@ -24,7 +24,9 @@ struct SegmentTests {
         #expect(rows.first?[2] == "3.003000000")
         for (row, next) in zip(rows, rows.dropFirst()) { #expect(row[2] == next[1]) }
         #expect(rows.dropLast().map { $0[3] } == ["90", "90", "90"])
-        let json = try CLI.run(["plan-segments", input.path, "--segment-seconds", "3", "--start", "1", "--end", "7", "--json"])
+        let json = try CLI.run([
+            "plan-segments", input.path, "--segment-seconds", "3", "--start", "1", "--end", "7", "--json"
+        ])
         #expect(json.status == 0, "\(json.stderr)")
         let plan = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         #expect(plan["frameRate"] as? String == "30000/1001")
@@ -48,9 +50,11 @@ struct SegmentTests {
         defer { try? FileManager.default.removeItem(at: input) }
         _ = try standardOutput(
             of: FFmpegCut.path,
-            ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=\(video)", "-f", "lavfi",
-             "-i", "sine=duration=\(audio)", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-g",
-             "50", "-c:a", "aac", input.path])
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=25:duration=\(video)", "-f", "lavfi",
+                "-i", "sine=duration=\(audio)", "-pix_fmt", "yuv420p", "-c:v", "libx264", "-preset", "ultrafast", "-g",
+                "50", "-c:a", "aac", input.path
+            ])
         let plan = try CLI.run(["plan-segments", input.path, "--segment-seconds", "4"])
         #expect(plan.status == 0, "\(plan.stderr)")
         let rows = plan.stdout.split(separator: "\n").map { $0.split(separator: " ").map(String.init) }
@@ -84,13 +88,17 @@ struct SegmentTests {
 
         let ours = try FFmpegCut.grayFrames(joined, width: 320, height: 240)
         let reference = try FFmpegCut.grayFrames(single, width: 320, height: 240)
-        #expect(ours.count == 300 && reference.count == 300 && planned == 300, "\(ours.count) \(reference.count) \(planned)")
+        #expect(
+            ours.count == 300 && reference.count == 300 && planned == 300, "\(ours.count) \(reference.count) \(planned)"
+        )
         let worst = zip(ours, reference).map { FFmpegCut.psnr($0, $1) }.min() ?? 0
         #expect(worst > 35, "every frame is the single run's: worst \(worst) dB")
         let video = try FFmpegCut.timestamps(joined)
         #expect(video.count == 300)
         let steps = zip(video, video.dropFirst()).map { $1 - $0 }
-        #expect(steps.allSatisfy { abs($0 - 1001.0 / 30000) < 0.0011 }, "no gap or overlap: \(steps.min() ?? 0)...\(steps.max() ?? 0)")
+        #expect(
+            steps.allSatisfy { abs($0 - 1001.0 / 30000) < 0.0011 },
+            "no gap or overlap: \(steps.min() ?? 0)...\(steps.max() ?? 0)")
         #expect(try FFProbe(joined).audio.count == 1)
     }
 
@@ -102,10 +110,12 @@ struct SegmentTests {
         // ffmpeg's segment muxer: 40 s at 30 fps, a key frame and a new file every 0.2 s.
         _ = try standardOutput(
             of: FFmpegCut.path,
-            ["-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=30:duration=40", "-pix_fmt", "yuv420p",
-             "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-g", "6", "-force_key_frames",
-             "expr:gte(t,n_forced*0.2)", "-f", "segment", "-segment_time", "0.2", "-reset_timestamps", "1",
-             folder.appendingPathComponent("seg%03d.mp4").path])
+            [
+                "-v", "error", "-f", "lavfi", "-i", "testsrc=size=160x120:rate=30:duration=40", "-pix_fmt", "yuv420p",
+                "-c:v", "libx264", "-preset", "ultrafast", "-bf", "0", "-g", "6", "-force_key_frames",
+                "expr:gte(t,n_forced*0.2)", "-f", "segment", "-segment_time", "0.2", "-reset_timestamps", "1",
+                folder.appendingPathComponent("seg%03d.mp4").path
+            ])
         let segments = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             .map { folder.appendingPathComponent($0).path }
         try #require(segments.count == 200, "\(segments.count) segments")
@@ -126,8 +136,11 @@ struct SegmentTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let small = folder.appendingPathComponent("small.mp4").path
         let large = folder.appendingPathComponent("large.mp4").path
-        #expect(try CLI.run([input.path, "--start", "0", "--end", "1", "--no-audio", "!", "videoscale", "!",
-            "video/x-raw,width=160,height=120", "!", small]).status == 0)
+        #expect(
+            try CLI.run([
+                input.path, "--start", "0", "--end", "1", "--no-audio", "!", "videoscale", "!",
+                "video/x-raw,width=160,height=120", "!", small
+            ]).status == 0)
         #expect(try CLI.run([input.path, "--start", "1", "--end", "2", "--no-audio", "!", large]).status == 0)
         let output = folder.appendingPathComponent("out.mp4")
         var result = try CLI.run(["join", output.path, small, folder.appendingPathComponent("none.mp4").path])
@@ -158,8 +171,10 @@ struct SegmentTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = folder.appendingPathComponent("0.mp4").path
         let second = folder.appendingPathComponent("1.mp4").path
-        #expect(try CLI.run([input.path, "--start", "0", "--end", "3", "--no-audio", "!", "gray", "!", first]).status == 0)
-        #expect(try CLI.run([input.path, "--start", "3", "--end", "6", "--no-audio", "!", "gray", "!", second]).status == 0)
+        #expect(
+            try CLI.run([input.path, "--start", "0", "--end", "3", "--no-audio", "!", "gray", "!", first]).status == 0)
+        #expect(
+            try CLI.run([input.path, "--start", "3", "--end", "6", "--no-audio", "!", "gray", "!", second]).status == 0)
         let output = folder.appendingPathComponent("out.mkv")
         let result = try CLI.run(["join", output.path, first, second], timeout: 60)
         #expect(result.status == 1, "\(result.stderr)")

@@ -205,9 +205,11 @@ extension Media {
         let pts = "13500*floor(N/3)+3000*gt(mod(N,3),0)+4500*gt(mod(N,3),1)"
         _ = try standardOutput(
             of: FFmpegCut.path,
-            ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=4", "-vf",
-             "settb=1/90000,setpts='\(pts)'", "-fps_mode", "passthrough", "-pix_fmt", "yuvj420p", "-c:v", "mjpeg",
-             "-q:v", "3", "-video_track_timescale", "90000", url.path])
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30:duration=4", "-vf",
+                "settb=1/90000,setpts='\(pts)'", "-fps_mode", "passthrough", "-pix_fmt", "yuvj420p", "-c:v", "mjpeg",
+                "-q:v", "3", "-video_track_timescale", "90000", url.path
+            ])
         return url
     }
 
@@ -217,9 +219,11 @@ extension Media {
         let url = temporary("late-variable-rate", container)
         _ = try standardOutput(
             of: FFmpegCut.path,
-            ["-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-frames:v", "120", "-vf",
-             "settb=1/90000,setpts='if(lt(N,60),N*3000,180000+(N-60)*6000)'", "-fps_mode", "passthrough",
-             "-c:v", "libx264", "-bf", "0", "-pix_fmt", "yuv420p", "-video_track_timescale", "90000", url.path])
+            [
+                "-v", "error", "-y", "-f", "lavfi", "-i", "testsrc=size=320x240:rate=30", "-frames:v", "120", "-vf",
+                "settb=1/90000,setpts='if(lt(N,60),N*3000,180000+(N-60)*6000)'", "-fps_mode", "passthrough",
+                "-c:v", "libx264", "-bf", "0", "-pix_fmt", "yuv420p", "-video_track_timescale", "90000", url.path
+            ])
         return url
     }
 }

@@ -109,7 +109,7 @@ struct ServerAbuseTests {
             "/usr/bin/ffmpeg",
             [
                 "-hide_banner", "-nostdin", "-nostats", "-progress", "pipe:1", "-rtsp_transport", "tcp", "-i",
-                "rtsp://alice:\(secret)@127.0.0.1:8554/live", "-frames:v", "60", "-f", "null", "-",
+                "rtsp://alice:\(secret)@127.0.0.1:8554/live", "-frames:v", "60", "-f", "null", "-"
             ])
         let read = FFmpegRead(await reader.finish(timeout: 40))
         let abused = await abuser.finish(timeout: 60)
@@ -203,7 +203,7 @@ struct ServerAbuseTests {
             "/usr/bin/ffmpeg",
             [
                 "-hide_banner", "-nostdin", "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:8554/live", "-f", "null",
-                "-",
+                "-"
             ])
         try await Task.sleep(for: .seconds(4))
         server.signal(SIGINT)
@@ -234,7 +234,7 @@ struct ServerAbuseTests {
                     "/usr/bin/ffmpeg",
                     [
                         "-hide_banner", "-nostdin", "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:8554/live",
-                        "-frames:v", "5", "-f", "null", "-",
+                        "-frames:v", "5", "-f", "null", "-"
                     ])
             }
             try await Task.sleep(for: .milliseconds(200 + 300 * round))

@@ -22,8 +22,10 @@ struct ServerLimitsTests {
         try await check(leaving: "did not connect within 2 s; waiting for another") { namespace in
             namespace.run(
                 "/usr/bin/env",
-                [Self.limits, CLI.binary.path, "--timeout", "40", "webrtc://127.0.0.1:8891/in?token=\(Self.secret)",
-                 "!", "gray", "!", "fakesink"])
+                [
+                    Self.limits, CLI.binary.path, "--timeout", "40", "webrtc://127.0.0.1:8891/in?token=\(Self.secret)",
+                    "!", "gray", "!", "fakesink"
+                ])
         }
     }
 
@@ -49,7 +51,7 @@ struct ServerLimitsTests {
             [
                 // Line-buffered, so that the notes are there to read while it runs.
                 "-c", "exec \"$0\" \"$@\" >\(log.path) 2>&1", "/usr/bin/env", "GSTPIPE_WEBRTC_LIMITS=silence=2",
-                "/usr/bin/stdbuf", "-oL", executable, "--port", "8891", "--publisher", "--token", Self.secret,
+                "/usr/bin/stdbuf", "-oL", executable, "--port", "8891", "--publisher", "--token", Self.secret
             ])
         #expect(await namespace.waitForListener(8891))
         let whip = "whip+http://127.0.0.1:8891/in/whip?token=\(Self.secret)"

@@ -19,7 +19,7 @@ struct SoundOutputTests {
         let result = try CLI.run(
             ["audiotestsrc", "num-buffers=50", "!", "autoaudiosink"],
             environment: [
-                "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "PULSE_SERVER": nil, "XDG_RUNTIME_DIR": runtime.path,
+                "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "PULSE_SERVER": nil, "XDG_RUNTIME_DIR": runtime.path
             ], timeout: 20)
         let elapsed = Date().timeIntervalSince(started)
         #expect(result.status == 0, "\(result.stderr)")

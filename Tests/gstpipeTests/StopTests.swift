@@ -30,7 +30,9 @@ struct StopTests {
         if let signal {
             let number = signal.number
             DispatchQueue.global().asyncAfter(deadline: .now() + signal.after) {
-                if let text = try? String(contentsOf: pidFile, encoding: .utf8), let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines)) {
+                if let text = try? String(contentsOf: pidFile, encoding: .utf8),
+                    let pid = Int32(text.trimmingCharacters(in: .whitespacesAndNewlines))
+                {
                     kill(pid, number)
                 }
             }
@@ -39,7 +41,8 @@ struct StopTests {
         let result = try CLI.run(
             ["-q", "-e", "-c", command, "/dev/null"], executable: URL(fileURLWithPath: "/usr/bin/script"),
             environment: [
-                "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "TERM": "xterm", "COLUMNS": "80", "LINES": "24", "SHELL": "/bin/sh",
+                "DISPLAY": nil, "WAYLAND_DISPLAY": nil, "TERM": "xterm", "COLUMNS": "80", "LINES": "24",
+                "SHELL": "/bin/sh"
             ], timeout: 30, input: keys)
         let seconds = Date().timeIntervalSince(started)
         let output = result.stdout
@@ -56,15 +59,19 @@ struct StopTests {
     /// no colour left on after the last thing drawn.
     static func expectGivenBack(_ run: TerminalRun, sourceLocation: SourceLocation = #_sourceLocation) {
         for mode in ["isig", "icanon", "echo"] {
-            #expect(run.modes.contains(mode) && !run.modes.contains("-\(mode)"), "\(mode) after the run: \(run.modes)",
-                    sourceLocation: sourceLocation)
+            #expect(
+                run.modes.contains(mode) && !run.modes.contains("-\(mode)"), "\(mode) after the run: \(run.modes)",
+                sourceLocation: sourceLocation)
         }
         let hidden = run.drawn.range(of: "\u{1B}[?25l", options: .backwards)?.lowerBound
         let shown = run.drawn.range(of: "\u{1B}[?25h", options: .backwards)?.lowerBound
-        if let hidden { #expect(shown.map { $0 > hidden } == true, "the cursor stays hidden", sourceLocation: sourceLocation) }
+        if let hidden {
+            #expect(shown.map { $0 > hidden } == true, "the cursor stays hidden", sourceLocation: sourceLocation)
+        }
         let lastAttributes = run.drawn.matches(of: /\x1B\[[0-9;]*m/).last.map { String(run.drawn[$0.range]) }
-        #expect(lastAttributes == nil || lastAttributes == "\u{1B}[0m" || lastAttributes == "\u{1B}[m",
-                "colours left on: \(lastAttributes ?? "")", sourceLocation: sourceLocation)
+        #expect(
+            lastAttributes == nil || lastAttributes == "\u{1B}[0m" || lastAttributes == "\u{1B}[m",
+            "colours left on: \(lastAttributes ?? "")", sourceLocation: sourceLocation)
     }
 
     static let hasScript = FileManager.default.isExecutableFile(atPath: "/usr/bin/script")
@@ -73,7 +80,8 @@ struct StopTests {
     @Test(
         "Keys typed into the terminal preview end it: Ctrl-C (exit 130), q and Escape (exit 0); the terminal comes back",
         .enabled(if: hasScript, "util-linux script is not installed"),
-        arguments: [("Ctrl-C", 0x03, 130), ("q", UInt8(ascii: "q"), 0), ("Escape", 0x1B, 0)] as [(String, UInt8, Int32)])
+        arguments: [("Ctrl-C", 0x03, 130), ("q", UInt8(ascii: "q"), 0), ("Escape", 0x1B, 0)] as [(String, UInt8, Int32)]
+    )
     func previewKeys(name: String, key: UInt8, status: Int32) throws {
         let run = try Self.onTerminal(Self.preview, keys: [(after: 3, bytes: [key])])
         #expect(run.status == status, "\(run.drawn.suffix(400))")
@@ -114,8 +122,11 @@ struct StopTests {
     /// A live encode to `file` stopped by `signal` after 3 s.
     static func liveEncode(to file: URL, stoppedBy signal: Int32, after seconds: TimeInterval = 3) throws -> CLIResult {
         try CLI.run(
-            ["-q", "videotestsrc", "is-live=true", "!", "video/x-raw,width=320,height=240,framerate=30/1", "!", "gray", "!",
-             file.path],
+            [
+                "-q", "videotestsrc", "is-live=true", "!", "video/x-raw,width=320,height=240,framerate=30/1", "!",
+                "gray", "!",
+                file.path
+            ],
             timeout: 60, interruptAfter: seconds, signal: signal)
     }
 
@@ -139,7 +150,9 @@ struct StopTests {
         #expect(frames.count >= 30)
         let (first, last) = (try #require(frames.first), try #require(frames.last))
         let end = Double(last.timestamp + (last.duration ?? 0) - first.timestamp) / 1e9
-        #expect(abs(end - Double(duration) / 1e9) < 0.05, "frames end at \(end) s, the file says \(Double(duration) / 1e9) s")
+        #expect(
+            abs(end - Double(duration) / 1e9) < 0.05,
+            "frames end at \(end) s, the file says \(Double(duration) / 1e9) s")
         #expect(abs(Double(frames.count) - Double(duration) / 1e9 * 30) <= 1.5)
         if let probe = try FFprobe.video(of: file) {
             #expect(probe.frames == frames.count)
@@ -165,7 +178,10 @@ struct StopTests {
         // The end of stream cannot get through an element that sleeps 10 s on every buffer.
         let started = Date()
         let result = try CLI.run(
-            ["noise", "!", "gray", "!", "queue", "max-size-buffers=1", "!", "identity", "sleep-time=10000000", "!", "fakesink"],
+            [
+                "noise", "!", "gray", "!", "queue", "max-size-buffers=1", "!", "identity", "sleep-time=10000000", "!",
+                "fakesink"
+            ],
             timeout: 30, interruptAfter: 1, secondInterrupt: 2, signal: SIGTERM)
         #expect(Date().timeIntervalSince(started) < 2 + 3)
         #expect(result.status == 143)
@@ -204,13 +220,18 @@ struct StopTests {
         _ = done.wait(timeout: .now() + 30)
     }
 
-    @Test("A live encode that ends by itself is an ordinary MP4; a local file's transcode is written plainly unless --crash-safe")
+    @Test(
+        "A live encode that ends by itself is an ordinary MP4; a local file's transcode is written plainly unless --crash-safe"
+    )
     func fragmentsOnlyWhileRunning() async throws {
         let live = Media.temporary("live", "mp4")
         defer { try? FileManager.default.removeItem(at: live) }
         let ended = try CLI.run(
-            ["-q", "videotestsrc", "is-live=true", "num-buffers=45", "!", "video/x-raw,width=160,height=120,framerate=30/1", "!",
-             "gray", "!", live.path])
+            [
+                "-q", "videotestsrc", "is-live=true", "num-buffers=45", "!",
+                "video/x-raw,width=160,height=120,framerate=30/1", "!",
+                "gray", "!", live.path
+            ])
         #expect(ended.status == 0, "\(ended.stderr)")
         let boxes = try MP4Boxes.topLevel(of: live)
         #expect(boxes.filter { $0 == "moov" }.count == 1 && !boxes.contains("moof"), "\(boxes)")
@@ -240,7 +261,9 @@ enum MP4Boxes {
         while offset + 8 <= data.count {
             var size = data[offset..<offset + 4].reduce(0) { $0 << 8 | Int($1) }
             let type = String(decoding: data[offset + 4..<offset + 8], as: UTF8.self)
-            if size == 1, offset + 16 <= data.count { size = data[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) } }
+            if size == 1, offset + 16 <= data.count {
+                size = data[offset + 8..<offset + 16].reduce(0) { $0 << 8 | Int($1) }
+            }
             types.append(type)
             guard size >= 8 else { break }
             offset += size
@@ -261,14 +284,19 @@ enum FFprobe {
         var decodeErrors: String
     }
 
-    static let path = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let path = ["/usr/bin/ffprobe", "/usr/local/bin/ffprobe"].first {
+        FileManager.default.isExecutableFile(atPath: $0)
+    }
 
     /// The frames of the first video stream that decode, and what ffprobe said was wrong; nil without ffprobe.
     static func video(of url: URL) throws -> Video? {
         guard let path else { return nil }
         let result = try CLI.run(
-            ["-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames", "-of",
-             "csv=p=0", url.path],
+            [
+                "-v", "error", "-select_streams", "v:0", "-count_frames", "-show_entries", "stream=nb_read_frames",
+                "-of",
+                "csv=p=0", url.path
+            ],
             executable: URL(fileURLWithPath: path), timeout: 60)
         let frames = Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
         return Video(frames: frames, decodeErrors: result.stderr)

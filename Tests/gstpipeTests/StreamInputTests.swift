@@ -8,11 +8,13 @@ import Testing
 struct StreamInputTests {
     /// ffmpeg sending 4 s of a 320x240 test pattern at its own pace, as MPEG-TS, to `url`.
     static func ffmpegSending(to url: String) throws -> Spawned {
-        try Spawned("/usr/bin/ffmpeg", [
-            "-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
-            "testsrc=size=320x240:rate=30", "-t", "4", "-c:v", "libx264", "-preset", "veryfast", "-g", "30",
-            "-f", "mpegts", url,
-        ])
+        try Spawned(
+            "/usr/bin/ffmpeg",
+            [
+                "-hide_banner", "-nostdin", "-loglevel", "error", "-re", "-f", "lavfi", "-i",
+                "testsrc=size=320x240:rate=30", "-t", "4", "-c:v", "libx264", "-preset", "veryfast", "-g", "30",
+                "-f", "mpegts", url
+            ])
     }
 
     /// Frames and size of the video in `file`, as ffprobe counts them.
@@ -38,7 +40,9 @@ struct StreamInputTests {
         let sender = try Self.ffmpegSending(to: "udp://127.0.0.1:\(port)?pkt_size=1316")
         #expect(await sender.finish(timeout: 30).status == 0)
         let result = await reader.finish(timeout: 20)
-        #expect(result.status == 0 && result.stderr.contains("sent nothing for 5 s: the sender stopped"), "\(result.stderr)")
+        #expect(
+            result.status == 0 && result.stderr.contains("sent nothing for 5 s: the sender stopped"), "\(result.stderr)"
+        )
         let probed = try await Self.probe(output)
         #expect(Self.check(probed, atLeast: 60), "\(probed)")
     }
@@ -51,14 +55,17 @@ struct StreamInputTests {
         let sender = try Self.ffmpegSending(to: "srt://:\(port)?mode=listener")
         try await Task.sleep(for: .seconds(1))
         // srtsrc calls again until the listener answers; the run ends 2 s after the sender stops.
-        let result = try CLI.run(["srt://127.0.0.1:\(port)", "!", "gray", "!", output.path, "--timeout", "2"], timeout: 40)
+        let result = try CLI.run(
+            ["srt://127.0.0.1:\(port)", "!", "gray", "!", output.path, "--timeout", "2"], timeout: 40)
         #expect(result.status == 0, "\(result.stderr)")
         _ = await sender.finish(timeout: 10)
         let probed = try await Self.probe(output)
         #expect(Self.check(probed, atLeast: 30), "\(probed)")
     }
 
-    @Test("srt:// with options (latency, passphrase) is an input too: they reach srtsrc, which decrypts what ffmpeg sends")
+    @Test(
+        "srt:// with options (latency, passphrase) is an input too: they reach srtsrc, which decrypts what ffmpeg sends"
+    )
     func srtWithOptions() async throws {
         let port = StreamPorts.take()
         let output = Media.temporary("srt-options-in", "mkv")
@@ -67,7 +74,8 @@ struct StreamInputTests {
         let sender = try Self.ffmpegSending(to: "srt://:\(port)?mode=listener&\(secret)")
         try await Task.sleep(for: .seconds(1))
         let result = try CLI.run(
-            ["srt://127.0.0.1:\(port)?latency=80&\(secret)", "!", "gray", "!", output.path, "--timeout", "2"], timeout: 40)
+            ["srt://127.0.0.1:\(port)?latency=80&\(secret)", "!", "gray", "!", output.path, "--timeout", "2"],
+            timeout: 40)
         #expect(result.status == 0, "\(result.stderr)")
         expectHidden(["gstpipe-secret-2"], in: ShownText(result), masked: false)
         _ = await sender.finish(timeout: 10)
@@ -100,9 +108,12 @@ struct StreamInputTests {
     @Test("An input that sends nothing fails after --timeout, saying what to check")
     func timeout() async throws {
         let started = Date()
-        let result = try CLI.run(["udp://127.0.0.1:\(StreamPorts.take())", "!", "gray", "!", "fakesink", "--timeout", "1.5"])
+        let result = try CLI.run([
+            "udp://127.0.0.1:\(StreamPorts.take())", "!", "gray", "!", "fakesink", "--timeout", "1.5"
+        ])
         #expect(result.status == 1, "\(result.stderr)")
-        #expect(result.stderr.contains("nothing arrived in 1.5 s: check that the sender is running"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("nothing arrived in 1.5 s: check that the sender is running"), "\(result.stderr)")
         #expect(Date().timeIntervalSince(started) < 10)
     }
 

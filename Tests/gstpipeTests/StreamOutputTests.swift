@@ -12,9 +12,11 @@ struct StreamOutputTests {
         #expect(await StreamPorts.waitForListener(port))
         // One reader takes 50 frames; another reads to the end of the stream, which Ctrl-C makes.
         let counted = try Spawned.ffmpeg([
-            "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/gray", "-frames:v", "50", "-f", "null", "-",
+            "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/gray", "-frames:v", "50", "-f", "null", "-"
         ])
-        let toTheEnd = try Spawned.ffmpeg(["-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/gray", "-f", "null", "-"])
+        let toTheEnd = try Spawned.ffmpeg([
+            "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/gray", "-f", "null", "-"
+        ])
         let read = await FFmpegRead(counted.finish(timeout: 30))
         #expect(read.result.status == 0 && read.frames == 50 && read.width == 320 && read.height == 240, "\(read)")
         server.signal(SIGINT)
@@ -59,7 +61,7 @@ struct StreamOutputTests {
         #expect(await StreamPorts.waitForListener(port))
         let read = FFmpegRead(
             try await Spawned.ffmpeg([
-                "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/clip", "-frames:v", "30", "-f", "null", "-",
+                "-rtsp_transport", "tcp", "-i", "rtsp://127.0.0.1:\(port)/clip", "-frames:v", "30", "-f", "null", "-"
             ]).finish(timeout: 30))
         #expect(read.result.status == 0 && read.frames == 30 && read.width == 320 && read.height == 240, "\(read)")
         #expect(read.result.stderr.contains("Audio: aac"), "\(read.result.stderr)")
@@ -113,8 +115,9 @@ struct StreamOutputTests {
         #expect(read.result.status == 0 && read.frames == 30 && read.width == 320 && read.height == 240, "\(read)")
         // Without the passphrase the listener turns the caller away: no frame is decoded.
         let refused = FFmpegRead(
-            try await Spawned.ffmpeg(["-i", "srt://127.0.0.1:\(port)?mode=caller", "-frames:v", "30", "-f", "null", "-"])
-                .finish(timeout: 30))
+            try await Spawned.ffmpeg(["-i", "srt://127.0.0.1:\(port)?mode=caller", "-frames:v", "30", "-f", "null", "-"]
+            )
+            .finish(timeout: 30))
         #expect(refused.result.status != 0 && refused.frames == 0, "\(refused)")
         server.signal(SIGTERM)
         let ended = await server.finish(timeout: 15)
@@ -157,10 +160,12 @@ struct StreamOutputTests {
         defer { try? FileManager.default.removeItem(at: sdp) }
         let sender = try Spawned.gstpipe(liveGray(frames: 240) + ["!", "rtp://127.0.0.1:\(port)", "--sdp", sdp.path])
         let deadline = Date().addingTimeInterval(10)
-        while !FileManager.default.fileExists(atPath: sdp.path) && Date() < deadline { try await Task.sleep(for: .milliseconds(50)) }
+        while !FileManager.default.fileExists(atPath: sdp.path) && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
         let read = FFmpegRead(
             try await Spawned.ffmpeg([
-                "-protocol_whitelist", "file,udp,rtp", "-i", sdp.path, "-frames:v", "50", "-f", "null", "-",
+                "-protocol_whitelist", "file,udp,rtp", "-i", sdp.path, "-frames:v", "50", "-f", "null", "-"
             ]).finish(timeout: 30))
         #expect(read.result.status == 0 && read.frames == 50 && read.width == 320 && read.height == 240, "\(read)")
         #expect(await sender.finish(timeout: 15).status == 0)
@@ -176,7 +181,9 @@ struct StreamOutputTests {
         defer { try? FileManager.default.removeItem(at: sdp) }
         let sender = try Spawned.gstpipe([clip.path, "!", "gray", "!", "rtp://127.0.0.1:\(port)", "--sdp", sdp.path])
         let deadline = Date().addingTimeInterval(20)
-        while !FileManager.default.fileExists(atPath: sdp.path) && Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        while !FileManager.default.fileExists(atPath: sdp.path) && Date() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
         let text = try String(contentsOf: sdp, encoding: .utf8)
         #expect(text.contains("m=video \(port) RTP/AVP 33\na=rtpmap:33 MP2T/90000"), "\(text)")
         // The receiver joins a 10 s stream: it reads from the first key frame it gets (one every 2 s).
@@ -184,7 +191,7 @@ struct StreamOutputTests {
             try await Spawned.ffmpeg([
                 // A long probe: on a loaded machine the first packets may be lost before it finds both streams.
                 "-protocol_whitelist", "file,udp,rtp", "-analyzeduration", "8000000", "-i", sdp.path,
-                "-frames:v", "30", "-f", "null", "-",
+                "-frames:v", "30", "-f", "null", "-"
             ]).finish(timeout: 30))
         #expect(read.result.status == 0 && read.frames == 30 && read.width == 320 && read.height == 240, "\(read)")
         #expect(read.result.stderr.contains("Audio: aac"), "\(read.result.stderr)")
@@ -211,8 +218,11 @@ struct StreamOutputTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let playlist = folder.appendingPathComponent("live.m3u8")
         let result = try CLI.run(
-            ["videotestsrc", "num-buffers=150", "!", "video/x-raw,width=320,height=240,framerate=30/1", "!", "gray", "!",
-             playlist.path, "--hls-window", "0"])
+            [
+                "videotestsrc", "num-buffers=150", "!", "video/x-raw,width=320,height=240,framerate=30/1", "!", "gray",
+                "!",
+                playlist.path, "--hls-window", "0"
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: playlist, encoding: .utf8)
         #expect(text.contains("#EXT-X-ENDLIST") && text.contains("live00002.ts"), "\(text)")
@@ -227,20 +237,23 @@ struct StreamOutputTests {
         let received = Media.temporary("keyframes", "ts")
         defer { try? FileManager.default.removeItem(at: received) }
         let receiver = try Spawned.ffmpeg([
-            "-i", "udp://127.0.0.1:\(port)", "-frames:v", "40", "-c", "copy", "-f", "mpegts", "-y", received.path,
+            "-i", "udp://127.0.0.1:\(port)", "-frames:v", "40", "-c", "copy", "-f", "mpegts", "-y", received.path
         ])
         // Up to 10 s of live video at 10 frames a second; the receiver keeps 4 s of it from its first key frame.
         let sender = try Spawned.gstpipe([
             "videotestsrc", "is-live=true", "num-buffers=100", "!", "video/x-raw,width=320,height=240,framerate=10/1",
-            "!", "udp://127.0.0.1:\(port)",
+            "!", "udp://127.0.0.1:\(port)"
         ])
         #expect(await receiver.finish(timeout: 30).status == 0)
         sender.signal(SIGINT)
         _ = await sender.finish(timeout: 10)
-        let frames = try await Spawned("/usr/bin/ffprobe", [
-            "-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,pts_time", "-of", "csv=p=0",
-            received.path,
-        ]).finish(timeout: 30).stdout.split(separator: "\n")
+        let frames = try await Spawned(
+            "/usr/bin/ffprobe",
+            [
+                "-v", "error", "-select_streams", "v", "-show_entries", "frame=key_frame,pts_time", "-of", "csv=p=0",
+                received.path
+            ]
+        ).finish(timeout: 30).stdout.split(separator: "\n")
         let keys = frames.filter { $0.hasPrefix("1,") }.compactMap { Double($0.split(separator: ",")[1]) }
         let gaps = zip(keys.dropFirst(), keys).map { $0 - $1 }
         #expect(frames.count >= 35, "\(frames.count) frames")
@@ -266,8 +279,10 @@ struct StreamOutputTests {
         let playlist = folder.appendingPathComponent("live.m3u8")
         // 20 s of video, written as fast as it encodes: 10 segments.
         let result = try CLI.run(
-            ["videotestsrc", "num-buffers=600", "!", "video/x-raw,width=160,height=120,framerate=30/1", "!",
-             playlist.path, "--hls-window", "3"])
+            [
+                "videotestsrc", "num-buffers=600", "!", "video/x-raw,width=160,height=120,framerate=30/1", "!",
+                playlist.path, "--hls-window", "3"
+            ])
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: playlist, encoding: .utf8)
         let listed = text.split(separator: "\n").filter { $0.hasSuffix(".ts") }
@@ -287,7 +302,7 @@ struct StreamOutputTests {
             ("srt://:9000?latnecy=80", "SRT has no option latnecy (GStreamer would ignore it)"),
             ("srt://:9000?pbkeylen=8", "pbkeylen=8 is not an SRT key length: write 16, 24 or 32"),
             ("srt://:9000?mode=server", "mode=server is not an SRT mode"),
-            ("srt://:9000?passphrase=short", "an SRT passphrase has 10 to 79 characters"),
+            ("srt://:9000?passphrase=short", "an SRT passphrase has 10 to 79 characters")
         ])
     func badAddress(address: String, message: String) async throws {
         let result = try CLI.run(["videotestsrc", "num-buffers=5", "!", address])
@@ -307,7 +322,9 @@ struct StreamOutputTests {
         let first = try Spawned.gstpipe(liveGray(frames: 300) + ["!", "rtsp://127.0.0.1:\(port)/a"])
         #expect(await StreamPorts.waitForListener(port))
         let second = try CLI.run(["videotestsrc", "num-buffers=5", "!", "rtsp://127.0.0.1:\(port)/b"])
-        #expect(second.status == 1 && second.stderr.contains("Address already in use (choose another port"), "\(second.stderr)")
+        #expect(
+            second.status == 1 && second.stderr.contains("Address already in use (choose another port"),
+            "\(second.stderr)")
         first.signal(SIGINT)
         #expect(await first.finish(timeout: 10).status == 130)
     }

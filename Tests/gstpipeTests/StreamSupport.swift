@@ -74,15 +74,20 @@ struct FFmpegRead: CustomStringConvertible {
         height = size.flatMap { Int($0.2) }
     }
 
-    var description: String { "\(frames) frames \(width ?? 0)x\(height ?? 0), status \(result.status): \(result.stderr.suffix(600))" }
+    var description: String {
+        "\(frames) frames \(width ?? 0)x\(height ?? 0), status \(result.status): \(result.stderr.suffix(600))"
+    }
 }
 
 /// ffprobe's count of each stream's frames, one line of `entries` (comma-separated, as
 /// `codec_name,width,height,nb_read_frames`) per stream, for a file or a playlist.
 func probeStreams(_ path: String, entries: String, videoOnly: Bool = false) async throws -> [String] {
-    let result = try await Spawned("/usr/bin/ffprobe", [
-        "-v", "error", "-count_frames", "-show_entries", "stream=\(entries)", "-of", "csv=p=0", path,
-    ] + (videoOnly ? ["-select_streams", "v:0"] : [])).finish(timeout: 30)
+    let result = try await Spawned(
+        "/usr/bin/ffprobe",
+        [
+            "-v", "error", "-count_frames", "-show_entries", "stream=\(entries)", "-of", "csv=p=0", path
+        ] + (videoOnly ? ["-select_streams", "v:0"] : [])
+    ).finish(timeout: 30)
     return result.stdout.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
 }
 
@@ -143,6 +148,6 @@ enum StreamPorts {
 func liveGray(frames: Int) -> [String] {
     [
         "videotestsrc", "is-live=true", "num-buffers=\(frames)", "!", "video/x-raw,width=320,height=240,framerate=30/1",
-        "!", "gray",
+        "!", "gray"
     ]
 }

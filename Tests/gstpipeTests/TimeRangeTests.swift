@@ -37,7 +37,9 @@ struct TimeRangeTests {
 
     @Test(
         "The frames ffmpeg -ss S -to E keeps, the same pictures, timestamps from zero, audio of the same span",
-        arguments: [("mp4", "2.5", "5"), ("mkv", "3.01", "9.2"), ("mp4", "1.02", "4.99"), ("mkv", "00:00:07.300", "9.9")])
+        arguments: [
+            ("mp4", "2.5", "5"), ("mkv", "3.01", "9.2"), ("mp4", "1.02", "4.99"), ("mkv", "00:00:07.300", "9.9")
+        ])
     func cutAsFFmpeg(container: String, start: String, end: String) async throws {
         let input = try await Media.countedClip(container)
         let output = Media.temporary("range", container)
@@ -55,9 +57,11 @@ struct TimeRangeTests {
             #expect(FFmpegCut.psnr(first, ours[1]) < 35, "neighbouring frames differ (the clip moves)")
         }
         let video = try FFmpegCut.timestamps(output)
-        #expect((video.first ?? 1) < 0.002, "timestamps start at zero (Matroska rounds to the ms): \(video.first ?? -1)")
+        #expect(
+            (video.first ?? 1) < 0.002, "timestamps start at zero (Matroska rounds to the ms): \(video.first ?? -1)")
         let steps = zip(video, video.dropFirst()).map { $1 - $0 }
-        #expect(steps.allSatisfy { $0 > 0.03 && $0 < 0.037 }, "one frame apart: \(steps.min() ?? 0)...\(steps.max() ?? 0)")
+        #expect(
+            steps.allSatisfy { $0 > 0.03 && $0 < 0.037 }, "one frame apart: \(steps.min() ?? 0)...\(steps.max() ?? 0)")
         // The audio spans what the video does, within one audio frame (AAC: 1024 samples at 48 kHz).
         let span = Double(ours.count) * 1001 / 30000
         let audio = try FFmpegCut.timestamps(output, stream: "a")
@@ -82,7 +86,9 @@ struct TimeRangeTests {
         #expect(ours.count == theirs.count && ours.count == 30, "\(ours.count) frames, ffmpeg \(theirs.count)")
     }
 
-    @Test("A Matroska file written without its duration (a live recording): the range is cut from the real length, not GStreamer's estimate")
+    @Test(
+        "A Matroska file written without its duration (a live recording): the range is cut from the real length, not GStreamer's estimate"
+    )
     func streamableMatroska() async throws {
         // matroskademux estimates such a file's length from what it read so far: 0.23 s for this 3 s
         // file, which made --start 2 "past the end" and cut --duration to a fraction of a second.
@@ -100,7 +106,9 @@ struct TimeRangeTests {
         #expect(try FFmpegCut.grayFrames(output, width: 160, height: 120).count == 60)
         result = try CLI.run([input.path, "--start", "4", "!", output.path], timeout: 120)
         #expect(result.status == 2)
-        #expect(result.stderr.contains("--start 4 s is past the end of \(input.path), which lasts 3 s:"), "\(result.stderr)")
+        #expect(
+            result.stderr.contains("--start 4 s is past the end of \(input.path), which lasts 3 s:"), "\(result.stderr)"
+        )
     }
 
     @Test("--duration counts from --start; --no-audio writes video alone, --no-video audio alone (.mka)")
@@ -129,7 +137,7 @@ struct TimeRangeTests {
         arguments: [
             (["--start", "20"], "past the end"), (["--start", "5", "--end", "2"], "ends (2 s) before it starts (5 s)"),
             (["--start", "1", "--end", "2", "--duration", "1"], "not both"), (["--start", "1.x"], "takes seconds"),
-            (["--start", "10000000000", "--duration", "10000000000"], "at most 1000000000"),
+            (["--start", "10000000000", "--duration", "10000000000"], "at most 1000000000")
         ])
     func errors(options: [String], says: String) async throws {
         let input = try await Media.countedClip("mp4")
@@ -197,11 +205,15 @@ struct TimeRangeTests {
         }
         let output = Media.temporary("range-shared", "mkv")
         defer { try? FileManager.default.removeItem(at: output) }
-        let result = try CLI.run([input.path, "--start", "1.1", "--end", "3.3", "--no-audio", "!", output.path], timeout: 120)
+        let result = try CLI.run(
+            [input.path, "--start", "1.1", "--end", "3.3", "--no-audio", "!", output.path], timeout: 120)
         #expect(result.status == 0, "\(result.stderr)")
         let size = try standardOutput(
             of: FFProbe.path,
-            ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0", input.path])
+            [
+                "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0",
+                input.path
+            ])
         let dimensions = String(decoding: size, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             .split(separator: ",").compactMap { Int($0) }
         try #require(dimensions.count == 2)

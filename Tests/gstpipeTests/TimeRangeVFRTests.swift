@@ -15,7 +15,7 @@ struct TimeRangeVFRTests {
         "A variable-rate file made by ffmpeg (H.264 with B-frames): Matroska and MP4",
         arguments: [
             ("mkv", "0.103", "2"), ("mkv", "0.104", "2.5"), ("mkv", "0.102", "3.33"),
-            ("mp4", "0.12", "1.9"), ("mp4", "0.121", "2.05"), ("mp4", "0.119", "3"),
+            ("mp4", "0.12", "1.9"), ("mp4", "0.121", "2.05"), ("mp4", "0.119", "3")
         ])
     func madeClip(container: String, start: String, end: String) async throws {
         let input = try Self.variableRateClip(container)
@@ -39,7 +39,7 @@ struct TimeRangeVFRTests {
         arguments: [
             ("moviepy__no_duration.webm", "0.1", "1.5"), ("moviepy__no_duration.webm", "0.067", "0.6"),
             ("moviepy__no_duration.webm", "0.066", "2.2"), ("mediabunny__cursed-vfr.mp4", "1.1", "2.5"),
-            ("mediabunny__cursed-vfr.mp4", "1.203507", "2"),
+            ("mediabunny__cursed-vfr.mp4", "1.203507", "2")
         ])
     func sharedClip(name: String, start: String, end: String) throws {
         guard let input = Media.isPresent(name) else {
@@ -50,7 +50,7 @@ struct TimeRangeVFRTests {
             of: FFProbe.path,
             [
                 "-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height", "-of", "csv=p=0",
-                input.path,
+                input.path
             ])
         let dimensions = String(decoding: size, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             .split(separator: ",").compactMap { Int($0) }
@@ -102,7 +102,7 @@ struct TimeRangeVFRTests {
                 "-i", "sine=frequency=440:sample_rate=48000:duration=5", "-vf",
                 "settb=1/1000,setpts=N*40+mod(N\\,3)*10", "-fps_mode", "passthrough", "-enc_time_base:v", "1/1000",
                 "-c:v", "libx264", "-preset", "veryfast", "-bf", "2", "-g", "30",
-                "-c:a", audio ?? (container == "mp4" ? "aac" : "libvorbis"), url.path,
+                "-c:a", audio ?? (container == "mp4" ? "aac" : "libvorbis"), url.path
             ])
         return url
     }

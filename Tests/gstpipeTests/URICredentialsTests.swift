@@ -48,12 +48,14 @@ struct URICredentialsTests {
         let refused = Self.failure { () throws(FileJob.Failure) in
             _ = try StreamOutputs.output(named: #"srt://bob:back\slash-pw@127.0.0.1:9000"#)
         }
-        #expect(refused?.contains("takes no user or password") == true && refused?.contains("slash-pw") == false,
+        #expect(
+            refused?.contains("takes no user or password") == true && refused?.contains("slash-pw") == false,
             "\(refused ?? "")")
         let noUser = Self.failure { () throws(FileJob.Failure) in
             _ = try URICredentials.split(#"rtsp://:no"user-pw@h/live"#, environment: [:])
         }
-        #expect(noUser?.contains("names a password without a user") == true && noUser?.contains("user-pw") == false,
+        #expect(
+            noUser?.contains("names a password without a user") == true && noUser?.contains("user-pw") == false,
             "\(noUser ?? "")")
     }
 

@@ -103,7 +103,7 @@ struct ViewerBandwidthTests {
             ("640x360", "'640x360' is not a rung: write ladder=off or ladder=WxH:KBPS,..."),
             ("640x361:500", "'640x361:500' is not a picture size that can be encoded"),
             ("320x180:250,640x360:800", "'640x360:800' is not smaller than the rung before it"),
-            ("a,b,c,d,e", "has 5 rungs, at most 4 are encoded"),
+            ("a,b,c,d,e", "has 5 rungs, at most 4 are encoded")
         ]
         for (option, expected) in mistakes {
             #expect(throws: WebRTCLadder.Failure.self) { try WebRTCLadder(option: option) }
@@ -120,7 +120,7 @@ struct ViewerBandwidthTests {
     func ladderUsage() throws {
         let cases = [
             ("640x360:0", "'640x360:0' has a bit rate of 0 kbit/s: write one from 1 to 100000"),
-            ("big", "'big' is not a rung: write ladder=off or ladder=WxH:KBPS,..."),
+            ("big", "'big' is not a rung: write ladder=off or ladder=WxH:KBPS,...")
         ]
         for (ladder, expected) in cases {
             let address = "webrtc://127.0.0.1:8890/live?ladder=\(ladder)"

@@ -46,7 +46,7 @@ struct WHIPClientTests {
             CLI.binary.path,
             [
                 "noise", "num-buffers=\(frames)", "width=160", "height=120", "!", "gray", "!",
-                "whip+http://127.0.0.1:8891/whip?token=\(token)",
+                "whip+http://127.0.0.1:8891/whip?token=\(token)"
             ]
         ).finish(timeout: 60)
         // aiortc decodes on its own time: wait for the DELETE to be in the report.
@@ -60,8 +60,9 @@ struct WHIPClientTests {
         return (result, seen)
     }
 
-    @Test("Gray noise published to aiortc's WHIP endpoint with a bearer token: decoded there, gray, then DELETEd",
-          .aiortc)
+    @Test(
+        "Gray noise published to aiortc's WHIP endpoint with a bearer token: decoded there, gray, then DELETEd",
+        .aiortc)
     func publishToAiortc() async throws {
         // 240 frames at 30 a second: 8 s of gray noise, then end of stream and DELETE. The run waits for
         // ICE and DTLS (over 3 s on a loaded 2-core machine) before its second frame.
@@ -106,15 +107,20 @@ struct WHIPClientTests {
         return process
     }
 
-    @Test("Ctrl-C while the run waits for a WHIP connection that never comes up: exit 130 at once, not an ICE failure or the 20 s limit")
+    @Test(
+        "Ctrl-C while the run waits for a WHIP connection that never comes up: exit 130 at once, not an ICE failure or the 20 s limit"
+    )
     func interruptWhileConnecting() async throws {
         let namespace = try await NetworkNamespace()
         guard let server = await Self.startUnreachable(in: namespace) else { return }
         defer { server.signal(SIGKILL) }
         // A file's pace: the second frame waits at the gate, holding the run's streaming thread.
         let gstpipe = namespace.run(
-            CLI.binary.path, ["noise", "num-buffers=600", "width=160", "height=120", "!", "gray", "!",
-                              "whip+http://127.0.0.1:8893/whip"])
+            CLI.binary.path,
+            [
+                "noise", "num-buffers=600", "width=160", "height=120", "!", "gray", "!",
+                "whip+http://127.0.0.1:8893/whip"
+            ])
         try await Task.sleep(for: .seconds(4))
         let start = ContinuousClock.now
         gstpipe.signal(SIGINT)
@@ -134,8 +140,10 @@ struct WHIPClientTests {
         let start = ContinuousClock.now
         let gstpipe = namespace.run(
             "/usr/bin/env",
-            ["GSTPIPE_TEST_WHIP_CONNECTION_LIMIT=3", CLI.binary.path, "noise", "num-buffers=600", "width=160",
-             "height=120", "!", "gray", "!", "whip+http://127.0.0.1:8893/whip"])
+            [
+                "GSTPIPE_TEST_WHIP_CONNECTION_LIMIT=3", CLI.binary.path, "noise", "num-buffers=600", "width=160",
+                "height=120", "!", "gray", "!", "whip+http://127.0.0.1:8893/whip"
+            ])
         let result = await gstpipe.finish(timeout: 60)
         let took = ContinuousClock.now - start
         #expect(result.status == 1, "\(result.stderr)")
@@ -153,8 +161,9 @@ struct WHIPClientTests {
         let (server, report) = try await Self.startAiortc(in: namespace)
         defer { try? FileManager.default.removeItem(at: report) }
         let missing = await namespace.run(
-            CLI.binary.path, ["noise", "!", "gray", "!", "whip+http://127.0.0.1:8891/whip"])
-            .finish(timeout: 30)
+            CLI.binary.path, ["noise", "!", "gray", "!", "whip+http://127.0.0.1:8891/whip"]
+        )
+        .finish(timeout: 30)
         let wrongToken = "wrong-\(UUID().uuidString.prefix(8))"
         let wrong = await namespace.run(
             CLI.binary.path, ["noise", "!", "gray", "!", "whip+http://127.0.0.1:8891/whip?token=\(wrongToken)"]
@@ -225,7 +234,7 @@ struct WHIPClientTests {
         // --tls-no-verify cannot be honoured for WHIP or WHEP: refused before anything connects, not ignored.
         for arguments in [
             ["noise", "!", "gray", "!", "whip+https://127.0.0.1:8892/whip"],
-            ["whep+https://127.0.0.1:8892/whep", "!", "fakesink"],
+            ["whep+https://127.0.0.1:8892/whep", "!", "fakesink"]
         ] {
             let refused = await namespace.run(CLI.binary.path, ["--tls-no-verify"] + arguments).finish(timeout: 30)
             #expect(refused.status == 2, "\(arguments): \(refused.stderr)")
@@ -304,7 +313,7 @@ struct WHIPClientTests {
         process.executableURL = URL(fileURLWithPath: FFProbe.path)
         process.arguments = [
             "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
-            "-of", "csv=p=0", url.path,
+            "-of", "csv=p=0", url.path
         ]
         let output = Pipe()
         process.standardOutput = output
@@ -356,8 +365,9 @@ struct WHIPClientAddressTests {
 
     @Test("A server's error text is shown with its control characters escaped")
     func serverTextEscaped() {
-        #expect(WHIPClient.excerpt("bad\u{1B}[2J\u{1B}]0;owned\u{07} offer\u{202E}txt") ==
-            "bad\\u{1B}[2J\\u{1B}]0;owned\\u{7} offer\\u{202E}txt")
+        #expect(
+            WHIPClient.excerpt("bad\u{1B}[2J\u{1B}]0;owned\u{07} offer\u{202E}txt")
+                == "bad\\u{1B}[2J\\u{1B}]0;owned\\u{7} offer\\u{202E}txt")
         #expect(WHIPClient.excerpt("plain reason\nsecond line") == "plain reason")
     }
 
@@ -368,7 +378,10 @@ struct WHIPClientAddressTests {
         do {
             _ = try StreamOutputs.output(named: "whip+http://host/whip?codec=av1&token=secret")
         } catch {
-            guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
+            guard case .usage(let message) = error else {
+                Issue.record("not a usage error: \(error)")
+                return
+            }
             #expect(
                 message
                     == "whip+http://host/whip?codec=av1&token=***: codec=av1 is not sent over WebRTC: "
@@ -377,7 +390,10 @@ struct WHIPClientAddressTests {
         do {
             _ = try StreamOutputs.output(named: "whip+http://host:99999/whip?token=secret")
         } catch {
-            guard case .usage(let message) = error else { Issue.record("not a usage error: \(error)"); return }
+            guard case .usage(let message) = error else {
+                Issue.record("not a usage error: \(error)")
+                return
+            }
             #expect(message.contains("token=***") && !message.contains("secret"), "\(message)")
         }
         let answer =

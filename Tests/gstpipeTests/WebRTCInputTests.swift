@@ -35,7 +35,7 @@ struct WebRTCInputTests {
         "m=video 9 UDP/TLS/RTP/SAVPF 96", "c=IN IP4 0.0.0.0", "a=ice-ufrag:Yq3v", "a=ice-pwd:2c1r8m1Ly3p0bG0Y2wJ2n8Xb",
         "a=fingerprint:sha-256 9B:2A:55:07:61:3A:0E:D7:5B:64:7F:1F:12:25:6E:7F:E6:0A:7C:3E:61:1D:C5:6D:AA:BB:CC:DD:"
             + "EE:FF:00:11",
-        "a=setup:actpass", "a=mid:1", "a=sendonly", "a=rtcp-mux", "a=rtpmap:96 VP8/90000", "",
+        "a=setup:actpass", "a=mid:1", "a=sendonly", "a=rtcp-mux", "a=rtpmap:96 VP8/90000", ""
     ].joined(separator: "\r\n")
 
     /// The first video frame of `file` at `seconds`, as packed RGB bytes (ffmpeg decodes it).
@@ -44,8 +44,11 @@ struct WebRTCInputTests {
         let ffmpeg = try? Spawned(
             "/usr/bin/ffmpeg",
             // -ss after -i: a live recording's Matroska has no index to seek in.
-            ["-v", "error", "-nostdin", "-y", "-i", file.path, "-ss", "\(seconds)", "-frames:v", "1", "-f", "rawvideo",
-             "-pix_fmt", "rgb24", raw.path])
+            [
+                "-v", "error", "-nostdin", "-y", "-i", file.path, "-ss", "\(seconds)", "-frames:v", "1", "-f",
+                "rawvideo",
+                "-pix_fmt", "rgb24", raw.path
+            ])
         let result = await ffmpeg?.finish(timeout: 30)
         if result?.status != 0 { Issue.record("ffmpeg could not decode a frame: \(result?.stderr ?? "")") }
         return (try? Data(contentsOf: raw)).map { Array($0) } ?? []
@@ -158,7 +161,7 @@ struct WebRTCInputTests {
 
         let preflight = await namespace.curl([
             "-X", "OPTIONS", "-H", "Origin: http://example.test", "-H", "Access-Control-Request-Method: POST",
-            Self.endpoint,
+            Self.endpoint
         ]).lowercased()
         #expect(preflight.hasPrefix("http/1.1 204"), "\(preflight)")
         #expect(preflight.contains("access-control-allow-origin: *"), "\(preflight)")
@@ -183,7 +186,7 @@ struct WebRTCInputTests {
         // Trickle ICE by PATCH (RFC 9725) for a session that is not there.
         let trickle = await namespace.curl([
             "-X", "PATCH", "-H", "Content-Type: application/trickle-ice-sdpfrag", "--data-binary",
-            "a=ice-ufrag:u\r\na=ice-pwd:p\r\n", "\(Self.endpoint)/no-such-session",
+            "a=ice-ufrag:u\r\na=ice-pwd:p\r\n", "\(Self.endpoint)/no-such-session"
         ])
         #expect(trickle.hasPrefix("HTTP/1.1 404"), "\(trickle)")
 
@@ -209,7 +212,7 @@ struct WebRTCInputTests {
         let page = await namespace.curl(["http://127.0.0.1:8891/in"])
         #expect(page.contains(#"{"iceServers":[{"urls":"stun:127.0.0.1:3478"}]}"#), "\(page.suffix(2000))")
         let answer = await namespace.curl([
-            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", Self.offer, Self.endpoint,
+            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", Self.offer, Self.endpoint
         ])
         #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer)")
         #expect(answer.lowercased().contains(#"link: <stun:127.0.0.1:3478>; rel="ice-server""#), "\(answer)")

@@ -1,7 +1,7 @@
 import Foundation
+import GStreamer
 import GstPipeParsing
 import GstPipeWebRTC
-import GStreamer
 import Testing
 
 @testable import gstpipe
@@ -28,7 +28,7 @@ struct WebRTCOfferTests {
             "a=fmtp:104 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
             "a=rtpmap:105 H264/90000",
             "a=fmtp:105 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=640032",
-            "a=rtpmap:98 VP9/90000", "",
+            "a=rtpmap:98 VP9/90000", ""
         ].joined(separator: "\r\n")
     }
 
@@ -40,7 +40,7 @@ struct WebRTCOfferTests {
         "a=fingerprint:sha-256 9B:2A:55:07:61:3A:0E:D7:5B:64:7F:1F:12:25:6E:7F:E6:0A:7C:3E:61:1D:C5:6D",
         "a=setup:actpass", "a=mid:1", "a=recvonly", "a=rtcp-mux", "a=rtpmap:111 opus/48000/2",
         "a=rtcp-fb:111 transport-cc", "a=fmtp:111 minptime=10;useinbandfec=1", "a=rtpmap:9 G722/8000",
-        "a=rtpmap:0 PCMU/8000", "a=rtpmap:126 telephone-event/8000", "",
+        "a=rtpmap:0 PCMU/8000", "a=rtpmap:126 telephone-event/8000", ""
     ].joined(separator: "\r\n")
 
     /// The video offer with the audio section after it, bundled.
@@ -159,7 +159,7 @@ struct WebRTCOfferTests {
         let refusals = [
             ("a=candidate:1 1 udp 1 127.0.0.1 9 typ host\r\n", "no ICE credentials"),
             ("a=ice-ufrag:a\r\na=ice-pwd:b\r\na=candidate:1 1 udp\r\n", "is not an ICE candidate"),
-            ("hello\r\n", "hello is not a line of an SDP fragment"),
+            ("hello\r\n", "hello is not a line of an SDP fragment")
         ]
         for (text, reason) in refusals {
             #expect(throws: TrickleFragment.Refusal.self) { try TrickleFragment(text) }
@@ -230,8 +230,11 @@ struct WebRTCOfferTests {
         let address = plain.address
         #expect(address.host == "127.0.0.1" && address.port == 8890 && address.path == "/live")
         // The encoder behind a one-frame queue, on a thread of its own.
-        #expect(plain.format.videoChain.prefix(6) == ["queue", "max-size-buffers=1", "max-size-bytes=0",
-            "max-size-time=0", "!", "vp8enc"])
+        #expect(
+            plain.format.videoChain.prefix(6) == [
+                "queue", "max-size-buffers=1", "max-size-bytes=0",
+                "max-size-time=0", "!", "vp8enc"
+            ])
         let everywhere = try #require(try StreamOutputs.output(named: "webrtc://:9000/cam?codec=H264"))
         #expect(everywhere.address.host.isEmpty && everywhere.address.port == 9000)
         #expect(everywhere.format.videoChain.dropFirst(5).first == "x264enc")
@@ -261,8 +264,9 @@ struct WebRTCOfferTests {
             }
         }
         #expect(refusal("hello") == "the offer is not a session description (SDP begins with v=0)")
-        #expect(refusal(offer.replacingOccurrences(of: "a=sendonly", with: "a=recvonly"))?.hasPrefix(
-            "the offer sends neither video nor audio") == true)
+        #expect(
+            refusal(offer.replacingOccurrences(of: "a=sendonly", with: "a=recvonly"))?.hasPrefix(
+                "the offer sends neither video nor audio") == true)
         let noCredentials = offer.split(separator: "\r\n").filter { !$0.hasPrefix("a=ice-") }.joined(separator: "\r\n")
         #expect(refusal(noCredentials) == "the offer has no ICE credentials (a=ice-ufrag and a=ice-pwd)")
         let noFingerprint = offer.split(separator: "\r\n").filter { !$0.hasPrefix("a=fingerprint") }

@@ -25,7 +25,7 @@ struct WebRTCRateTests {
             ["snow", "smpte"].map { Case(codec: codec, pattern: $0, width: 1280, height: 720, bitrate: 2_500_000) }
         } + [
             Case(codec: .vp8, pattern: "snow", width: 640, height: 360, bitrate: 800_000),
-            Case(codec: .vp8, pattern: "snow", width: 320, height: 180, bitrate: 250_000),
+            Case(codec: .vp8, pattern: "snow", width: 320, height: 180, bitrate: 250_000)
         ]
 
     static let seconds = 5

@@ -16,7 +16,7 @@ extension WebRTCTests {
                 "-n", "--listening-ip=127.0.0.1", "--relay-ip=127.0.0.1", "--listening-port=3478",
                 "--lt-cred-mech", "--user=\(turnUser):\(turnPassword)", "--realm=gstpipe.test",
                 "--allow-loopback-peers", "--no-tls", "--no-dtls", "--no-cli", "--min-port=49152",
-                "--max-port=49300", "--log-file=stdout", "--simple-log",
+                "--max-port=49300", "--log-file=stdout", "--simple-log"
             ])
         // turnserver speaks no HTTP: wait until its UDP port is bound.
         let deadline = Date().addingTimeInterval(15)
@@ -31,7 +31,9 @@ extension WebRTCTests {
 
     @Test(
         "--turn: a viewer limited to relayed candidates watches through coturn; the page and WHEP give the server",
-        .browser, .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/turnserver"),
+        .browser,
+        .enabled(
+            if: FileManager.default.isExecutableFile(atPath: "/usr/bin/turnserver"),
             "coturn is not installed (scripts/setup.sh installs it)"))
     func relayedViewer() async throws {
         let namespace = try await NetworkNamespace()
@@ -50,9 +52,11 @@ extension WebRTCTests {
         #expect(page.contains(#""urls":"turn:127.0.0.1:3478""#), "\(page.prefix(2000))")
         #expect(page.contains(#""username":"alice""#), "\(page.prefix(2000))")
 
-        let configuration = #"{"iceTransportPolicy":"relay","iceServers":[{"urls":"turn:127.0.0.1:3478","#
+        let configuration =
+            #"{"iceTransportPolicy":"relay","iceServers":[{"urls":"turn:127.0.0.1:3478","#
             + #""username":"\#(Self.turnUser)","credential":"\#(Self.turnPassword)"}]}"#
-        let query = "endpoint=\(Self.endpoint)&viewers=1&watch=4&ice="
+        let query =
+            "endpoint=\(Self.endpoint)&viewers=1&watch=4&ice="
             + (configuration.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "")
         let session = try await BrowserSession(in: namespace, query: query)
         let report = await session.result(named: "report", timeout: 90)
@@ -79,7 +83,7 @@ extension WebRTCTests {
             CLI.binary.path,
             [
                 "noise", "!", "gray", "!", "webrtc://127.0.0.1:8890/live", "--public-ip", "203.0.113.7",
-                "--stun", "stun://127.0.0.1:3478",
+                "--stun", "stun://127.0.0.1:3478"
             ])
         guard await namespace.waitForListener(8890) else {
             Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
@@ -87,7 +91,7 @@ extension WebRTCTests {
         }
         let answer = await namespace.curl([
             "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", WebRTCOfferTests.offer(),
-            Self.endpoint,
+            Self.endpoint
         ])
         server.signal(SIGINT)
         let result = await server.finish(timeout: 20)

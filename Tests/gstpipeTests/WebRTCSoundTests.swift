@@ -11,15 +11,16 @@ extension WebRTCTests {
     /// and a 440 Hz sine in AAC (44.1 kHz stereo, so that the Opus encode resamples it).
     static func fileWithSound() async throws -> URL {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-webrtc-\(UUID()).mp4")
-        let made = await (try Spawned(
-            "/usr/bin/gst-launch-1.0",
-            [
-                "-q", "videotestsrc", "pattern=ball", "num-buffers=900", "!",
-                "video/x-raw,width=320,height=240,framerate=30/1", "!", "x264enc", "speed-preset=ultrafast", "!",
-                "mp4mux", "name=mux", "!", "filesink", "location=\(file.path)", "audiotestsrc", "wave=sine",
-                "freq=440", "samplesperbuffer=4410", "num-buffers=300", "!", "audio/x-raw,rate=44100,channels=2",
-                "!", "avenc_aac", "!", "mux.",
-            ])).finish(timeout: 120)
+        let made = await
+            (try Spawned(
+                "/usr/bin/gst-launch-1.0",
+                [
+                    "-q", "videotestsrc", "pattern=ball", "num-buffers=900", "!",
+                    "video/x-raw,width=320,height=240,framerate=30/1", "!", "x264enc", "speed-preset=ultrafast", "!",
+                    "mp4mux", "name=mux", "!", "filesink", "location=\(file.path)", "audiotestsrc", "wave=sine",
+                    "freq=440", "samplesperbuffer=4410", "num-buffers=300", "!", "audio/x-raw,rate=44100,channels=2",
+                    "!", "avenc_aac", "!", "mux."
+                ])).finish(timeout: 120)
         guard made.status == 0 else {
             throw NetworkNamespace.NamespaceError(message: "gst-launch-1.0 made no file: \(made.stderr)")
         }
@@ -103,7 +104,9 @@ extension WebRTCTests {
                 .split(separator: " ").dropFirst().first.map(String.init)
         }
         #expect(streams[0] != nil && streams[0] == streams[1], comment)
-        #expect(result.stderr.contains("WHEP endpoint http://127.0.0.1:8890/live/whep, VP8 (and Opus if the input has sound)"), comment)
+        #expect(
+            result.stderr.contains(
+                "WHEP endpoint http://127.0.0.1:8890/live/whep, VP8 (and Opus if the input has sound)"), comment)
         #expect(result.status == 130, comment)
     }
 

@@ -71,7 +71,7 @@ enum Browser {
             "--headless=new", "--no-sandbox", "--allow-loopback-in-peer-connection",
             "--disable-features=WebRtcHideLocalIpsWithMdns", "--use-fake-ui-for-media-stream",
             "--use-fake-device-for-media-stream", "--autoplay-policy=no-user-gesture-required", "--no-first-run",
-            "--disable-gpu", "--user-data-dir=\(profile)", url,
+            "--disable-gpu", "--user-data-dir=\(profile)", url
         ]
     }
 

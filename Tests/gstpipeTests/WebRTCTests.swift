@@ -154,7 +154,7 @@ struct WebRTCTests {
 
         let preflight = await namespace.curl([
             "-X", "OPTIONS", "-H", "Origin: http://example.test", "-H", "Access-Control-Request-Method: POST",
-            "-H", "Access-Control-Request-Headers: content-type", "\(Self.endpoint)",
+            "-H", "Access-Control-Request-Headers: content-type", "\(Self.endpoint)"
         ]).lowercased()
         #expect(preflight.hasPrefix("http/1.1 204"), "\(preflight)")
         #expect(preflight.contains("access-control-allow-origin: *"), "\(preflight)")
@@ -164,7 +164,7 @@ struct WebRTCTests {
         #expect(preflight.contains("accept-post: application/sdp"), "\(preflight)")
 
         let malformed = await namespace.curl([
-            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", "hello", Self.endpoint,
+            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", "hello", Self.endpoint
         ])
         #expect(malformed.hasPrefix("HTTP/1.1 400"), "\(malformed)")
         #expect(malformed.contains("the offer is not a session description (SDP begins with v=0)"), "\(malformed)")
@@ -172,13 +172,13 @@ struct WebRTCTests {
 
         let noVideo = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
         let audioOnly = await namespace.curl([
-            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", noVideo, Self.endpoint,
+            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", noVideo, Self.endpoint
         ])
         #expect(audioOnly.hasPrefix("HTTP/1.1 400"), "\(audioOnly)")
         #expect(audioOnly.contains("the offer has no video section (m=video)"), "\(audioOnly)")
 
         let wrongType = await namespace.curl([
-            "-X", "POST", "-H", "Content-Type: text/plain", "--data-binary", "v=0", Self.endpoint,
+            "-X", "POST", "-H", "Content-Type: text/plain", "--data-binary", "v=0", Self.endpoint
         ])
         #expect(wrongType.hasPrefix("HTTP/1.1 415"), "\(wrongType)")
 
@@ -191,11 +191,12 @@ struct WebRTCTests {
         #expect(noSession.hasPrefix("HTTP/1.1 404"), "\(noSession)")
         // Trickle ICE by PATCH (RFC 9725): a session that is not there, a body of another type, a
         // fragment without credentials.
-        let fragment = "a=ice-ufrag:Yq3v\r\na=ice-pwd:2c1r8m1Ly3p0bG0Y2wJ2n8Xb\r\na=mid:0\r\n"
+        let fragment =
+            "a=ice-ufrag:Yq3v\r\na=ice-pwd:2c1r8m1Ly3p0bG0Y2wJ2n8Xb\r\na=mid:0\r\n"
             + "a=candidate:1 1 udp 2122260223 127.0.0.1 50000 typ host\r\n"
         func patch(_ type: String, _ body: String) async -> String {
             await namespace.curl([
-                "-X", "PATCH", "-H", "Content-Type: \(type)", "--data-binary", body, "\(Self.endpoint)/no-such-session",
+                "-X", "PATCH", "-H", "Content-Type: \(type)", "--data-binary", body, "\(Self.endpoint)/no-such-session"
             ])
         }
         let trickle = await patch("application/trickle-ice-sdpfrag", fragment)

@@ -40,7 +40,7 @@ struct WebRTCTokenTests {
             CLI.binary.path,
             [
                 "-v", "--graph", graph.path, "noise", "!", "gray", "!",
-                "webrtc://127.0.0.1:8890/live?token=\(Self.secret)",
+                "webrtc://127.0.0.1:8890/live?token=\(Self.secret)"
             ])
         guard await namespace.waitForListener(8890) else {
             Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
@@ -53,7 +53,7 @@ struct WebRTCTokenTests {
         #expect(page.contains("'Bearer ' + token"))
         let preflight = await namespace.curl([
             "-X", "OPTIONS", "-H", "Origin: http://example.test", "-H", "Access-Control-Request-Method: POST",
-            "-H", "Access-Control-Request-Headers: authorization, content-type", Self.endpoint,
+            "-H", "Access-Control-Request-Headers: authorization, content-type", Self.endpoint
         ]).lowercased()
         #expect(preflight.hasPrefix("http/1.1 204"), "\(preflight)")
         #expect(preflight.contains("access-control-allow-headers: content-type, authorization"), "\(preflight)")
@@ -71,7 +71,7 @@ struct WebRTCTokenTests {
         let deleted = await namespace.curl(["-X", "DELETE", "\(Self.endpoint)/some-session"])
         #expect(deleted.hasPrefix("HTTP/1.1 401"), "\(deleted)")
         let patched = await namespace.curl([
-            "-X", "PATCH", "-H", "Content-Type: application/trickle-ice-sdpfrag", "\(Self.endpoint)/some-session",
+            "-X", "PATCH", "-H", "Content-Type: application/trickle-ice-sdpfrag", "\(Self.endpoint)/some-session"
         ])
         #expect(patched.hasPrefix("HTTP/1.1 401"), "\(patched)")
 
@@ -79,7 +79,7 @@ struct WebRTCTokenTests {
         #expect(right.hasPrefix("HTTP/1.1 201"), "\(right)")
         let session = right.firstMatch(of: #/Location: (\S+)/#).map { String($0.1) } ?? "/none"
         let gone = await namespace.curl([
-            "-X", "DELETE", "-H", "Authorization: Bearer \(Self.secret)", "http://127.0.0.1:8890\(session)",
+            "-X", "DELETE", "-H", "Authorization: Bearer \(Self.secret)", "http://127.0.0.1:8890\(session)"
         ])
         #expect(gone.hasPrefix("HTTP/1.1 200"), "\(gone)")
         outputs += [page, preflight, none, wrong, basic, deleted, patched, right, gone]
@@ -94,7 +94,9 @@ struct WebRTCTokenTests {
         Self.expectNoSecret(outputs + [result.stdout, result.stderr, picture])
     }
 
-    @Test("?max-clients=1: of six offers at once one is served, the others 503 with Retry-After; an offer too large is 413, a header too long 400")
+    @Test(
+        "?max-clients=1: of six offers at once one is served, the others 503 with Retry-After; an offer too large is 413, a header too long 400"
+    )
     func limits() async throws {
         let namespace = try await NetworkNamespace()
         let server = try await WebRTCTests.serveNoise(
@@ -119,7 +121,7 @@ struct WebRTCTokenTests {
         let tooLarge = await Self.post(namespace, Self.endpoint, "@\(large.path)")
         #expect(tooLarge.hasPrefix("HTTP/1.1 413"), "\(tooLarge.prefix(300))")
         let longHeader = await namespace.curl([
-            "-H", "X-Long: \(String(repeating: "z", count: 20_000))", "http://127.0.0.1:8890/live",
+            "-H", "X-Long: \(String(repeating: "z", count: 20_000))", "http://127.0.0.1:8890/live"
         ])
         #expect(longHeader.hasPrefix("HTTP/1.1 400"), "\(longHeader.prefix(300))")
         let longPath = await namespace.curl(["http://127.0.0.1:8890/live/\(String(repeating: "p", count: 20_000))"])
@@ -140,7 +142,7 @@ struct WebRTCTokenTests {
             "/usr/bin/env",
             [
                 "GSTPIPE_WEBRTC_TOKEN=\(secret)", CLI.binary.path, "--timeout", "60", "webrtc://127.0.0.1:8891/in",
-                "!", "gray", "!", "fakesink",
+                "!", "gray", "!", "fakesink"
             ])
         guard await namespace.waitForListener(8891) else {
             Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")

@@ -18,6 +18,8 @@ await Tutorial.run { input in
     try await playbin.run()
     let elapsed = Tutorial.elapsed(since: start)
 
-    print("Played \(input.uri) to its end in \(Tutorial.seconds(elapsed)) (duration \(Tutorial.seconds(input.duration)))")
-    try Tutorial.check(elapsed >= input.duration * 9 / 10, "the clip ended after \(Tutorial.seconds(elapsed)), before its duration")
+    print(
+        "Played \(input.uri) to its end in \(Tutorial.seconds(elapsed)) (duration \(Tutorial.seconds(input.duration)))")
+    try Tutorial.check(
+        elapsed >= input.duration * 9 / 10, "the clip ended after \(Tutorial.seconds(elapsed)), before its duration")
 }

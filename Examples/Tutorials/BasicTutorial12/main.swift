@@ -29,7 +29,8 @@ await Tutorial.run { input in
     print("\(size) bytes in \(blocks) blocks, one every \(microsecondsPerBlock) µs; a buffer of \(bufferBytes) bytes")
 
     let pipeline = try Pipeline(
-        launch: "filesrc location=\"\(input.path)\" blocksize=\(blockSize) ! identity sleep-time=\(microsecondsPerBlock) "
+        launch:
+            "filesrc location=\"\(input.path)\" blocksize=\(blockSize) ! identity sleep-time=\(microsecondsPerBlock) "
             + "! queue2 name=buffer use-buffering=true max-size-bytes=\(bufferBytes) max-size-buffers=0 max-size-time=0 "
             + "! decodebin name=decoder decoder. ! videoconvert ! fakesink sync=true "
             + "decoder. ! audioconvert ! fakesink sync=true")
@@ -72,11 +73,17 @@ await Tutorial.run { input in
     let elapsed = Tutorial.elapsed(since: start)
 
     let rebuffers = steps.dropFirst().filter { if case .paused = $0 { true } else { false } }.count
-    print("\(buffering) buffering messages; played after \(steps.filter { $0 == .played }.count) fills, rebuffered \(rebuffers) times; \(Tutorial.seconds(elapsed)) for a \(Tutorial.seconds(input.duration)) clip")
+    print(
+        "\(buffering) buffering messages; played after \(steps.filter { $0 == .played }.count) fills, rebuffered \(rebuffers) times; \(Tutorial.seconds(elapsed)) for a \(Tutorial.seconds(input.duration)) clip"
+    )
     try Tutorial.check(!isLive, "a file should not play as live")
     try Tutorial.check(buffering > 0, "no buffering message came")
-    try Tutorial.check(steps.first.map { if case .paused = $0 { true } else { false } } == true, "the player did not wait for the buffer first: \(steps)")
+    try Tutorial.check(
+        steps.first.map { if case .paused = $0 { true } else { false } } == true,
+        "the player did not wait for the buffer first: \(steps)")
     try Tutorial.check(steps.last == .played, "the player did not play on at the end: \(steps)")
     try Tutorial.check(rebuffers >= 1, "the buffer never ran low during playback (steps: \(steps))")
-    try Tutorial.check(elapsed >= input.duration, "the clip played in \(Tutorial.seconds(elapsed)), faster than its \(Tutorial.seconds(input.duration))")
+    try Tutorial.check(
+        elapsed >= input.duration,
+        "the clip played in \(Tutorial.seconds(elapsed)), faster than its \(Tutorial.seconds(input.duration))")
 }

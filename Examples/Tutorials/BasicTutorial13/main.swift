@@ -17,7 +17,9 @@ func setRate(_ rate: Double, of pipeline: Pipeline, videoSink: Element) async th
         ? .seek(rate: rate, flags: [.flush, .accurate], start: position)
         : .seek(rate: rate, flags: [.flush, .accurate], start: 0, stop: position)
     // A flushing seek ends with async-done, once the sinks have data from the new position.
-    _ = try await next(in: pipeline, after: { try Tutorial.check(videoSink.send(seek), "the seek to rate \(rate) was refused") }) {
+    _ = try await next(
+        in: pipeline, after: { try Tutorial.check(videoSink.send(seek), "the seek to rate \(rate) was refused") }
+    ) {
         if case .asyncDone = $0 { true } else { false }
     }
     print("Current rate: \(rate)")
@@ -52,9 +54,12 @@ func next(
 /// Steps the paused `pipeline` by one frame through `videoSink`; returns how much the step-done
 /// message says it stepped.
 func step(_ pipeline: Pipeline, videoSink: Element) async throws -> UInt64 {
-    let message = try await next(in: pipeline, after: {
-        try Tutorial.check(videoSink.send(try .step(1, .buffers, rate: 1)), "the step event was refused")
-    }) { stepDone($0, from: videoSink) != nil }
+    let message = try await next(
+        in: pipeline,
+        after: {
+            try Tutorial.check(videoSink.send(try .step(1, .buffers, rate: 1)), "the step event was refused")
+        }
+    ) { stepDone($0, from: videoSink) != nil }
     return stepDone(message, from: videoSink)?.amount ?? 0
 }
 
@@ -97,8 +102,10 @@ await Tutorial.run(seconds: 4) { input in
 
     print(String(format: "At rate 2 the position moved %.2fx the wall clock; at rate -1, %.2fx", fast, backwards))
     try Tutorial.check(fast > 1.5 && fast < 2.5, "at rate 2 the position moved \(fast)x the wall clock")
-    try Tutorial.check(backwards < -0.5 && backwards > -1.5, "at rate -1 the position moved \(backwards)x the wall clock")
+    try Tutorial.check(
+        backwards < -0.5 && backwards > -1.5, "at rate -1 the position moved \(backwards)x the wall clock")
     try Tutorial.check(steps.allSatisfy { $0.amount == 1 }, "a step-done reported \(steps.map(\.amount)) buffers")
     try Tutorial.check(
-        moves.allSatisfy { $0.distance(to: 33_333_333).magnitude < 5_000_000 }, "steps moved the position by \(moves) ns, not a frame")
+        moves.allSatisfy { $0.distance(to: 33_333_333).magnitude < 5_000_000 },
+        "steps moved the position by \(moves) ns, not a frame")
 }

@@ -48,7 +48,8 @@ await Tutorial.run {
     pipeline.stop()
 
     print("\(buffers.count) buffers reached the sink")
-    guard case .endOfStream = ending else { throw Tutorial.Failure(reason: "the run ended with \(ending.map { "\($0)" } ?? "no message")") }
+    guard case .endOfStream = ending else {
+        throw Tutorial.Failure(reason: "the run ended with \(ending.map { "\($0)" } ?? "no message")")
+    }
     try Tutorial.check(buffers.count == 60, "\(buffers.count) buffers reached the sink, not 60")
 }
-

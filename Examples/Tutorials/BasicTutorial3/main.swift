@@ -57,11 +57,14 @@ await Tutorial.run { input in
     }
 
     let types = added.withLock { $0 }
-    print("Pads added: \(types.joined(separator: ", ")); \(audio.count) audio buffers up to \(Tutorial.seconds(audio.lastEnd))")
+    print(
+        "Pads added: \(types.joined(separator: ", ")); \(audio.count) audio buffers up to \(Tutorial.seconds(audio.lastEnd))"
+    )
     try Tutorial.check(types.contains("audio/x-raw"), "no raw audio pad was added (pads: \(types))")
     try Tutorial.check(types.contains("video/x-raw"), "no raw video pad was added (pads: \(types))")
     try Tutorial.check(convertSink.isLinked, "the audio pad was not linked")
     let end = try Tutorial.require(audio.lastEnd, "no audio buffer reached the sink")
     try Tutorial.check(
-        end + 100_000_000 >= input.duration, "the audio ended at \(Tutorial.seconds(end)), short of \(Tutorial.seconds(input.duration))")
+        end + 100_000_000 >= input.duration,
+        "the audio ended at \(Tutorial.seconds(end)), short of \(Tutorial.seconds(input.duration))")
 }

@@ -57,7 +57,9 @@ await Tutorial.run(seconds: 4) { input in
                     if playing {
                         let query = Query.seeking()
                         if playbin.query(query), let seeking = query.seeking, seeking.seekable {
-                            print("Seeking is ENABLED from \(Tutorial.seconds(seeking.start)) to \(Tutorial.seconds(seeking.end))")
+                            print(
+                                "Seeking is ENABLED from \(Tutorial.seconds(seeking.start)) to \(Tutorial.seconds(seeking.end))"
+                            )
                             shared.progress.withLock { $0.seekable = (seeking.start, seeking.end) }
                         } else {
                             print("Seeking is DISABLED for this stream.")
@@ -81,7 +83,8 @@ await Tutorial.run(seconds: 4) { input in
                 }
                 if seek {
                     print("\nReached 1 s, performing seek to \(Tutorial.seconds(target))...")
-                    try Tutorial.check(try playbin.seek(rate: 1, flags: [.flush, .keyUnit], start: target), "the seek was refused")
+                    try Tutorial.check(
+                        try playbin.seek(rate: 1, flags: [.flush, .keyUnit], start: target), "the seek was refused")
                     shared.progress.withLock { $0.seekedAt = position }
                 }
             }
@@ -102,6 +105,9 @@ await Tutorial.run(seconds: 4) { input in
         "seeking covers \(Tutorial.seconds(seekable.start)) to \(Tutorial.seconds(seekable.end)), not the whole clip")
     try Tutorial.check(result.seekedAt != nil, "the seek never happened")
     let landed = try Tutorial.require(result.positionsAfterSeek.first, "no position was read after the seek")
-    try Tutorial.check(landed + 100_000_000 >= target, "after the seek the position was \(Tutorial.seconds(landed)), not past \(Tutorial.seconds(target))")
-    try Tutorial.check(elapsed + 1_000_000_000 < input.duration, "the run took \(Tutorial.seconds(elapsed)): the seek skipped nothing")
+    try Tutorial.check(
+        landed + 100_000_000 >= target,
+        "after the seek the position was \(Tutorial.seconds(landed)), not past \(Tutorial.seconds(target))")
+    try Tutorial.check(
+        elapsed + 1_000_000_000 < input.duration, "the run took \(Tutorial.seconds(elapsed)): the seek skipped nothing")
 }

@@ -83,8 +83,10 @@ await Tutorial.run {
     try Tutorial.check(!open.isFixed, "before negotiation the sink pad's caps were already fixed: \(open)")
     try Tutorial.check(!ready.isFixed, "in READY the sink pad's caps were already fixed: \(ready)")
     let caps = negotiated
-    try Tutorial.check(caps.isFixed && caps.mediaType == "audio/x-raw", "in PAUSED the caps were \(caps), not one raw-audio format")
-    try Tutorial.check(caps.int("rate") != nil && caps.int("channels") != nil, "the negotiated caps lack a rate or channels: \(caps)")
+    try Tutorial.check(
+        caps.isFixed && caps.mediaType == "audio/x-raw", "in PAUSED the caps were \(caps), not one raw-audio format")
+    try Tutorial.check(
+        caps.int("rate") != nil && caps.int("channels") != nil, "the negotiated caps lack a rate or channels: \(caps)")
     let sinkTemplate = try Tutorial.require(sinkDetails.padTemplates.first, "autoaudiosink has no pad template")
     try Tutorial.check(
         sourceTemplate.caps.canIntersect(caps) && sinkTemplate.caps.canIntersect(caps),

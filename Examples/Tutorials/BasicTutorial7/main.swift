@@ -28,7 +28,8 @@ await Tutorial.run {
     try visual.set("style", fromString: "lines")
 
     let pipeline = try Pipeline(name: "test-pipeline")
-    try pipeline.add(source, tee, audioQueue, audioConvert, audioResample, audioSink, videoQueue, visual, videoConvert, videoSink)
+    try pipeline.add(
+        source, tee, audioQueue, audioConvert, audioResample, audioSink, videoQueue, visual, videoConvert, videoSink)
     // Always pads link as the elements are made...
     try Element.link(source, tee)
     try Element.link(audioQueue, audioConvert, audioResample, audioSink)
@@ -46,7 +47,9 @@ await Tutorial.run {
     try await pipeline.run()
 
     print("Audio branch: \(audioBuffers.count) buffers; waveform branch: \(videoFrames.count) frames")
-    try Tutorial.check([teeAudioPad.name, teeVideoPad.name] == ["src_0", "src_1"], "the tee gave \(teeAudioPad.name) and \(teeVideoPad.name)")
+    try Tutorial.check(
+        [teeAudioPad.name, teeVideoPad.name] == ["src_0", "src_1"],
+        "the tee gave \(teeAudioPad.name) and \(teeVideoPad.name)")
     try Tutorial.check(audioBuffers.count == 50, "\(audioBuffers.count) of 50 buffers reached the audio branch")
     try Tutorial.check(videoFrames.count > 0, "the waveform branch drew no frame")
 

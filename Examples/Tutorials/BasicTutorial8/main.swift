@@ -93,8 +93,10 @@ await Tutorial.run {
         return generated
     }
 
-    let audioBuffers = try Tutorial.require(pipeline.element(named: "resample")?.pad(named: "src"), "no resample pad").countBuffers()
-    let frames = try Tutorial.require(pipeline.element(named: "csp")?.pad(named: "src"), "no videoconvert pad").countBuffers()
+    let audioBuffers = try Tutorial.require(pipeline.element(named: "resample")?.pad(named: "src"), "no resample pad")
+        .countBuffers()
+    let frames = try Tutorial.require(pipeline.element(named: "csp")?.pad(named: "src"), "no videoconvert pad")
+        .countBuffers()
     // What comes back through the appsink, read while the pipeline runs.
     let samples = pipeline.samples(from: sink)
     let reader = Task {
@@ -105,8 +107,11 @@ await Tutorial.run {
             let count = buffer.size / 2
             try Tutorial.check(
                 buffer.pts == format.duration(ofSamples: received),
-                "sample \(received) came stamped \(Tutorial.seconds(buffer.pts)), not \(Tutorial.seconds(format.duration(ofSamples: received)))")
-            try Tutorial.check(buffer.bytes == expected.chunk(from: received, count: count), "samples from \(received) on differ from those pushed")
+                "sample \(received) came stamped \(Tutorial.seconds(buffer.pts)), not \(Tutorial.seconds(format.duration(ofSamples: received)))"
+            )
+            try Tutorial.check(
+                buffer.bytes == expected.chunk(from: received, count: count),
+                "samples from \(received) on differ from those pushed")
             received += count
         }
         return received
@@ -121,6 +126,10 @@ await Tutorial.run {
     print("Sound branch: \(audioBuffers.count) buffers; waveform branch: \(frames.count) frames")
     try Tutorial.check(generated == totalSamples, "\(generated) of \(totalSamples) samples were generated")
     try Tutorial.check(received == totalSamples, "\(received) of \(totalSamples) samples came back")
-    try Tutorial.check(counts.needData >= 1 && counts.enoughData >= 1, "appsrc asked \(counts.needData) times and stopped \(counts.enoughData) times")
-    try Tutorial.check(audioBuffers.count > 0 && frames.count > 0, "a branch got nothing (sound \(audioBuffers.count), waveform \(frames.count))")
+    try Tutorial.check(
+        counts.needData >= 1 && counts.enoughData >= 1,
+        "appsrc asked \(counts.needData) times and stopped \(counts.enoughData) times")
+    try Tutorial.check(
+        audioBuffers.count > 0 && frames.count > 0,
+        "a branch got nothing (sound \(audioBuffers.count), waveform \(frames.count))")
 }

@@ -24,10 +24,14 @@ func printTopology(_ stream: DiscoveredStream, depth: Int = 1) {
     let caps = stream.caps?.removing("streamheader").removing("codec_data")
     print("\(prefix)\(stream.kind): \(caps.map { "\($0)" } ?? "?")")
     if let audio = stream.audio {
-        print("\(prefix)  \(audio.channels) channels at \(audio.sampleRate) Hz" + (audio.bitrate.map { ", \($0) bit/s" } ?? ""))
+        print(
+            "\(prefix)  \(audio.channels) channels at \(audio.sampleRate) Hz"
+                + (audio.bitrate.map { ", \($0) bit/s" } ?? ""))
     }
     if let video = stream.video {
-        print("\(prefix)  \(video.width)x\(video.height) at \(video.framerate) fps" + (video.bitrate.map { ", \($0) bit/s" } ?? ""))
+        print(
+            "\(prefix)  \(video.width)x\(video.height) at \(video.framerate) fps"
+                + (video.bitrate.map { ", \($0) bit/s" } ?? ""))
     }
     printTags(stream.tags, prefix: prefix + "  ")
     for child in stream.children { printTopology(child, depth: depth + 1) }
@@ -49,17 +53,23 @@ await Tutorial.run { input in
     try Tutorial.check(!info.streams.isEmpty, "the discoverer found no stream")
     try Tutorial.check(info.duration != nil, "the discoverer found no duration")
     guard input.isGenerated else { return }
-    try Tutorial.check(topology.kind == .container && topology.caps?.mediaType == "video/x-matroska", "the clip is not read as Matroska")
+    try Tutorial.check(
+        topology.kind == .container && topology.caps?.mediaType == "video/x-matroska",
+        "the clip is not read as Matroska")
     try Tutorial.check(info.streams.count == 2, "\(info.streams.count) streams found, not 2")
     let video = try Tutorial.require(info.videoStreams.first?.video, "no video stream found")
     try Tutorial.check(
         video.width == 320 && video.height == 240 && video.framerate == Fraction(30, 1),
         "the video is \(video.width)x\(video.height) at \(video.framerate), not 320x240 at 30/1")
     let audio = try Tutorial.require(info.audioStreams.first?.audio, "no audio stream found")
-    try Tutorial.check(audio.channels == 2 && audio.sampleRate == 44100, "the audio is \(audio.channels) channels at \(audio.sampleRate) Hz")
+    try Tutorial.check(
+        audio.channels == 2 && audio.sampleRate == 44100,
+        "the audio is \(audio.channels) channels at \(audio.sampleRate) Hz")
     let codec = info.videoStreams.first?.tags?.videoCodec
-    try Tutorial.check(codec?.contains("H264") == true, "the video stream's codec tag is \(codec ?? "missing"), not H.264")
+    try Tutorial.check(
+        codec?.contains("H264") == true, "the video stream's codec tag is \(codec ?? "missing"), not H.264")
     let duration = try Tutorial.require(info.duration, "no duration")
     try Tutorial.check(
-        duration.distance(to: 3_000_000_000).magnitude < 50_000_000, "the duration is \(Tutorial.seconds(duration)), not 3 s")
+        duration.distance(to: 3_000_000_000).magnitude < 50_000_000,
+        "the duration is \(Tutorial.seconds(duration)), not 3 s")
 }

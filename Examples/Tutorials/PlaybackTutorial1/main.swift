@@ -39,5 +39,6 @@ await Tutorial.runPlayback { clip in
     try await playbin.run()
     let elapsed = Tutorial.elapsed(since: start)
     print("Reached the end of stream after \(Tutorial.seconds(elapsed)) (duration \(Tutorial.seconds(clip.duration)))")
-    try Tutorial.check(elapsed >= clip.duration * 8 / 10, "the clip ended after \(Tutorial.seconds(elapsed)), before its duration")
+    try Tutorial.check(
+        elapsed >= clip.duration * 8 / 10, "the clip ended after \(Tutorial.seconds(elapsed)), before its duration")
 }

@@ -27,7 +27,9 @@ await Tutorial.runPlayback(seconds: 4) { clip in
         try Tutorial.require(try playbin.get(name).intValue, "\(name) is no number")
     }
     print("\(counts[0]) video stream(s), \(counts[1]) audio stream(s), \(counts[2]) text stream(s)")
-    try Tutorial.check(counts[0] == 1 && counts[1] == 2, "playbin found \(counts[0]) video and \(counts[1]) audio streams, not 1 and 2")
+    try Tutorial.check(
+        counts[0] == 1 && counts[1] == 2, "playbin found \(counts[0]) video and \(counts[1]) audio streams, not 1 and 2"
+    )
 
     // Each stream's tags, by action signal: the tutorial's analyze_streams.
     let videoTags = try playbin.emit("get-video-tags", .int(0)).asValue?.tagList
@@ -37,7 +39,9 @@ await Tutorial.runPlayback(seconds: 4) { clip in
             try playbin.emit("get-audio-tags", .int(index)).asValue?.tagList, "audio stream \(index) has no tags")
         let language = tags["language-code"]?.stringValue
         let title = tags["title"]?.stringValue
-        print("audio stream \(index): language \(language ?? "?"), title \(title ?? "?"), codec \(tags["audio-codec"]?.stringValue ?? "?")")
+        print(
+            "audio stream \(index): language \(language ?? "?"), title \(title ?? "?"), codec \(tags["audio-codec"]?.stringValue ?? "?")"
+        )
         try Tutorial.check(
             language == Tutorial.PlaybackClip.languages[index] && title == Tutorial.PlaybackClip.titles[index],
             "audio stream \(index) is tagged \(language ?? "no language") \(title ?? "no title"), "
@@ -56,10 +60,14 @@ await Tutorial.runPlayback(seconds: 4) { clip in
             let tone = Tutorial.frequency(ofS16: buffer.bytes, rate: Tutorial.PlaybackClip.sampleRate)
             let at = switched.load(ordering: .acquiring)
             tones.withLock {
-                if pts < switchAt { $0.before.append(tone) }
+                if pts < switchAt {
+                    $0.before.append(tone)
+                }
                 // Audio already queued when the switch came may still be stream 0: judge from half a
                 // second after it.
-                else if at > 0, pts > at + 500_000_000 { $0.after.append(tone) }
+                else if at > 0, pts > at + 500_000_000 {
+                    $0.after.append(tone)
+                }
             }
         }
     }
@@ -74,8 +82,14 @@ await Tutorial.runPlayback(seconds: 4) { clip in
 
     let (before, after) = tones.withLock { $0 }
     let median = { (values: [Double]) in values.sorted()[values.count / 2] }
-    try Tutorial.check(!before.isEmpty && !after.isEmpty, "\(before.count) buffers came before the switch and \(after.count) after")
-    print("Tone before the switch: \(Int(median(before))) Hz (\(before.count) buffers), after: \(Int(median(after))) Hz (\(after.count) buffers)")
-    try Tutorial.check(abs(median(before) - Tutorial.PlaybackClip.tones[0]) < 40, "before the switch the tone was \(median(before)) Hz")
-    try Tutorial.check(abs(median(after) - Tutorial.PlaybackClip.tones[1]) < 40, "after the switch the tone was \(median(after)) Hz")
+    try Tutorial.check(
+        !before.isEmpty && !after.isEmpty, "\(before.count) buffers came before the switch and \(after.count) after")
+    print(
+        "Tone before the switch: \(Int(median(before))) Hz (\(before.count) buffers), after: \(Int(median(after))) Hz (\(after.count) buffers)"
+    )
+    try Tutorial.check(
+        abs(median(before) - Tutorial.PlaybackClip.tones[0]) < 40, "before the switch the tone was \(median(before)) Hz"
+    )
+    try Tutorial.check(
+        abs(median(after) - Tutorial.PlaybackClip.tones[1]) < 40, "after the switch the tone was \(median(after)) Hz")
 }

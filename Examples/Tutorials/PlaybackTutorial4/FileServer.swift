@@ -92,8 +92,10 @@ final class FileServer: @unchecked Sendable {
             if bounds.count > 1, let end = Int(bounds[1]) { last = min(end, last) }
         }
         guard first <= last || contents.isEmpty else {
-            send(connection, "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(contents.count)\r\n"
-                + "Content-Length: 0\r\nConnection: close\r\n\r\n", body: [])
+            send(
+                connection,
+                "HTTP/1.1 416 Range Not Satisfiable\r\nContent-Range: bytes */\(contents.count)\r\n"
+                    + "Content-Length: 0\r\nConnection: close\r\n\r\n", body: [])
             return
         }
         var head = range == nil ? "HTTP/1.1 200 OK\r\n" : "HTTP/1.1 206 Partial Content\r\n"

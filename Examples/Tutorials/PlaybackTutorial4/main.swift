@@ -32,7 +32,8 @@ await Tutorial.run { input in
 
     // The download goes to a file from uridecodebin's template in the user's cache folder (GLib's
     // g_get_user_cache_dir), which must exist.
-    let cache = ProcessInfo.processInfo.environment["XDG_CACHE_HOME"]
+    let cache =
+        ProcessInfo.processInfo.environment["XDG_CACHE_HOME"]
         ?? FileManager.default.homeDirectoryForCurrentUser.appendingPathComponent(".cache").path
     try FileManager.default.createDirectory(atPath: cache, withIntermediateDirectories: true)
 

@@ -32,7 +32,9 @@ await Tutorial.run {
 
     let channels = balance.colorBalanceChannels
     for channel in channels {
-        print("\(channel.label): \(try balance.colorBalanceValue(channel.label)) in \(channel.minValue)...\(channel.maxValue)")
+        print(
+            "\(channel.label): \(try balance.colorBalanceValue(channel.label)) in \(channel.minValue)...\(channel.maxValue)"
+        )
     }
     try Tutorial.check(
         Set(channels.map(\.label)) == ["HUE", "SATURATION", "BRIGHTNESS", "CONTRAST"],
@@ -60,5 +62,6 @@ await Tutorial.run {
     }
     pipeline.stop()
     print("Mean luma after: \(after)")
-    try Tutorial.check(after > 80 && after < 140, "with brightness -0.5 white came out with luma \(after), not about 108")
+    try Tutorial.check(
+        after > 80 && after < 140, "with brightness -0.5 white came out with luma \(after), not about 108")
 }

@@ -31,7 +31,8 @@ await Tutorial.runPlayback { clip in
     try Element.link(filter, gray, convert, frames)
     let ghost = try bin.addGhostPad(
         named: "sink", target: try Tutorial.require(filter.pad(named: "sink"), "videoconvert has no sink pad"))
-    try Tutorial.check(ghost.ghostTarget?.name == "sink", "the ghost pad stands for \(ghost.ghostTarget?.name ?? "nothing")")
+    try Tutorial.check(
+        ghost.ghostTarget?.name == "sink", "the ghost pad stands for \(ghost.ghostTarget?.name ?? "nothing")")
 
     let playbin = try Pipeline(launch: "playbin uri=\(clip.uri)")
     try playbin.set("video-sink", element: bin)
@@ -49,7 +50,11 @@ await Tutorial.runPlayback { clip in
     let spreads = try await collected.value
 
     let expected = Int(clip.duration / 33_333_333)
-    print("\(spreads.count) frames reached the custom sink (about \(expected) expected); chroma strays at most \(spreads.max() ?? 0) from gray")
-    try Tutorial.check(spreads.count >= expected - 2, "\(spreads.count) frames reached the bin's appsink, not about \(expected)")
-    try Tutorial.check(spreads.allSatisfy { $0 <= 2 }, "a frame kept its colour (chroma up to \(spreads.max() ?? 0) from gray)")
+    print(
+        "\(spreads.count) frames reached the custom sink (about \(expected) expected); chroma strays at most \(spreads.max() ?? 0) from gray"
+    )
+    try Tutorial.check(
+        spreads.count >= expected - 2, "\(spreads.count) frames reached the bin's appsink, not about \(expected)")
+    try Tutorial.check(
+        spreads.allSatisfy { $0 <= 2 }, "a frame kept its colour (chroma up to \(spreads.max() ?? 0) from gray)")
 }

@@ -61,10 +61,13 @@ await Tutorial.run {
     print("Made \(made.withLock { $0 }) frames; \(seen.count) came out of playbin")
     try Tutorial.check(seen.count == frameCount, "\(seen.count) of \(frameCount) frames came out")
     for (index, picture) in seen.enumerated() {
-        try Tutorial.check(picture.size == width * height, "frame \(index) has \(picture.size) bytes, not \(width * height)")
-        try Tutorial.check(picture.level == 4 * index, "frame \(index) has gray level \(picture.level), not \(4 * index)")
+        try Tutorial.check(
+            picture.size == width * height, "frame \(index) has \(picture.size) bytes, not \(width * height)")
+        try Tutorial.check(
+            picture.level == 4 * index, "frame \(index) has gray level \(picture.level), not \(4 * index)")
         try Tutorial.check(
             picture.pts == ClockTime(index) * frameDuration,
-            "frame \(index) is stamped \(Tutorial.seconds(picture.pts)), not \(Tutorial.seconds(ClockTime(index) * frameDuration))")
+            "frame \(index) is stamped \(Tutorial.seconds(picture.pts)), not \(Tutorial.seconds(ClockTime(index) * frameDuration))"
+        )
     }
 }

@@ -129,7 +129,8 @@ public enum Tutorial {
             path = folder.appendingPathComponent("clip.mkv").path
             print("Generating a \(seconds) s clip: \(path)")
             try await Pipeline(
-                launch: "videotestsrc num-buffers=\(seconds * 30) ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 "
+                launch:
+                    "videotestsrc num-buffers=\(seconds * 30) ! video/x-raw,format=I420,width=320,height=240,framerate=30/1 "
                     + "! x264enc speed-preset=ultrafast key-int-max=15 "
                     + "! matroskamux name=mux ! filesink location=\(path) "
                     + "audiotestsrc num-buffers=\(seconds * 100) samplesperbuffer=441 freq=440 "

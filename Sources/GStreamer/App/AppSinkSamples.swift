@@ -130,7 +130,12 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
                 if let sample = pull() { return sample }
             }
             if let sample = pull() { return sample }
-            if let error = box.failure.withLock({ failure in defer { failure = nil }; return failure }) { throw error }
+            if let error = box.failure.withLock({ failure in
+                defer { failure = nil }
+                return failure
+            }) {
+                throw error
+            }
             return nil
         }
 

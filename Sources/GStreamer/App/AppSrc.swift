@@ -144,7 +144,9 @@ public final class AppSrc: Element, @unchecked Sendable {
     /// The unit of the segment and of seeks (the `format` property). `AppSrc(name:)` sets `.time`.
     public var format: Format {
         get {
-            if case .enumeration(_, let nick)? = try? get("format"), let format = Format(rawValue: nick) { return format }
+            if case .enumeration(_, let nick)? = try? get("format"), let format = Format(rawValue: nick) {
+                return format
+            }
             return .bytes
         }
         set { try? set("format", fromString: newValue.rawValue) }

@@ -27,14 +27,16 @@ final class AppSrcCallbacks: Sendable {
             }
             var table = GstAppSrcCallbacks()
             table.need_data = { _, length, box in
-                let handler = Unmanaged<AppSrcCallbacks>.fromOpaque(box!).takeUnretainedValue().handlers.withLock(\.needData)
+                let handler = Unmanaged<AppSrcCallbacks>.fromOpaque(box!).takeUnretainedValue().handlers.withLock(
+                    \.needData)
                 handler?(length == guint.max ? -1 : Int(length))
             }
             table.enough_data = { _, box in
                 Unmanaged<AppSrcCallbacks>.fromOpaque(box!).takeUnretainedValue().handlers.withLock(\.enoughData)?()
             }
             table.seek_data = { _, offset, box in
-                let handler = Unmanaged<AppSrcCallbacks>.fromOpaque(box!).takeUnretainedValue().handlers.withLock(\.seekData)
+                let handler = Unmanaged<AppSrcCallbacks>.fromOpaque(box!).takeUnretainedValue().handlers.withLock(
+                    \.seekData)
                 return (handler?(UInt64(offset)) ?? true) ? 1 : 0
             }
             // The qdata holds the box until the appsrc is finalized, after which no callback comes.

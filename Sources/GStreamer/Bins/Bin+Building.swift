@@ -27,14 +27,16 @@ extension Bin {
             if let parent = element.parent {
                 throw GStreamerError(
                     kind: .invalidArgument,
-                    message: "cannot add \(element.name) to \(name): it is in \(parent.name) already", source: element.name)
+                    message: "cannot add \(element.name) to \(name): it is in \(parent.name) already",
+                    source: element.name)
             }
             // Among the bin's own children only: GStreamer wants names unique among siblings, and
             // gst_bin_get_by_name would look into nested bins as well.
             if children.contains(where: { $0.name == element.name }) {
                 throw GStreamerError(
                     kind: .invalidArgument,
-                    message: "cannot add \(element.name) to \(name): it has an element of that name", source: element.name)
+                    message: "cannot add \(element.name) to \(name): it has an element of that name",
+                    source: element.name)
             }
             guard gst_bin_add(binPointer, element.pointer) != 0 else {
                 throw GStreamerError(
@@ -110,10 +112,12 @@ extension Element {
     /// - Throws: ``GStreamerError`` (invalid argument) when the element has a pad of that name, or the pad
     ///   belongs to an element.
     public func addPad(_ pad: Pad) throws(GStreamerError) {
-        guard pad.parentElement == nil, gst_element_get_static_pad(pointer, pad.name).map({ existing in
-            gst_object_unref(UnsafeMutableRawPointer(existing))
-            return false
-        }) ?? true, gst_element_add_pad(pointer, pad.pointer) != 0 else {
+        guard pad.parentElement == nil,
+            gst_element_get_static_pad(pointer, pad.name).map({ existing in
+                gst_object_unref(UnsafeMutableRawPointer(existing))
+                return false
+            }) ?? true, gst_element_add_pad(pointer, pad.pointer) != 0
+        else {
             throw GStreamerError(kind: .invalidArgument, message: "cannot add pad \(pad.name) to \(name)", source: name)
         }
     }

@@ -19,7 +19,9 @@ public class Bin: Element, @unchecked Sendable {
             if let bin { gst_object_unref(UnsafeMutableRawPointer(bin)) }
             throw GStreamerError(taking: error, kind: .syntax, source: nil)
         }
-        guard let bin else { throw GStreamerError(kind: .syntax, message: "could not construct bin \"\(description)\"") }
+        guard let bin else {
+            throw GStreamerError(kind: .syntax, message: "could not construct bin \"\(description)\"")
+        }
         self.init(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstElement.self), owned: true)
     }
 
@@ -101,7 +103,8 @@ public class Bin: Element, @unchecked Sendable {
         if let upstream, let newSink = gst_element_get_static_pad(new.pointer, "sink") {
             defer { gst_object_unref(UnsafeMutableRawPointer(newSink)) }
             guard gst_pad_link(upstream, newSink) == GST_PAD_LINK_OK else {
-                throw GStreamerError(kind: .invalidArgument, message: "could not link \(name)'s replacement", source: name)
+                throw GStreamerError(
+                    kind: .invalidArgument, message: "could not link \(name)'s replacement", source: name)
             }
         }
     }

@@ -49,7 +49,8 @@ public final class Pipeline: Bin, @unchecked Sendable {
         }
         try Pipeline.check(element, error, warnings)
         guard let element else {
-            throw GStreamerError(kind: .syntax, message: "could not construct pipeline \"\(arguments.joined(separator: " "))\"")
+            throw GStreamerError(
+                kind: .syntax, message: "could not construct pipeline \"\(arguments.joined(separator: " "))\"")
         }
         let pipeline = Pipeline.wrapInPipeline(element)
         router = BusRouter(pipeline: pipeline)
@@ -71,7 +72,8 @@ public final class Pipeline: Bin, @unchecked Sendable {
     }
 
     /// The element itself when it is a pipeline, else a new pipeline holding it (as gst-launch-1.0 does).
-    private static func wrapInPipeline(_ element: UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GstElement> {
+    private static func wrapInPipeline(_ element: UnsafeMutablePointer<GstElement>) -> UnsafeMutablePointer<GstElement>
+    {
         if g_type_is_a(CGStreamerShim_object_type(element), gst_pipeline_get_type()) != 0 { return element }
         let pipeline = gst_pipeline_new(nil)!
         gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), element)
@@ -247,8 +249,9 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     private func changeStateReportingBusError(_ state: State) throws(GStreamerError) {
         if gst_element_set_state(pointer, state.gstState) == GST_STATE_CHANGE_FAILURE {
-            throw router.firstError ?? GStreamerError(
-                kind: .stateChange, message: "the pipeline failed to change state to \(state)", source: name)
+            throw router.firstError
+                ?? GStreamerError(
+                    kind: .stateChange, message: "the pipeline failed to change state to \(state)", source: name)
         }
     }
 

@@ -50,7 +50,8 @@ extension Buffer {
             buffer.pointee.pts = rawPTS
             buffer.pointee.duration = rawDuration
             if let discontinuity {
-                buffer.pointee.mini_object.flags = discontinuity
+                buffer.pointee.mini_object.flags =
+                    discontinuity
                     ? buffer.pointee.mini_object.flags | discont : buffer.pointee.mini_object.flags & ~discont
             }
         }

@@ -76,10 +76,13 @@ extension Buffer {
             guard let meta = gst_buffer_add_custom_meta(buffer, name) else { return }
             guard let fields = gst_custom_meta_get_structure(meta) else { return }
             structure.withUnsafeGstStructure { source in
-                _ = gst_structure_foreach(source, { field, value, destination in
-                    gst_structure_id_set_value(destination!.assumingMemoryBound(to: GstStructure.self), field, value)
-                    return 1
-                }, fields)
+                _ = gst_structure_foreach(
+                    source,
+                    { field, value, destination in
+                        gst_structure_id_set_value(
+                            destination!.assumingMemoryBound(to: GstStructure.self), field, value)
+                        return 1
+                    }, fields)
             }
         }
     }

@@ -59,7 +59,8 @@ extension Buffer {
             let count: Int
             let call: @Sendable (UnsafeMutableRawBufferPointer) -> Void
             init(
-                _ bytes: UnsafeMutableRawBufferPointer, _ call: @escaping @Sendable (UnsafeMutableRawBufferPointer) -> Void
+                _ bytes: UnsafeMutableRawBufferPointer,
+                _ call: @escaping @Sendable (UnsafeMutableRawBufferPointer) -> Void
             ) {
                 address = UInt(bitPattern: bytes.baseAddress)
                 count = bytes.count

@@ -77,7 +77,9 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     ///
     /// The corresponding C function is `gst_tag_list_nth_tag_name`.
     public var tags: [String] {
-        (0..<Swift.max(gst_tag_list_n_tags(pointer), 0)).map { String(cString: gst_tag_list_nth_tag_name(pointer, guint($0))) }
+        (0..<Swift.max(gst_tag_list_n_tags(pointer), 0)).map {
+            String(cString: gst_tag_list_nth_tag_name(pointer, guint($0)))
+        }
     }
 
     /// Each tag with its values, in order: `for (tag, values) in tags { ... }`.
@@ -99,7 +101,9 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
     /// The corresponding C functions are `gst_tag_list_get_scope` and `gst_tag_list_set_scope`.
     public var scope: Scope {
         get { gst_tag_list_get_scope(pointer) == GST_TAG_SCOPE_GLOBAL ? .global : .stream }
-        set { gst_tag_list_set_scope(writablePointer(), newValue == .global ? GST_TAG_SCOPE_GLOBAL : GST_TAG_SCOPE_STREAM) }
+        set {
+            gst_tag_list_set_scope(writablePointer(), newValue == .global ? GST_TAG_SCOPE_GLOBAL : GST_TAG_SCOPE_STREAM)
+        }
     }
 
     // MARK: Generic access
@@ -181,7 +185,9 @@ public struct TagList: Sendable, Equatable, CustomStringConvertible, Sequence {
         var converted = GValue()
         g_value_init(&converted, type)
         defer { g_value_unset(&converted) }
-        let fits = given.g_type == type ? (g_value_copy(&given, &converted), true).1 : g_value_transform(&given, &converted) != 0
+        let fits =
+            given.g_type == type
+            ? (g_value_copy(&given, &converted), true).1 : g_value_transform(&given, &converted) != 0
         guard fits else {
             throw GStreamerError(
                 kind: .invalidArgument,

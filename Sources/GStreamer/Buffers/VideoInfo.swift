@@ -176,7 +176,8 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
         let strides = strides
         let offsets = offsets
         for plane in 0..<planeCount {
-            let shape = "plane \(plane) of \(formatName) \(width)x\(height) (offset \(offsets[plane]), stride "
+            let shape =
+                "plane \(plane) of \(formatName) \(width)x\(height) (offset \(offsets[plane]), stride "
                 + "\(strides[plane]), \(planeHeight(plane)) rows of \(planeRowBytes(plane)) bytes)"
             guard let length = planeLength(plane, stride: strides[plane]) else {
                 throw GStreamerError(

@@ -99,7 +99,9 @@ final class BusRouter: Sendable {
             gst_message_parse_stream_status(pointer, &type, &owner)
             if type == GST_STREAM_STATUS_TYPE_ENTER {
                 let name = owner.flatMap { owner in
-                    String(takingGString: gst_object_get_name(UnsafeMutableRawPointer(owner).assumingMemoryBound(to: GstObject.self)))
+                    String(
+                        takingGString: gst_object_get_name(
+                            UnsafeMutableRawPointer(owner).assumingMemoryBound(to: GstObject.self)))
                 }
                 let thread = StreamingThread(id: CGStreamerShim_thread_id(), element: name ?? "")
                 state.withLock { $0.streamingThreads[BusRouter.currentThread] = thread }
@@ -117,7 +119,8 @@ final class BusRouter: Sendable {
                 if state.firstError == nil { state.firstError = message }
             }
             if case .error(let error) = message.message { runEnded(error) }
-        case GST_MESSAGE_STATE_CHANGED where pipelineAddress != 0 && UInt(bitPattern: pointer.pointee.src) == pipelineAddress:
+        case GST_MESSAGE_STATE_CHANGED
+        where pipelineAddress != 0 && UInt(bitPattern: pointer.pointee.src) == pipelineAddress:
             var old = GST_STATE_VOID_PENDING
             var new = GST_STATE_VOID_PENDING
             gst_message_parse_state_changed(pointer, &old, &new, nil)
@@ -157,8 +160,9 @@ final class BusRouter: Sendable {
     /// installed) is left for the readers.
     private static func trimBacklog(_ bus: UnsafeMutablePointer<GstBus>, newest: UInt) {
         while let head = gst_bus_peek(bus) {
-            let number = UInt(bitPattern: gst_mini_object_get_qdata(
-                UnsafeMutableRawPointer(head).assumingMemoryBound(to: GstMiniObject.self), numberQuark))
+            let number = UInt(
+                bitPattern: gst_mini_object_get_qdata(
+                    UnsafeMutableRawPointer(head).assumingMemoryBound(to: GstMiniObject.self), numberQuark))
             gst_message_unref(head)
             // A number above `newest` was given by another pipeline's router (the message posted again here).
             guard number != 0, number <= newest, newest - number + 1 > UInt(Bus.backlogLimit) else { return }

@@ -11,7 +11,8 @@ extension Message {
         case GST_MESSAGE_EOS:
             self = .endOfStream(source: source)
         case GST_MESSAGE_ERROR, GST_MESSAGE_WARNING, GST_MESSAGE_INFO:
-            self = Message.parseError(message, source: Message.swiftElementName(containing: message.pointee.src) ?? source)
+            self = Message.parseError(
+                message, source: Message.swiftElementName(containing: message.pointee.src) ?? source)
         case GST_MESSAGE_STATE_CHANGED:
             var old = GST_STATE_VOID_PENDING
             var new = GST_STATE_VOID_PENDING
@@ -110,7 +111,8 @@ extension Message {
         var processed: guint64 = .max, dropped: guint64 = .max
         gst_message_parse_qos_stats(message, &format, &processed, &dropped)
         return QualityOfService(
-            live: live != 0, runningTime: clockTime(GstClockTime(runningTime)), streamTime: clockTime(GstClockTime(streamTime)),
+            live: live != 0, runningTime: clockTime(GstClockTime(runningTime)),
+            streamTime: clockTime(GstClockTime(streamTime)),
             timestamp: clockTime(GstClockTime(timestamp)), duration: clockTime(GstClockTime(duration)),
             jitter: Int64(jitter), proportion: proportion, quality: Int(quality),
             processed: processed == .max ? nil : UInt64(processed), dropped: dropped == .max ? nil : UInt64(dropped),
@@ -139,7 +141,9 @@ extension Message {
     static func swiftElementName(containing object: UnsafeMutablePointer<GstObject>?) -> String? {
         guard let object, let parent = gst_object_get_parent(object) else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(parent)) }
-        guard CGStreamerShim_swift_element_swift_object(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self)) != nil
+        guard
+            CGStreamerShim_swift_element_swift_object(
+                UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstElement.self)) != nil
         else { return nil }
         return parent.pointee.name.map { String(cString: $0) }
     }

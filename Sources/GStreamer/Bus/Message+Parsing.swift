@@ -245,7 +245,7 @@ extension StreamInfo {
         let type = gst_stream_get_stream_type(stream)
         let kinds: [(GstStreamType, String)] = [
             (GST_STREAM_TYPE_AUDIO, "audio"), (GST_STREAM_TYPE_VIDEO, "video"),
-            (GST_STREAM_TYPE_CONTAINER, "container"), (GST_STREAM_TYPE_TEXT, "text"),
+            (GST_STREAM_TYPE_CONTAINER, "container"), (GST_STREAM_TYPE_TEXT, "text")
         ]
         self.init(
             streamID: gst_stream_get_stream_id(stream).map { String(cString: $0) } ?? "",

@@ -66,7 +66,8 @@ public final class ClockID: @unchecked Sendable {
         // The clock's thread gets `data` through GLib's locks, which ThreadSanitizer does not see.
         HandOver.published(data)
         let scheduled = ClockReturn(gst_clock_id_wait_async(pointer, callback, data, free))
-        let kept = UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstClockEntry.self).pointee.user_data == data
+        let kept =
+            UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstClockEntry.self).pointee.user_data == data
         if !kept { free(data) }
         return scheduled
     }

@@ -34,10 +34,13 @@ public final class Context: @unchecked Sendable {
         if let fields {
             let destination = gst_context_writable_structure(pointer)
             fields.withUnsafeGstStructure { source in
-                _ = gst_structure_foreach(source, { field, value, destination in
-                    gst_structure_id_set_value(destination!.assumingMemoryBound(to: GstStructure.self), field, value)
-                    return 1
-                }, destination)
+                _ = gst_structure_foreach(
+                    source,
+                    { field, value, destination in
+                        gst_structure_id_set_value(
+                            destination!.assumingMemoryBound(to: GstStructure.self), field, value)
+                        return 1
+                    }, destination)
             }
         }
     }

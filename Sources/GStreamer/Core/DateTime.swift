@@ -73,7 +73,8 @@ public struct DateTime: Sendable, Hashable, CustomStringConvertible {
     var gstDateTimeProblem: String? {
         func outside(_ value: Int?, _ range: ClosedRange<Int>) -> Bool { value.map { !range.contains($0) } ?? false }
         // Not `description`, which asks this.
-        let fields = "year \(year), month \(month.map(String.init) ?? "none"), day \(day.map(String.init) ?? "none"), "
+        let fields =
+            "year \(year), month \(month.map(String.init) ?? "none"), day \(day.map(String.init) ?? "none"), "
             + "hour \(hour.map(String.init) ?? "none"), minute \(minute.map(String.init) ?? "none")"
         if !(1...9999).contains(year) { return "the year \(year) is outside 1...9999" }
         if outside(month, 1...12) || outside(day, 1...31) || outside(hour, 0...23) || outside(minute, 0...59) {

@@ -98,7 +98,7 @@ public final class DebugLogHandler: Sendable {
         let notInstances = [
             gst_caps_get_type(), gst_structure_get_type(), gst_buffer_get_type(), gst_buffer_list_get_type(),
             gst_event_get_type(), gst_message_get_type(), gst_query_get_type(), gst_sample_get_type(),
-            gst_tag_list_get_type(), gst_context_get_type(), gst_memory_get_type(),
+            gst_tag_list_get_type(), gst_context_get_type(), gst_memory_get_type()
         ]
         guard !notInstances.contains(firstWord) else { return nil }
         let instance = UnsafeMutableRawPointer(object).assumingMemoryBound(to: GTypeInstance.self)

@@ -22,7 +22,8 @@ extension FieldValue {
         case CGStreamerShim_type_caps() where gst_value_get_caps(value) != nil:
             self = .caps(Caps(borrowing: UnsafeMutablePointer(mutating: gst_value_get_caps(value)!)))
         case gst_value_list_get_type():
-            self = .list((0..<gst_value_list_get_size(value)).map { FieldValue(reading: gst_value_list_get_value(value, $0)) })
+            self = .list(
+                (0..<gst_value_list_get_size(value)).map { FieldValue(reading: gst_value_list_get_value(value, $0)) })
         case gst_value_array_get_type():
             self = .array(
                 (0..<gst_value_array_get_size(value)).map { FieldValue(reading: gst_value_array_get_value(value, $0)) })

@@ -73,7 +73,8 @@ public enum GStreamer {
         var names: [String] = []
         var node = list
         while let current = node {
-            if let feature = current.pointee.data?.assumingMemoryBound(to: GstObject.self), let name = feature.pointee.name
+            if let feature = current.pointee.data?.assumingMemoryBound(to: GstObject.self),
+                let name = feature.pointee.name
             {
                 names.append(String(cString: name))
             }

@@ -150,10 +150,12 @@ final class PromiseOutcome: Sendable {
     /// For a promise made elsewhere: a thread of its own waits on it (`gst_promise_wait` blocks), never
     /// one of Swift's cooperative pool; started once, holding the promise until it is settled.
     func watchOnce(_ promise: Promise) {
-        guard watching.withLock({ started in
-            defer { started = true }
-            return !started
-        }) else { return }
+        guard
+            watching.withLock({ started in
+                defer { started = true }
+                return !started
+            })
+        else { return }
         let job = Unmanaged.passRetained(WatchJob(outcome: self, promise: promise)).toOpaque()
         g_thread_unref(
             g_thread_new(

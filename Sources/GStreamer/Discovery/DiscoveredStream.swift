@@ -95,7 +95,8 @@ public struct DiscoveredStream: Sendable {
                     Int(gst_discoverer_video_info_get_framerate_num(opaque)),
                     Int(gst_discoverer_video_info_get_framerate_denom(opaque))),
                 pixelAspectRatio: Fraction(
-                    Int(gst_discoverer_video_info_get_par_num(opaque)), Int(gst_discoverer_video_info_get_par_denom(opaque))),
+                    Int(gst_discoverer_video_info_get_par_num(opaque)),
+                    Int(gst_discoverer_video_info_get_par_denom(opaque))),
                 isImage: gst_discoverer_video_info_is_image(opaque) != 0, bitrate: bitrate == 0 ? nil : bitrate)
         } else if g_type_is_a(type, gst_discoverer_subtitle_info_get_type()) != 0 {
             kind = .subtitle

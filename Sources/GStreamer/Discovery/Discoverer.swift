@@ -78,8 +78,10 @@ public final class Discoverer: @unchecked Sendable {
                 }
             }
         } onCancel: {
-            waiter.finish(.failure(GStreamerError(
-                kind: .runtime, message: "the discovery was cancelled", source: uri)))
+            waiter.finish(
+                .failure(
+                    GStreamerError(
+                        kind: .runtime, message: "the discovery was cancelled", source: uri)))
         }
         return try result.get()
     }

@@ -51,7 +51,8 @@ extension Element {
         guard linked != 0 else {
             throw GStreamerError(
                 kind: .invalidArgument,
-                message: "could not link \(name):\(sourcePad ?? "any") to \(other.name):\(sinkPad ?? "any")", source: name)
+                message: "could not link \(name):\(sourcePad ?? "any") to \(other.name):\(sinkPad ?? "any")",
+                source: name)
         }
     }
 
@@ -140,7 +141,8 @@ extension Pad {
     /// - Throws: ``GStreamerError`` (invalid argument) when GStreamer cannot make the ghost pad.
     public convenience init(ghostNamed name: String, target: Pad) throws(GStreamerError) {
         guard let ghost = gst_ghost_pad_new(name, target.pointer) else {
-            throw GStreamerError(kind: .invalidArgument, message: "could not make a ghost pad \(name) for \(target.name)")
+            throw GStreamerError(
+                kind: .invalidArgument, message: "could not make a ghost pad \(name) for \(target.name)")
         }
         // A new pad is floating: the wrapper takes the reference for its own.
         gst_object_ref_sink(UnsafeMutableRawPointer(ghost))
@@ -152,7 +154,8 @@ extension Pad {
     /// The corresponding C function is `gst_ghost_pad_get_target`.
     public var ghostTarget: Pad? {
         guard g_type_is_a(CGStreamerShim_object_type(pointer), gst_ghost_pad_get_type()) != 0,
-            let target = gst_ghost_pad_get_target(UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstGhostPad.self))
+            let target = gst_ghost_pad_get_target(
+                UnsafeMutableRawPointer(pointer).assumingMemoryBound(to: GstGhostPad.self))
         else { return nil }
         return Pad(target, owned: true)
     }

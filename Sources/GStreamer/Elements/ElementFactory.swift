@@ -67,20 +67,20 @@ public enum ElementFactory {
     private static let factoriesByPackage: KeyValuePairs<String, [String]> = [
         "gstreamer1.0-plugins-base": [
             "appsrc", "appsink", "ximagesink", "xvimagesink", "videoconvert", "audioconvert", "audioresample",
-            "opusenc", "vorbisenc", "oggmux",
+            "opusenc", "vorbisenc", "oggmux"
         ],
         "gstreamer1.0-plugins-good": [
             "vp8enc", "vp9enc", "matroskamux", "mp4mux", "webmmux", "qtdemux", "jpegenc", "pngenc", "cacasink",
             "autovideosink", "autoaudiosink", "rtph264pay", "udpsink", "wavenc", "flacenc",
             // Since GStreamer 1.18 LAME's MP3 encoder is in -good (it was in -ugly before).
-            "lamemp3enc", "xingmux",
+            "lamemp3enc", "xingmux"
         ],
         "gstreamer1.0-plugins-bad": [
-            "mpeg2enc", "h264parse", "voaacenc", "y4menc", "openh264enc", "x265enc", "srtsink",
+            "mpeg2enc", "h264parse", "voaacenc", "y4menc", "openh264enc", "x265enc", "srtsink"
         ],
         "gstreamer1.0-plugins-ugly": ["x264enc"],
         "gstreamer1.0-libav": ["avdec_h264", "avenc_aac", "avdec_aac"],
         "gstreamer1.0-gtk3": ["gtksink"],
-        "gstreamer1.0-gl": ["glimagesink"],
+        "gstreamer1.0-gl": ["glimagesink"]
     ]
 }

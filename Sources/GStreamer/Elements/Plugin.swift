@@ -43,21 +43,23 @@ public enum Plugin {
             if let existing = storage { return UnsafeRawPointer(existing) }
             let descriptor = UnsafeMutablePointer<GstPluginDesc>.allocate(capacity: 1)
             // Strings live as long as the process: GStreamer keeps pointers to them.
-            descriptor.initialize(to: GstPluginDesc(
-                major_version: GST_VERSION_MAJOR, minor_version: GST_VERSION_MINOR, name: strdup(name),
-                description: strdup(description),
-                plugin_init: { plugin in
-                    guard let plugin, let register = Plugin.registration.withLock({ $0 }) else { return 0 }
-                    do {
-                        try register(UnsafeMutableRawPointer(plugin))
-                        return 1
-                    } catch {
-                        print("gstpipe plugin: \(error)")
-                        return 0
-                    }
-                },
-                version: strdup(version), license: strdup(license), source: strdup(package), package: strdup(package),
-                origin: strdup(origin), release_datetime: nil, _gst_reserved: (nil, nil, nil, nil)))
+            descriptor.initialize(
+                to: GstPluginDesc(
+                    major_version: GST_VERSION_MAJOR, minor_version: GST_VERSION_MINOR, name: strdup(name),
+                    description: strdup(description),
+                    plugin_init: { plugin in
+                        guard let plugin, let register = Plugin.registration.withLock({ $0 }) else { return 0 }
+                        do {
+                            try register(UnsafeMutableRawPointer(plugin))
+                            return 1
+                        } catch {
+                            print("gstpipe plugin: \(error)")
+                            return 0
+                        }
+                    },
+                    version: strdup(version), license: strdup(license), source: strdup(package),
+                    package: strdup(package),
+                    origin: strdup(origin), release_datetime: nil, _gst_reserved: (nil, nil, nil, nil)))
             storage = descriptor
             return UnsafeRawPointer(descriptor)
         }

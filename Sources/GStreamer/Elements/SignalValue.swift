@@ -155,12 +155,18 @@ public enum SignalValue: Sendable, CustomStringConvertible {
             }
         default:
             if type == CGStreamerShim_type_caps() {
-                self = gst_value_get_caps(value).map { .caps(Caps(borrowing: UnsafeMutablePointer(mutating: $0))) } ?? .null
+                self =
+                    gst_value_get_caps(value).map { .caps(Caps(borrowing: UnsafeMutablePointer(mutating: $0))) }
+                    ?? .null
             } else if type == gst_buffer_get_type() {
-                self = g_value_get_boxed(value).map { .buffer(Buffer(borrowing: $0.assumingMemoryBound(to: GstBuffer.self))) }
+                self =
+                    g_value_get_boxed(value).map {
+                        .buffer(Buffer(borrowing: $0.assumingMemoryBound(to: GstBuffer.self)))
+                    }
                     ?? .null
             } else if type == gst_sample_get_type() {
-                self = g_value_get_boxed(value).map { .sample(Sample(taking: gst_sample_ref(OpaquePointer($0)))) } ?? .null
+                self =
+                    g_value_get_boxed(value).map { .sample(Sample(taking: gst_sample_ref(OpaquePointer($0)))) } ?? .null
             } else if g_type_fundamental(type) == CGStreamerShim_type_boxed(), g_value_get_boxed(value) == nil {
                 self = .null
             } else {

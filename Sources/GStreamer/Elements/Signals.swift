@@ -76,7 +76,8 @@ enum Signals {
                 let typeName = g_type_name(type).map { String(cString: $0) } ?? "?"
                 throw GStreamerError(
                     kind: .invalidArgument,
-                    message: "argument \(index + 1) of \(owner)'s signal \"\(signal)\" is a \(typeName), not \(argument)",
+                    message:
+                        "argument \(index + 1) of \(owner)'s signal \"\(signal)\" is a \(typeName), not \(argument)",
                     source: owner)
             }
         }

@@ -74,11 +74,14 @@ public enum Transcoder {
 
     /// Links a decoded stream to encodebin, or drops it into a fakesink when the profile has no stream
     /// of its kind. Runs on the decoder's streaming thread.
-    private static func link(_ pad: Pad, of decoder: Element, to encoder: EncodeBin, in pipeline: Pipeline,
-                             profile: EncodingProfile) {
+    private static func link(
+        _ pad: Pad, of decoder: Element, to encoder: EncodeBin, in pipeline: Pipeline,
+        profile: EncodingProfile
+    ) {
         let caps = pad.currentCaps ?? pad.queryCaps()
         let media = caps.mediaType ?? ""
-        let wanted = profile.streams(of: .video).isEmpty == false && media.hasPrefix("video/")
+        let wanted =
+            profile.streams(of: .video).isEmpty == false && media.hasPrefix("video/")
             || profile.streams(of: .audio).isEmpty == false && media.hasPrefix("audio/")
         do throws(GStreamerError) {
             guard wanted else {

@@ -79,7 +79,8 @@ public final class Event: @unchecked Sendable, MiniObjectWrapper {
         let stop = stop.flatMap(Self.seekPosition)
         return Event(
             taking: gst_event_new_seek(
-                rate, GST_FORMAT_TIME, GstSeekFlags(flags.rawValue), start == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET,
+                rate, GST_FORMAT_TIME, GstSeekFlags(flags.rawValue),
+                start == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET,
                 start ?? -1, stop == nil ? GST_SEEK_TYPE_NONE : GST_SEEK_TYPE_SET, stop ?? -1))
     }
 
@@ -112,7 +113,8 @@ public final class Event: @unchecked Sendable, MiniObjectWrapper {
                 message: "a step at rate \(rate): give a finite rate above 0 (1 for normal speed; a step goes the "
                     + "way the last seek's rate points)")
         }
-        return Event(taking: gst_event_new_step(unit.format, guint64(amount), rate, flush ? 1 : 0, intermediate ? 1 : 0))
+        return Event(
+            taking: gst_event_new_step(unit.format, guint64(amount), rate, flush ? 1 : 0, intermediate ? 1 : 0))
     }
 
     /// A custom event named `name` with `fields` in GstStructure syntax (`"count=(int)3, label=hello"`),

@@ -124,7 +124,8 @@ public final class Query: @unchecked Sendable {
     @discardableResult
     public func setField(_ name: String, _ value: some PropertyValueConvertible) -> Bool {
         withPointer { query -> Bool in
-            guard CGStreamerShim_query_is_writable(query) != 0, let structure = gst_query_writable_structure(query) else {
+            guard CGStreamerShim_query_is_writable(query) != 0, let structure = gst_query_writable_structure(query)
+            else {
                 return false
             }
             var gvalue = GValue()

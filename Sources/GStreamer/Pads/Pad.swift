@@ -9,8 +9,11 @@ public final class Pad: @unchecked Sendable {
     let pointer: UnsafeMutablePointer<GstPad>
 
     init(_ pointer: UnsafeMutablePointer<GstPad>, owned: Bool) {
-        self.pointer = owned ? pointer : UnsafeMutableRawPointer(gst_object_ref(UnsafeMutableRawPointer(pointer)))!
-            .assumingMemoryBound(to: GstPad.self)
+        self.pointer =
+            owned
+            ? pointer
+            : UnsafeMutableRawPointer(gst_object_ref(UnsafeMutableRawPointer(pointer)))!
+                .assumingMemoryBound(to: GstPad.self)
     }
 
     deinit {
@@ -86,7 +89,8 @@ extension Pad {
     ///
     /// The corresponding C function is `gst_pad_add_probe`.
     func addProbe(
-        _ mask: GstPadProbeType, _ handler: @escaping @Sendable (UnsafeMutablePointer<GstPad>, GstPadProbeInfo) -> GstPadProbeReturn
+        _ mask: GstPadProbeType,
+        _ handler: @escaping @Sendable (UnsafeMutablePointer<GstPad>, GstPadProbeInfo) -> GstPadProbeReturn
     ) {
         final class Box: Sendable {
             let handler: @Sendable (UnsafeMutablePointer<GstPad>, GstPadProbeInfo) -> GstPadProbeReturn
@@ -118,7 +122,8 @@ extension Pad {
     /// - Returns: The counter, updated as buffers pass (a buffer list counts as its buffers).
     package func countBuffers() -> BufferCounter {
         let counter = BufferCounter()
-        addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)) { _, info in
+        addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)) {
+            _, info in
             guard let data = info.data else { return GST_PAD_PROBE_OK }
             if info.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue != 0 {
                 counter.add(Int(gst_buffer_list_length(OpaquePointer(data))), timestamp: nil, duration: nil)

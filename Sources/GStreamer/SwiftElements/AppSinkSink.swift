@@ -17,7 +17,7 @@ final class AppSinkSink: ElementKindBody, @unchecked Sendable {
     /// (callbacks instead).
     private static let settings: KeyValuePairs<String, String> = [
         "sync": "true", "async": "true", "enable-last-sample": "false",
-        "max-buffers": "1", "emit-signals": "false", "wait-on-eos": "true",
+        "max-buffers": "1", "emit-signals": "false", "wait-on-eos": "true"
     ]
 
     private let core: ElementCore

@@ -16,7 +16,7 @@ final class AppSrcSource: ElementKindBody, @unchecked Sendable {
     /// their size), segments from pushed samples, no signals (callbacks instead).
     private static let settings: KeyValuePairs<String, String> = [
         "format": "time", "block": "true", "max-bytes": "0", "max-buffers": "2",
-        "handle-segment-change": "true", "stream-type": "stream", "emit-signals": "false",
+        "handle-segment-change": "true", "stream-type": "stream", "emit-signals": "false"
     ]
 
     private let core: ElementCore

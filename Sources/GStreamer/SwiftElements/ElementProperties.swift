@@ -84,7 +84,9 @@ public struct PropertySpec: Sendable {
 
     /// A floating GParamSpec for the class to install; `validate` first, or GLib may return NULL.
     func makeParamSpec() -> UnsafeMutablePointer<GParamSpec> {
-        let flags = GParamFlags(rawValue: G_PARAM_READWRITE.rawValue | G_PARAM_STATIC_NAME.rawValue | G_PARAM_STATIC_NICK.rawValue | G_PARAM_STATIC_BLURB.rawValue)
+        let flags = GParamFlags(
+            rawValue: G_PARAM_READWRITE.rawValue | G_PARAM_STATIC_NAME.rawValue | G_PARAM_STATIC_NICK.rawValue
+                | G_PARAM_STATIC_BLURB.rawValue)
         // G_PARAM_STATIC_STRINGS needs strings that live for the rest of the process: GLib's interned
         // copies do, and one string is kept once however many types use it.
         let name = g_intern_string(self.name)

@@ -48,7 +48,8 @@ public struct ElementTypeDescription: Sendable {
     /// The property every sink has, as GStreamer sinks do: whether to render each frame at its time on
     /// the pipeline clock (true) or as soon as it arrives (false).
     public static let syncProperty = PropertySpec(
-        "sync", blurb: "Render each frame at its time on the clock (false: as soon as it arrives)", .bool(default: true))
+        "sync", blurb: "Render each frame at its time on the clock (false: as soon as it arrives)", .bool(default: true)
+    )
 
     ///
     /// - Parameters:
@@ -87,7 +88,8 @@ final class ElementTypeBox: Sendable {
     let makeDelegate: @Sendable (SwiftElement) -> any ElementImplementation
 
     init(
-        description: ElementTypeDescription, makeDelegate: @escaping @Sendable (SwiftElement) -> any ElementImplementation
+        description: ElementTypeDescription,
+        makeDelegate: @escaping @Sendable (SwiftElement) -> any ElementImplementation
     ) {
         self.description = description
         self.makeDelegate = makeDelegate
@@ -175,7 +177,8 @@ public enum ElementType {
                     type) != 0
             else {
                 return .failure(
-                    GStreamerError(kind: .invalidArgument, message: "could not register element \"\(description.name)\""))
+                    GStreamerError(
+                        kind: .invalidArgument, message: "could not register element \"\(description.name)\""))
             }
             registered[description.name] = description
             return .success(())
@@ -186,7 +189,8 @@ public enum ElementType {
     /// The GType name of the element type `name`: GStreamer names instances after the type, minus "Gst"
     /// (GstGray makes gray0, gray1, ...); `my-gray` and `my_gray` both make GstMyGray.
     private static func typeName(of name: String) -> String {
-        "Gst" + name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+        "Gst"
+            + name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
             .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
     }
 

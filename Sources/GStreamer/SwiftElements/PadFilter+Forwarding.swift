@@ -11,7 +11,8 @@ extension PadFilter {
     func installForwarding() {
         for pad in [sinkPad, ownSrcPad] {
             gst_pad_set_query_function_full(
-                pad, { pad, parent, query in
+                pad,
+                { pad, parent, query in
                     guard let pad, let query,
                         let filter = ElementPads.owner(of: pad, parent: parent, as: PadFilter.self)
                     else { return 0 }
@@ -19,7 +20,8 @@ extension PadFilter {
                 }, nil, nil)
         }
         gst_pad_set_event_function_full(
-            ownSrcPad, { pad, parent, event in
+            ownSrcPad,
+            { pad, parent, event in
                 guard let event else { return 0 }
                 guard let filter = ElementPads.owner(of: pad, parent: parent, as: PadFilter.self) else {
                     gst_event_unref(event)

@@ -60,7 +60,8 @@ final class PadFilter: ElementKindBody, @unchecked Sendable {
         ElementPads.setOwner(self, of: ownSrcPad)
         ElementPads.setOwner(self, of: sinkPad)
         gst_pad_set_chain_function_full(
-            sinkPad, { pad, parent, buffer in
+            sinkPad,
+            { pad, parent, buffer in
                 guard let buffer else { return GST_FLOW_ERROR }
                 guard let filter = ElementPads.owner(of: pad, parent: parent, as: PadFilter.self) else {
                     gst_buffer_unref(buffer)
@@ -69,7 +70,8 @@ final class PadFilter: ElementKindBody, @unchecked Sendable {
                 return filter.chain(buffer)
             }, nil, nil)
         gst_pad_set_event_function_full(
-            sinkPad, { pad, parent, event in
+            sinkPad,
+            { pad, parent, event in
                 guard let event else { return 0 }
                 guard let filter = ElementPads.owner(of: pad, parent: parent, as: PadFilter.self) else {
                     gst_event_unref(event)

@@ -1,5 +1,6 @@
 import CGStreamer
 import Synchronization
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -52,7 +53,8 @@ final class PadSource: ElementKindBody, @unchecked Sendable {
     func installCallbacks() {
         ElementPads.setOwner(self, of: pad)
         gst_pad_set_activatemode_function_full(
-            pad, { pad, parent, mode, active in
+            pad,
+            { pad, parent, mode, active in
                 guard let pad, mode == GST_PAD_MODE_PUSH else { return 0 }
                 // Stopping the task needs nothing of the element's: a pad outlived by it can still stop.
                 guard active != 0 else { return gst_pad_stop_task(pad) }
@@ -60,7 +62,8 @@ final class PadSource: ElementKindBody, @unchecked Sendable {
                 return source.activate(pad) ? 1 : 0
             }, nil, nil)
         gst_pad_set_event_function_full(
-            pad, { pad, parent, event in
+            pad,
+            { pad, parent, event in
                 guard let event else { return 0 }
                 // The default handler would say yes to a seek it drops.
                 guard event.pointee.type != GST_EVENT_SEEK else {
@@ -70,7 +73,8 @@ final class PadSource: ElementKindBody, @unchecked Sendable {
                 return gst_pad_event_default(pad, parent, event)
             }, nil, nil)
         gst_pad_set_query_function_full(
-            pad, { pad, parent, query in
+            pad,
+            { pad, parent, query in
                 guard let query else { return 0 }
                 switch query.pointee.type {
                 case GST_QUERY_LATENCY:
@@ -93,7 +97,8 @@ final class PadSource: ElementKindBody, @unchecked Sendable {
     private func activate(_ pad: UnsafeMutablePointer<GstPad>) -> Bool {
         round.reset()
         return gst_pad_start_task(
-            pad, { userData in
+            pad,
+            { userData in
                 let pad = userData!.assumingMemoryBound(to: GstPad.self)
                 // A task function gets no parent from GStreamer: each turn holds the element itself.
                 guard let element = gst_pad_get_parent_element(pad) else {

@@ -1,4 +1,3 @@
-
 /// Reads a launch description's tokens as gst-launch-1.0 arguments: element names, `property=value`,
 /// `!`, caps, `name.` references, and (for gstpipe's shorthands) file names and URIs. What needs
 /// GStreamer's registry or the file system (`isFileName`) is the command line's, in an extension.
@@ -29,8 +28,9 @@ package struct TokenReader {
             if byte == UInt8(ascii: ":") {
                 return bytes.next() == UInt8(ascii: "/") && bytes.next() == UInt8(ascii: "/")
             }
-            guard isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
-                || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
+            guard
+                isASCIILetter(byte) || (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(byte)
+                    || byte == UInt8(ascii: "+") || byte == UInt8(ascii: ".") || byte == UInt8(ascii: "-")
             else { return false }
         }
         return false
@@ -43,11 +43,14 @@ package struct TokenReader {
     /// Every `filesink` with its properties, last first.
     package func filesinks(in tokens: [String]) -> [Span] {
         var spans: [Span] = []
-        for (index, token) in tokens.enumerated() where token == "filesink" && (index == 0 || tokens[index - 1] == "!") {
+        for (index, token) in tokens.enumerated() where token == "filesink" && (index == 0 || tokens[index - 1] == "!")
+        {
             var end = index + 1
             var location: String?
             while end < tokens.count, tokens[end] != "!", tokens[end].contains("=") {
-                if tokens[end].hasPrefix("location=") { location = TokenReader.unquoted(String(tokens[end].dropFirst(9))) }
+                if tokens[end].hasPrefix("location=") {
+                    location = TokenReader.unquoted(String(tokens[end].dropFirst(9)))
+                }
                 end += 1
             }
             spans.append(Span(range: index..<end, location: location, feeder: feeder(before: index, in: tokens)))
@@ -82,7 +85,11 @@ package struct TokenReader {
                 escaped = false
                 continue
             }
-            if character == "\\" { escaped = true; current.append(character); continue }
+            if character == "\\" {
+                escaped = true
+                current.append(character)
+                continue
+            }
             if character == "\"" { quoted.toggle() }
             if character.isWhitespace && !quoted {
                 if !current.isEmpty { tokens.append(current) }

@@ -15,9 +15,8 @@ package struct OutputScheme: Sendable {
 
     /// Refuses what is wrong in a URI's query options, with a usage error that names it; the token,
     /// as written, is for the message.
-    package typealias OptionCheck = @Sendable (_ options: [(name: String, value: String)], _ token: String) throws(
-        CommandFailure
-    ) -> Void
+    package typealias OptionCheck =
+        @Sendable (_ options: [(name: String, value: String)], _ token: String) throws(CommandFailure) -> Void
 
     /// What the query (`?latency=200`) of a URI may hold.
     package enum QueryOptions: Sendable {
@@ -122,7 +121,8 @@ package struct StreamAddress: Sendable {
         if URICredentials.isCarried(by: token) && !scheme.takesCredentials {
             // Split only to register the password, so that the message hides it whatever it holds.
             _ = try? URICredentials.split(token, environment: [:])
-            throw .usage("\(Secrets.redact(token)): a \(name):// address takes no user or password: write it as \(example)")
+            throw .usage(
+                "\(Secrets.redact(token)): a \(name):// address takes no user or password: write it as \(example)")
         }
         let (bare, credentials) = try URICredentials.split(token)
         if scheme.pathEndsInSecret, let secret = secretPathEnd(of: bare) { Secrets.register(secret) }

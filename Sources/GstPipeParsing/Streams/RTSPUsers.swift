@@ -91,7 +91,8 @@ package struct RTSPUser: Sendable {
             guard !line.isEmpty, !line.hasPrefix("#") else { continue }
             let parts = line.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
-                throw .runtime("\(file), line \(index + 1): write each user as user:password (or user:gstpipe:digest-hash)")
+                throw .runtime(
+                    "\(file), line \(index + 1): write each user as user:password (or user:gstpipe:digest-hash)")
             }
             var secret = Secret.password(parts[1])
             let fields = parts[1].split(separator: ":", omittingEmptySubsequences: false)

@@ -46,7 +46,8 @@ package struct URICredentials: Sendable {
         if parts.count == 2 { Secrets.register(parts[1]) }
         let user = parts[0].removingPercentEncoding ?? parts[0]
         guard !user.isEmpty else {
-            throw .usage("\(Secrets.redact(uri)) names a password without a user: write it as rtsp://USER:PASSWORD@HOST/PATH")
+            throw .usage(
+                "\(Secrets.redact(uri)) names a password without a user: write it as rtsp://USER:PASSWORD@HOST/PATH")
         }
         let password: String
         if parts.count == 2 {
@@ -60,7 +61,8 @@ package struct URICredentials: Sendable {
                     + "(it stays out of the process list), or write USER:PASSWORD@ in the URI")
         }
         guard !password.isEmpty else {
-            throw .usage("\(Secrets.redact(uri)) has an empty password: write one, or set \(passwordVariable) and leave it out")
+            throw .usage(
+                "\(Secrets.redact(uri)) has an empty password: write one, or set \(passwordVariable) and leave it out")
         }
         Secrets.register(password)
         return (bare, URICredentials(user: user, password: password))

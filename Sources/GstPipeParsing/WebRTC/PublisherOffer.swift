@@ -34,7 +34,8 @@ package struct PublisherOffer: Sendable {
         }
         let sending = media.filter { section in
             let receivesOnly = section.contains("a=recvonly") || section.contains("a=inactive")
-            let rejected = section[section.startIndex].split(separator: " ").dropFirst().first == "0"
+            let rejected =
+                section[section.startIndex].split(separator: " ").dropFirst().first == "0"
                 && !section.contains("a=bundle-only")
             return !receivesOnly && !rejected
         }

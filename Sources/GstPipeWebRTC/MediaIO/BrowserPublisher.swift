@@ -62,7 +62,8 @@ public final class BrowserPublisher: Sendable {
             var description = try "\(feed) name=video ! videoconvert ! \(BrowserElements.name(of: video)) sync=false"
             var objects: [BrowserElements.Role: any AnyObject & Sendable] = [.videoSink: video]
             if let audio {
-                description += " \(feed) name=audio ! audioconvert ! audioresample ! "
+                description +=
+                    " \(feed) name=audio ! audioconvert ! audioresample ! "
                     + "\(try BrowserElements.name(of: audio)) sync=false"
                 objects[.audioSink] = audio
             }

@@ -47,10 +47,13 @@ final class BrowserPublisherSessions: PublisherSessions {
             return nil
         }
         if let refusal { return .failure(refusal) }
-        switch await WebRTCPublisher.answering(offer, ice: ice, teardown: teardown, channels: channels, deliver: {
-            [weak self] in
-            self?.take($1, of: $0)
-        }) {
+        switch await WebRTCPublisher.answering(
+            offer, ice: ice, teardown: teardown, channels: channels,
+            deliver: {
+                [weak self] in
+                self?.take($1, of: $0)
+            })
+        {
         case .failure(let failure):
             state.withLock { $0.taken = false }
             return .failure(failure)

@@ -84,12 +84,14 @@ public final class BrowserViewers: Sendable {
         let pipeline: Pipeline
         do {
             let encoder = (WebRTCViewers.encoderQueue + codec.encoderChain()).joined(separator: " ")
-            var description = try "\(BrowserElements.name(of: video)) ! videoconvert ! "
+            var description =
+                try "\(BrowserElements.name(of: video)) ! videoconvert ! "
                 + "video/x-raw,format=I420 ! \(encoder) ! "
                 + "appsink name=video sync=true async=false max-buffers=60"
             var objects: [BrowserElements.Role: any AnyObject & Sendable] = [.videoSource: video]
             if let audio {
-                description += " \(try BrowserElements.name(of: audio)) ! audioconvert ! "
+                description +=
+                    " \(try BrowserElements.name(of: audio)) ! audioconvert ! "
                     + "audioresample ! opusenc ! appsink name=audio caps=\(WebRTCMedia.opusCaps) sync=true "
                     + "async=false max-buffers=100"
                 objects[.audioSource] = audio

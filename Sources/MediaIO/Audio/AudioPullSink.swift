@@ -106,7 +106,8 @@ public final class AudioPullSink: AudioSink, @unchecked Sendable {
         condition.broadcast()
         condition.unlock()
         if missing > 0 {
-            let silence = UnsafeMutableBufferPointer(rebasing: samples[(wanted - missing) * info.channels..<wanted * info.channels])
+            let silence = UnsafeMutableBufferPointer(
+                rebasing: samples[(wanted - missing) * info.channels..<wanted * info.channels])
             silence.initialize(repeating: T.silence)
         }
         return missing

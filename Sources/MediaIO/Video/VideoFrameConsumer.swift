@@ -62,7 +62,9 @@ public protocol VideoFrameConsumer: AnyObject, Sendable {
     ///   - pixelFormat: The new frame's format: `frame`'s own, or ``VideoPixelFormat/gray8``.
     ///   - value: The byte the other planes hold (128 makes YUV chroma neutral gray).
     /// - Returns: The new frame, read-only, with `frame`'s timestamps and rotation, or nil.
-    func makeFrame(sharingFirstPlaneOf frame: VideoFrame, as pixelFormat: VideoPixelFormat, otherPlanesFilledWith value: UInt8)
+    func makeFrame(
+        sharingFirstPlaneOf frame: VideoFrame, as pixelFormat: VideoPixelFormat, otherPlanesFilledWith value: UInt8
+    )
         -> VideoFrame?
 }
 

@@ -71,7 +71,8 @@ struct GstPipeCommand: AsyncParsableCommand {
     @Flag(name: .shortAndLong, help: "Print bus messages as they arrive.")
     var messages = false
 
-    @Flag(name: .shortAndLong, help: "Print the caps negotiated on each pad, and GStreamer's debug details with errors.")
+    @Flag(
+        name: .shortAndLong, help: "Print the caps negotiated on each pad, and GStreamer's debug details with errors.")
     var verbose = false
 
     @Flag(name: .shortAndLong, help: "Print nothing but errors (no progress line, no notes).")

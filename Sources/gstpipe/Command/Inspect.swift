@@ -25,7 +25,9 @@ extension GstPipeCommand {
                 let names = ElementType.registeredNames()
                 let width = names.map(\.count).max() ?? 0
                 for element in names {
-                    print("  \(element.padding(toLength: width, withPad: " ", startingAt: 0)) \(ElementType.longName(of: element) ?? "")")
+                    print(
+                        "  \(element.padding(toLength: width, withPad: " ", startingAt: 0)) \(ElementType.longName(of: element) ?? "")"
+                    )
                 }
                 print("\nRun gstpipe inspect NAME for an element's properties.")
                 return

@@ -11,7 +11,9 @@ struct RangeOptions: ParsableArguments {
             valueName: "time"))
     var start: String?
 
-    @Option(help: ArgumentHelp("Stop before this time of a file input (frames in [start, end) are kept).", valueName: "time"))
+    @Option(
+        help: ArgumentHelp(
+            "Stop before this time of a file input (frames in [start, end) are kept).", valueName: "time"))
     var end: String?
 
     @Option(help: ArgumentHelp("Keep this long of a file input from --start (instead of --end).", valueName: "time"))

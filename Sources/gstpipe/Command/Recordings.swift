@@ -96,13 +96,13 @@ extension GstPipeCommand {
             let files: [[String: Any]] = index.files.map { file in
                 [
                     "path": file.path, "start": RecordingIndex.text(file.start, utc: true),
-                    "end": RecordingIndex.text(file.end, utc: true), "duration": file.duration, "bytes": file.bytes,
+                    "end": RecordingIndex.text(file.end, utc: true), "duration": file.duration, "bytes": file.bytes
                 ]
             }
             let gaps: [[String: Any]] = index.gaps.map { gap in
                 [
                     "start": RecordingIndex.text(gap.start, utc: true), "end": RecordingIndex.text(gap.end, utc: true),
-                    "duration": gap.end.timeIntervalSince(gap.start),
+                    "duration": gap.end.timeIntervalSince(gap.start)
                 ]
             }
             let object: [String: Any] = ["files": files, "gaps": gaps]

@@ -46,7 +46,9 @@ enum UnknownOption {
                 token.append(character)
                 continue
             }
-            if token.hasPrefix("--") && token.count > 2 || token.count == 2 && token.hasPrefix("-") && token.last!.isLetter {
+            if token.hasPrefix("--") && token.count > 2
+                || token.count == 2 && token.hasPrefix("-") && token.last!.isLetter
+            {
                 names.insert(token)
             }
             token = ""

@@ -1,4 +1,5 @@
 import GstPipeParsing
+
 /// Pictures or sound: what a description's elements work on, and so which stream of a file input
 /// goes down it and what an output file is asked to hold.
 enum MediaKind: String, Sendable, CustomStringConvertible {

@@ -24,7 +24,8 @@ struct UnknownElement {
         if let package = ElementFactory.debianPackage(providing: name) {
             text += "\n  \(name) usually comes with the Debian package \(package): sudo apt-get install \(package)"
         } else if matches.isEmpty {
-            text += "\n  `gst-inspect-1.0` lists the installed elements; more come with gstreamer1.0-plugins-good, "
+            text +=
+                "\n  `gst-inspect-1.0` lists the installed elements; more come with gstreamer1.0-plugins-good, "
                 + "-bad, -ugly and gstreamer1.0-libav."
         }
         return text

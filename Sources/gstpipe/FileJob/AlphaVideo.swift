@@ -28,7 +28,9 @@ enum AlphaVideo {
     static func note(inside source: Element, of pipeline: Pipeline, name: String) -> String? {
         let hasAlpha = pipeline.allElements.contains { element in
             element.isInside(source)
-                && element.sourcePads.contains { $0.currentCaps?.description.contains("codec-alpha=(boolean)true") == true }
+                && element.sourcePads.contains {
+                    $0.currentCaps?.description.contains("codec-alpha=(boolean)true") == true
+                }
         }
         guard hasAlpha else { return nil }
         return "\(name) has an alpha channel: decoding its colour alone (gstpipe writes no alpha)"

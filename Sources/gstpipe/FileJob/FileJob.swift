@@ -126,7 +126,8 @@ struct FileJob {
         tokens = original
         self.autorotate = autorotate
         self.streamSettings = streamSettings
-        let names = Set(original.compactMap { $0.hasPrefix("name=") ? TokenReader.unquoted(String($0.dropFirst(5))) : nil })
+        let names = Set(
+            original.compactMap { $0.hasPrefix("name=") ? TokenReader.unquoted(String($0.dropFirst(5))) : nil })
         let reader = TokenReader(names: names)
 
         // Outputs first, from the end, so indices before them stay valid.
@@ -207,7 +208,8 @@ struct FileJob {
             if output.fromFilesink, let feeder = output.feeder {
                 notes.append(
                     "filesink location=\(output.path) gets raw \(output.media) from \(feeder): encoding it as "
-                        + "\(output.format.name(for: output.media)) (put your own encoder before filesink to choose another)")
+                        + "\(output.format.name(for: output.media)) (put your own encoder before filesink to choose another)"
+                )
             }
             if output.media == .video {
                 if output.index == audioTarget || output.format.audioEncoders == nil {
@@ -327,7 +329,8 @@ struct FileJob {
             throw .usage("\(output.path) is also the input: write to another file")
         }
         if output.format.isImage && output.path.contains("%") && !OutputFormat.isSequence(output.path) {
-            throw .usage("cannot write \(output.path): a numbered image sequence takes a %d pattern, such as frame%04d.png")
+            throw .usage(
+                "cannot write \(output.path): a numbered image sequence takes a %d pattern, such as frame%04d.png")
         }
     }
 

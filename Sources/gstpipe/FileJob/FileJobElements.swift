@@ -102,7 +102,8 @@ struct FileJobElements {
         if let session {
             source = session.element
         } else {
-            source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))]).make(named: "gstpipe-input", in: bin)
+            source = try ElementSpec("uridecodebin", [("uri", .string(input.uri))]).make(
+                named: "gstpipe-input", in: bin)
         }
         var chain: [Element]
         if job.media == .audio {
@@ -163,7 +164,7 @@ struct FileJobElements {
             encoder = try ElementSpec(name).make(named: "gstpipe-audioencoder\(index)", in: bin)
             chain = [
                 try ElementSpec("audioconvert").make(named: "gstpipe-encode\(index)", in: bin),
-                try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin), encoder,
+                try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin), encoder
             ]
         }
         var muxer: Element?
@@ -219,7 +220,7 @@ struct FileJobElements {
         let encoder = (format.audioEncoders ?? []).first { GStreamer.hasElement(named: $0) } ?? ""
         var specs = [
             ElementSpec("audiotestsrc", [("wave", .text("silence")), ("is-live", .text(live ? "true" : "false"))]),
-            ElementSpec("audioconvert"), ElementSpec("audioresample"),
+            ElementSpec("audioconvert"), ElementSpec("audioresample")
         ]
         if let caps = format.audioInput { specs.append(ElementSpec("capsfilter", [("caps", .text(caps))])) }
         specs.append(ElementSpec(encoder))
@@ -282,7 +283,7 @@ struct FileJobElements {
                 "queue",
                 [
                     ("max-size-buffers", .text("0")), ("max-size-bytes", .text("0")),
-                    ("max-size-time", .text("30000000000")),
+                    ("max-size-time", .text("30000000000"))
                 ]
             ).make(named: "gstpipe-audioqueue\(index)", in: bin),
             resampler: try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin),

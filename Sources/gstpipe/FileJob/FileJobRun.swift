@@ -50,7 +50,12 @@ struct FileJobRun {
         func setStreamMissing() { state.withLock { $0.streamMissing = true } }
         /// True the first time only: the branches are decided once, for the streams the input starts
         /// with; streams a chained file adds later are not linked (`DecodedPads`).
-        func firstStreams() -> Bool { state.withLock { state in defer { state.streamsSeen = true }; return !state.streamsSeen } }
+        func firstStreams() -> Bool {
+            state.withLock { state in
+                defer { state.streamsSeen = true }
+                return !state.streamsSeen
+            }
+        }
     }
 
     /// The decoding source, and the pipeline to find an error's element in.
@@ -148,7 +153,9 @@ struct FileJobRun {
     private static func connectAudioBranch(
         _ branch: FileJobElements.AudioBranch, of output: FileJobElements.Output, note: @Sendable (String) -> Void
     ) {
-        guard branch.sink == nil, let muxer = output.muxer, let encoded = branch.encoder.pad(named: "src") else { return }
+        guard branch.sink == nil, let muxer = output.muxer, let encoded = branch.encoder.pad(named: "src") else {
+            return
+        }
         // The muxer's template for audio: one named so (mp4mux's "audio_%u"; hlssink2's "audio", whose
         // templates take any caps, so that caps alone would choose its "video"), else the first that
         // takes the encoder's caps (mpegtsmux's "sink_%d").

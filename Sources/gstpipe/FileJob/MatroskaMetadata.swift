@@ -31,7 +31,8 @@ enum MatroskaMetadata {
                 rewritten += rewrite(&data, in: 0..<data.count, inside: tags)
             } else if let creationDate, let date = child(dateUTC, of: data), date.count == 8 {
                 let nanoseconds = Int64((creationDate.timeIntervalSince(epoch) * 1e9).rounded())
-                data.replaceSubrange(date, with: (0..<8).reversed().map { UInt8(truncatingIfNeeded: nanoseconds >> (8 * $0)) })
+                data.replaceSubrange(
+                    date, with: (0..<8).reversed().map { UInt8(truncatingIfNeeded: nanoseconds >> (8 * $0)) })
             }
         }
         return rewritten
@@ -107,7 +108,8 @@ enum MatroskaMetadata {
                     data.replaceSubrange(child.idEnd..<child.dataStart, with: vint(value.count, bytes: lengthBytes))
                     data.replaceSubrange(child.dataStart..<child.dataStart + value.count, with: value)
                     let gap = content.count - value.count
-                    data.replaceSubrange(child.dataStart + value.count..<content.upperBound, with: voidElement(filling: gap))
+                    data.replaceSubrange(
+                        child.dataStart + value.count..<content.upperBound, with: voidElement(filling: gap))
                     count += 1
                 }
             default: break
@@ -179,7 +181,8 @@ enum MatroskaMetadata {
         let unknown = size == (UInt64(1) << (7 * UInt64(sizeLength))) - 1
         guard unknown || size <= UInt64(Int.max - dataStart) else { return nil }
         return Element(
-            id: UInt32(id), idEnd: offset + idLength, dataStart: dataStart, end: unknown ? dataStart - 1 : dataStart + Int(size))
+            id: UInt32(id), idEnd: offset + idLength, dataStart: dataStart,
+            end: unknown ? dataStart - 1 : dataStart + Int(size))
     }
 
     /// An EBML variable-length number: its length is one more than the leading zero bits of its
@@ -204,6 +207,7 @@ enum MatroskaMetadata {
     /// A Void element of exactly `count` bytes (at least 2): its ID, its size, zeros.
     private static func voidElement(filling count: Int) -> [UInt8] {
         let sizeBytes = count - 2 <= 126 ? 1 : count - 3 <= 16382 ? 2 : 8
-        return [void] + vint(count - 1 - sizeBytes, bytes: sizeBytes) + [UInt8](repeating: 0, count: count - 1 - sizeBytes)
+        return [void] + vint(count - 1 - sizeBytes, bytes: sizeBytes)
+            + [UInt8](repeating: 0, count: count - 1 - sizeBytes)
     }
 }

@@ -69,4 +69,3 @@ struct MediaTimes: Sendable {
     /// One frame's length at the nominal rate.
     var frameDuration: ClockTime? { frameRate.map { _ in timestamp(ofFrame: 1_000_000) / 1_000_000 } }
 }
-

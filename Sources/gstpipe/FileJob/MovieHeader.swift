@@ -173,7 +173,8 @@ struct MovieHeader: Equatable {
         guard fullBox.count >= 12 else { return }
         let start = fullBox.lowerBound + 4
         if data[fullBox.lowerBound] == 1 {
-            data.replaceSubrange(start..<start + 8, with: bigEndian(UInt32(time >> 32)) + bigEndian(UInt32(time & 0xffff_ffff)))
+            data.replaceSubrange(
+                start..<start + 8, with: bigEndian(UInt32(time >> 32)) + bigEndian(UInt32(time & 0xffff_ffff)))
         } else if time <= UInt32.max {
             data.replaceSubrange(start..<start + 4, with: bigEndian(UInt32(time)))
         }
@@ -192,4 +193,3 @@ struct MovieHeader: Equatable {
 private func bigEndian(_ value: UInt32) -> [UInt8] {
     [UInt8(value >> 24), UInt8(value >> 16 & 0xff), UInt8(value >> 8 & 0xff), UInt8(value & 0xff)]
 }
-

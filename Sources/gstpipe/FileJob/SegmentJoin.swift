@@ -34,7 +34,9 @@ struct SegmentJoin {
         else {
             throw .usage("cannot join into \(output): name an .mp4, .mov, .mkv or .webm file")
         }
-        guard !segments.isEmpty else { throw .usage("join takes the segments after OUT: gstpipe join out.mp4 seg0.mp4 seg1.mp4") }
+        guard !segments.isEmpty else {
+            throw .usage("join takes the segments after OUT: gstpipe join out.mp4 seg0.mp4 seg1.mp4")
+        }
         if let starts {
             guard starts.count == segments.count else {
                 throw .usage("--starts gives \(starts.count) starts for \(segments.count) segments: give one a segment")
@@ -68,7 +70,9 @@ struct SegmentJoin {
         } catch {
             // A segment refused for its shape: the demuxers' not-linked error that follows it may reach
             // the bus first, and would hide the reason.
-            if let refused = refusal.message.withLock({ $0 }) { throw .runtime("cannot join into \(output): \(refused)") }
+            if let refused = refusal.message.withLock({ $0 }) {
+                throw .runtime("cannot join into \(output): \(refused)")
+            }
             let source = error.source.map { "from \($0): " } ?? ""
             throw .runtime("cannot join into \(output): \(source)\(error.message) (are the segments of one encoding?)")
         }
@@ -88,7 +92,8 @@ struct SegmentJoin {
         let placed: [(String, ElementSpec.Value)] = starts == nil ? [] : [("adjust-base", .text("false"))]
         let concat = try ElementSpec("concat", placed).make(named: "gstpipe-concat", in: pipeline)
         let muxer = try ElementSpec(muxerName).make(named: "gstpipe-mux", in: pipeline)
-        let sink = try ElementSpec("filesink", [("location", .string(path))]).make(named: "gstpipe-output", in: pipeline)
+        let sink = try ElementSpec("filesink", [("location", .string(path))]).make(
+            named: "gstpipe-output", in: pipeline)
         try muxer.link(to: sink)
         guard let joined = concat.pad(named: "src") else {
             throw GStreamerError(kind: .core, message: "concat has no src pad", source: concat.name)
@@ -290,7 +295,10 @@ struct SegmentJoin {
         let linked = Mutex(false)
         parser.onPadAdded { [weak parser] pad in
             guard (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix(kind) == true,
-                linked.withLock({ done in defer { done = true }; return !done })
+                linked.withLock({ done in
+                    defer { done = true }
+                    return !done
+                })
             else { return }
             do throws(GStreamerError) {
                 try link(pad)

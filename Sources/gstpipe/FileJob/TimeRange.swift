@@ -84,7 +84,8 @@ struct TimeRangeRequest: Sendable, Equatable {
     /// refused only once the video, read to its end, confirms it.
     func resolve(on input: FileJob.Input, times: MediaTimes? = nil) async throws(FileJob.Failure) -> TimeRange {
         guard !input.isNetwork, input.uri.hasPrefix("file:") else {
-            throw .usage("--start, --end and --duration cut files: \(input.name) is a live input, which has no times to seek to")
+            throw .usage(
+                "--start, --end and --duration cut files: \(input.name) is a live input, which has no times to seek to")
         }
         var media: MediaTimes
         if let times { media = times } else { media = try await MediaTimes.read(input, warmingUpDecoder: true) }
@@ -158,7 +159,9 @@ extension FileJob {
     /// Applies `--start`/`--end`/`--duration` (resolved on the input), `--no-audio` and `--no-video`,
     /// refusing them where they mean nothing: no file input, video left out of a description that
     /// writes video, audio left out of one that writes audio.
-    mutating func applyStreamChoice(range request: TimeRangeRequest?, noAudio: Bool, noVideo: Bool) async throws(Failure) {
+    mutating func applyStreamChoice(range request: TimeRangeRequest?, noAudio: Bool, noVideo: Bool)
+        async throws(Failure)
+    {
         if request != nil || noAudio || noVideo {
             guard let input else {
                 throw .usage(
@@ -173,7 +176,8 @@ extension FileJob {
                     + "(.m4a, .mka, .wav, .flac, .ogg, .mp3) or put audioconvert in it")
         }
         if noAudio && media == .audio {
-            throw .usage("--no-audio leaves the audio out, and this description writes audio alone: give --no-video, or neither")
+            throw .usage(
+                "--no-audio leaves the audio out, and this description writes audio alone: give --no-video, or neither")
         }
         if noAudio {
             for index in outputs.indices { outputs[index].audioEncoder = nil }

@@ -64,7 +64,10 @@ enum VideoPackets {
                 // Motion JPEG leaves parsebin as image/jpeg.
                 let type = (pad.currentCaps ?? pad.queryCaps()).mediaType ?? ""
                 guard type.hasPrefix("video/") || type == "image/jpeg",
-                    linked.withLock({ done in defer { done = true }; return !done })
+                    linked.withLock({ done in
+                        defer { done = true }
+                        return !done
+                    })
                 else { return }
                 try? pad.link(to: input)
             }

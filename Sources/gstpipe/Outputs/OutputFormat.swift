@@ -1,5 +1,5 @@
-import GStreamer
 import Foundation
+import GStreamer
 
 /// How gstpipe writes a file it is given by name: encoder, muxer and sink by the file's extension.
 ///
@@ -75,14 +75,14 @@ struct OutputFormat: Sendable {
         audio(["mka"], "Vorbis in Matroska", ["vorbisenc"], muxer: "matroskamux"),
         // lamemp3enc encodes at variable bit rate (quality 4, LAME's default); xingmux puts the Xing
         // header first, without which players guess a VBR file's length from its first frame.
-        audio(["mp3"], "MP3", ["lamemp3enc"], muxer: "xingmux"),
+        audio(["mp3"], "MP3", ["lamemp3enc"], muxer: "xingmux")
     ]
 
     /// In quality mode x264enc caps the rate with a VBV buffer sized from `bitrate` (2 Mbit/s by
     /// default: outputs half ffmpeg's size); a buffer of zero turns the cap off, so x264 runs with
     /// the settings ffmpeg's libx264 writes in its SEI.
     private static let qualityH264 = [
-        "x264enc", "pass=qual", "quantizer=23", "speed-preset=medium", "vbv-buf-capacity=0",
+        "x264enc", "pass=qual", "quantizer=23", "speed-preset=medium", "vbv-buf-capacity=0"
     ]
     /// x264enc in GStreamer 1.22 prefers 10-bit 4:4:4 (High 4:4:4 Predictive), which few players
     /// decode: a converter before it would choose that. 8-bit 4:2:0 plays everywhere, and is what
@@ -93,7 +93,7 @@ struct OutputFormat: Sendable {
     private static let grayH264 = ["x264grayenc"]
     private static let vp8 = [
         "vp8enc", "deadline=1", "cpu-used=4", "end-usage=cq", "cq-level=16", "target-bitrate=4000000",
-        "threads=\(ProcessInfo.processInfo.activeProcessorCount)",
+        "threads=\(ProcessInfo.processInfo.activeProcessorCount)"
     ]
     static let aac = ["avenc_aac", "voaacenc"]
     /// MP4 and QuickTime written as a fragment a second while running and made an ordinary file

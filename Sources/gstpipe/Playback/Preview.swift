@@ -42,7 +42,9 @@ enum Preview: String, CaseIterable, ExpressibleByArgument {
                 throw .runtime(
                     "the terminal preview needs cacasink: sudo apt-get install gstreamer1.0-plugins-good")
             }
-            if requested == nil { note("no display (DISPLAY and WAYLAND_DISPLAY are unset): previewing in the terminal") }
+            if requested == nil {
+                note("no display (DISPLAY and WAYLAND_DISPLAY are unset): previewing in the terminal")
+            }
         case .none:
             if requested == nil {
                 note("no display (DISPLAY and WAYLAND_DISPLAY are unset): autovideosink runs headless, showing nothing")

@@ -57,7 +57,12 @@ final class TerminalPreview: Sendable {
     /// alternate screen it drew on is left too.
     func restore(abruptly: Bool = false) {
         reading.withLock { $0 = false }
-        guard finished.withLock({ done in defer { done = true }; return !done }) else { return }
+        guard
+            finished.withLock({ done in
+                defer { done = true }
+                return !done
+            })
+        else { return }
         restoreSavedTerminal(leavingAlternateScreen: abruptly)
     }
 }

@@ -15,7 +15,7 @@ struct RecordPattern: Sendable {
     private static let conversions: [Character: String] = [
         "Y": "[0-9]{4}", "y": "[0-9]{2}", "m": "[0-9]{2}", "d": "[0-9]{2}", "H": "[0-9]{2}", "M": "[0-9]{2}",
         "S": "[0-9]{2}", "j": "[0-9]{3}", "s": "[0-9]+", "F": "[0-9]{4}-[0-9]{2}-[0-9]{2}",
-        "T": "[0-9]{2}:[0-9]{2}:[0-9]{2}", "z": "[+-][0-9]{4}", "%": "%",
+        "T": "[0-9]{2}:[0-9]{2}:[0-9]{2}", "z": "[+-][0-9]{4}", "%": "%"
     ]
 
     /// Reads `text`; throws a usage error when its container is not one recordings are written in or

@@ -140,7 +140,7 @@ final class Recorder: Sendable {
                 ("max-size-time", .text(String(UInt64(settings.segmentSeconds * 1e9)))),
                 ("send-keyframe-requests", .text("true")),
                 // Only when the signal handler gives no name: it always does.
-                ("location", .string(settings.pattern.root.appendingPathComponent(".unnamed%05d.partial").path)),
+                ("location", .string(settings.pattern.root.appendingPathComponent(".unnamed%05d.partial").path))
             ]
         ).make(named: "gstpipe-record", in: bin)
     }

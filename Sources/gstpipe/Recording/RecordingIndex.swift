@@ -110,7 +110,7 @@ struct RecordingIndex {
         let text = text.replacingOccurrences(of: " ", with: "T")
         let zoned = ISO8601DateFormatter()
         for options: ISO8601DateFormatter.Options in [
-            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime],
+            [.withInternetDateTime, .withFractionalSeconds], [.withInternetDateTime]
         ] {
             zoned.formatOptions = options
             if let date = zoned.date(from: text) { return date }

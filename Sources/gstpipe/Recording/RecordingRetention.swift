@@ -27,7 +27,7 @@ struct RecordingRetention: Sendable {
             let path = url.standardizedFileURL.path
             guard settings.pattern.matches(path),
                 let values = try? url.resourceValues(forKeys: [
-                    .isRegularFileKey, .contentModificationDateKey, .fileSizeKey,
+                    .isRegularFileKey, .contentModificationDateKey, .fileSizeKey
                 ]),
                 values.isRegularFile == true
             else { continue }

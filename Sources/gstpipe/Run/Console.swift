@@ -1,8 +1,8 @@
-import Synchronization
 import CGStreamer
 import Foundation
 import GstPipeParsing
 import MediaIO
+import Synchronization
 
 // Everything gstpipe says goes out through these two writes, which hide secrets (`Secrets.redact`):
 // a message is redacted where it leaves, whatever code made it (a GStreamer error quoting an

@@ -216,7 +216,8 @@ struct PipelineRunner {
         progress?.start()
         Metrics.shared.started()
         // A reconnecting input watches its own connections for silence, and the outputs never see one.
-        let silence = options.streams.reconnect
+        let silence =
+            options.streams.reconnect
             ? nil : options.streams.inputTimeout.flatMap { files.watchSilence(timeout: $0, note: note) }
         defer { silence?.cancel() }
         for await message in messages {
@@ -322,7 +323,9 @@ struct PipelineRunner {
                 return
             }
         }
-        note("Graphviz could not render \(path) (apt-get install graphviz); the graph is in \(dotPath): dot -T\(format) \(dotPath) -o \(path)")
+        note(
+            "Graphviz could not render \(path) (apt-get install graphviz); the graph is in \(dotPath): dot -T\(format) \(dotPath) -o \(path)"
+        )
     }
 
     private func printWarning(_ warning: GStreamerError) {
@@ -364,4 +367,3 @@ extension FileJob.Failure {
         }
     }
 }
-

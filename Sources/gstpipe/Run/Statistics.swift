@@ -24,7 +24,8 @@ enum Statistics {
             let isAudio = element.classification?.contains("Audio") ?? false
             let (unit, perSecond) = isAudio ? ("buffer", "buffers/s") : ("frame", "fps")
             let rate = active > 0 ? String(format: "%.1f \(perSecond)", Double(frames) / active) : "- \(perSecond)"
-            let perFrame = frames > 0 ? String(format: "%.3f ms", seconds(statistics.timeInSwift) * 1000 / Double(frames)) : "-"
+            let perFrame =
+                frames > 0 ? String(format: "%.3f ms", seconds(statistics.timeInSwift) * 1000 / Double(frames)) : "-"
             lines.append(
                 "  \(element.name): \(statistics.framesIn) \(unit)s in, \(statistics.framesOut) out, \(rate), "
                     + "\(perFrame) per \(unit) in Swift")

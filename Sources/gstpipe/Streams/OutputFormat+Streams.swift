@@ -31,6 +31,6 @@ extension OutputFormat {
     /// soon. An RTSP viewer also gets one as it starts. 4:2:0, which every decoder takes (gray's 4:0:0
     /// is for files).
     static let streamingH264 = [
-        "x264enc", "tune=zerolatency", "speed-preset=veryfast", "key-int-max=30", "bitrate=2048",
+        "x264enc", "tune=zerolatency", "speed-preset=veryfast", "key-int-max=30", "bitrate=2048"
     ]
 }

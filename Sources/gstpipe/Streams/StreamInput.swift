@@ -52,7 +52,8 @@ struct StreamInput: Sendable {
             }),
         // A browser publishing by WHIP to gstpipe's own server (`WebRTCInput`), not uridecodebin.
         StreamInput(
-            schemes: ["webrtc"], checkAddress: { token throws(FileJob.Failure) in
+            schemes: ["webrtc"],
+            checkAddress: { token throws(FileJob.Failure) in
                 _ = try StreamAddress.parse(token, as: WebRTCInput.scheme)
             },
             nothingArrived: { token in
@@ -63,7 +64,7 @@ struct StreamInput: Sendable {
         // Another server's WHEP endpoint, watched by gstpipe as its client.
         StreamInput(
             schemes: ["whep+http", "whep+https"], checkOptions: WHEPSource.checkOptions,
-            makeSource: { uri, _, bin throws(GStreamerError) in try WHEPSource(uri: uri, in: bin) }),
+            makeSource: { uri, _, bin throws(GStreamerError) in try WHEPSource(uri: uri, in: bin) })
     ]
 
     /// The live input `token` names, nil for anything else (a file, a URI of another scheme).

@@ -1,4 +1,5 @@
 import GstPipeParsing
+
 /// The stream outputs gstpipe knows, one `StreamOutput` conformer a scheme. Adding a scheme is adding
 /// its conformer (a file in Streams/Schemes/) and its line here: the file job, the run and `--help`
 /// ask this list.
@@ -12,7 +13,7 @@ enum StreamOutputs {
         HLSOutput.self,
         WebRTCOutput.self,
         WHIPOutput.self,
-        RTMPOutput.self,
+        RTMPOutput.self
     ]
 
     /// The output `token` names, nil for anything else (a file name, an element, a URI of another

@@ -54,7 +54,8 @@ extension Buffer {
             }
             defer { gst_buffer_unmap(pointer, &map) }
             let samples = info.bytesPerFrame > 0 ? Int(map.size) / info.bytesPerFrame : 0
-            return try body([UnsafeMutableRawBufferPointer(start: map.data, count: samples * info.bytesPerFrame)], samples)
+            return try body(
+                [UnsafeMutableRawBufferPointer(start: map.data, count: samples * info.bytesPerFrame)], samples)
         }
         var gstInfo = info.gstInfo
         var audio = GstAudioBuffer()
@@ -63,7 +64,8 @@ extension Buffer {
         }
         defer { gst_audio_buffer_unmap(&audio) }
         let samples = Int(audio.n_samples)
-        let planeBytes = info.layout == .interleaved ? samples * info.bytesPerFrame : samples * info.format.bytesPerSample
+        let planeBytes =
+            info.layout == .interleaved ? samples * info.bytesPerFrame : samples * info.format.bytesPerSample
         let planes = (0..<Int(audio.n_planes)).map { index in
             UnsafeMutableRawBufferPointer(start: audio.planes[index], count: planeBytes)
         }

@@ -17,4 +17,3 @@ final class AudioFrameReader: Sendable {
         return AudioFrame(buffer: buffer, info: info)
     }
 }
-

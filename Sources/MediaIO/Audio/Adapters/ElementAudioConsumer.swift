@@ -89,7 +89,9 @@ final class ElementAudioConsumer: AudioFrameConsumer {
             return .notNegotiated
         }
         guard T.sampleFormat == info.format else {
-            reportError("\(T.self) samples pushed into a \(info.format.gstreamerName) stream: push \(info.format.swiftTypeName)")
+            reportError(
+                "\(T.self) samples pushed into a \(info.format.gstreamerName) stream: push \(info.format.swiftTypeName)"
+            )
             return .notNegotiated
         }
         return consumeRawData(UnsafeRawBufferPointer(samples), format: info, timestamp: timestamp)
@@ -219,7 +221,9 @@ final class ElementAudioConsumer: AudioFrameConsumer {
             let start = state.base + info.duration(ofSamples: state.sent)
             state.sent += samples
             defer { state.discontinuity = false }
-            return (start, state.base + info.duration(ofSamples: state.sent), state.discontinuity, state.caps ?? info.caps)
+            return (
+                start, state.base + info.duration(ofSamples: state.sent), state.discontinuity, state.caps ?? info.caps
+            )
         }
         buffer.pts = timestamp
         buffer.duration = end - timestamp
@@ -293,7 +297,8 @@ final class ElementAudioConsumer: AudioFrameConsumer {
         if info.layout == .nonInterleaved && info.channels > 1 { buffer.addAudioMeta(info, samples: sampleCount) }
         let start = timestamp ?? countTime
         let end = start + info.duration(ofSamples: sampleCount)
-        return AudioFrame(newBuffer: buffer, info: info, sampleCount: sampleCount, timestamp: start, duration: end - start)
+        return AudioFrame(
+            newBuffer: buffer, info: info, sampleCount: sampleCount, timestamp: start, duration: end - start)
     }
 
     func endOfStream() {

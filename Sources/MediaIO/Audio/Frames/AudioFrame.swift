@@ -74,7 +74,9 @@ public struct AudioFrame: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is non-interleaved (and not
     ///   mono); `GStreamerError` when the buffer cannot be mapped; or what `body` throws.
-    public func withSamples<T: AudioSample, R>(as type: T.Type, _ body: (UnsafeBufferPointer<T>) throws -> R) throws -> R {
+    public func withSamples<T: AudioSample, R>(as type: T.Type, _ body: (UnsafeBufferPointer<T>) throws -> R) throws
+        -> R
+    {
         try check(T.self, interleaved: true)
         return try buffer.withAudioPlanes(info) { planes, _ in try body(planes[0].bindMemory(to: T.self)) }
     }
@@ -88,7 +90,9 @@ public struct AudioFrame: Sendable {
     /// - Returns: What `body` returns.
     /// - Throws: ``MediaIOError`` when `T` is not the frame's format or the frame is interleaved (and not mono);
     ///   `GStreamerError` when the buffer cannot be mapped; or what `body` throws.
-    public func withChannels<T: AudioSample, R>(as type: T.Type, _ body: ([UnsafeBufferPointer<T>]) throws -> R) throws -> R {
+    public func withChannels<T: AudioSample, R>(as type: T.Type, _ body: ([UnsafeBufferPointer<T>]) throws -> R) throws
+        -> R
+    {
         try check(T.self, interleaved: false)
         return try buffer.withAudioPlanes(info) { planes, _ in try body(planes.map { $0.bindMemory(to: T.self) }) }
     }
@@ -121,7 +125,8 @@ public struct AudioFrame: Sendable {
         as type: T.Type, _ body: ([UnsafeMutableBufferPointer<T>]) throws -> R
     ) throws -> R {
         try check(T.self, interleaved: false)
-        return try buffer.withMutableAudioPlanes(info) { planes, _ in try body(planes.map { $0.bindMemory(to: T.self) }) }
+        return try buffer.withMutableAudioPlanes(info) { planes, _ in try body(planes.map { $0.bindMemory(to: T.self) })
+        }
     }
 
     /// The samples as `T` in interleaved order, whatever the layout (a copy: for checks and small frames).
@@ -157,7 +162,9 @@ public struct AudioFrame: Sendable {
     }
 
     static func wrongType<T>(_ type: T.Type, _ info: AudioInfo) -> MediaIOError {
-        MediaIOError("the frame holds \(info.format.gstreamerName) samples, not \(T.self): read them as \(info.format.swiftTypeName)")
+        MediaIOError(
+            "the frame holds \(info.format.gstreamerName) samples, not \(T.self): read them as \(info.format.swiftTypeName)"
+        )
     }
 }
 

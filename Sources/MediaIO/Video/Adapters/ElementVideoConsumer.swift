@@ -30,7 +30,12 @@ final class ElementVideoConsumer: VideoFrameConsumer {
             $0.inputFormat = format
             $0.lastFlow = .ok
         }
-        defer { state.withLock { $0.input = nil; $0.inputFormat = nil } }
+        defer {
+            state.withLock {
+                $0.input = nil
+                $0.inputFormat = nil
+            }
+        }
         try body()
         return state.withLock { $0.lastFlow }
     }
@@ -65,7 +70,8 @@ final class ElementVideoConsumer: VideoFrameConsumer {
         let frame: VideoFrame
         do {
             frame = try VideoFrame(
-                copying: bytes, format: VideoFrameFormat(
+                copying: bytes,
+                format: VideoFrameFormat(
                     pixelFormat: format.pixelFormat, width: format.width, height: format.height,
                     frameRate: format.frameRate),
                 timestamp: timestamp, duration: format.frameRate.frameDuration, rotation: rotation)
@@ -87,7 +93,7 @@ final class ElementVideoConsumer: VideoFrameConsumer {
         guard
             let fixed = try? allowed.fixated(preferring: [
                 "width": .int(request.width), "height": .int(request.height),
-                "framerate": .fraction(request.frameRate.numerator, request.frameRate.denominator),
+                "framerate": .fraction(request.frameRate.numerator, request.frameRate.denominator)
             ])
         else { return nil }
         guard let info = try? VideoInfo(caps: fixed), let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName)
@@ -165,7 +171,8 @@ final class ElementVideoConsumer: VideoFrameConsumer {
 
     /// The caps for an output frame: the input's caps when a filter keeps the image shape (so
     /// colorimetry, aspect ratio and rate are kept), else caps for the frame's own format.
-    private func outputCaps(for format: VideoFrameFormat, input: Sample?, inputFormat: VideoFrameFormat?) throws -> Caps {
+    private func outputCaps(for format: VideoFrameFormat, input: Sample?, inputFormat: VideoFrameFormat?) throws -> Caps
+    {
         let inputCaps = input?.caps
         // The cache holds a reference to the input caps it was made from, so a pointer match is reliable.
         if let cached = state.withLock({ $0.outputCaps }), cached.format.hasSameImageShape(as: format),
@@ -186,7 +193,9 @@ final class ElementVideoConsumer: VideoFrameConsumer {
         }
     }
 
-    private func makeOutputCaps(for format: VideoFrameFormat, inputCaps: Caps?, inputFormat: VideoFrameFormat?) throws -> Caps {
+    private func makeOutputCaps(for format: VideoFrameFormat, inputCaps: Caps?, inputFormat: VideoFrameFormat?) throws
+        -> Caps
+    {
         if let inputCaps, let inputFormat {
             if format.hasSameImageShape(as: inputFormat) { return inputCaps }
             return inputCaps.setting("format", .string(format.pixelFormat.gstreamerName))

@@ -2,7 +2,8 @@ import Synchronization
 
 /// Turns samples from the appsink into frames, remembering the layout of the current caps.
 final class VideoFrameReader: Sendable {
-    private let cached = Mutex<(caps: Caps, info: VideoInfo, pixelFormat: VideoPixelFormat, matrix: VideoColorMatrix)?>(nil)
+    private let cached = Mutex<(caps: Caps, info: VideoInfo, pixelFormat: VideoPixelFormat, matrix: VideoColorMatrix)?>(
+        nil)
 
     func frame(from sample: Sample) throws -> VideoFrame {
         guard let buffer = sample.buffer, let caps = sample.caps else {

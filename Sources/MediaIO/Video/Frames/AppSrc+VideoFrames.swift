@@ -27,7 +27,8 @@ extension AppSrc {
                 duration: frame.duration)
             try frame.copyPixels(into: outgoing)
         }
-        let buffer = outgoing.buffer!.withTimestamps(pts: frame.hasTimestamp ? frame.timestamp : nil, duration: frame.duration)
+        let buffer = outgoing.buffer!.withTimestamps(
+            pts: frame.hasTimestamp ? frame.timestamp : nil, duration: frame.duration)
         return push(Sample(buffer: buffer, caps: info.caps))
     }
 
@@ -40,7 +41,10 @@ extension AppSrc {
     /// - Returns: As `AppSrc.push(_:)` of a buffer does.
     @discardableResult
     public func push(_ frame: AudioFrame) -> FlowResult {
-        push(Sample(buffer: frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration), caps: frame.info.caps))
+        push(
+            Sample(
+                buffer: frame.buffer.withTimestamps(pts: frame.timestamp, duration: frame.duration),
+                caps: frame.info.caps))
     }
 }
 

@@ -11,7 +11,9 @@ extension Pipeline {
     /// - Returns: The frames, in order; iterating throws `GStreamerError` when an element fails,
     ///   or ``MediaIOError`` for a sample whose caps no ``VideoFrameFormat`` describes.
     /// - Throws: `GStreamerError` when there is no appsink named `name`, or its caps cannot be set.
-    public func frames(fromAppSink name: String, capacity: Int = 4) throws -> AsyncThrowingMapSequence<AppSinkSamples, VideoFrame> {
+    public func frames(fromAppSink name: String, capacity: Int = 4) throws -> AsyncThrowingMapSequence<
+        AppSinkSamples, VideoFrame
+    > {
         // An appsink without caps would accept formats no VideoFrame can describe (ABGR64, ...).
         if let appsink = element(named: name), case .caps(nil)? = try? appsink.get("caps") {
             try appsink.set("caps", PropertyValue.caps(VideoPixelFormat.caps(for: VideoPixelFormat.allCases)))

@@ -1,9 +1,10 @@
+import GStreamer
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
-import GStreamer
 
 /// A video frame: format, timestamps, rotation and pixels, either in a GStreamer buffer (zero-copy,
 /// `.pixelBuffer`) or in memory of its own (`.rawData`, tightly packed).
@@ -32,8 +33,10 @@ public final class VideoFrame: @unchecked Sendable {
     public let hasTimestamp: Bool
     let storage: Storage
 
-    init(buffer: Buffer, info: VideoInfo, format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?,
-         rotation: VideoRotation = .none, colorMatrix: VideoColorMatrix = .unknown, hasTimestamp: Bool = true) {
+    init(
+        buffer: Buffer, info: VideoInfo, format: VideoFrameFormat, timestamp: ClockTime, duration: ClockTime?,
+        rotation: VideoRotation = .none, colorMatrix: VideoColorMatrix = .unknown, hasTimestamp: Bool = true
+    ) {
         self.hasTimestamp = hasTimestamp
         self.storage = .gstreamer(buffer, info)
         self.format = format
@@ -54,8 +57,10 @@ public final class VideoFrame: @unchecked Sendable {
     ///   - rotation: Clockwise rotation to apply for display.
     /// - Throws: ``MediaIOError`` when the width or height is out of range, or the frame's bytes cannot be
     ///   allocated (their count overflows, or memory is short).
-    public init(format: VideoPixelFormat, width: Int, height: Int, timestamp: ClockTime, duration: ClockTime? = nil,
-                rotation: VideoRotation = .none) throws(MediaIOError) {
+    public init(
+        format: VideoPixelFormat, width: Int, height: Int, timestamp: ClockTime, duration: ClockTime? = nil,
+        rotation: VideoRotation = .none
+    ) throws(MediaIOError) {
         guard (1...Int(Int32.max)).contains(width), (1...Int(Int32.max)).contains(height) else {
             throw MediaIOError(
                 "a \(format) frame of \(width)x\(height) is out of range: width and height go from 1 to 2147483647")
@@ -86,10 +91,13 @@ public final class VideoFrame: @unchecked Sendable {
     ///   - rotation: Clockwise rotation to apply for display.
     /// - Throws: ``MediaIOError`` when the format's width or height is out of range or its bytes cannot be
     ///   allocated, as ``init(format:width:height:timestamp:duration:rotation:)`` does.
-    public convenience init(copying bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime,
-                            duration: ClockTime? = nil, rotation: VideoRotation = .none) throws(MediaIOError) {
-        try self.init(format: format.pixelFormat, width: format.width, height: format.height, timestamp: timestamp,
-                      duration: duration, rotation: rotation)
+    public convenience init(
+        copying bytes: UnsafeRawBufferPointer, format: VideoFrameFormat, timestamp: ClockTime,
+        duration: ClockTime? = nil, rotation: VideoRotation = .none
+    ) throws(MediaIOError) {
+        try self.init(
+            format: format.pixelFormat, width: format.width, height: format.height, timestamp: timestamp,
+            duration: duration, rotation: rotation)
         guard case .memory(let memory) = storage, let source = bytes.baseAddress else { return }
         memory.copyMemory(from: UnsafeRawBufferPointer(start: source, count: min(bytes.count, memory.count)))
     }
@@ -149,9 +157,10 @@ public final class VideoFrame: @unchecked Sendable {
             var planes: [RawPlane] = []
             for plane in 0..<format.planeCount {
                 let rows = format.rows(inPlane: plane)
-                planes.append(RawPlane(
-                    base: memory.baseAddress! + offset, bytesPerRow: format.bytesPerRow[plane],
-                    pixelBytesPerRow: format.pixelBytesPerRow(inPlane: plane), rows: rows))
+                planes.append(
+                    RawPlane(
+                        base: memory.baseAddress! + offset, bytesPerRow: format.bytesPerRow[plane],
+                        pixelBytesPerRow: format.pixelBytesPerRow(inPlane: plane), rows: rows))
                 offset += format.bytesPerRow[plane] * rows
             }
             return try body(planes)

@@ -26,7 +26,8 @@ public struct VideoPlane {
     @inlinable
     public func row(_ index: Int) -> UnsafeBufferPointer<UInt8> {
         precondition(index >= 0 && index < rows, "row \(index) is outside the plane's \(rows) rows")
-        let start = bytes.baseAddress!.advanced(by: index * bytesPerRow).bindMemory(to: UInt8.self, capacity: pixelBytesPerRow)
+        let start = bytes.baseAddress!.advanced(by: index * bytesPerRow).bindMemory(
+            to: UInt8.self, capacity: pixelBytesPerRow)
         return UnsafeBufferPointer(start: start, count: pixelBytesPerRow)
     }
 }
@@ -46,7 +47,8 @@ public struct MutableVideoPlane {
     @inlinable
     public var readOnly: VideoPlane {
         VideoPlane(
-            bytes: UnsafeRawBufferPointer(bytes), bytesPerRow: bytesPerRow, pixelBytesPerRow: pixelBytesPerRow, rows: rows)
+            bytes: UnsafeRawBufferPointer(bytes), bytesPerRow: bytesPerRow, pixelBytesPerRow: pixelBytesPerRow,
+            rows: rows)
     }
 
     /// The writable pixel bytes of one row, padding left out (`for x in row.indices { row[x] = ... }`).

@@ -73,7 +73,7 @@ final class InputAttempt: Sendable {
             // silence of a live stream (a GAP event), which videorate would fill with copies of the
             // last frame for ever, hiding the loss (`ReconnectingInput` fills gaps itself).
             try ElementSpec("videorate", [("max-duplication-time", .text("200000000"))]).make(in: pipeline),
-            try ElementSpec("capsfilter", [("caps", .string(capsText))]).make(in: pipeline),
+            try ElementSpec("capsfilter", [("caps", .string(capsText))]).make(in: pipeline)
         ]
         let sink = try Element(factory: "appsink")
         try pipeline.add(sink)
@@ -89,7 +89,7 @@ final class InputAttempt: Sendable {
             let audioChain = [
                 try ElementSpec("audioconvert").make(in: pipeline), try ElementSpec("audioresample").make(in: pipeline),
                 try ElementSpec("capsfilter", [("caps", .string(audio.caps?.description ?? Self.audioCaps))])
-                    .make(in: pipeline),
+                    .make(in: pipeline)
             ]
             let audioSink = try Element(factory: "appsink")
             try pipeline.add(audioSink)
@@ -104,10 +104,12 @@ final class InputAttempt: Sendable {
             let told = Mutex(false)
             handlers.append(
                 source.onNoMorePads { [audioInput] in
-                    guard told.withLock({ told in
-                        defer { told = true }
-                        return !told
-                    }) else { return }
+                    guard
+                        told.withLock({ told in
+                            defer { told = true }
+                            return !told
+                        })
+                    else { return }
                     audio.streams(audioInput?.isLinked == true)
                 })
         }

@@ -370,7 +370,8 @@ final class ReconnectingInput: InputSession {
             if let ended {
                 reason = ended
             } else if let timeout = settings.inputTimeout, now - (lastSample ?? started) >= timeout {
-                reason = lastSample == nil
+                reason =
+                    lastSample == nil
                     ? "nothing arrived in \(Self.seconds(timeout))" : "it sent nothing for \(Self.seconds(timeout))"
             } else if let awaySince, lastSample == nil, schedule.givesUp(away: now - awaySince) {
                 reason = "nothing arrived yet"
@@ -640,10 +641,12 @@ final class ReconnectingInput: InputSession {
     /// Says once, when an output would have carried it, that the input's audio is left out: the bin has
     /// no audio pad, since the first connection had none.
     private func noteAudioLeftOut() {
-        guard carriesAudio, !feed.withLock({ $0.carriesAudio }), link.withLock({ link in
-            defer { link.saidAudio = true }
-            return !link.saidAudio
-        }) else { return }
+        guard carriesAudio, !feed.withLock({ $0.carriesAudio }),
+            link.withLock({ link in
+                defer { link.saidAudio = true }
+                return !link.saidAudio
+            })
+        else { return }
         note("the audio of \(input.name) is left out: it had none when the run started")
     }
 

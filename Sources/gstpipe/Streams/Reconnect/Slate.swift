@@ -18,7 +18,7 @@ enum Slate {
                     "videotestsrc",
                     [
                         ("num-buffers", .text("1")), ("pattern", .text("solid-color")),
-                        ("foreground-color", .text("\(0xff30_3030 as UInt32)")),
+                        ("foreground-color", .text("\(0xff30_3030 as UInt32)"))
                     ]
                 ).make(in: pipeline)
             ]
@@ -31,13 +31,13 @@ enum Slate {
                         [
                             ("text", .string("no signal")), ("valignment", .text("center")),
                             ("halignment", .text("center")), ("font-desc", .string("Sans \(size)")),
-                            ("shaded-background", .text("false")),
+                            ("shaded-background", .text("false"))
                         ]
                     ).make(in: pipeline))
             }
             chain += [
                 try ElementSpec("videoconvert").make(in: pipeline), try ElementSpec("videoscale").make(in: pipeline),
-                try ElementSpec("capsfilter", [("caps", .string(caps.description))]).make(in: pipeline),
+                try ElementSpec("capsfilter", [("caps", .string(caps.description))]).make(in: pipeline)
             ]
             let sink = try AppSink()
             sink.sync = false

@@ -33,7 +33,7 @@ struct HLSOutput: StreamOutput {
         return [
             ("location", .string(segments)), ("playlist-location", .string(playlist.path)),
             ("target-duration", .text("2")), ("playlist-length", .text(String(window))),
-            ("max-files", .text(String(window == 0 ? 0 : window + 2))),
+            ("max-files", .text(String(window == 0 ? 0 : window + 2)))
         ]
     }
 

@@ -132,8 +132,10 @@ struct RTMPOutput: StreamOutput {
     /// 1080p, 9000 at 1440p, 16000 above; half as much again above 30 frames a second.
     static func defaultBitrate(width: Int, height: Int, rate: Double) -> Int {
         let pixels = width * height
-        let ladder = [(426 * 240, 500), (640 * 360, 800), (854 * 480, 1200), (1280 * 720, 2500), (1920 * 1080, 4500),
-            (2560 * 1440, 9000)]
+        let ladder = [
+            (426 * 240, 500), (640 * 360, 800), (854 * 480, 1200), (1280 * 720, 2500), (1920 * 1080, 4500),
+            (2560 * 1440, 9000)
+        ]
         let base = ladder.first { pixels <= $0.0 }?.1 ?? 16000
         return rate > 31 ? base * 3 / 2 : base
     }
@@ -171,6 +173,6 @@ extension OutputFormat {
     /// have one at every frame), and no limit in frames that comes sooner.
     static let rtmpH264 = [
         "x264enc", "tune=zerolatency", "speed-preset=veryfast", "key-int-max=600", "option-string=scenecut=0",
-        "bitrate=2500",
+        "bitrate=2500"
     ]
 }

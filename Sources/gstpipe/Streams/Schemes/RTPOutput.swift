@@ -48,8 +48,9 @@ struct RTPOutput: StreamOutput {
         _ chain: FileJobElements.Output, settings: StreamSettings, note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) -> (any StreamServer)? {
         guard let sdpFile = settings.sdpFile else {
-            note("receivers of \(address.uri) need this session description (save it as stream.sdp; "
-                + "ffplay -protocol_whitelist file,udp,rtp stream.sdp):")
+            note(
+                "receivers of \(address.uri) need this session description (save it as stream.sdp; "
+                    + "ffplay -protocol_whitelist file,udp,rtp stream.sdp):")
             // Unbuffered, before the progress line: a reader of a pipe gets it at once.
             FileHandle.standardOutput.write(Data(sessionDescription.utf8))
             return nil
@@ -59,8 +60,9 @@ struct RTPOutput: StreamOutput {
         } catch {
             throw .runtime("cannot write the session description to \(sdpFile): \(error.localizedDescription)")
         }
-        note("session description for \(address.uri) written to \(sdpFile) "
-            + "(ffplay -protocol_whitelist file,udp,rtp \(sdpFile))")
+        note(
+            "session description for \(address.uri) written to \(sdpFile) "
+                + "(ffplay -protocol_whitelist file,udp,rtp \(sdpFile))")
         return nil
     }
 

@@ -58,7 +58,8 @@ final class RTSPServer: StreamServer, @unchecked Sendable {
             init(_ handler: @escaping @Sendable (Bool) -> Void) { self.handler = handler }
         }
         CGStreamerRTSPShim_server_watch_viewers(
-            server, { context, joined, _ in
+            server,
+            { context, joined, _ in
                 guard let context else { return }
                 Unmanaged<Box>.fromOpaque(context).takeUnretainedValue().handler(joined != 0)
             }, Unmanaged.passRetained(Box(handler)).toOpaque(),

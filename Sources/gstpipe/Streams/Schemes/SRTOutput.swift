@@ -67,7 +67,7 @@ struct SRTOutput: StreamOutput {
         "pbkeylen", "streamid", "mss", "fc", "sndbuf", "rcvbuf", "maxbw", "inputbw", "oheadbw", "ipttl", "iptos",
         "tlpktdrop", "snddropdelay", "nakreport", "conntimeo", "drifttracer", "lossmaxttl", "minversion", "congestion",
         "messageapi", "payloadsize", "transtype", "kmrefreshrate", "kmpreannounce", "enforcedencryption", "ipv6only",
-        "peeridletimeo", "bindtodevice", "packetfilter", "retransmitalgo", "tsbpdmode",
+        "peeridletimeo", "bindtodevice", "packetfilter", "retransmitalgo", "tsbpdmode"
     ]
 
     /// Refuses an option of an `srt://` URI (an output, or an input) that SRT would ignore or
@@ -93,8 +93,10 @@ struct SRTOutput: StreamOutput {
             }
             // What libsrt takes: an int of milliseconds, a 16-bit port (a larger number trapped in the
             // arithmetic of `lingerAfterEnd`, or went to GStreamer's gint property truncated).
-            let whole = ["latency": Int(Int32.max), "rcvlatency": Int(Int32.max), "peerlatency": Int(Int32.max),
-                         "localport": 65535]
+            let whole = [
+                "latency": Int(Int32.max), "rcvlatency": Int(Int32.max), "peerlatency": Int(Int32.max),
+                "localport": 65535
+            ]
             if let most = whole[name], !(0...most).contains(Int(value) ?? -1) {
                 let what = name == "localport" ? "a port" : "a number of milliseconds"
                 throw .usage("\(token): \(name)=\(value) is not \(what) (0 to \(most))")

@@ -1,4 +1,5 @@
 import GstPipeParsing
+
 /// `udp://HOST:PORT`: H.264, and a file's AAC, in MPEG-TS, sent to a host or a multicast group
 /// (udpsink). The query's options are udpsink's properties (`ttl-mc=3`).
 struct UDPOutput: StreamOutput {

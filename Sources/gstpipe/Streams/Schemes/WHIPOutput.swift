@@ -60,9 +60,9 @@ struct WHIPOutput: StreamOutput {
 
     /// `codec` is checked as for `webrtc://`; `token` is the bearer token; anything else is the
     /// endpoint's own and goes to it.
-    private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(
-        FileJob.Failure
-    ) {
+    private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(FileJob
+        .Failure)
+    {
         let codecs = WebRTCCodec.allCases.map(\.rawValue).joined(separator: " or ")
         for (name, value) in options where name == "codec" && WebRTCCodec(option: value) == nil {
             throw .usage("\(Secrets.redact(token)): codec=\(value) is not sent over WebRTC: write codec=\(codecs)")

@@ -44,7 +44,7 @@ struct WebRTCOutput: StreamOutput {
                 "appsink",
                 [
                     ("caps", .text(WebRTCMedia.opusCaps)), ("sync", .text("true")), ("async", .text("false")),
-                    ("max-buffers", .text("100")),
+                    ("max-buffers", .text("100"))
                 ])
         ]
     }
@@ -88,9 +88,9 @@ struct WebRTCOutput: StreamOutput {
     /// `codec=h264`), the token viewers must send (`token=SECRET`, `BearerToken`), and the most viewers
     /// at once (`max-clients=N`), and the renditions (`ladder=off` or `ladder=WxH:KBPS,...`, `WebRTCLadder`).
     /// The token is hidden in every message.
-    private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(
-        FileJob.Failure
-    ) {
+    private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(FileJob
+        .Failure)
+    {
         let codecs = WebRTCCodec.allCases.map(\.rawValue).joined(separator: " or ")
         let shown = Secrets.redact(token)
         if let empty = BearerToken.emptiness(options.last(where: { $0.name == "token" })?.value) {

@@ -1,7 +1,7 @@
 import Foundation
 import GstPipeParsing
-import Hummingbird
 import GstPipeWebRTC
+import Hummingbird
 
 // The library's signalling pieces (GstPipeWebRTC) know nothing of the command line: here they are
 // given a `webrtc://` address as the CLI reads it, and their refusals become the CLI's failures.

@@ -47,7 +47,7 @@ final class WHEPSource: InputSession {
         "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000;"
             + "application/x-rtp,media=video,encoding-name=H264,payload=102,clock-rate=90000,"
             + "packetization-mode=(string)1,profile-level-id=(string)42e01f",
-        "application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000,encoding-params=(string)2",
+        "application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000,encoding-params=(string)2"
     ]
 
     /// The source for `uri`, added to `parent` (the bin the description's first element is in).
@@ -177,12 +177,14 @@ final class WHEPSource: InputSession {
     /// Once: no-more-pads (the file job decides the audio branches in its handler), then the held
     /// data flows.
     private static func complete(_ bin: Bin, shared: Shared) {
-        guard let blocks = shared.state.withLock({ state -> [PadProbe?]? in
-            guard !state.complete else { return nil }
-            state.complete = true
-            defer { state.blocks.removeAll() }
-            return state.blocks
-        }) else { return }
+        guard
+            let blocks = shared.state.withLock({ state -> [PadProbe?]? in
+                guard !state.complete else { return nil }
+                state.complete = true
+                defer { state.blocks.removeAll() }
+                return state.blocks
+            })
+        else { return }
         bin.withUnsafePointer { gst_element_no_more_pads($0) }
         blocks.forEach { $0?.remove() }
     }
@@ -225,10 +227,12 @@ final class WHEPSource: InputSession {
 
     /// DELETEs the session, as WHEP asks: after the pipeline has stopped.
     func close() {
-        guard let session = shared.state.withLock({ state -> WHIPClient.Session? in
-            defer { state.session = nil }
-            return state.session
-        }) else { return }
+        guard
+            let session = shared.state.withLock({ state -> WHIPClient.Session? in
+                defer { state.session = nil }
+                return state.session
+            })
+        else { return }
         client.close(session)
     }
 

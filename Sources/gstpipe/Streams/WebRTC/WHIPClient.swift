@@ -38,9 +38,9 @@ struct WHIPClient: Sendable {
 
     /// Reads `uri` (`whip+http://…`, `whep+https://…`); the token comes from its `token` option, else
     /// from the role's environment variable. Throws a usage error for an address URLSession cannot use.
-    init(uri: String, role: Role, environment: [String: String] = ProcessInfo.processInfo.environment) throws(
-        FileJob.Failure
-    ) {
+    init(uri: String, role: Role, environment: [String: String] = ProcessInfo.processInfo.environment) throws(FileJob
+        .Failure)
+    {
         self.role = role
         shown = Secrets.redact(uri)
         guard let plus = uri.firstIndex(of: "+"),

@@ -32,9 +32,9 @@ final class WebRTCInput: InputSession, PublisherSessions {
 
     /// A `webrtc://` input takes one option: the token a publisher must send (`token=SECRET`,
     /// `BearerToken`), hidden in every message.
-    private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(
-        FileJob.Failure
-    ) {
+    private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(FileJob
+        .Failure)
+    {
         if let other = options.first(where: { $0.name != "token" }) {
             throw .usage("\(Secrets.redact(token)): a webrtc:// input takes one option, token, not \(other.name)")
         }
