@@ -137,6 +137,9 @@ public final class DataChannel: Sendable {
     /// Calls `handler` once the channel is open (messages may be sent from then on).
     ///
     /// The corresponding C signal is `on-open`.
+    ///
+    /// - Parameter handler: Called on webrtcbin's thread as the channel opens.
+    /// - Returns: The connection, to disconnect it.
     @discardableResult
     public func onOpen(_ handler: @escaping @Sendable () -> Void) -> SignalConnection {
         try! object.connect("on-open") { _ in handler() }
@@ -145,6 +148,9 @@ public final class DataChannel: Sendable {
     /// Calls `handler` once the channel has closed (the peer closed it, or the connection ended).
     ///
     /// The corresponding C signal is `on-close`.
+    ///
+    /// - Parameter handler: Called on webrtcbin's thread as the channel closes.
+    /// - Returns: The connection, to disconnect it.
     @discardableResult
     public func onClose(_ handler: @escaping @Sendable () -> Void) -> SignalConnection {
         try! object.connect("on-close") { _ in handler() }

@@ -24,6 +24,10 @@ public struct BrowserMessage: Sendable, Equatable {
     public let content: Content
 
     /// A message from `peer`.
+    ///
+    /// - Parameters:
+    ///   - peer: The sending browser's session id.
+    ///   - content: The text or the bytes it sent.
     public init(peer: String, content: Content) {
         (self.peer, self.content) = (peer, content)
     }

@@ -95,6 +95,9 @@ public final class BrowserPublisher: Sendable {
     /// Sends `content` to the publisher's page (`window.gstpipe.onmessage`): to `peer` alone, or to
     /// whichever publisher is on when nil.
     ///
+    /// - Parameters:
+    ///   - content: The text or the bytes to send.
+    ///   - peer: The publisher's session id, or nil for whichever publisher is on.
     /// - Returns: How many pages it reached: 0 or 1.
     @discardableResult
     public func send(_ content: BrowserMessage.Content, to peer: String? = nil) -> Int {

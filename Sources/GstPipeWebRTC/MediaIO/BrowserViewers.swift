@@ -51,6 +51,9 @@ public final class BrowserViewers: Sendable {
     /// viewer's page when nil: it arrives at the page's `window.gstpipe.onmessage`, a string for
     /// `.text` and an `ArrayBuffer` for `.binary`.
     ///
+    /// - Parameters:
+    ///   - content: The text or the bytes to send.
+    ///   - peer: One viewer's session id, or nil for every viewer.
     /// - Returns: How many viewers it reached (a viewer whose channel is not open yet is not counted).
     @discardableResult
     public func send(_ content: BrowserMessage.Content, to peer: String? = nil) -> Int {
