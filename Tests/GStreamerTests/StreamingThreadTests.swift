@@ -55,6 +55,12 @@ struct StreamingThreadTests {
         #expect(try await Self.eventually { pipeline.streamingThreads.count == 2 }, "\(pipeline.streamingThreads)")
         let listed = pipeline.streamingThreads
         #expect(Set(listed.map(\.element)) == ["thrsrc", "thrqueue"])
+        // A thread is listed from its task's stream-status (enter) message, which GstTask posts just before
+        // it names the thread: under AddressSanitizer one was seen listed while still "pool", GLib's name.
+        _ = try await Self.eventually {
+            let names = Dictionary(uniqueKeysWithValues: Self.processThreads().map { ($0.id, $0.name) })
+            return listed.allSatisfy { names[$0.id]?.hasPrefix($0.element) == true }
+        }
         let running = Dictionary(uniqueKeysWithValues: Self.processThreads().map { ($0.id, $0.name) })
         for thread in listed {
             let name = try #require(running[thread.id], "thread \(thread.id) is not one of the process's")
