@@ -194,6 +194,23 @@ final class ReconnectingInput: InputSession {
         var supervisor: Task<Void, Never>?
     }
 
+    /// A live appsrc in time format that never blocks the connection's streaming thread or `fill`:
+    /// when downstream stops taking (at end of stream), the oldest of its `holding` buffers go.
+    /// Without a maximum latency, a live appsrc answers the latency query with one as small as its
+    /// minimum, and the sinks warn "please add queues" and drop frames: nothing here waits on
+    /// downstream, so it may hold buffers back as long as it likes.
+    private static func liveSource(named name: String, holding buffers: UInt64) throws(GStreamerError) -> AppSrc {
+        let source = try AppSrc(name: name)
+        source.format = .time
+        source.isLive = true
+        source.maxBuffers = buffers
+        source.maxBytes = 0
+        try source.set("leaky-type", fromString: "downstream")
+        try source.set("min-latency", fromString: "\(timingSlack)")
+        try source.set("max-latency", fromString: "-1")
+        return source
+    }
+
     /// Makes the input's bin in `parent` (the pipeline, or the `( ... )` bin of the junction); its
     /// pad comes in `start`, once the file job listens for it.
     init(input: FileJob.Input, live: StreamInput, carriesAudio: Bool, in parent: Bin) throws(GStreamerError) {
@@ -201,32 +218,13 @@ final class ReconnectingInput: InputSession {
         self.live = live
         self.carriesAudio = carriesAudio
         bin = try Bin(name: "gstpipe-input")
-        source = try AppSrc(name: "gstpipe-reconnect-source")
-        source.format = .time
-        source.isLive = true
-        // Never blocking the connection's streaming thread or `fill`: when downstream stops taking
-        // (at end of stream), the oldest frames go.
-        source.maxBuffers = 8
-        source.maxBytes = 0
-        try source.set("leaky-type", fromString: "downstream")
-        // Without a maximum, a live appsrc answers the latency query with one as small as its minimum,
-        // and the sinks warn "please add queues" and drop frames: nothing here waits on downstream, so
-        // it may hold frames back as long as it likes.
-        try source.set("min-latency", fromString: "\(Self.timingSlack)")
-        try source.set("max-latency", fromString: "-1")
+        source = try Self.liveSource(named: "gstpipe-reconnect-source", holding: 8)
         filter = try ElementSpec("capsfilter", [("caps", .text("video/x-raw"))]).make(in: bin)
         try bin.add(source)
         try source.link(to: filter)
         if carriesAudio {
-            let audio = try AppSrc(name: "gstpipe-reconnect-audio")
-            audio.format = .time
-            audio.isLive = true
-            // Leaky as the video's, with room for the bursts a connection starts with.
-            audio.maxBuffers = 64
-            audio.maxBytes = 0
-            try audio.set("leaky-type", fromString: "downstream")
-            try audio.set("min-latency", fromString: "\(Self.timingSlack)")
-            try audio.set("max-latency", fromString: "-1")
+            // Room for the bursts of audio buffers a connection starts with.
+            let audio = try Self.liveSource(named: "gstpipe-reconnect-audio", holding: 64)
             let audioFilter = try ElementSpec("capsfilter", [("caps", .text("audio/x-raw"))]).make(in: bin)
             try bin.add(audio)
             try audio.link(to: audioFilter)
