@@ -246,7 +246,9 @@ struct FileJobElements {
     }
 
     /// Links `encoder`'s output to a pad `muxer` makes on request for audio: one named so (flvmux's
-    /// "audio"), else the first whose caps take the encoder's.
+    /// "audio", mp4mux's "audio_%u"; hlssink2's "audio", whose templates take any caps, so that caps
+    /// alone would choose its "video"), else the first whose caps take the encoder's (mpegtsmux's
+    /// "sink_%d"). The muxer may be in a `( ... )` bin of the description, the encoder in the pipeline.
     static func linkAudio(from encoder: Element, into muxer: Element) throws(GStreamerError) {
         let encoded = try pad("src", of: encoder)
         let templates = muxer.padTemplates.filter { $0.direction == .sink && $0.presence == .request }

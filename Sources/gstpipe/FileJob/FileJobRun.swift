@@ -153,30 +153,9 @@ struct FileJobRun {
     private static func connectAudioBranch(
         _ branch: FileJobElements.AudioBranch, of output: FileJobElements.Output, note: @Sendable (String) -> Void
     ) {
-        guard branch.sink == nil, let muxer = output.muxer, let encoded = branch.encoder.pad(named: "src") else {
-            return
-        }
-        // The muxer's template for audio: one named so (mp4mux's "audio_%u"; hlssink2's "audio", whose
-        // templates take any caps, so that caps alone would choose its "video"), else the first that
-        // takes the encoder's caps (mpegtsmux's "sink_%d").
-        let templates = muxer.padTemplates.filter { $0.direction == .sink && $0.presence == .request }
-        let offered = encoded.queryCaps()
+        guard branch.sink == nil, let muxer = output.muxer else { return }
         do throws(GStreamerError) {
-            guard
-                let template = templates.first(where: { $0.name.hasPrefix("audio") })
-                    ?? templates.first(where: { $0.caps.canIntersect(offered) })
-            else {
-                throw GStreamerError(
-                    kind: .invalidArgument, message: "\(muxer.name) takes no audio", source: muxer.name)
-            }
-            let input = try muxer.requestPad(template.name)
-            do {
-                // The muxer may be in a `( ... )` bin of the description, the branch in the pipeline.
-                try encoded.linkAcrossBins(to: input)
-            } catch {
-                muxer.releaseRequestPad(input)
-                throw error
-            }
+            try FileJobElements.linkAudio(from: branch.encoder, into: muxer)
         } catch {
             note("\(output.file.path) gets video only: \(error.message)")
             removeAudioBranch(branch)
