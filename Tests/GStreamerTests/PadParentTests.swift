@@ -18,7 +18,7 @@ import Testing
 /// GStreamer's own entry points this is not a use after free. What the fix changes: the pad functions
 /// reach the Swift object only through the element GStreamer passes (nil: they answer as a flushing pad),
 /// and a pulled source's task, which GStreamer calls without one, holds its element for each turn.
-@Suite("Item 11: pad functions hold their element", .bounded)
+@Suite("Pad functions hold their element", .bounded)
 struct PadParentTests {
     /// A filter that counts what reaches it and drops it (nothing downstream needs it here).
     final class CountingFilter: ElementImplementation {
@@ -38,11 +38,11 @@ struct PadParentTests {
     static func register() throws {
         try ElementType.register(
             ElementTypeDescription(
-                name: "item11filter", longName: "Item 11 filter", classification: "Filter/Video",
+                name: "padparentfilter", longName: "Pad parent filter", classification: "Filter/Video",
                 description: "Counts buffers", kind: .filter)
         ) { _ in CountingFilter() }
         var source = ElementTypeDescription(
-            name: "item11source", longName: "Item 11 source", classification: "Source/Video",
+            name: "padparentsource", longName: "Pad parent source", classification: "Source/Video",
             description: "Makes nothing", kind: .source)
         source.pulled = true
         try ElementType.register(source) { _ in IdleSource() }
@@ -55,15 +55,15 @@ struct PadParentTests {
         return gst_pad_query(pad, query) != 0
     }
 
-    // Item 11: a Swift filter removed from a running pipeline, set to NULL and released on another
+    // A Swift filter removed from a running pipeline, set to NULL and released on another
     // thread while buffers flow and its pads are queried; its pads, kept, then answer as flushing pads.
-    @Test("Item 11: a Swift filter removed from a running pipeline while buffers flow", .timeLimit(.minutes(2)))
+    @Test("A Swift filter removed from a running pipeline while buffers flow", .timeLimit(.minutes(2)))
     func removedWhileDataFlows() throws {
         try GStreamer.initialize()
         try Self.register()
         for round in 0..<8 {
             let pipeline = try Pipeline(
-                launch: "videotestsrc ! video/x-raw,width=64,height=48 ! item11filter name=f ! fakesink")
+                launch: "videotestsrc ! video/x-raw,width=64,height=48 ! padparentfilter name=f ! fakesink")
             let bin = UnsafeMutableRawPointer(pipeline.pointer).assumingMemoryBound(to: GstBin.self)
             let filter = try #require(gst_bin_get_by_name(bin, "f"))
             // What a peer holds while it pushes or queries, and an application may keep.
@@ -122,12 +122,12 @@ struct PadParentTests {
         }
     }
 
-    @Test("Item 11: a pulled source's pad, kept after its element is gone, refuses to start its task")
+    @Test("A pulled source's pad, kept after its element is gone, refuses to start its task")
     func orphanSourcePadActivation() throws {
         try GStreamer.initialize()
         try Self.register()
         for _ in 0..<4 {
-            let source = try #require(gst_element_factory_make("item11source", nil))
+            let source = try #require(gst_element_factory_make("padparentsource", nil))
             gst_object_ref_sink(UnsafeMutableRawPointer(source))
             let pad = try #require(gst_element_get_static_pad(source, "src"))
             defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
