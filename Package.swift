@@ -165,6 +165,9 @@ let package = Package(
         .testTarget(
             name: "GstPipeElementsTests",
             dependencies: ["GstPipeElements", "MediaIO", "GStreamer", "CHeapUsage", "GstPipeSupport"]),
+        // GstPipeWebRTC's own tests, in process: its viewers, encodes, rate control and bandwidth estimate.
+        .testTarget(
+            name: "GstPipeWebRTCTests", dependencies: ["GstPipeWebRTC", "GStreamer", "GstPipeParsing", "GstPipeSupport"]),
         .testTarget(
             name: "gstpipeTests",
             dependencies: [

@@ -146,8 +146,7 @@ enum Media {
     }
 
     static func isPresent(_ name: String) -> URL? {
-        let url = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/media/\(name)")
+        let url = Repository.root.deletingLastPathComponent().appendingPathComponent("shared/media/\(name)")
         return FileManager.default.fileExists(atPath: url.path) ? url : nil
     }
 }

@@ -18,10 +18,7 @@ enum CLI {
             let candidate = directory.appendingPathComponent("gstpipe")
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
         }
-        // Package root from this file: Tests/gstpipeTests/CLI.swift.
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        return root.appendingPathComponent(".build/debug/gstpipe")
+        return Repository.url(".build/debug/gstpipe")
     }
 
     /// Runs gstpipe (or `executable`) with `arguments`; kills it after `timeout` seconds (then the status is -1).

@@ -11,8 +11,7 @@ import Testing
     "ServerLimitsTests",
     .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
 struct ServerLimitsTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/slow-requests.py").path
+    static let script = Repository.url("scripts/slow-requests.py").path
 
     static let limits = "GSTPIPE_WEBRTC_LIMITS=request=3,per-address=4,connect=2"
     static let secret = "slow-client-secret-4f1"

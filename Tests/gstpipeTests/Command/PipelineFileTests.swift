@@ -5,8 +5,7 @@ import Testing
 @Suite("pipelines/ descriptions run", .serialized)
 struct PipelineFileTests {
     static var files: [URL] {
-        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent().appendingPathComponent("pipelines")
+        let directory = Repository.url("pipelines")
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
         return names.filter { $0.hasSuffix(".pipeline") }.sorted().map { directory.appendingPathComponent($0) }
     }

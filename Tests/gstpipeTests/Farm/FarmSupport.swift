@@ -4,9 +4,8 @@ import Testing
 /// What the farm tests start and read: the input, the single-machine run, `farm/local` in a network
 /// namespace, and ffprobe's and ffmpeg's verdicts on the result.
 enum Farm {
-    /// The package's `farm` directory, from this file: Tests/gstpipeTests/FarmSupport.swift.
-    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("farm")
+    /// The package's `farm` directory.
+    static let directory = Repository.url("farm")
 
     static let hasRedis = FileManager.default.isExecutableFile(atPath: "/usr/bin/redis-server")
 

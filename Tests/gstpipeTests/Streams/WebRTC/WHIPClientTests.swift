@@ -14,8 +14,7 @@ import Testing
 struct WHIPClientTests {
     /// The venv `scripts/setup-python.sh` makes, with aiortc.
     static let python = ProcessInfo.processInfo.environment["GSTPIPE_PYTHON"] ?? "/opt/gstpipe-python/bin/python"
-    static let server = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/aiortc-whip-server.py")
+    static let server = Repository.url("scripts/aiortc-whip-server.py")
     static let token = "s3cret-\(UUID().uuidString.prefix(8))"
 
     /// aiortc's WHIP endpoint at 127.0.0.1:8891/whip in `namespace`, checking `token`; its report file.

@@ -123,8 +123,7 @@ final class Nginx: Sendable {
 /// The "Serving safely" article's own configuration blocks, read from the article itself: an indented block
 /// that starts with a line and ends at the closing brace at that line's indentation.
 enum ArticleSnippet {
-    static let article = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Sources/gstpipe/Documentation.docc/ServingSafely.md")
+    static let article = Repository.url("Sources/gstpipe/Documentation.docc/ServingSafely.md")
 
     /// The block starting with the line `first` (indentation aside) that holds `containing`, its
     /// indentation taken off.

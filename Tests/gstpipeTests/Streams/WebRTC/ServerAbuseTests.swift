@@ -11,8 +11,7 @@ import Testing
     "ServerAbuseTests", .serialized,
     .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
 struct ServerAbuseTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("scripts/abuse-connections.py").path
+    static let script = Repository.url("scripts/abuse-connections.py").path
 
     /// What a server may grow by under the abuse: its buffers for 500 connections, not what they send.
     static let growthLimit = 64 * 1024 * 1024
