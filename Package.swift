@@ -165,14 +165,17 @@ let package = Package(
         .testTarget(
             name: "GstPipeElementsTests",
             dependencies: ["GstPipeElements", "MediaIO", "GStreamer", "CHeapUsage", "GstPipeSupport"]),
+        // Offers as a browser writes them, for the two test targets below that answer one.
+        .target(name: "BrowserOffers", path: "Tests/BrowserOffers"),
         // GstPipeWebRTC's own tests, in process: its viewers, encodes, rate control and bandwidth estimate.
         .testTarget(
-            name: "GstPipeWebRTCTests", dependencies: ["GstPipeWebRTC", "GStreamer", "GstPipeParsing", "GstPipeSupport"]),
+            name: "GstPipeWebRTCTests",
+            dependencies: ["GstPipeWebRTC", "GStreamer", "GstPipeParsing", "GstPipeSupport", "BrowserOffers"]),
         .testTarget(
             name: "gstpipeTests",
             dependencies: [
                 "gstpipe", "MediaIO", "GStreamer", "GstPipeElements", "GstPipeSupport", "GstPipeWebRTC",
-                "GstPipeMetrics", "GstPipeParsing"
+                "GstPipeMetrics", "GstPipeParsing", "BrowserOffers"
             ])
     ],
     swiftLanguageModes: [.v6]

@@ -1,3 +1,4 @@
+import BrowserOffers
 import Foundation
 import GStreamer
 import GstPipeParsing
@@ -18,7 +19,7 @@ struct WebRTCGoodbyeTests {
             "videotestsrc ! video/x-raw,format=I420,width=160,height=120,framerate=30/1", sync: false,
             ice: ICESettings(localAddresses: ["127.0.0.1"]))
         for _ in 0..<2 {
-            _ = try await viewers.join(ViewerOffer(WebRTCOfferTests.offer(), sending: viewers.media))
+            _ = try await viewers.join(ViewerOffer(BrowserOffers.video(), sending: viewers.media))
         }
         #expect(viewers.count == 2)
         return (pipeline, viewers)

@@ -1,3 +1,4 @@
+import BrowserOffers
 import Foundation
 import Testing
 
@@ -56,7 +57,7 @@ struct ReverseProxyTests {
         let page = await Self.curl(session, ["\(Self.proxied)/live"])
         #expect(page.hasPrefix("HTTP/1.1 200") && page.contains("Server: nginx"), "\(page.prefix(400))")
         #expect(page.contains("'Bearer ' + token"), "\(page.prefix(400))")
-        let offer = ["-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", WebRTCOfferTests.offer()]
+        let offer = ["-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", BrowserOffers.video()]
         let none = await Self.curl(session, offer + [whep])
         #expect(none.hasPrefix("HTTP/1.1 401"), "\(none)")
         #expect(none.contains("WWW-Authenticate: Bearer realm=\"gstpipe\""), "\(none)")

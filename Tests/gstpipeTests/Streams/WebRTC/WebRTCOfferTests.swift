@@ -1,3 +1,4 @@
+import BrowserOffers
 import Foundation
 import GStreamer
 import GstPipeParsing
@@ -10,49 +11,6 @@ import Testing
 /// No network or browser: these run with the rest of the suite.
 @Suite("WebRTC offers and URIs, read without a network")
 struct WebRTCOfferTests {
-    /// A browser's offer to receive video, as Chromium writes it (shortened): VP8, VP9, and H.264 in
-    /// baseline (42001f) and constrained baseline (42e01f), each in packetization modes 0 and 1.
-    static func offer(direction: String = "recvonly", credentials: Bool = true) -> String {
-        [
-            "v=0", "o=- 4611731400430051336 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0",
-            "m=video 9 UDP/TLS/RTP/SAVPF 96 97 102 103 104 105 98", "c=IN IP4 0.0.0.0",
-            credentials ? "a=ice-ufrag:Yq3v" : "", credentials ? "a=ice-pwd:2c1r8m1Ly3p0bG0Y2wJ2n8Xb" : "",
-            "a=fingerprint:sha-256 9B:2A:55:07:61:3A:0E:D7:5B:64:7F:1F:12:25:6E:7F:E6:0A:7C:3E:61:1D:C5:6D",
-            "a=setup:actpass", "a=mid:0", "a=\(direction)", "a=rtcp-mux",
-            "a=rtpmap:96 VP8/90000", "a=rtcp-fb:96 nack pli", "a=rtpmap:97 rtx/90000", "a=fmtp:97 apt=96",
-            "a=rtpmap:102 H264/90000",
-            "a=fmtp:102 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42001f",
-            "a=rtpmap:103 H264/90000",
-            "a=fmtp:103 level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f",
-            "a=rtpmap:104 H264/90000",
-            "a=fmtp:104 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
-            "a=rtpmap:105 H264/90000",
-            "a=fmtp:105 level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=640032",
-            "a=rtpmap:98 VP9/90000", ""
-        ].joined(separator: "\r\n")
-    }
-
-    /// A browser's offer to receive audio, as Chromium writes it (shortened): Opus first, then G.722,
-    /// PCMU, telephone events; the section's ICE credentials and fingerprint as the video's.
-    static let audioSection = [
-        "m=audio 9 UDP/TLS/RTP/SAVPF 111 9 0 126", "c=IN IP4 0.0.0.0", "a=ice-ufrag:Yq3v",
-        "a=ice-pwd:2c1r8m1Ly3p0bG0Y2wJ2n8Xb",
-        "a=fingerprint:sha-256 9B:2A:55:07:61:3A:0E:D7:5B:64:7F:1F:12:25:6E:7F:E6:0A:7C:3E:61:1D:C5:6D",
-        "a=setup:actpass", "a=mid:1", "a=recvonly", "a=rtcp-mux", "a=rtpmap:111 opus/48000/2",
-        "a=rtcp-fb:111 transport-cc", "a=fmtp:111 minptime=10;useinbandfec=1", "a=rtpmap:9 G722/8000",
-        "a=rtpmap:0 PCMU/8000", "a=rtpmap:126 telephone-event/8000", ""
-    ].joined(separator: "\r\n")
-
-    /// The video offer with the audio section after it, bundled.
-    static func offerWithAudio(_ audio: String = audioSection) -> String {
-        offer().replacingOccurrences(of: "a=group:BUNDLE 0", with: "a=group:BUNDLE 0 1") + audio
-    }
-
-    /// What a description of sound alone's offer looks like: the audio section alone.
-    static let audioOnlyOffer =
-        ["v=0", "o=- 1 1 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 1", ""].joined(separator: "\r\n")
-        + audioSection
-
     static let videoAndSound = WebRTCMedia(video: .vp8, audio: true)
     static let soundAlone = WebRTCMedia(video: nil, audio: true)
 
@@ -73,42 +31,43 @@ struct WebRTCOfferTests {
     func payloadTypes() throws {
         let vp8 = WebRTCMedia(video: .vp8, audio: false)
         let h264 = WebRTCMedia(video: .h264, audio: false)
-        #expect(try ViewerOffer(Self.offer(), sending: vp8).videoPayloadType == 96)
-        #expect(try ViewerOffer(Self.offer(), sending: h264).videoPayloadType == 104)
-        let baselineOnly = Self.offer().replacingOccurrences(
+        #expect(try ViewerOffer(BrowserOffers.video(), sending: vp8).videoPayloadType == 96)
+        #expect(try ViewerOffer(BrowserOffers.video(), sending: h264).videoPayloadType == 104)
+        let baselineOnly = BrowserOffers.video().replacingOccurrences(
             of: "profile-level-id=42e01f", with: "profile-level-id=4d001f")
         #expect(try ViewerOffer(baselineOnly, sending: h264).videoPayloadType == 102)
         // No sound is sent: an offer's audio section is left alone.
-        #expect(try ViewerOffer(Self.offerWithAudio(), sending: vp8).audioPayloadType == nil)
+        #expect(try ViewerOffer(BrowserOffers.videoWithAudio(), sending: vp8).audioPayloadType == nil)
     }
 
     @Test("Sound beside video: Opus's payload type when the offer receives audio, the video alone when it does not")
     func soundBesideVideo() throws {
-        let both = try ViewerOffer(Self.offerWithAudio(), sending: Self.videoAndSound)
+        let both = try ViewerOffer(BrowserOffers.videoWithAudio(), sending: Self.videoAndSound)
         #expect(both.videoPayloadType == 96 && both.audioPayloadType == 111)
-        let videoOnly = try ViewerOffer(Self.offer(), sending: Self.videoAndSound)
+        let videoOnly = try ViewerOffer(BrowserOffers.video(), sending: Self.videoAndSound)
         #expect(videoOnly.videoPayloadType == 96 && videoOnly.audioPayloadType == nil)
-        let sending = Self.offerWithAudio(Self.audioSection.replacingOccurrences(of: "a=recvonly", with: "a=sendonly"))
+        let sending = BrowserOffers.videoWithAudio(
+            BrowserOffers.audioSection.replacingOccurrences(of: "a=recvonly", with: "a=sendonly"))
         #expect(try ViewerOffer(sending, sending: Self.videoAndSound).audioPayloadType == nil)
-        let noOpus = Self.offerWithAudio(
-            Self.audioSection.replacingOccurrences(of: "a=rtpmap:111 opus/48000/2", with: ""))
+        let noOpus = BrowserOffers.videoWithAudio(
+            BrowserOffers.audioSection.replacingOccurrences(of: "a=rtpmap:111 opus/48000/2", with: ""))
         #expect(try ViewerOffer(noOpus, sending: Self.videoAndSound).audioPayloadType == nil)
     }
 
     @Test("Sound alone: an offer must receive Opus; its video section, if any, is left alone")
     func soundAlone() throws {
-        let audioOnly = try ViewerOffer(Self.audioOnlyOffer, sending: Self.soundAlone)
+        let audioOnly = try ViewerOffer(BrowserOffers.audioOnly, sending: Self.soundAlone)
         #expect(audioOnly.videoPayloadType == nil && audioOnly.audioPayloadType == 111)
-        let both = try ViewerOffer(Self.offerWithAudio(), sending: Self.soundAlone)
+        let both = try ViewerOffer(BrowserOffers.videoWithAudio(), sending: Self.soundAlone)
         #expect(both.videoPayloadType == nil && both.audioPayloadType == 111)
         #expect(
-            Self.refusal(Self.offer(), sending: Self.soundAlone)?.hasPrefix(
+            Self.refusal(BrowserOffers.video(), sending: Self.soundAlone)?.hasPrefix(
                 "the offer has no audio section (m=audio): this stream is sound alone") == true)
-        let noOpus = Self.audioOnlyOffer.replacingOccurrences(of: "a=rtpmap:111 opus/48000/2", with: "")
+        let noOpus = BrowserOffers.audioOnly.replacingOccurrences(of: "a=rtpmap:111 opus/48000/2", with: "")
         #expect(
             Self.refusal(noOpus, sending: Self.soundAlone)
                 == "the offer's audio has no Opus (it offers G722, PCMU, telephone-event)")
-        let sending = Self.audioOnlyOffer.replacingOccurrences(of: "a=recvonly", with: "a=sendonly")
+        let sending = BrowserOffers.audioOnly.replacingOccurrences(of: "a=recvonly", with: "a=sendonly")
         #expect(Self.refusal(sending, sending: Self.soundAlone)?.contains("audio does not receive") == true)
     }
 
@@ -118,13 +77,14 @@ struct WebRTCOfferTests {
         #expect(Self.refusal("") == "the offer is not a session description (SDP begins with v=0)")
         let audio = "v=0\r\no=- 1 1 IN IP4 127.0.0.1\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\n"
         #expect(Self.refusal(audio)?.hasPrefix("the offer has no video section (m=video)") == true)
-        #expect(Self.refusal(Self.offer(direction: "sendonly"))?.contains("does not receive") == true)
+        #expect(Self.refusal(BrowserOffers.video(direction: "sendonly"))?.contains("does not receive") == true)
         #expect(
-            Self.refusal(Self.offer(credentials: false))
+            Self.refusal(BrowserOffers.video(credentials: false))
                 == "the offer has no ICE credentials (a=ice-ufrag and a=ice-pwd)")
-        let noVP8 = Self.offer().replacingOccurrences(of: "a=rtpmap:96 VP8/90000", with: "")
+        let noVP8 = BrowserOffers.video().replacingOccurrences(of: "a=rtpmap:96 VP8/90000", with: "")
         #expect(Self.refusal(noVP8) == "the offer's video has no VP8 (it offers H264, VP9, rtx)")
-        let noH264 = Self.offer().split(separator: "\r\n").filter { !$0.contains("H264") }.joined(separator: "\r\n")
+        let noH264 = BrowserOffers.video().split(separator: "\r\n").filter { !$0.contains("H264") }.joined(
+            separator: "\r\n")
         let refusal = Self.refusal(noH264, codec: .h264)
         #expect(refusal?.hasSuffix("this server sends H.264, which this browser does not take") == true)
     }
@@ -132,7 +92,9 @@ struct WebRTCOfferTests {
     @Test("webrtcbin answers an offer of video and sound with both, sent from one media stream; sound alone alike")
     func answers() async throws {
         try GStreamer.initialize()
-        for (media, offer) in [(Self.videoAndSound, Self.offerWithAudio()), (Self.soundAlone, Self.offerWithAudio())] {
+        for (media, offer) in [
+            (Self.videoAndSound, BrowserOffers.videoWithAudio()), (Self.soundAlone, BrowserOffers.videoWithAudio())
+        ] {
             let read = try ViewerOffer(offer, sending: media)
             let viewer = try WebRTCViewer(id: "test", number: 1, media: media, offer: read)
             let answer = try await viewer.answer(read, ice: ICESettings(localAddresses: ["127.0.0.1"]))
@@ -168,7 +130,7 @@ struct WebRTCOfferTests {
         }
         try GStreamer.initialize()
         let media = WebRTCMedia(video: .vp8, audio: false)
-        let read = try ViewerOffer(Self.offer(), sending: media)
+        let read = try ViewerOffer(BrowserOffers.video(), sending: media)
         let viewer = try WebRTCViewer(id: "test", number: 1, media: media, offer: read)
         defer { viewer.close() }
         let ice = ICESettings(localAddresses: ["127.0.0.1"])
@@ -199,12 +161,12 @@ struct WebRTCOfferTests {
     func lossRepair() async throws {
         try GStreamer.initialize()
         let media = WebRTCMedia(video: .vp8, audio: false)
-        let fec = Self.offer()
+        let fec = BrowserOffers.video()
             .replacingOccurrences(of: " 104 105 98\r\n", with: " 104 105 98 99 100\r\n")
             .replacingOccurrences(
                 of: "a=rtpmap:98 VP9/90000\r\n",
                 with: "a=rtpmap:98 VP9/90000\r\na=rtpmap:99 red/90000\r\na=rtpmap:100 ulpfec/90000\r\n")
-        let bare = Self.offer()
+        let bare = BrowserOffers.video()
             .replacingOccurrences(of: " 97 102", with: " 102")
             .replacingOccurrences(of: "a=rtpmap:97 rtx/90000\r\na=fmtp:97 apt=96\r\n", with: "")
         var answers: [String] = []

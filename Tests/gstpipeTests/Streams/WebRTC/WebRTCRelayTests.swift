@@ -1,3 +1,4 @@
+import BrowserOffers
 import Foundation
 import Testing
 
@@ -90,7 +91,7 @@ extension WebRTCTests {
             return
         }
         let answer = await namespace.curl([
-            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", WebRTCOfferTests.offer(),
+            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", BrowserOffers.video(),
             Self.endpoint
         ])
         server.signal(SIGINT)

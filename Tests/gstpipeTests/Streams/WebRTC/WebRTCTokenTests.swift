@@ -1,3 +1,4 @@
+import BrowserOffers
 import Foundation
 import Testing
 
@@ -58,7 +59,7 @@ struct WebRTCTokenTests {
         #expect(preflight.hasPrefix("http/1.1 204"), "\(preflight)")
         #expect(preflight.contains("access-control-allow-headers: content-type, authorization"), "\(preflight)")
 
-        let offer = WebRTCOfferTests.offer()
+        let offer = BrowserOffers.video()
         let none = await Self.post(namespace, Self.endpoint, offer)
         #expect(none.hasPrefix("HTTP/1.1 401"), "\(none)")
         #expect(none.contains("WWW-Authenticate: Bearer realm=\"gstpipe\"\r\n"), "\(none)")
@@ -101,7 +102,7 @@ struct WebRTCTokenTests {
         let namespace = try await NetworkNamespace()
         let server = try await WebRTCTests.serveNoise(
             in: namespace, uri: "webrtc://127.0.0.1:8890/live?max-clients=1")
-        let offer = WebRTCOfferTests.offer()
+        let offer = BrowserOffers.video()
         // Six offers at once: the check and the reservation of a place are one step, so one gets in.
         let answers = await withTaskGroup(of: String.self) { group in
             for _ in 0..<6 { group.addTask { await Self.post(namespace, Self.endpoint, offer) } }
@@ -211,7 +212,7 @@ struct WebRTCTokenTests {
             Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
             return
         }
-        let offer = WebRTCOfferTests.offer()
+        let offer = BrowserOffers.video()
         // The server compared the token as written (%2B and all): the decoded one was refused.
         let right = await Self.post(namespace, Self.endpoint, offer, authorization: "Bearer \(token)")
         #expect(right.hasPrefix("HTTP/1.1 201"), "\(right)")
