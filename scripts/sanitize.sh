@@ -34,7 +34,7 @@ thread)
     # webrtcbin's ICE agent goes) from any other. ResourceTests counts the process's threads instead.
     export TSAN_OPTIONS=suppressions=$root/scripts/tsan.supp:print_suppressions=0:halt_on_error=1:second_deadlock_stack=1:exitcode=86:report_thread_leaks=0
     # GSTPIPE_TSAN: our modules lock with a pthread mutex TSan can see instead of Synchronization.Mutex
-    # (Sources/GstPipeSupport/Mutex.swift says why).
+    # (Sources/GstPipeSupport/Locked.swift says why).
     extra=(-Xswiftc -DGSTPIPE_TSAN)
     # TSan's shadow memory makes RSS meaningless for the resource test's bound.
     export GSTPIPE_NO_RSS_BOUND=1

@@ -32,7 +32,7 @@ final class PlayerEventHub: Sendable {
         var context: MainContext?
     }
 
-    private let listeners = Mutex(Listeners())
+    private let listeners = Locked(Listeners())
 
     deinit {
         if let context = listeners.withLock({ $0.context }) { g_main_context_unref(context.pointer) }

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -35,7 +36,7 @@ public final class Gray: VideoFormatConverting {
     public var outputPixelFormat: VideoPixelFormat? { properties.bool("gray8") ? .gray8 : nil }
 
     private let properties: ElementProperties
-    private let consumer = Mutex<(any VideoFrameConsumer)?>(nil)
+    private let consumer = Locked<(any VideoFrameConsumer)?>(nil)
 
     /// A gray filter reading its `matrix` and `gray8` properties from `properties`.
     ///

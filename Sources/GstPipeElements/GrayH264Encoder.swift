@@ -1,5 +1,6 @@
 import CX264
 import GStreamer
+import GstPipeSupport
 import Synchronization
 
 /// `x264grayenc`: gray video to monochrome (4:0:0) H.264 through libx264, the stream ffmpeg writes for
@@ -71,10 +72,10 @@ public final class GrayH264Encoder: ElementImplementation {
     // The element owns this encoder: holding it strongly would keep both alive forever. Weak,
     // not unowned: an encoder kept after its element is gone (`element.implementation`) does nothing.
     private weak let element: SwiftElement?
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// The open encoder's delay, kept apart from `state`: a latency query may come while `render`
     /// holds `state`, waiting for downstream.
-    private let delay = Mutex<ClockTime>(0)
+    private let delay = Locked<ClockTime>(0)
 
     private struct State {
         var session: Session?

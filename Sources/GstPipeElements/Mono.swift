@@ -1,3 +1,4 @@
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -20,7 +21,7 @@ public final class Mono: AudioChannelConverting {
     public var audioFormat: AudioFormatRequest { AudioFormatRequest(layout: nil) }
 
     private let properties: ElementProperties
-    private let consumer = Mutex<(any AudioFrameConsumer)?>(nil)
+    private let consumer = Locked<(any AudioFrameConsumer)?>(nil)
 
     /// A mixer reading its `weights` property from `properties` (read again when it changes while running).
     ///
@@ -45,7 +46,7 @@ public final class Mono: AudioChannelConverting {
 
     /// The weights last parsed, with the channel count and property text they are for: parsed once,
     /// not for every buffer (the property may still change while running).
-    private let cachedWeights = Mutex<(channels: Int, text: String?, weights: [Double])?>(nil)
+    private let cachedWeights = Locked<(channels: Int, text: String?, weights: [Double])?>(nil)
 
     /// The weights for `channels` channels, from the property or equal.
     func weights(channels: Int) throws -> [Double] {

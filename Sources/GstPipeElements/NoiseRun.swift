@@ -1,3 +1,4 @@
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -26,7 +27,7 @@ final class NoiseRun<Consumer: Sendable, Format: Sendable, Settings: Sendable>: 
         }
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A new run for `consumer` (`shouldInitialize`): nothing made yet, the generator seeded with
     /// `seed`, or at random when `seed` is negative (the `seed` property's -1, "a new seed each run").

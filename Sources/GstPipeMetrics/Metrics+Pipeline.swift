@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeSupport
 import Synchronization
 
 extension Metrics {
@@ -110,7 +111,7 @@ final class OutputWatch: Sendable {
     let framesIn = Atomic<Int>(0)
     let framesOut = Atomic<Int>(0)
     let bytes = Atomic<Int>(0)
-    let latency = Mutex(Histogram(bounds: OutputWatch.latencyBounds))
+    let latency = Locked(Histogram(bounds: OutputWatch.latencyBounds))
 
     init(name: String) { self.name = name }
 
@@ -122,7 +123,7 @@ final class OutputWatch: Sendable {
     func probe(
         _ pad: Pad, of element: Element, countsFrames: Bool, countsBytes: Bool, timesFrames: Bool
     ) -> PadProbe? {
-        let segment = Mutex<Segment?>(nil)
+        let segment = Locked<Segment?>(nil)
         return pad.addProbe([.buffer, .bufferList, .eventDownstream]) { [self] info in
             if let new = info.event?.segment {
                 segment.withLock { $0 = new }
@@ -156,7 +157,7 @@ final class PipelineWatch: Sendable {
     let silenceLimit: Duration
     /// The Swift elements, by name, whose statistics a scrape reads.
     let swiftElements: [(name: String, element: SwiftElement)]
-    private let probes: Mutex<[PadProbe]>
+    private let probes: Locked<[PadProbe]>
     private let reader: Task<Void, Never>
 
     init(pipeline: Pipeline, metrics: Metrics, inputPads: [Pad], outputs: [Metrics.Output], silenceLimit: Duration) {
@@ -204,7 +205,7 @@ final class PipelineWatch: Sendable {
             }
         }
         self.outputs = watches
-        self.probes = Mutex(probes)
+        self.probes = Locked(probes)
         // Subscribed here, before the pipeline plays: every message from now on.
         let messages = pipeline.messages
         reader = Task {

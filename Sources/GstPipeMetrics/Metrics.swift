@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeSupport
 
 /// How a run is doing, for what watches it from outside: the figures Prometheus scrapes
 /// (``exposition()``), whether it is healthy (``health``) and what happens in it (``events``,
@@ -57,11 +58,11 @@ public final class Metrics: Sendable {
         var watch: PipelineWatch?
     }
 
-    let state = Mutex(State())
+    let state = Locked(State())
     /// Held from a viewer count's change to its event's emission, and across `stopped`'s: a viewer that
     /// left on the server's thread while the run stopped had its count taken down before `stopped` looked,
     /// and its `viewer_left` written after `stopped` (an events file already closed lost it).
-    private let viewerEvents = Mutex(())
+    private let viewerEvents = Locked(())
 
     /// Metrics of their own, apart from ``shared`` (a test, or several runs in one process).
     public init() {}

@@ -1,7 +1,7 @@
 #if GSTPIPE_TSAN
 import Glibc
 
-// Built only under -DGSTPIPE_TSAN (Mutex.swift says why). It keeps to Synchronization.Mutex's API as
+// Built only under -DGSTPIPE_TSAN (Locked.swift says why). It keeps to Synchronization.Mutex's API as
 // this package uses it, noncopyable values included (the bus keeps a ~Copyable queue behind one), so
 // that no module needs an #if of its own. A class rather than a ~Copyable struct: a pthread mutex must
 // not move once initialized, and a class instance never moves.

@@ -1,4 +1,5 @@
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -71,7 +72,7 @@ struct AppTests {
         let pipeline = try Pipeline(launch: "appsrc name=src format=time ! queue ! appsink name=sink sync=false")
         let source = try pipeline.appSrc(named: "src")
         source.caps = try Self.audio.caps
-        let produced = Mutex(0)
+        let produced = Locked(0)
         source.onNeedData { _ in
             let index = produced.withLock { count in
                 defer { count += 1 }
@@ -112,7 +113,7 @@ struct AppTests {
         source.maxBuffers = 3
         source.maxBytes = 0
         #expect(source.block == false)
-        let enough = Mutex(0)
+        let enough = Locked(0)
         source.onEnoughData { enough.withLock { $0 += 1 } }
         // The appsink prerolls with the first buffer and then holds it: the rest stay queued in appsrc.
         try pipeline.setState(.paused)
@@ -154,7 +155,7 @@ struct AppTests {
         #expect(source.maxBuffers == 2)
         try pipeline.play()
         defer { pipeline.stop() }
-        let maxQueued = Mutex<UInt64>(0)
+        let maxQueued = Locked<UInt64>(0)
         let producer = Task.detached {
             for index in 0..<20 {
                 try Self.pushRamp(index, into: source)
@@ -181,8 +182,8 @@ struct AppTests {
         source.streamType = .seekable
         source.streamDuration = 1_000_000_000
         #expect(source.streamType == .seekable)
-        let next = Mutex<ClockTime>(0)
-        let seeks = Mutex<[UInt64]>([])
+        let next = Locked<ClockTime>(0)
+        let seeks = Locked<[UInt64]>([])
         source.onNeedData { _ in
             let pts = next.withLock { pts in
                 defer { pts += Self.tenMilliseconds }

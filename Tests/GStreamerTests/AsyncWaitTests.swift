@@ -1,5 +1,6 @@
 import Dispatch
 import GStreamer
+import GstPipeSupport
 import Testing
 
 /// Waits that used to block a thread of Swift's cooperative pool. The pool has one
@@ -13,7 +14,7 @@ struct AsyncWaitTests {
 
     /// How many waits are under way, shared by the tasks.
     final class Counter: Sendable {
-        let value = Mutex(0)
+        let value = Locked(0)
     }
 
     /// `appsrc ! sink` that stays waiting until a buffer is pushed into `src`.
@@ -71,7 +72,7 @@ struct AsyncWaitTests {
     func releaseReturnsAtOnce() async throws {
         let entered = DispatchSemaphore(value: 0)
         let gate = DispatchSemaphore(value: 0)
-        let blocked = Mutex(false)
+        let blocked = Locked(false)
         var pipeline: Pipeline? = try Pipeline(launch: "videotestsrc name=src ! fakesink sync=false")
         let pad = try #require(pipeline?.element(named: "src")?.pad(named: "src"))
         pad.addProbe(.buffer) { _ in

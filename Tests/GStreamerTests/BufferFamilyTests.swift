@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -60,7 +61,7 @@ struct BufferFamilyTests {
         // user could not free the bytes in the release, as the documentation says to.
         let bytes = UnsafeMutableRawBufferPointer.allocate(byteCount: 256, alignment: 16)
         let expected = (UInt(bitPattern: bytes.baseAddress), bytes.count)
-        let handedBack = Mutex<[(UInt, Int)]>([])
+        let handedBack = Locked<[(UInt, Int)]>([])
         do {
             let buffer = try Buffer(wrapping: bytes, readOnly: true) { released in
                 handedBack.withLock { $0.append((UInt(bitPattern: released.baseAddress), released.count)) }

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -222,7 +223,7 @@ struct BusTests {
         _ = try pipeline.setState(.ready)
         defer { pipeline.stop() }
         let source = try #require(pipeline.element(named: "app"))
-        let posterThread = Mutex<pthread_t?>(nil)
+        let posterThread = Locked<pthread_t?>(nil)
         let mismatches = Atomic(0)
         let seen = Atomic(0)
         pipeline.setSyncHandler { posted in
@@ -260,7 +261,7 @@ struct BusTests {
     func needContext() throws {
         let pipeline = try Pipeline(launch: "souphttpsrc name=http location=http://127.0.0.1:9/ ! fakesink")
         defer { pipeline.stop() }
-        let asked = Mutex<[(type: String, source: String?, sameThread: Bool)]>([])
+        let asked = Locked<[(type: String, source: String?, sameThread: Bool)]>([])
         let caller = pthread_self()
         pipeline.setSyncHandler { posted in
             if let type = posted.neededContextType {

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -93,7 +94,7 @@ struct CancellableWaitTests {
     @Test("Runs ending together stop their pipelines off the cooperative pool", .timeLimit(.minutes(1)))
     func runsStopOffThePool() async throws {
         let count = ProcessInfo.processInfo.activeProcessorCount + 2
-        let stopping = Mutex((now: 0, most: 0))
+        let stopping = Locked((now: 0, most: 0))
         var pipelines: [Pipeline] = []
         for _ in 0..<count {
             let pipeline = try Pipeline(launch: "videotestsrc num-buffers=1 ! fakesink")

@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -22,8 +23,8 @@ struct ClockLostTests {
         _ = gst_object_set_name(UnsafeMutableRawPointer(lost).assumingMemoryBound(to: GstObject.self), "gone")
         let lostClock = Clock(borrowing: lost)
         gst_object_unref(UnsafeMutableRawPointer(lost))
-        let seen = Mutex<[(source: String?, clock: Clock?)]>([])
-        let otherKindsClock = Mutex<[String]>([])
+        let seen = Locked<[(source: String?, clock: Clock?)]>([])
+        let otherKindsClock = Locked<[String]>([])
         pipeline.setSyncHandler { posted in
             if case .clockLost(let source) = posted.message {
                 seen.withLock { $0.append((source, posted.clock)) }
@@ -53,8 +54,8 @@ struct ClockLostTests {
     @Test("A run's new-clock message gives the clock the pipeline selected; other kinds give none")
     func newClockFromPostedMessage() async throws {
         let pipeline = try Pipeline(launch: "videotestsrc num-buffers=3 ! fakesink sync=true")
-        let selected = Mutex<Clock?>(nil)
-        let stateChangeClocks = Mutex<Int>(0)
+        let selected = Locked<Clock?>(nil)
+        let stateChangeClocks = Locked<Int>(0)
         pipeline.setSyncHandler { posted in
             if posted.typeName == "new-clock" { selected.withLock { $0 = posted.clock } }
             if posted.typeName == "state-changed", posted.clock != nil { stateChangeClocks.withLock { $0 += 1 } }

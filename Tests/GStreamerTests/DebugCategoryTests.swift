@@ -1,5 +1,6 @@
 import GStreamer
 import GStreamerLogging
+import GstPipeSupport
 import Logging
 import Testing
 
@@ -19,7 +20,7 @@ struct RecordingLogHandler: LogHandler {
 
     /// Where the records go: a class, so the handler (a value swift-log copies) shares one list.
     final class Records: Sendable {
-        let list = Mutex<[Record]>([])
+        let list = Locked<[Record]>([])
     }
 
     let records: Records
@@ -52,7 +53,7 @@ struct DebugCategoryTests {
         #expect(category.description == "a test's lines")
         try DebugLog.setThresholds("gstpipe-test-handler:4")
         #expect(category.threshold == .info)
-        let seen = Mutex<[DebugMessage]>([])
+        let seen = Locked<[DebugMessage]>([])
         let handler = try DebugLog.addHandler { message in
             if message.category == "gstpipe-test-handler" { seen.withLock { $0.append(message) } }
         }
@@ -61,7 +62,7 @@ struct DebugCategoryTests {
         let warningLine = #line - 1
         category.info("some information")
         category.debug("above the threshold")
-        let built = Mutex(false)
+        let built = Locked(false)
         category.log(
             .trace,
             {
@@ -93,7 +94,7 @@ struct DebugCategoryTests {
         try DebugLog.setThresholds("GST_STATES:4")
         // Back to none, or GStreamer's own writer prints every state change of every later test.
         defer { try? DebugLog.setThresholds("GST_STATES:0") }
-        let seen = Mutex<[DebugMessage]>([])
+        let seen = Locked<[DebugMessage]>([])
         let handler = try DebugLog.addHandler { message in
             if message.category == "GST_STATES" && message.objectName == "statelogged" {
                 seen.withLock { $0.append(message) }

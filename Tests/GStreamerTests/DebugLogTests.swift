@@ -1,13 +1,14 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GstPipeSupport
 import Testing
 
 @Suite("DebugLog: GStreamer's debug log through a Swift handler", .bounded)
 struct DebugLogTests {
     @Test("A line GStreamer logs reaches the handler once, formatted as GStreamer's own writer does")
     func redirect() throws {
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         try DebugLog.redirect { line in
             if line.contains("swiftdebuglogtest") { lines.withLock { $0.append(line) } }
         }

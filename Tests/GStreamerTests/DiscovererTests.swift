@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -60,7 +61,7 @@ struct DiscovererTests {
             return try await group.reduce(into: []) { $0.append($1) }
         }
         #expect(widths == [96, 96, 96, 96])
-        let fromThreads = Mutex<[Int]>([])
+        let fromThreads = Locked<[Int]>([])
         let threads = (0..<4).map { _ in
             Thread {
                 let width = (try? discoverer.discover(uri: uri))?.videoStreams.first?.video?.width ?? -1

@@ -1,11 +1,12 @@
 import CGStreamer
 import GStreamer
+import GstPipeSupport
 import Testing
 
 @Suite("The application's own GLib log handler stays in place", .bounded)
 struct LogHandlerTests {
     /// The GLib-GObject warnings the application's handler got.
-    static let seen = Mutex<[String]>([])
+    static let seen = Locked<[String]>([])
 
     /// Makes GLib-GObject warn on this thread, outside any parse: a property that does not exist.
     static func warnUnknownProperty(_ name: String) {

@@ -1,5 +1,6 @@
 import CGStreamer
 import Foundation
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -148,7 +149,7 @@ struct MessageKindTests {
     func needContext() throws {
         let pipeline = try Pipeline(launch: "souphttpsrc name=http location=http://127.0.0.1:9/ ! fakesink")
         defer { pipeline.stop() }
-        let types = Mutex<[String]>([])
+        let types = Locked<[String]>([])
         pipeline.setSyncHandler { posted in
             if case .needContext("http", let type) = posted.message { types.withLock { $0.append(type) } }
             return .pass

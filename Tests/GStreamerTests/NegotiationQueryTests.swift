@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -69,7 +70,7 @@ struct NegotiationQueryTests {
             guard let query = info.query, query.capsFilter != nil || query.typeName == "caps" else { return .ok }
             return query.setCapsResult(only) ? .handled : .ok
         }
-        let negotiated = Mutex<Caps?>(nil)
+        let negotiated = Locked<Caps?>(nil)
         sinkPad.addProbe(.eventDownstream) { info in
             if let caps = info.event?.caps { negotiated.withLock { $0 = caps } }
             return .ok
@@ -88,7 +89,7 @@ struct NegotiationQueryTests {
                 + "! videoconvert name=convert ! video/x-raw,format=RGBA ! fakesink")
         // A query probe is called again once the query is answered (with `.pull`): the answer the source got.
         // Asking the pad from here instead would wait for the streaming thread (allocation is serialized).
-        let answers = Mutex<[(needPool: Bool, pools: [Query.AllocationPool], metas: [String])]>([])
+        let answers = Locked<[(needPool: Bool, pools: [Query.AllocationPool], metas: [String])]>([])
         let convertSink = try #require(pipeline.element(named: "convert")?.pad(named: "sink"))
         convertSink.addProbe(.queryDownstream) { info in
             if info.type.contains(.pull), let query = info.query, let question = query.allocation {
@@ -111,7 +112,7 @@ struct NegotiationQueryTests {
             launch: "videotestsrc name=src num-buffers=3 ! video/x-raw,format=GRAY8,width=64,height=48 "
                 + "! fakesink name=sink")
         let sourcePad = try #require(pipeline.element(named: "src")?.pad(named: "src"))
-        let asked = Mutex(0)
+        let asked = Locked(0)
         sourcePad.addProbe(.queryDownstream) { info in
             guard let query = info.query, query.allocation != nil else { return .ok }
             asked.withLock { $0 += 1 }

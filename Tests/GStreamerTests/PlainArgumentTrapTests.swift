@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -13,7 +14,7 @@ struct PlainArgumentTrapTests {
         let pipeline = try Pipeline(
             launch: "videotestsrc name=src num-buffers=100 ! video/x-raw,framerate=25/1 ! fakesink sync=false")
         let sourcePad = try #require(pipeline.element(named: "src")?.pad(named: "src"))
-        let answer = Mutex<ClockTime>(ClockTime.max)
+        let answer = Locked<ClockTime>(ClockTime.max)
         sourcePad.addProbe(.queryUpstream) { info in
             guard let query = info.query, query.typeName == "duration" else { return .ok }
             query.setDuration(answer.withLock { $0 })

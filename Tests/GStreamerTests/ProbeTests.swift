@@ -1,5 +1,6 @@
 import CGStreamer
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -18,7 +19,7 @@ struct ProbeTests {
     @Test("A buffer probe drops every other buffer: 5 of 10 reach the sink, the even ones")
     func dropBuffers() async throws {
         let (pipeline, source, sink) = try Self.tenPerSecond(10)
-        let seen = Mutex<[ClockTime]>([])
+        let seen = Locked<[ClockTime]>([])
         source.addProbe(.buffer) { info in
             guard let pts = info.buffer?.pts else { return .ok }
             return (pts / 100_000_000) % 2 == 0 ? .ok : .drop
@@ -47,8 +48,8 @@ struct ProbeTests {
     @Test("An event probe sees stream-start, caps, segment and EOS in order, with typed contents")
     func events() async throws {
         let (pipeline, _, sink) = try Self.tenPerSecond(2)
-        let events = Mutex<[String]>([])
-        let width = Mutex<Int?>(nil)
+        let events = Locked<[String]>([])
+        let width = Locked<Int?>(nil)
         sink.addProbe(.eventDownstream) { info in
             guard let event = info.event else { return .ok }
             events.withLock { $0.append(event.typeName) }
@@ -85,7 +86,7 @@ struct ProbeTests {
     @Test("An idle probe on a pad with no data runs at once, once, and removes itself")
     func idle() throws {
         let (_, source, _) = try Self.tenPerSecond(1)
-        let calls = Mutex<[PadProbeType]>([])
+        let calls = Locked<[PadProbeType]>([])
         let probe = source.addProbe(.idle) { info in
             calls.withLock { $0.append(info.type) }
             return .remove

@@ -1,4 +1,5 @@
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -9,7 +10,7 @@ struct ProbeWriteTests {
 
     /// What the probe's writes threw.
     final class Errors: Sendable {
-        let list = Mutex<[String]>([])
+        let list = Locked<[String]>([])
         var all: [String] { list.withLock { $0 } }
     }
 
@@ -86,7 +87,7 @@ struct ProbeWriteTests {
     func probeRestampsCopy() throws {
         let pipeline = try Pipeline(launch: Self.raw + " ! identity name=id ! appsink name=sink sync=false")
         let pad = try #require(pipeline.element(named: "id")?.pad(named: "src"))
-        let copies = Mutex<[ClockTime?]>([])
+        let copies = Locked<[ClockTime?]>([])
         pad.addProbe(.buffer) { info in
             guard let buffer = info.buffer else { return .ok }
             let own = buffer.copy()

@@ -1,4 +1,5 @@
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -55,7 +56,7 @@ struct QueryEventTests {
         let pipeline = try Pipeline(launch: "videotestsrc name=src ! fakesink name=sink")
         let sourcePad = try #require(pipeline.element(named: "src")?.pad(named: "src"))
         let sinkPad = try #require(pipeline.element(named: "sink")?.pad(named: "sink"))
-        let lent = Mutex<Query?>(nil)
+        let lent = Locked<Query?>(nil)
         sourcePad.addProbe(.queryUpstream) { info in
             guard let query = info.query, query.name == "gstpipe-ask" else { return .ok }
             let question = query.field("question")
@@ -82,8 +83,8 @@ struct QueryEventTests {
                 "videotestsrc name=src ! video/x-raw,framerate=10/1,width=32,height=24 ! fakesink name=sink sync=false")
         let sinkPad = try #require(pipeline.element(named: "sink")?.pad(named: "sink"))
         try pipeline.setState(.paused, timeout: 5_000_000_000)
-        let segments = Mutex<[Segment]>([])
-        let timestamps = Mutex<[ClockTime]>([])
+        let segments = Locked<[Segment]>([])
+        let timestamps = Locked<[ClockTime]>([])
         sinkPad.addProbe([.eventDownstream, .buffer]) { info in
             if let segment = info.event?.segment { segments.withLock { $0.append(segment) } }
             if let pts = info.buffer?.pts { timestamps.withLock { $0.append(pts) } }
@@ -139,7 +140,7 @@ struct QueryEventTests {
         let sink = try #require(pipeline.element(named: "sink"))
         let sourcePad = try #require(source.pad(named: "src"))
         let sinkPad = try #require(sink.pad(named: "sink"))
-        let downstream = Mutex<[String]>([])
+        let downstream = Locked<[String]>([])
         sinkPad.addProbe([.eventDownstream, .buffer]) { info in
             if info.buffer != nil { downstream.withLock { $0.append("buffer") } }
             if let event = info.event, event.typeName.hasPrefix("custom") {
@@ -147,7 +148,7 @@ struct QueryEventTests {
             }
             return .ok
         }
-        let upstream = Mutex<[String]>([])
+        let upstream = Locked<[String]>([])
         sourcePad.addProbe(.eventUpstream) { info in
             if let event = info.event, event.typeName == "custom-upstream" {
                 upstream.withLock { $0.append(event.structure ?? "") }

@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -75,11 +76,11 @@ struct RunEndTests {
 
     @Test("The last reference to a pipeline dropped on its streaming thread brings it to NULL from another thread")
     func deinitOnStreamingThread() async throws {
-        let holder = Mutex<Pipeline?>(nil)
-        let streamingThread = Mutex<pthread_t?>(nil)
+        let holder = Locked<Pipeline?>(nil)
+        let streamingThread = Locked<pthread_t?>(nil)
         // Whether the pipeline went down to READY on the streaming thread that dropped it (GStreamer then
         // prints "Trying to join task ... from its thread would deadlock" and leaves the task unjoined).
-        let stoppedOnStreamingThread = Mutex<Bool?>(nil)
+        let stoppedOnStreamingThread = Locked<Bool?>(nil)
         // Keeps the GstPipeline itself alive, to watch its state after the Pipeline wrapper is gone.
         let (element, sinkPad): (Element, Pad) = try {
             let pipeline = try Pipeline(launch: "videotestsrc is-live=true ! fakesink name=sink")

@@ -1,4 +1,5 @@
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -15,7 +16,7 @@ struct SignalTests {
         try source.link(to: decoder)
         let sinkPad = try #require(sink.pad(named: "sink"))
         let counter = sinkPad.countBuffers()
-        let added = Mutex<[String]>([])
+        let added = Locked<[String]>([])
         let noMorePads = Atomic(0)
         decoder.onPadAdded { pad in
             added.withLock { $0.append("\(pad.parentElement?.name ?? "?"):\(pad.name)") }
@@ -31,7 +32,7 @@ struct SignalTests {
     @Test("element-added gives the Element; after disconnect the handler is not called")
     func elementAddedAndDisconnect() throws {
         let pipeline = try Pipeline()
-        let names = Mutex<[String]>([])
+        let names = Locked<[String]>([])
         let connection = pipeline.onElementAdded { element in names.withLock { $0.append(element.name) } }
         #expect(connection.signal == "element-added")
         #expect(connection.isConnected)
@@ -68,7 +69,7 @@ struct SignalTests {
         try sink.set("sync", false)
         try pipeline.add(source, sink)
         try source.link(to: sink)
-        let pushed = Mutex<(count: Int, lengths: [UInt], flows: [String])>((0, [], []))
+        let pushed = Locked<(count: Int, lengths: [UInt], flows: [String])>((0, [], []))
         let connection = try source.connect("need-data") { arguments in
             let next = pushed.withLock { state -> Int? in
                 guard state.count < 3 else { return nil }
@@ -145,13 +146,13 @@ struct SignalTests {
         let sink = try ElementFactory.make("fakesink")
         try pipeline.add(source, encoder, decoder, sink)
         try Element.link(source, encoder, decoder)
-        let asked = Mutex<[String]>([])
+        let asked = Locked<[String]>([])
         try decoder.connectReturning("autoplug-continue") { arguments in
             // (pad, caps): answering false exposes the stream as it is, undecoded.
             asked.withLock { $0.append(arguments[1].caps?.mediaType ?? "?") }
             return .bool(false)
         }
-        let exposed = Mutex<[String]>([])
+        let exposed = Locked<[String]>([])
         decoder.onPadAdded { pad in
             exposed.withLock { $0.append(pad.currentCaps?.mediaType ?? "?") }
             try? pad.link(to: sink.pad(named: "sink")!)
@@ -164,7 +165,7 @@ struct SignalTests {
     @Test("notify::property gives the new value, on the thread that sets it")
     func notify() throws {
         let source = try ElementFactory.make("videotestsrc", name: "src")
-        let values = Mutex<[PropertyValue]>([])
+        let values = Locked<[PropertyValue]>([])
         let connection = try source.onNotify("num-buffers") { value in values.withLock { $0.append(value) } }
         try source.set("num-buffers", 9)
         try source.set("pattern", fromString: "snow")

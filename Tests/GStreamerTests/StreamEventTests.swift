@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -55,7 +56,7 @@ struct StreamEventTests {
         let pipeline = try Pipeline(
             launch: "filesrc location=\"\(file.path)\" ! parsebin name=parse "
                 + "parse. ! queue ! fakesink name=first sync=false parse. ! queue ! fakesink name=second sync=false")
-        let starts = Mutex<[String: (streamID: String, groupID: UInt?)]>([:])
+        let starts = Locked<[String: (streamID: String, groupID: UInt?)]>([:])
         for name in ["first", "second"] {
             let pad = try #require(pipeline.element(named: name)?.pad(named: "sink"))
             pad.addProbe(.eventDownstream) { info in
@@ -78,8 +79,8 @@ struct StreamEventTests {
     /// loudest sample and the buffer count; with the audio stream ids of its collection.
     final class Playing: Sendable {
         let pipeline: Pipeline
-        let played = Mutex<[(id: String, peak: Int, buffers: Int)]>([])
-        let ids: Mutex<[String]> = Mutex([])
+        let played = Locked<[(id: String, peak: Int, buffers: Int)]>([])
+        let ids: Locked<[String]> = Locked([])
 
         init(_ pipeline: Pipeline) { self.pipeline = pipeline }
     }

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -29,7 +30,7 @@ struct TocTests {
         try await writer.run()
 
         let reader = try Pipeline(launch: "filesrc location=\(path) ! matroskademux ! fakesink")
-        let found = Mutex<Toc?>(nil)
+        let found = Locked<Toc?>(nil)
         reader.setSyncHandler { message in
             if let toc = message.toc { found.withLock { $0 = toc } }
             return .pass

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeSupport
 import Testing
 
 @Suite(
@@ -89,7 +90,7 @@ struct ValueTests {
             launch: "videotestsrc num-buffers=10 ! video/x-raw,width=64,height=48,framerate=10/1 ! jpegenc "
                 + "! splitmuxsink name=mux muxer-factory=matroskamux max-size-time=500000000")
         let mux = try #require(pipeline.element(named: "mux"))
-        let seen = Mutex<[(UInt, String)]>([])
+        let seen = Locked<[(UInt, String)]>([])
         try mux.connectReturning("format-location-full") { arguments in
             let fragment = arguments[0].uint ?? 99
             let caps = arguments[1].sample?.caps?.description ?? "no sample"

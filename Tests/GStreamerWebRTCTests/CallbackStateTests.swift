@@ -1,4 +1,5 @@
 import GStreamer
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -16,7 +17,7 @@ struct CallbackStateTests {
             launch: "videotestsrc is-live=true ! video/x-raw,width=64,height=48 ! vp8enc deadline=1 ! rtpvp8pay "
                 + "! application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000 ! webrtcbin name=w")
         let webrtc = try #require(pipeline.element(named: "w"))
-        let results = Mutex<[StateChangeResult]>([])
+        let results = Locked<[StateChangeResult]>([])
         // webrtcbin emits on-negotiation-needed from its own thread, which its change to NULL stops and joins.
         let connection = try webrtc.connect("on-negotiation-needed") { _ in
             if let result = try? pipeline.setState(.null) { results.withLock { $0.append(result) } }

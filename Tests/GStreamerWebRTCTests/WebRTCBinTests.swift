@@ -1,5 +1,6 @@
 import GStreamer
 import GStreamerWebRTC
+import GstPipeSupport
 import Testing
 
 /// webrtcbin, libnice's GStreamer plugin (gstreamer1.0-nice) and the VP8 elements, without which two
@@ -33,8 +34,8 @@ struct WebRTCBinTests {
         #expect(try answerer.addLocalIPAddress("127.0.0.1"))
 
         let depay = try #require(receiver.element(named: "depay")?.pad(named: "sink"))
-        let candidates = Mutex<[String]>([])
-        let states = Mutex<[PeerConnectionState]>([])
+        let candidates = Locked<[String]>([])
+        let states = Locked<[PeerConnectionState]>([])
         let (negotiated, done) = AsyncStream.makeStream(of: Result<[SessionDescription], any Error>.self)
         let connections = [
             answerer.onPadAdded { pad in try? pad.link(to: depay) },

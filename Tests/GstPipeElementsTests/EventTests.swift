@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GstPipeElements
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -8,10 +9,10 @@ import Testing
 
 /// What crossed a pad, in order: "buffer@PTS", an event's type name, or "custom-downstream:NAME".
 final class PadLog: Sendable {
-    let entries = Mutex<[String]>([])
+    let entries = Locked<[String]>([])
     /// Events to push upstream of the filter when a buffer with this index is about to leave the source.
     let injectBefore: Int
-    let buffersSeen = Mutex(0)
+    let buffersSeen = Locked(0)
 
     init(injectBefore: Int = -1) { self.injectBefore = injectBefore }
 

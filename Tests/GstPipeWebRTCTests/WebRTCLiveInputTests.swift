@@ -1,6 +1,7 @@
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import GstPipeWebRTC
 import Testing
 
@@ -66,7 +67,7 @@ struct WebRTCLiveInputTests {
 
 /// A count that a streaming thread adds to and the test reads.
 private final class Counter: Sendable {
-    private let count = Mutex(0)
+    private let count = Locked(0)
 
     func add() { count.withLock { $0 += 1 } }
 

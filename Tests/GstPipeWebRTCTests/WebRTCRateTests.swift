@@ -1,6 +1,7 @@
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import GstPipeWebRTC
 import Testing
 
@@ -59,7 +60,7 @@ struct WebRTCRateTests {
 
 /// Bytes and buffers a streaming thread adds to and the test reads.
 private final class Tally: Sendable {
-    private let count = Mutex((bytes: 0, frames: 0))
+    private let count = Locked((bytes: 0, frames: 0))
 
     func add(bytes: Int) { count.withLock { ($0.bytes, $0.frames) = ($0.bytes + bytes, $0.frames + 1) } }
 

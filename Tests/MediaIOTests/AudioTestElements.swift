@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -27,8 +28,8 @@ enum AudioPattern {
 /// (zero copy, recording each buffer's memory).
 final class AudioPatternSource: AudioSource {
     let properties: ElementProperties
-    private let state = Mutex<(consumer: (any AudioFrameConsumer)?, sent: Int)>((nil, 0))
-    static let pushedMemory = Mutex<[String: [UInt]]>([:])
+    private let state = Locked<(consumer: (any AudioFrameConsumer)?, sent: Int)>((nil, 0))
+    static let pushedMemory = Locked<[String: [UInt]]>([:])
 
     init(properties: ElementProperties) { self.properties = properties }
 
@@ -131,7 +132,7 @@ final class AudioPatternSource: AudioSource {
 /// A filter that hands each frame on untouched (`copy=true`: a copy made through makeFrame).
 final class AudioPassFilter: AudioFilter {
     let properties: ElementProperties
-    private let consumer = Mutex<(any AudioFrameConsumer)?>(nil)
+    private let consumer = Locked<(any AudioFrameConsumer)?>(nil)
 
     init(properties: ElementProperties) { self.properties = properties }
     var tag: String { properties.string("tag") ?? "?" }
@@ -176,7 +177,7 @@ final class AudioRecordingSink: AudioSink {
         var discontinuity: Bool
         var samples: [Double]
     }
-    static let records = Mutex<[String: [Record]]>([:])
+    static let records = Locked<[String: [Record]]>([:])
 
     let properties: ElementProperties
     init(properties: ElementProperties) { self.properties = properties }

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 import Testing
@@ -167,7 +168,7 @@ struct AudioTests {
         #expect(device.queuedSamples >= device.capacity - 1000, "the queue filled with silence")
         // The streaming thread waits in render for room; the flush must let it go.
         let sought = DispatchSemaphore(value: 0)
-        let result = Mutex(false)
+        let result = Locked(false)
         Thread.detachNewThread {
             let done = pipeline.seek(to: 2_000_000_000, accurate: true)
             result.withLock { $0 = done }
@@ -287,8 +288,8 @@ struct AudioTests {
 
 /// Pushes two 10 ms buffers, then two more with a timestamp a second in.
 private final class JumpSource: AudioSource {
-    private let consumer = Mutex<(any AudioFrameConsumer)?>(nil)
-    private let done = Mutex(false)
+    private let consumer = Locked<(any AudioFrameConsumer)?>(nil)
+    private let done = Locked(false)
 
     func shouldInitialize(consumer: any AudioFrameConsumer) -> Bool {
         guard

@@ -1,3 +1,4 @@
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -6,7 +7,7 @@ import Synchronization
 
 /// What the near-miss elements were called with, per tag: the callback and the bytes it got.
 enum NearMissLog {
-    static let calls = Mutex<[String: [(callback: String, bytes: [UInt8])]]>([:])
+    static let calls = Locked<[String: [(callback: String, bytes: [UInt8])]]>([:])
 
     static func record(_ tag: String, _ callback: String, _ bytes: [UInt8]) {
         calls.withLock { $0[tag, default: []].append((callback, bytes)) }
@@ -34,7 +35,7 @@ class NearMissElement: @unchecked Sendable {
     // @unchecked (restated by each subclass): `properties` is Sendable and never replaced, `consumer` is
     // behind a Mutex, and the subclasses add no stored property but an Atomic.
     let properties: ElementProperties
-    let consumer = Mutex<(any VideoFrameConsumer)?>(nil)
+    let consumer = Locked<(any VideoFrameConsumer)?>(nil)
     init(properties: ElementProperties) { self.properties = properties }
 
     var tag: String { properties.string("tag") ?? "?" }

@@ -1,4 +1,5 @@
 import GStreamer
+import GstPipeSupport
 import MediaIO
 import Testing
 
@@ -10,7 +11,7 @@ import Testing
 struct SegmentSeqnumTests {
     /// The sequence numbers of the segment events passing `pad`, in order.
     final class Segments: Sendable {
-        let seqnums = Mutex<[UInt32]>([])
+        let seqnums = Locked<[UInt32]>([])
 
         init(watching pad: Pad) {
             pad.addProbe(.eventDownstream) { [self] info in

@@ -1,11 +1,12 @@
 import GStreamer
+import GstPipeSupport
 import MediaIO
 import Synchronization
 import Testing
 
 /// A source that keeps its consumer after dispose, as a capturer's own thread may still hold it.
 final class KeepingSource: VideoSource {
-    static let kept = Mutex<[String: any VideoFrameConsumer]>([:])
+    static let kept = Locked<[String: any VideoFrameConsumer]>([:])
     let properties: ElementProperties
 
     init(properties: ElementProperties) { self.properties = properties }

@@ -1,11 +1,12 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
 /// Lifecycle calls, recorded per element tag, in order.
 final class LifecycleLog: Sendable {
     static let shared = LifecycleLog()
-    private let entries = Mutex<[String: [String]]>([:])
+    private let entries = Locked<[String: [String]]>([:])
 
     func record(_ tag: String, _ call: String) {
         entries.withLock { $0[tag, default: []].append(call) }
@@ -21,7 +22,7 @@ let tagProperty = PropertySpec("tag", blurb: "Name under which lifecycle calls a
 /// A pull-mode source of GRAY8 frames whose pixel (x, y) of frame n is (x + 3y + 7n) mod 256.
 final class PatternSource: VideoSource {
     let properties: ElementProperties
-    private let state = Mutex<(consumer: (any VideoFrameConsumer)?, index: Int)>((nil, 0))
+    private let state = Locked<(consumer: (any VideoFrameConsumer)?, index: Int)>((nil, 0))
 
     init(properties: ElementProperties) { self.properties = properties }
 
@@ -105,9 +106,9 @@ final class PatternSource: VideoSource {
 /// A filter that passes every frame on untouched and records lifecycle calls and buffer identities.
 final class PassThrough: VideoFilter {
     let properties: ElementProperties
-    private let consumer = Mutex<(any VideoFrameConsumer)?>(nil)
-    private let passed = Mutex(0)
-    static let seen = Mutex<[String: [(input: UInt, output: UInt?)]]>([:])
+    private let consumer = Locked<(any VideoFrameConsumer)?>(nil)
+    private let passed = Locked(0)
+    static let seen = Locked<[String: [(input: UInt, output: UInt?)]]>([:])
 
     init(properties: ElementProperties) { self.properties = properties }
     deinit { LifecycleLog.shared.record(tag + ".deinit", "deinit") }
@@ -134,8 +135,8 @@ final class PassThrough: VideoFilter {
         stopping.withLock { $0 = false }
         LifecycleLog.shared.record(tag, rendersDuringStop.withLock { $0 } > 0 ? "stop-saw-a-frame" : "stop-timed-out")
     }
-    private let stopping = Mutex(false)
-    private let rendersDuringStop = Mutex(0)
+    private let stopping = Locked(false)
+    private let rendersDuringStop = Locked(0)
     func shouldDispose() { LifecycleLog.shared.record(tag, "dispose") }
 
     func render(_ frame: VideoFrame) throws {
@@ -168,7 +169,7 @@ final class PassThrough: VideoFilter {
 /// A sink that records lifecycle calls and the frames it renders (packed bytes and timestamps).
 final class RecordingSink: VideoSink {
     let properties: ElementProperties
-    static let frames = Mutex<[String: [(bytes: [UInt8], timestamp: ClockTime, format: VideoFrameFormat)]]>([:])
+    static let frames = Locked<[String: [(bytes: [UInt8], timestamp: ClockTime, format: VideoFrameFormat)]]>([:])
 
     init(properties: ElementProperties) { self.properties = properties }
     var tag: String { properties.string("tag") ?? "?" }

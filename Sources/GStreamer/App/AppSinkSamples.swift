@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 extension Pipeline {
@@ -92,7 +93,7 @@ public struct AppSinkSamples: AsyncSequence, Sendable {
         let continuation: AsyncStream<Void>.Continuation
         /// Why the run ended before end of stream, when an element failed; thrown once, after the
         /// samples already queued.
-        let failure = Mutex<GStreamerError?>(nil)
+        let failure = Locked<GStreamerError?>(nil)
         init(_ continuation: AsyncStream<Void>.Continuation) { self.continuation = continuation }
 
         func end(_ error: GStreamerError?) {

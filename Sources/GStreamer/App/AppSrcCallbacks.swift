@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 import Synchronization
 
 /// The Swift handlers of one appsrc, kept on the GObject itself (as qdata, released with it), so every
@@ -9,8 +10,8 @@ final class AppSrcCallbacks: Sendable {
         var enoughData: (@Sendable () -> Void)?
         var seekData: (@Sendable (UInt64) -> Bool)?
     }
-    let handlers = Mutex(Handlers())
-    private static let installing = Mutex(())
+    let handlers = Locked(Handlers())
+    private static let installing = Locked(())
     private static let quark = g_quark_from_string("gstpipe-appsrc-callbacks")
 
     /// The handlers of `appsrc`, installed with `gst_app_src_set_callbacks` the first time.

@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -20,7 +21,7 @@ import Glibc
 /// GLib's default handler.
 enum ParseWarnings {
     /// The warnings of each thread collecting now, by thread.
-    private static let collecting = Mutex<[UInt: [String]]>([:])
+    private static let collecting = Locked<[UInt: [String]]>([:])
 
     /// Runs `parse`, returning its result and the GLib-GObject warnings it raised on this thread.
     static func collect<T>(_ parse: () -> T) -> (T, [String]) {

@@ -18,7 +18,7 @@ public final class Buffer: @unchecked Sendable {
     /// Guards every write to `current`'s metadata, and counts the scopes (`withPointer`) using a pointer
     /// read from `current`: a buffer replaced while one runs stays referenced until the last ends, then
     /// goes. So a replaced buffer is released at once when nobody uses it, not kept for the wrapper's life.
-    private let scopes = Mutex(Scopes())
+    private let scopes = Locked(Scopes())
 
     private struct Scopes {
         var active = 0

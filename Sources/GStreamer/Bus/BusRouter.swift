@@ -26,9 +26,9 @@ final class BusRouter: Sendable {
         var streamingThreads: [UInt: StreamingThread] = [:]
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Held while one message is handed to every reader (`route`); counts the messages let through.
-    private let delivery = Mutex<UInt>(0)
+    private let delivery = Locked<UInt>(0)
     /// The pipeline's address, to recognize its own state changes.
     private let pipelineAddress: UInt
 

@@ -90,7 +90,7 @@ final class Subscriber: Sendable {
         }
     }
 
-    private let queue = Mutex(Queue())
+    private let queue = Locked(Queue())
     private let capacity: Int
 
     init(capacity: Int) {

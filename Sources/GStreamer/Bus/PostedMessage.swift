@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 /// A message as an element posted it: a reference to the GstMessage, converted to a `Message` only
@@ -9,7 +10,7 @@ public final class PostedMessage: @unchecked Sendable {
     // A GstMessage is not changed once posted and its reference count is atomic, so reading it from any
     // thread is safe; the conversion is cached behind a Mutex.
     let pointer: UnsafeMutablePointer<GstMessage>
-    private let converted = Mutex<Message?>(nil)
+    private let converted = Locked<Message?>(nil)
 
     init(borrowing pointer: UnsafeMutablePointer<GstMessage>) {
         self.pointer = gst_message_ref(pointer)

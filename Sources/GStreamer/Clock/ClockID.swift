@@ -18,7 +18,7 @@ public final class ClockID: @unchecked Sendable {
     // The one wait or tick stream the id feeds: GStreamer keeps one callback per id (a second
     // gst_clock_id_wait_async would replace the first's data without freeing it), and unscheduling
     // calls no callback, so `unschedule` ends them here.
-    private let feeding = Mutex<(used: Bool, waiter: ClockWaiter?, ticker: ClockTicker?)>((false, nil, nil))
+    private let feeding = Locked<(used: Bool, waiter: ClockWaiter?, ticker: ClockTicker?)>((false, nil, nil))
 
     init(taking pointer: GstClockID, clock: Clock) {
         self.pointer = pointer
@@ -169,7 +169,7 @@ public enum ClockReturn: Sendable, Equatable {
 /// One awaited single-shot wait: resumed once, by the clock's thread or the cancellation, whichever
 /// comes first.
 final class ClockWaiter: Sendable {
-    private let state = Mutex<(continuation: CheckedContinuation<ClockReturn, Never>?, result: ClockReturn?)>(
+    private let state = Locked<(continuation: CheckedContinuation<ClockReturn, Never>?, result: ClockReturn?)>(
         (nil, nil))
 
     func start(_ continuation: CheckedContinuation<ClockReturn, Never>) {

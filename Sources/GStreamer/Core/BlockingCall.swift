@@ -39,8 +39,8 @@ enum BlockingCall {
     /// task resumes, not some time after (a pipeline captured last would otherwise be released, and its
     /// elements finalized, after its caller moved on).
     private final class Once<Result>: Sendable {
-        private let body: Mutex<(@Sendable () -> Result)?>
-        init(_ body: @escaping @Sendable () -> Result) { self.body = Mutex(body) }
+        private let body: Locked<(@Sendable () -> Result)?>
+        init(_ body: @escaping @Sendable () -> Result) { self.body = Locked(body) }
 
         func callAndRelease() -> Result {
             let body = self.body.withLock { body in

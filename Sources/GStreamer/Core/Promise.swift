@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 
 /// A GstPromise: how an element answers a request later, on a thread of its own (webrtcbin's
 /// `create-offer` replies with a structure holding the offer). Make one, hand it to an action
@@ -140,10 +141,10 @@ public enum PromiseState: Sendable, Equatable {
 /// once, from whichever thread replies, interrupts or expires the promise.
 final class PromiseOutcome: Sendable {
     typealias Waiter = CheckedContinuation<Result<Structure?, GStreamerError>, Never>
-    private let guarded = Mutex<(result: Result<Structure?, GStreamerError>?, state: PromiseState, waiters: [Waiter])>(
+    private let guarded = Locked<(result: Result<Structure?, GStreamerError>?, state: PromiseState, waiters: [Waiter])>(
         (nil, .pending, []))
 
-    private let watching = Mutex(false)
+    private let watching = Locked(false)
 
     var state: PromiseState { guarded.withLock { $0.state } }
 

@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 
 /// GStreamer's debug log (`GST_DEBUG`): where its lines go.
 ///
@@ -8,7 +9,7 @@ import CGStreamer
 /// values (category, level, text), adds a handler with ``addHandler(removingDefaultWriter:_:)``, and
 /// logs lines of its own through a ``DebugCategory``.
 public enum DebugLog {
-    private static let handler = Mutex<(@Sendable (String) -> Void)?>(nil)
+    private static let handler = Locked<(@Sendable (String) -> Void)?>(nil)
 
     /// True once ``redirect(_:)`` took GStreamer's own writer out for good.
     static var isRedirected: Bool { handler.withLock { $0 != nil } }

@@ -29,15 +29,15 @@ public final class DebugLogHandler: Sendable {
     // another thread when it is removed, so a box is never freed: removal empties it (letting go of what the
     // handler holds), and `all` keeps every box reachable for the life of the process.
     final class Box: Sendable {
-        let handler: Mutex<(@Sendable (DebugMessage) -> Void)?>
+        let handler: Locked<(@Sendable (DebugMessage) -> Void)?>
         let removedDefaultWriter: Bool
         init(_ handler: @escaping @Sendable (DebugMessage) -> Void, removedDefaultWriter: Bool) {
-            self.handler = Mutex(handler)
+            self.handler = Locked(handler)
             self.removedDefaultWriter = removedDefaultWriter
         }
     }
 
-    private static let all = Mutex<[Box]>([])
+    private static let all = Locked<[Box]>([])
     private let box: Box
 
     init(_ box: Box) { self.box = box }

@@ -1,6 +1,7 @@
 import CGStreamer
 import CGStreamerShim
 import Dispatch
+import GstPipeSupport
 
 /// Reads what a media file or URI holds by prerolling it once: its streams (container, audio,
 /// video, subtitles) with their caps and tags, its duration, whether it can seek.
@@ -13,7 +14,7 @@ public final class Discoverer: @unchecked Sendable {
     // Only `discover` touches `pointer` after init, one call at a time (`turn`).
     private let pointer: UnsafeMutablePointer<GstDiscoverer>
     /// Held for one discovery: GstDiscoverer refuses a second URI while it handles one.
-    private let turn = Mutex(())
+    private let turn = Locked(())
     /// Where the async form waits for its turn and its answer, so that no thread of Swift's
     /// cooperative pool blocks on GStreamer.
     private let queue = DispatchQueue(label: "gstpipe.discoverer")
@@ -94,7 +95,7 @@ public final class Discoverer: @unchecked Sendable {
             var continuation: CheckedContinuation<Answer, Never>?
             var outcome: Answer?
         }
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         var isCancelled: Bool { state.withLock { $0.outcome != nil } }
 

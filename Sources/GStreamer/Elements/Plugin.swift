@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 import Synchronization
 
 /// A GStreamer plugin written in Swift: the descriptor GStreamer looks for when it loads a shared
@@ -16,8 +17,8 @@ import Synchronization
 ///
 /// The corresponding C macro is `GST_PLUGIN_DEFINE`.
 public enum Plugin {
-    private static let registration = Mutex<(@Sendable (UnsafeMutableRawPointer) throws -> Void)?>(nil)
-    private static let descriptorStorage = Mutex<UnsafeMutablePointer<GstPluginDesc>?>(nil)
+    private static let registration = Locked<(@Sendable (UnsafeMutableRawPointer) throws -> Void)?>(nil)
+    private static let descriptorStorage = Locked<UnsafeMutablePointer<GstPluginDesc>?>(nil)
 
     /// The plugin's descriptor, made once; `register` runs when GStreamer loads the plugin, with the
     /// GstPlugin to register elements into (pass it as `plugin:` to the registration functions).

@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 
 /// Transcodes a media file or URI to a file in one call: `uridecodebin ! encodebin ! filesink`, with
 /// each decoded stream linked to the ``EncodeBin`` pad its caps ask for.
@@ -110,6 +111,6 @@ public enum Transcoder {
 
     /// The missing-plugin messages of one run, gathered on the threads that post them.
     private final class MissingPlugins: Sendable {
-        let list = Mutex<[MissingPlugin]>([])
+        let list = Locked<[MissingPlugin]>([])
     }
 }

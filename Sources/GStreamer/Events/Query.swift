@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 /// A question asked of elements and pads: the position, the duration, whether seeking works, the
@@ -13,7 +14,7 @@ public final class Query: @unchecked Sendable {
     // elsewhere and a lent query is never touched after the probe returns.
     private var address: UInt
     private let owned: Bool
-    private let lock = Mutex(())
+    private let lock = Locked(())
 
     init(taking pointer: UnsafeMutablePointer<GstQuery>) {
         address = UInt(bitPattern: pointer)

@@ -8,7 +8,7 @@ import CGStreamerShim
 /// from the appsink too.
 ///
 /// (Unchecked Sendable: the pointers are references held from init to deinit.)
-final class AppSinkSink: ElementKindBody, @unchecked Sendable {
+final class AppSinkSink: ElementBody, @unchecked Sendable {
     static let appFactories = ["appsink"]
     static let isPlainElement = false
 

@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 import Synchronization
 
 /// A source that pushes from threads of its own (push mode, like a capturer): a bin around an appsrc
@@ -8,7 +9,7 @@ import Synchronization
 ///
 /// (Unchecked Sendable: the pointers are references held from init to deinit; the state that changes
 /// is behind locks.)
-final class AppSrcSource: ElementKindBody, @unchecked Sendable {
+final class AppSrcSource: ElementBody, @unchecked Sendable {
     static let appFactories = ["appsrc"]
     static let isPlainElement = false
 
@@ -25,10 +26,10 @@ final class AppSrcSource: ElementKindBody, @unchecked Sendable {
     private let appsrc: UnsafeMutablePointer<GstElement>
     private let appsrcPad: UnsafeMutablePointer<GstPad>
     /// The caps last given to the appsrc in this run: set again only when they change.
-    private let caps = Mutex<Caps?>(nil)
+    private let caps = Locked<Caps?>(nil)
     /// Whether need-data is running (a pull-mode source producing on the appsrc's own streaming
     /// thread), and whether a push during it lifted the queue's limit (see `installCallbacks`).
-    private let producing = Mutex<(active: Bool, raised: Bool, pushes: Int)>((false, false, 0))
+    private let producing = Locked<(active: Bool, raised: Bool, pushes: Int)>((false, false, 0))
 
     private var source: UnsafeMutablePointer<GstAppSrc> {
         UnsafeMutableRawPointer(appsrc).assumingMemoryBound(to: GstAppSrc.self)

@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 /// The buffers a Swift element writes its output into (`makeBuffer`, `makeVideoBuffer`): one GstBufferPool
@@ -39,7 +40,7 @@ struct ElementBufferPool: ~Copyable, Sendable {
             isVideo = false
         }
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// A writable buffer from the pool of video frames of `video` or, with `video` nil, of plain
     /// buffers of `size` bytes; the pool is made again when that changes.

@@ -3,7 +3,7 @@ import CGStreamerShim
 
 /// What every kind of Swift element shares, whichever way it meets the pipeline: the GstElement, the
 /// user's implementation, its lifecycle, the buffer pool, the property values and the counters. The
-/// kind's object (see ElementKindBody.swift) and the public handle (`SwiftElement`) both hold it; it
+/// kind's object (see ElementBody.swift) and the public handle (`SwiftElement`) both hold it; it
 /// holds neither, so nothing here keeps a cycle alive.
 ///
 /// The element is held weakly: this object may outlive it (`Element.swiftElement` hands the handle out,

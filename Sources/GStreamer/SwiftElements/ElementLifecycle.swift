@@ -1,3 +1,4 @@
+import GstPipeSupport
 import Synchronization
 
 #if canImport(Glibc)
@@ -23,10 +24,10 @@ struct ElementLifecycle: ~Copyable, Sendable {
         /// A stop is under way: buffers must not wait to start the element again.
         var stopping = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Held while the user's lifecycle code runs, which `state` never is: a buffer checks and claims
     /// the start under `state` (briefly), and never waits for a stop that may be waiting for it.
-    private let transitions = Mutex(())
+    private let transitions = Locked(())
     /// Started and not stopping: the streaming threads' check, without a lock.
     private let running = Atomic<Bool>(false)
 

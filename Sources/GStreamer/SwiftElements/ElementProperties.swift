@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 /// One GObject property of an element written in Swift: declared once, shown by `inspect`, set from
@@ -118,7 +119,7 @@ public struct PropertySpec: Sendable {
 public final class ElementProperties: Sendable {
     /// The properties the element type declares, in order.
     public let specs: [PropertySpec]
-    private let values: Mutex<[PropertyValue]>
+    private let values: Locked<[PropertyValue]>
     private let changes = Atomic<Int>(0)
 
     /// How many times a property was set so far. An element that reads its properties once, rather
@@ -128,7 +129,7 @@ public final class ElementProperties: Sendable {
 
     init(specs: [PropertySpec]) {
         self.specs = specs
-        self.values = Mutex(specs.map(\.defaultValue))
+        self.values = Locked(specs.map(\.defaultValue))
     }
 
     /// The value of the property named `name`, or nil when there is none.

@@ -1,5 +1,6 @@
 import CGStreamer
 import CGStreamerShim
+import GstPipeSupport
 import Synchronization
 
 /// How an element written in Swift meets the pipeline: through an appsrc (a source), an appsink
@@ -99,7 +100,7 @@ final class ElementTypeBox: Sendable {
 /// Registration of element types written in Swift with GStreamer, so that launch descriptions, bins
 /// and applications can make them like any other element.
 public enum ElementType {
-    private static let registered = Mutex<[String: ElementTypeDescription]>([:])
+    private static let registered = Locked<[String: ElementTypeDescription]>([:])
 
     /// Registers `description` as an element factory. `makeDelegate` is called once per element
     /// instance, when GStreamer creates it. Registering a name twice is a no-op; a name that a

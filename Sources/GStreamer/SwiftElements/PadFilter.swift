@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 import Synchronization
 
 /// A filter: one element with two pads of its own, no appsink or appsrc. Buffers reach `render` on
@@ -11,7 +12,7 @@ import Synchronization
 ///
 /// (Unchecked Sendable: the pads are references held from init to deinit; the state that changes is
 /// behind locks.)
-final class PadFilter: ElementKindBody, @unchecked Sendable {
+final class PadFilter: ElementBody, @unchecked Sendable {
     /// A filter uses neither factory; it asks for the whole app plugin, as every Swift element did
     /// while filters were built on both, so that an installation without it is told at registration
     /// (MissingAppPluginTests) rather than by whichever element happens to need it first.
@@ -33,10 +34,10 @@ final class PadFilter: ElementKindBody, @unchecked Sendable {
     let ownSrcPad: UnsafeMutablePointer<GstPad>
     var srcPad: UnsafeMutablePointer<GstPad>? { ownSrcPad }
     /// What upstream's events said, read by each buffer (streaming thread only).
-    private let input = Mutex(Input())
+    private let input = Locked(Input())
     let output: PadOutput
     /// What the sink pad accepts, within its template (`restrictSinkCaps`).
-    let restriction = Mutex<Caps?>(nil)
+    let restriction = Locked<Caps?>(nil)
 
     init(core: ElementCore, description: ElementTypeDescription) {
         self.core = core

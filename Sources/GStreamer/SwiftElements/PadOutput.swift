@@ -1,4 +1,5 @@
 import CGStreamer
+import GstPipeSupport
 import Synchronization
 
 /// What leaves through a source pad of the element's own (a filter's, a pulled source's), in order:
@@ -36,7 +37,7 @@ struct PadOutput: ~Copyable {
     private let core: ElementCore
     /// The element's own source pad (its reference is the kind's).
     private let pad: UnsafeMutablePointer<GstPad>
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(core: ElementCore, pad: UnsafeMutablePointer<GstPad>) {
         self.core = core

@@ -20,7 +20,7 @@ import Darwin
 ///
 /// (Unchecked Sendable: the pad is a reference held from init to deinit; the state that changes is
 /// atomic or behind locks.)
-final class PadSource: ElementKindBody, @unchecked Sendable {
+final class PadSource: ElementBody, @unchecked Sendable {
     static let appFactories: [String] = []
     static let isPlainElement = true
 

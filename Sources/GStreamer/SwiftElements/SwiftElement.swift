@@ -7,13 +7,13 @@ import CGStreamerShim
 /// The element owns this object (released in its finalize). The object may outlive the element
 /// (`Element.swiftElement` hands it out, a source's consumer may be kept by a thread of the user's): its
 /// calls then find the element gone (a push returns `.flushing`). Behind it are the parts every kind
-/// shares (ElementCore: lifecycle, buffer pool, counters) and the kind's own object (ElementKindBody.swift:
+/// shares (ElementCore: lifecycle, buffer pool, counters) and the kind's own object (ElementBody.swift:
 /// an appsrc source, a pulled source, an appsink sink or a filter with pads of its own), which this
 /// handle passes the calls that differ by kind to. Both are set once during instance init, before
 /// GStreamer can call in, and never change.
 public final class SwiftElement: @unchecked Sendable {
     let core: ElementCore
-    let body: any ElementKindBody
+    let body: any ElementBody
     /// The element's kind.
     public let kind: SwiftElementKind
     /// The element's property values.

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 
 /// The one place that knows what a secret is, and hides it: everything gstpipe prints (errors, notes,
 /// warnings, GStreamer's messages and debug details relayed, the progress line, `--graph` pictures)
@@ -23,7 +24,7 @@ package enum Secrets {
     /// words: a password "ab" would blank every "ab"); in a URI or an option they still are.
     package static let shortestHiddenAlone = 3
 
-    private static let registered = Mutex<Set<String>>([])
+    private static let registered = Locked<Set<String>>([])
 
     /// Hides `secret` wherever it shows from now on, as written and percent-decoded.
     package static func register(_ secret: String) {

@@ -1,6 +1,7 @@
 import Foundation
 import GStreamer
 import GStreamerWebRTC
+import GstPipeSupport
 import Synchronization
 
 /// The data channels of one server's browsers (`BrowserViewers`' viewers, `BrowserPublisher`'s
@@ -15,7 +16,7 @@ package final class BrowserChannels: Sendable {
     /// Every peer's messages.
     package let messages: BrowserMessages
     private let continuation: BrowserMessages.Continuation
-    private let channels = Mutex<[String: DataChannel]>([:])
+    private let channels = Locked<[String: DataChannel]>([:])
 
     package init() {
         (messages, continuation) = BrowserMessages.makeStream(bufferingPolicy: .bufferingNewest(Self.bufferLimit))

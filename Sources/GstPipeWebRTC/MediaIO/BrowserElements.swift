@@ -1,4 +1,5 @@
 import GStreamer
+import GstPipeSupport
 import MediaIO
 
 /// Puts a user's own source and sink objects into a launch description. MediaIO makes elements from
@@ -18,11 +19,11 @@ enum BrowserElements {
     }
 
     /// The number of each (role, Swift type) registered, for its element type's name.
-    private static let typeNumbers = Mutex<[String: Int]>([:])
+    private static let typeNumbers = Locked<[String: Int]>([:])
     /// The objects of the launch under way, by role; empty between launches.
-    private static let handed = Mutex<[Role: any AnyObject & Sendable]>([:])
+    private static let handed = Locked<[Role: any AnyObject & Sendable]>([:])
     /// Held through a launch, so that two calls at once do not take each other's objects.
-    private static let launching = Mutex(())
+    private static let launching = Locked(())
 
     /// `description` parsed into a pipeline whose `role` elements are the `objects`.
     ///

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -27,7 +28,7 @@ public final class BrowserPublisher: Sendable {
     public var whipURL: String { pageURL + "/whip" }
 
     private let sessions: BrowserPublisherSessions
-    private let http = Mutex<SignallingServer?>(nil)
+    private let http = Locked<SignallingServer?>(nil)
 
     private init(sessions: BrowserPublisherSessions) {
         self.sessions = sessions

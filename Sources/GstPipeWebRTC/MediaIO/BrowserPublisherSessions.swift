@@ -1,6 +1,7 @@
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import Synchronization
 
 /// The publishers behind a `BrowserPublisher`'s WHIP endpoint: one at a time, each a
@@ -13,9 +14,9 @@ final class BrowserPublisherSessions: PublisherSessions {
     /// The publishers' data channels.
     let channels = BrowserChannels()
     /// The sinks' pipeline until `close()`, which lets it (and with it the user's sinks) go.
-    private let pipeline: Mutex<Pipeline?>
+    private let pipeline: Locked<Pipeline?>
     private let note: @Sendable (String) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Where publishers' pipelines are stopped: stopping waits for webrtcbin to shut down, which
     /// must block neither a streaming thread nor Swift's cooperative pool.
     private let teardown = DispatchQueue(label: "gstpipe.browser.publisher")
@@ -31,7 +32,7 @@ final class BrowserPublisherSessions: PublisherSessions {
     }
 
     init(pipeline: Pipeline, ice: ICESettings, note: @escaping @Sendable (String) -> Void) {
-        self.pipeline = Mutex(pipeline)
+        self.pipeline = Locked(pipeline)
         self.ice = ice
         self.note = note
     }

@@ -1,6 +1,7 @@
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -27,13 +28,13 @@ public final class BrowserViewers: Sendable {
     public var whepURL: String { pageURL + "/whep" }
 
     /// The source's pipeline until ``close()``, which lets it (and with it the user's source) go.
-    private let pipeline: Mutex<Pipeline?>
+    private let pipeline: Locked<Pipeline?>
     private let viewers: WebRTCViewers
     private let http: SignallingServer
     private let channels: BrowserChannels
 
     private init(pipeline: Pipeline, viewers: WebRTCViewers, http: SignallingServer, channels: BrowserChannels) {
-        self.pipeline = Mutex(pipeline)
+        self.pipeline = Locked(pipeline)
         self.viewers = viewers
         self.http = http
         self.channels = channels

@@ -1,3 +1,4 @@
+import GstPipeSupport
 import Synchronization
 
 /// Something that happens once, fired from any thread, awaited with a time limit (by any number of
@@ -8,7 +9,7 @@ package final class OneShot: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     /// Not yet happened.
     package init() {}

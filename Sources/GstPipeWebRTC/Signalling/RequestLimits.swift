@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import NIOCore
 import NIOHTTPTypes
 import Synchronization
@@ -56,7 +57,7 @@ package struct ServerLimits: Sendable {
 
 /// The connections a server has open per client address, shared by its connections' handlers.
 package final class ConnectionCounts: Sendable {
-    private let counts = Mutex<[String: Int]>([:])
+    private let counts = Locked<[String: Int]>([:])
     let limit: Int
 
     init(limit: Int) {

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import Hummingbird
 import Logging
 import Synchronization
@@ -36,7 +37,7 @@ package final class SignallingServer: Sendable {
     package init(address: Address, router: Router<BasicRequestContext>) async throws(Refused) {
         self.address = address
         let started = OneShot()
-        let failure = Mutex<String?>(nil)
+        let failure = Locked<String?>(nil)
         // Hummingbird's log goes nowhere: gstpipe says what matters in its own notes, and standard
         // output may carry data.
         let logger = Logger(label: "gstpipe.webrtc") { _ in SwiftLogNoOpLogHandler() }

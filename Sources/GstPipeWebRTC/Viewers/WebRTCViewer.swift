@@ -2,6 +2,7 @@ import CGStreamer
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import Synchronization
 
 /// One viewer of a `webrtc://` output: a pipeline of its own, `appsrc ! payloader ! webrtcbin`, fed
@@ -24,7 +25,7 @@ package final class WebRTCViewer: Sendable {
     private let sound: AppSrc?
     /// The viewer's webrtcbin, for its data channel (`BrowserChannels`).
     package let webrtcbin: Element
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         /// Frames go in only after the answer is made (before, webrtcbin has nowhere to send them),
@@ -39,7 +40,7 @@ package final class WebRTCViewer: Sendable {
     /// When the viewer last sent RTCP (its receiver reports), or when it came; apart from `state`,
     /// for rtpbin's handler to hold without holding the viewer (whose pipeline holds the handler).
     private final class Liveness: Sendable {
-        private let last = Mutex((heard: false, at: ContinuousClock.now))
+        private let last = Locked((heard: false, at: ContinuousClock.now))
 
         func heard() { last.withLock { $0 = (true, .now) } }
 
@@ -94,7 +95,7 @@ package final class WebRTCViewer: Sendable {
     /// How many of the viewer's streams have brought end of stream to webrtcbin, and of how many;
     /// apart from `state`, for the probes to hold without holding the viewer.
     private final class Ends: Sendable {
-        let count = Mutex((ended: 0, streams: 0))
+        let count = Locked((ended: 0, streams: 0))
         /// Fired with the last end (or as the viewer closes): what `waitUntilEnded` awaits.
         let all = OneShot()
     }

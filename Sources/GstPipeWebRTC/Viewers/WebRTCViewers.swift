@@ -2,6 +2,7 @@ import CGStreamer
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import Synchronization
 
 /// The viewers of one `webrtc://` output and the encoded frames they share: the run's pipeline
@@ -53,7 +54,7 @@ package final class WebRTCViewers: Sendable {
     /// The viewers' data channels, when the library's user reads and sends messages (`BrowserViewers`).
     private let channels: BrowserChannels?
     private let shared = Shared()
-    private let connections = Mutex<[SignalConnection]>([])
+    private let connections = Locked<[SignalConnection]>([])
     /// Where viewers' pipelines are stopped: stopping waits for webrtcbin to shut down, which must
     /// block neither a streaming thread nor Swift's cooperative pool.
     private let teardown = DispatchQueue(label: "gstpipe.webrtc.teardown")
@@ -70,7 +71,7 @@ package final class WebRTCViewers: Sendable {
 
     /// The state, in a box the appsink's handlers can hold.
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 
     /// Starts taking what reaches the appsinks of `sources` (encoded `codec` frames, Opus) for the
@@ -117,7 +118,7 @@ package final class WebRTCViewers: Sendable {
         deliver: @escaping @Sendable ([WebRTCViewer], Buffer, Caps?, ClockTime?) -> Void
     ) throws(GStreamerError) -> [SignalConnection] {
         try appsink.set("emit-signals", true)
-        let first = Mutex(true)
+        let first = Locked(true)
         let newSample = try appsink.connectReturning("new-sample") { [appsink] _ in
             guard let sample = try? appsink.emit("pull-sample").sample, let buffer = sample.buffer else {
                 return .enumeration(-3, nick: "eos")
@@ -159,7 +160,7 @@ package final class WebRTCViewers: Sendable {
     /// A viewer that never sent anything (its connection never came up) is dropped after this.
     package static let connectionLimit: Duration = .seconds(20)
 
-    private let watchdog = Mutex<Task<Void, Never>?>(nil)
+    private let watchdog = Locked<Task<Void, Never>?>(nil)
 
     /// Once a second until `close()`: drops the viewers that have gone silent (`WebRTCViewer.silence`).
     private func dropSilentViewers() async {
@@ -190,7 +191,7 @@ package final class WebRTCViewers: Sendable {
 
     /// Told as a viewer joins (true) and leaves (false), after the note that says so: the run's metrics
     /// and events.
-    private let changes = Mutex<(@Sendable (_ joined: Bool) -> Void)?>(nil)
+    private let changes = Locked<(@Sendable (_ joined: Bool) -> Void)?>(nil)
 
     /// Calls `handler` as each viewer joins (true) and leaves (false), on the thread that saw it.
     package func onChange(_ handler: @escaping @Sendable (_ joined: Bool) -> Void) {

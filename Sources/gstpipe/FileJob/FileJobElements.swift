@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -309,7 +310,7 @@ struct FileJobElements {
         guard let feeder = encoderInput.peer else {
             throw GStreamerError(kind: .core, message: "the image encoder's input is not linked")
         }
-        let frames = Mutex(0)
+        let frames = Locked(0)
         feeder.addProbe([.buffer, .eventDownstream]) { info in
             let seen = frames.withLock { count -> Int in
                 if info.buffer != nil { count += 1 }
@@ -383,7 +384,7 @@ final class DecodedPads: Sendable {
         var audioClosed = false
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let decodedInput: Pad
     private let media: MediaKind
     /// Held as long as the source holds its handler: the branches outlive their removal from the bin.

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -42,7 +43,7 @@ struct FileJobRun {
             /// Set once the first set of streams was looked at.
             var streamsSeen = false
         }
-        private let state = Mutex(State())
+        private let state = Locked(State())
 
         var undecodable: [Caps] { state.withLock { $0.undecodable } }
         var streamMissing: Bool { state.withLock { $0.streamMissing } }

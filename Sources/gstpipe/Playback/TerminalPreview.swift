@@ -1,12 +1,13 @@
 import Foundation
+import GstPipeSupport
 import Synchronization
 
 /// The terminal under the ASCII-art preview (cacasink), which puts it in raw mode: no signal for
 /// Ctrl-C, no line editing, no echo. This reads the keys a viewer answers to (Ctrl-C, q, Escape)
 /// and gives the terminal back exactly as it found it on every way out, `exit` included.
 final class TerminalPreview: Sendable {
-    private let reading = Mutex(false)
-    private let finished = Mutex(false)
+    private let reading = Locked(false)
+    private let finished = Locked(false)
 
     /// Remembers the terminal's modes; nil when neither standard input nor output is a terminal.
     init?() {
@@ -69,7 +70,7 @@ final class TerminalPreview: Sendable {
 
 /// The terminal's descriptor and modes before the preview, for `atexit` (a second Ctrl-C exits
 /// from a signal handler's queue, with the preview still drawing).
-private let savedTerminal = Mutex<(fd: Int32, modes: termios)?>(nil)
+private let savedTerminal = Locked<(fd: Int32, modes: termios)?>(nil)
 
 private func restoreSavedTerminal(leavingAlternateScreen: Bool = false) {
     guard let saved = savedTerminal.withLock({ $0 }) else { return }

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 
 /// `--record`: what the description outputs, written beside its other outputs into files of
@@ -38,7 +39,7 @@ final class Recorder: Sendable {
     let settings: RecordSettings
     /// splitmuxsink: the elements it makes (muxers, file sinks) post their errors under its name.
     let sink: Element
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let events: RecordingEvents
     private let retention: RecordingRetention
     private let note: @Sendable (String) -> Void

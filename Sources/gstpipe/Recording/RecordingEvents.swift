@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 
 /// What a recording does, as it does it: each file written (renamed to its name once whole), each
 /// file deleted by retention, and the failure that stopped it. Metrics, event lines and tests observe
@@ -17,7 +18,7 @@ enum RecordingEvent: Sendable, Equatable {
 /// that made them (a bus handler's; an observer returns soon). An observer added late misses what came
 /// before it.
 final class RecordingEvents: Sendable {
-    private let observers = Mutex<[@Sendable (RecordingEvent) -> Void]>([])
+    private let observers = Locked<[@Sendable (RecordingEvent) -> Void]>([])
 
     /// The events of the command line's own run (`gstpipe --record`): metrics and event lines observe
     /// this one.

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GstPipeParsing
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -16,7 +17,7 @@ func printError(_ text: String, prefix: String = "ERROR") {
 
 /// The last error said on standard error: what the `error` event says of a run that ends on it when
 /// nothing else reported it (a usage error found once the events file is open, a failure to start).
-let lastErrorPrinted = Mutex<String?>(nil)
+let lastErrorPrinted = Locked<String?>(nil)
 
 /// Writes to standard error, secrets hidden, ignoring failure: after SIGHUP the terminal is gone and
 /// every write fails, and the run must still finish its files.
@@ -53,7 +54,7 @@ func redactGStreamerLog(environment: [String: String] = ProcessInfo.processInfo.
 
 /// Whether GLib's log (`g_log`, `g_warning`, `g_critical`: plugins and libraries log there, a URI
 /// with its password included) goes through `write`. GLib takes a writer once per process.
-private let glibLogRedacted = Mutex(false)
+private let glibLogRedacted = Locked(false)
 
 /// Sends GLib's structured log, which every `g_log` call reaches, through the redacting write: GLib's
 /// default writer prints to standard error itself. Lines are formatted and dropped as GLib's default

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -15,7 +16,7 @@ final class ProgressLine: Sendable {
         var shown = false
         var finished = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(pipeline: Pipeline, frames: @escaping @Sendable () -> Int?) {
         self.pipeline = pipeline

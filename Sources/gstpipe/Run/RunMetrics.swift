@@ -1,6 +1,7 @@
 import Foundation
 import GstPipeMetrics
 import GstPipeParsing
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -58,7 +59,7 @@ struct RunMetrics {
             }
         }
         // A deleted recording's size is known from when it was written (a file of an earlier run counts 0).
-        let sizes = Mutex<[String: Int64]>([:])
+        let sizes = Locked<[String: Int64]>([:])
         RecordingEvents.run.observe { event in
             switch event {
             case .written(let path, _, _, let bytes):

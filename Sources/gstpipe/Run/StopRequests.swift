@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -43,10 +44,10 @@ final class StopRequests: Sendable {
     static var isStopping: Bool { stopping.load(ordering: .acquiring) }
     private static let stopping = Atomic(false)
 
-    private let first = Mutex<Reason?>(nil)
-    private let count = Mutex(0)
+    private let first = Locked<Reason?>(nil)
+    private let count = Locked(0)
     /// Dispatch's signal sources, touched only at start and by `cancel()`.
-    private let sources = Mutex<[any DispatchSourceSignal]>([])
+    private let sources = Locked<[any DispatchSourceSignal]>([])
     private let pipeline: Pipeline
     private let endInputStreams: @Sendable () -> Void
     private let eosOnShutdown: Bool

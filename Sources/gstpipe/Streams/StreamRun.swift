@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -51,7 +52,7 @@ struct StreamRun {
     /// 30 frames are a second at 30 frames a second but six at 5, so time is kept here.
     private static func keyFrames(every interval: ClockTime, into encoder: Element) {
         guard let pad = encoder.pad(named: "sink") else { return }
-        let next = Mutex<ClockTime?>(nil)
+        let next = Locked<ClockTime?>(nil)
         // The probe holds the pad wrapper (a wrapper made here, so a weak one would be gone at once):
         // the encoder's pad then lives as long as the process, one per stream output of the command.
         pad.addProbe(.buffer) { info in

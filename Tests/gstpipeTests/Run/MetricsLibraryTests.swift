@@ -2,6 +2,7 @@ import Foundation
 import GStreamer
 import GstPipeElements
 import GstPipeMetrics
+import GstPipeSupport
 import Testing
 
 /// `GstPipeMetrics.Metrics` as a library user has it: a pipeline watched in-process, its exposition
@@ -14,7 +15,7 @@ struct MetricsLibraryTests {
     func viewersLeavingAtStop() async throws {
         for _ in 0..<20 {
             let metrics = Metrics()
-            let lines = Mutex<[String]>([])
+            let lines = Locked<[String]>([])
             metrics.onEvent { event in
                 // An events file written slowly: a left told late must still come before stopped.
                 if event.kind.name == "viewer_left" { usleep(2000) }
@@ -36,7 +37,7 @@ struct MetricsLibraryTests {
     func watchedPipeline() async throws {
         try GstPipeElements.register()
         let metrics = Metrics()
-        let lines = Mutex<[String]>([])
+        let lines = Locked<[String]>([])
         metrics.onEvent { event in lines.withLock { $0.append(event.jsonLine) } }
         #expect(metrics.health.httpStatus == 503 && metrics.health.input == .starting)
         let pipeline = try Pipeline(

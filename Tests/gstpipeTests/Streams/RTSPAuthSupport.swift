@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -7,7 +8,7 @@ import Testing
 final class RTSPAuthSession: Sendable {
     let namespace: NetworkNamespace
     let folder: URL
-    private let results = Mutex<[CLIResult]>([])
+    private let results = Locked<[CLIResult]>([])
 
     init() async throws {
         namespace = try await NetworkNamespace()

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import Synchronization
 import Testing
 
@@ -33,7 +34,7 @@ struct ReconnectTests {
 
         // What metrics and event lines read: each change once, a return after a loss counted.
         let health = InputHealth()
-        let seen = Mutex<[InputHealth.State]>([])
+        let seen = Locked<[InputHealth.State]>([])
         health.onChange { change in seen.withLock { $0.append(change.state) } }
         var changes = health.changes.makeAsyncIterator()
         health.record(.starting, reason: "refused")

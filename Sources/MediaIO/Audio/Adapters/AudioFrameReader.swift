@@ -1,8 +1,9 @@
+import GstPipeSupport
 import Synchronization
 
 /// Turns appsink samples into audio frames, remembering the shape of the current caps.
 final class AudioFrameReader: Sendable {
-    private let cached = Mutex<(caps: Caps, info: AudioInfo)?>(nil)
+    private let cached = Locked<(caps: Caps, info: AudioInfo)?>(nil)
 
     func frame(from sample: Sample) throws -> AudioFrame {
         guard let buffer = sample.buffer, let caps = sample.caps else {

@@ -1,3 +1,4 @@
+import GstPipeSupport
 import Synchronization
 
 /// The consumer an audio source or filter is handed: samples go out through the element's appsrc,
@@ -25,7 +26,7 @@ final class ElementAudioConsumer: AudioFrameConsumer {
         var pushed = 0
         var ended = false
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(element: SwiftElement) {
         self.element = element

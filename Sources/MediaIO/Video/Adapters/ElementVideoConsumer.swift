@@ -1,3 +1,4 @@
+import GstPipeSupport
 import Synchronization
 
 /// The consumer a source is handed: frames go out through the element's appsrc.
@@ -16,7 +17,7 @@ final class ElementVideoConsumer: VideoFrameConsumer {
         /// negotiated caps seed it: they are kept whole (aspect ratio, colorimetry, ...).
         var outputCaps: (input: Caps?, format: VideoFrameFormat, caps: Caps)?
     }
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     init(element: SwiftElement) {
         self.element = element
@@ -114,7 +115,7 @@ final class ElementVideoConsumer: VideoFrameConsumer {
     }
 
     /// Blocks of constant bytes by size and value, shared read-only by every frame that uses them.
-    private let constantBlocks = Mutex<[String: Buffer]>([:])
+    private let constantBlocks = Locked<[String: Buffer]>([:])
 
     func makeFrame(
         sharingFirstPlaneOf frame: VideoFrame, as pixelFormat: VideoPixelFormat, otherPlanesFilledWith value: UInt8

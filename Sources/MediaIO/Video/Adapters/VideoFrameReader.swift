@@ -1,8 +1,11 @@
+import GstPipeSupport
 import Synchronization
 
 /// Turns samples from the appsink into frames, remembering the layout of the current caps.
 final class VideoFrameReader: Sendable {
-    private let cached = Mutex<(caps: Caps, info: VideoInfo, pixelFormat: VideoPixelFormat, matrix: VideoColorMatrix)?>(
+    private let cached = Locked<
+        (caps: Caps, info: VideoInfo, pixelFormat: VideoPixelFormat, matrix: VideoColorMatrix)?
+    >(
         nil)
 
     func frame(from sample: Sample) throws -> VideoFrame {

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -57,7 +58,7 @@ enum FramesAroundStart {
     }
 
     private static func read(_ path: String, start: ClockTime, stop: ClockTime?) async -> Frames? {
-        let frames = Mutex(Frames())
+        let frames = Locked(Frames())
         let parsed = await VideoPackets.read(path, from: start, to: stop) { time, _ in
             // Packets come in decoding order: B-frames' timestamps go back and forth.
             frames.withLock { frames in

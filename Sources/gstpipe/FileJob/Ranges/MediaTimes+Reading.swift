@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -44,7 +45,7 @@ extension MediaTimes {
         let source = try ElementSpec("filesrc", [("location", .string(path))]).make(in: pipeline)
         let parser = try ElementSpec("parsebin").make(in: pipeline)
         try source.link(to: parser)
-        let streams = Mutex<[Caps]>([])
+        let streams = Locked<[Caps]>([])
         // Every stream gets a sink, or the demuxer would stop at the first one left unlinked; and a queue,
         // as a sink holds the thread that brings it its first buffer until PLAYING, and a demuxer feeds
         // every stream from one thread.

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -29,7 +30,7 @@ final class RangeCut: Sendable {
     }
 
     private let range: TimeRange
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private let afterBuffers: Int
 

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -35,7 +36,7 @@ enum VideoEnd {
     /// The frames read from `start` on (RangeCut's seek, which starts from the key frame before it), or
     /// from the beginning without it.
     private static func scan(_ path: String, from start: ClockTime?) async -> State? {
-        let state = Mutex(State())
+        let state = Locked(State())
         let parsed = await VideoPackets.read(path, from: start) { time, duration in
             // Only frames from the seek on: the key frame before it says nothing of where the video ends
             // (it may be the last frame of a video far shorter than the file).

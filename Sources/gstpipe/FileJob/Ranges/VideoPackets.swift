@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -21,8 +22,8 @@ enum VideoPackets {
         _ path: String, from start: ClockTime?, to stop: ClockTime? = nil,
         packet: @escaping @Sendable (_ time: ClockTime, _ duration: ClockTime?) -> Void
     ) async -> Bool {
-        let segment = Mutex<(start: ClockTime, time: ClockTime)?>(nil)
-        let linked = Mutex(false)
+        let segment = Locked<(start: ClockTime, time: ClockTime)?>(nil)
+        let linked = Locked(false)
         do {
             let pipeline = try Pipeline(name: "gstpipe-video-packets")
             let source = try ElementSpec("filesrc", [("location", .string(path))]).make(in: pipeline)

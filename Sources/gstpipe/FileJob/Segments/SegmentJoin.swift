@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -194,7 +195,7 @@ struct SegmentJoin {
     /// 200 segments in ten under load. So a reader closed or opened after the start has its state locked
     /// against the pipeline's and set alone, and the run's end closes the readers still open.
     final class Readers: Sendable {
-        private let state = Mutex<(ended: Bool, open: [Int: Reader])>((false, [:]))
+        private let state = Locked<(ended: Bool, open: [Int: Reader])>((false, [:]))
 
         /// Keeps `reader`, one of those opened before the pipeline starts.
         func add(_ index: Int, _ reader: Reader) {
@@ -241,7 +242,7 @@ struct SegmentJoin {
     final class ShapeCheck: Sendable {
         private let refusal: Refusal
         private let rateSetter: Element?
-        private let first = Mutex<String?>(nil)
+        private let first = Locked<String?>(nil)
 
         init(refusal: Refusal, rateSetter: Element?) {
             self.refusal = refusal
@@ -292,7 +293,7 @@ struct SegmentJoin {
         try parser.connectReturning("autoplug-continue") { arguments in
             .bool(!(arguments.count > 1 && arguments[1].caps.map(Self.isMuxable) == true))
         }
-        let linked = Mutex(false)
+        let linked = Locked(false)
         parser.onPadAdded { [weak parser] pad in
             guard (pad.currentCaps ?? pad.queryCaps()).mediaType?.hasPrefix(kind) == true,
                 linked.withLock({ done in
@@ -324,6 +325,6 @@ struct SegmentJoin {
 
     /// The first segment refused for its shape, kept for the error the run ends with.
     final class Refusal: Sendable {
-        let message = Mutex<String?>(nil)
+        let message = Locked<String?>(nil)
     }
 }

@@ -1,3 +1,4 @@
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -18,7 +19,7 @@ enum StatedRateCheck {
     static func holds(_ times: MediaTimes, path: String, duration: ClockTime) async -> Bool {
         for index in 0..<windows {
             let start = duration / windows * index
-            let read = Mutex<[ClockTime]>([])
+            let read = Locked<[ClockTime]>([])
             let parsed = await VideoPackets.read(path, from: start, to: start + window) { time, _ in
                 read.withLock { $0.append(time) }
             }

@@ -1,5 +1,6 @@
 import Foundation
 import GstPipeParsing
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -25,7 +26,7 @@ final class InputAttempt: Sendable {
     /// The appsink's and the source's handlers, disconnected at `stop`: each holds an element or pad
     /// of the pipeline, which would otherwise outlive it.
     private let connections: [SignalConnection]
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private struct State {
         var ended = false
@@ -101,7 +102,7 @@ final class InputAttempt: Sendable {
                 try upstream.link(to: downstream)
             }
             audioInput = audioChain[0].pad(named: "sink")
-            let told = Mutex(false)
+            let told = Locked(false)
             handlers.append(
                 source.onNoMorePads { [audioInput] in
                     guard

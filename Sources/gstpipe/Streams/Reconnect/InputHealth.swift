@@ -1,5 +1,6 @@
 import Foundation
 import GstPipeParsing
+import GstPipeSupport
 import Synchronization
 
 /// How a reconnecting input (`--reconnect`) is doing, for whatever reports on the run: the one
@@ -49,7 +50,7 @@ final class InputHealth: Sendable {
         var handlers: [@Sendable (Change) -> Void] = []
         var streams: [UUID: AsyncStream<Change>.Continuation] = [:]
     }
-    private let state = Mutex(Listeners())
+    private let state = Locked(Listeners())
 
     /// Calls `handler` with every change from now on, on the thread that records it.
     func onChange(_ handler: @escaping @Sendable (Change) -> Void) {

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GstPipeParsing
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -66,9 +67,9 @@ final class ReconnectingInput: InputSession {
     /// The input's audio, pushed in its own appsrc beside the video's; nil when no output carries it.
     private let audioSource: AppSrc?
     private let audioFilter: Element?
-    private let feed = Mutex(Feed())
-    private let link = Mutex(Link())
-    private let noteHandler = Mutex<@Sendable (String) -> Void>({ _ in })
+    private let feed = Locked(Feed())
+    private let link = Locked(Link())
+    private let noteHandler = Locked<@Sendable (String) -> Void>({ _ in })
     /// Where a connection's pipeline is stopped: rtspsrc may wait seconds for a server that is gone,
     /// which must hold up neither the next connection nor Swift's cooperative pool.
     private let teardown = DispatchQueue(label: "gstpipe.reconnect.teardown")

@@ -1,5 +1,6 @@
 import Foundation
 import GstPipeParsing
+import GstPipeSupport
 import MediaIO
 import Synchronization
 
@@ -22,7 +23,7 @@ final class RTMPPublisher: StreamServer {
     private let sink: Element
     private let schedule: ReconnectSchedule
     private let note: @Sendable (String) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Where a connection's pipeline is stopped: off the streaming threads and Swift's pool.
     private let teardown = DispatchQueue(label: "gstpipe.rtmp.teardown")
 
@@ -218,7 +219,7 @@ final class RTMPPublisher: StreamServer {
 final class RTMPConnection: Sendable {
     private let pipeline: Pipeline
     private let source: AppSrc
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let endings: AsyncStream<String?>
     private let ending: AsyncStream<String?>.Continuation
 

@@ -2,6 +2,7 @@ import CGStreamer
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import GstPipeWebRTC
 
 /// `whep+http://HOST:PORT/PATH` (or `whep+https://…`) as the description's first token: another
@@ -26,7 +27,7 @@ final class WHEPSource: InputSession {
 
     /// The state, in a box the streaming threads' handlers can hold.
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
     }
 
     private struct State {

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -163,7 +164,7 @@ struct WHIPClient: Sendable {
 
     /// What a DELETE's completion handler reports, read once it has signalled.
     private final class Outcome: Sendable {
-        private let reason = Mutex<String?>(nil)
+        private let reason = Locked<String?>(nil)
         func set(_ text: String) { reason.withLock { $0 = text } }
         var value: String? { reason.withLock { $0 } }
     }

@@ -1,6 +1,7 @@
 import CGStreamer
 import Dispatch
 import GStreamer
+import GstPipeSupport
 
 /// Holds the run's frames at a `whip+http(s)://` output until webrtcbin's connection (ICE and DTLS)
 /// is up. Frames sent before then never reach the server: for a file input, the start of the file
@@ -26,7 +27,7 @@ final class WHIPConnectionGate: Sendable {
         case timedOut
     }
 
-    private let state = Mutex(Outcome?.none)
+    private let state = Locked(Outcome?.none)
     private let wakeUp = DispatchSemaphore(value: 0)
 
     init(limit: Duration) {

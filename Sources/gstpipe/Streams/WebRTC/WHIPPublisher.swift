@@ -1,6 +1,7 @@
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import GstPipeWebRTC
 
 /// What publishes a `whip+http(s)://` output: a pipeline of its own, `appsrc ! payloader ! webrtcbin`
@@ -32,11 +33,11 @@ final class WHIPPublisher: StreamServer {
     /// The handlers connected to webrtcbin and the probes put on pads (the run's sink's among them),
     /// which hold the run's sink and webrtcbin: `close()` lets them go. Left, they kept the sink alive
     /// (its pad's probe holding it) and webrtcbin too (its own handler holding it), past the run.
-    private let hooks = Mutex<(connections: [SignalConnection], probes: [PadProbe])>(([], []))
+    private let hooks = Locked<(connections: [SignalConnection], probes: [PadProbe])>(([], []))
 
     /// The state, in a box the streaming threads' handlers can hold.
     private final class Shared: Sendable {
-        let state = Mutex(State())
+        let state = Locked(State())
 
         /// A frame's time in the publisher's pipeline: its distance from the first frame, in the
         /// run's own times, after the publisher's running time when the first came. Frames held while

@@ -2,6 +2,7 @@ import CGStreamer
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import GstPipeWebRTC
 import Synchronization
 
@@ -57,13 +58,13 @@ final class WebRTCInput: InputSession, PublisherSessions {
     /// The STUN and TURN servers (`--stun`, `--turn`, `--public-ip`) and the local addresses each
     /// publisher's ICE agent offers, and the page's peer connection uses; set by `start`.
     var ice: ICESettings { iceSettings.withLock { $0 } }
-    private let iceSettings = Mutex(ICESettings())
+    private let iceSettings = Locked(ICESettings())
     /// What the description works on: the publisher's first sample of it starts the recording.
     private let media: MediaKind
-    private let noteHandler = Mutex<@Sendable (String) -> Void>({ _ in })
-    private let state = Mutex(State())
-    private let http = Mutex<SignallingServer?>(nil)
-    private let watchdog = Mutex<Task<Void, Never>?>(nil)
+    private let noteHandler = Locked<@Sendable (String) -> Void>({ _ in })
+    private let state = Locked(State())
+    private let http = Locked<SignallingServer?>(nil)
+    private let watchdog = Locked<Task<Void, Never>?>(nil)
     /// Where the publisher's pipeline is stopped: stopping waits for webrtcbin to shut down, which
     /// must block neither a streaming thread nor Swift's cooperative pool.
     private let teardown = DispatchQueue(label: "gstpipe.webrtc.publisher")

@@ -16,7 +16,7 @@ import CGStreamerShim
 
 /// What differs between the kinds of Swift element: the pads and children, the callbacks GStreamer
 /// makes, the way data leaves and the end of a run.
-protocol ElementKindBody: AnyObject, Sendable {
+protocol ElementBody: AnyObject, Sendable {
     /// The app plugin's factories the kind needs (checked at registration and when an instance is made).
     static var appFactories: [String] { get }
     /// Whether instances are plain elements with pads of their own, rather than bins around children.
@@ -47,7 +47,7 @@ protocol ElementKindBody: AnyObject, Sendable {
     func takeEndOfStream(_ event: UnsafeMutablePointer<GstEvent>) -> Bool?
 }
 
-extension ElementKindBody {
+extension ElementBody {
     func restrictSinkCaps(_ caps: Caps) {}
     func propertyChanged(_ spec: PropertySpec) {}
     func padsDeactivated() {}
@@ -57,7 +57,7 @@ extension ElementKindBody {
 
 extension ElementTypeDescription {
     /// The kind's type, chosen from `kind` and `pulled`: the only choice among the kinds after registration.
-    var bodyType: any ElementKindBody.Type {
+    var bodyType: any ElementBody.Type {
         switch kind {
         case .source: pulled ? PadSource.self : AppSrcSource.self
         case .sink: AppSinkSink.self
