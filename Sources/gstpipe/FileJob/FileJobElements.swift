@@ -201,9 +201,7 @@ struct FileJobElements {
         }
         var silence: [Element] = []
         if file.media == .video, file.stream?.needsAudio == true, let muxer, audio == nil {
-            // A file input is read as fast as the sink takes it; anything else runs on the clock.
-            let live = job.input.map(\.isNetwork) ?? true
-            silence = try buildSilence(index: index, format: format, live: live, into: muxer, in: bin)
+            silence = try buildSilence(index: index, format: format, into: muxer, in: bin)
             try endSilence(silence[0], withVideoAt: chain[0])
         }
         return Output(
@@ -211,26 +209,47 @@ struct FileJobElements {
             elements: chain + (audio?.elements ?? []) + silence)
     }
 
+    /// The source of the silence an output gets when its receivers refuse a stream without sound
+    /// (`StreamOutput.needsAudio`) and nothing else feeds its audio. Live, whatever the input: such an
+    /// output's sink keeps the clock's pace (RTMP's), and a source that is not live runs ahead of the
+    /// pictures as far as the queues let it. Measured with a 6 s file without audio into `rtmp://`: the
+    /// input's audio branch (a queue of 30 s, sized for x264's lookahead) filled with silence, and after
+    /// the last frame the muxer sent on the 30 s it held, at the sink's pace: the viewers saw the last
+    /// frame held for half a minute (or until Ctrl-C), the stream's audio ending at 36.0 s. Live, the
+    /// silence is made as the clock goes, and ends with the pictures (`endSilence`).
+    static func silenceSource(index: Int, in bin: Bin) throws(GStreamerError) -> Element {
+        try ElementSpec("audiotestsrc", [("wave", .text("silence")), ("is-live", .text("true"))]).make(
+            named: "gstpipe-silence\(index)", in: bin)
+    }
+
     /// Silence in `format`'s audio, into `muxer`, for an output whose receivers refuse a stream without
-    /// sound (`StreamOutput.needsAudio`) when nothing else feeds its audio: audiotestsrc, converted and
-    /// encoded. The source comes first in the elements returned.
+    /// sound when no input's audio can feed it: `silenceSource`, converted and encoded. The source comes
+    /// first in the elements returned.
     static func buildSilence(
-        index: Int, format: OutputFormat, live: Bool, into muxer: Element, in bin: Bin
+        index: Int, format: OutputFormat, into muxer: Element, in bin: Bin
     ) throws(GStreamerError) -> [Element] {
         let encoder = (format.audioEncoders ?? []).first { GStreamer.hasElement(named: $0) } ?? ""
-        var specs = [
-            ElementSpec("audiotestsrc", [("wave", .text("silence")), ("is-live", .text(live ? "true" : "false"))]),
-            ElementSpec("audioconvert"), ElementSpec("audioresample")
-        ]
+        var specs = [ElementSpec("audioconvert"), ElementSpec("audioresample")]
         if let caps = format.audioInput { specs.append(ElementSpec("capsfilter", [("caps", .text(caps))])) }
         specs.append(ElementSpec(encoder))
-        var elements: [Element] = []
-        for (position, spec) in specs.enumerated() {
-            elements.append(try spec.make(named: position == 0 ? "gstpipe-silence\(index)" : nil, in: bin))
-        }
+        var elements = [try silenceSource(index: index, in: bin)]
+        for spec in specs { elements.append(try spec.make(in: bin)) }
         try link(elements)
         try linkAudio(from: elements.last!, into: muxer)
         return elements
+    }
+
+    /// Silence into the audio branch of `output`, whose input turned out to have no audio (or none that
+    /// decodes) as the pipeline starts: `silenceSource`, started in the starting pipeline, ended with
+    /// the output's pictures. The branch is then linked to the muxer as the input's audio would be.
+    static func feedSilence(into branch: AudioBranch, of output: Output) throws(GStreamerError) {
+        guard let bin = branch.converter.parent as? Bin else {
+            throw GStreamerError(kind: .core, message: "\(branch.converter.name) is in no bin")
+        }
+        let silence = try silenceSource(index: output.file.index, in: bin)
+        try silence.link(to: branch.converter)
+        try endSilence(silence, withVideoAt: output.converter)
+        try silence.syncStateWithParent()
     }
 
     /// Ends `silence` (an audiotestsrc) when the video that goes beside it ends at `video`'s input: the

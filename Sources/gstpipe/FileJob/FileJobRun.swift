@@ -137,6 +137,11 @@ struct FileJobRun {
                     connectAudioBranch(branch, of: output, note: note)
                     continue
                 }
+                // Receivers that refuse pictures alone (RTMP ingest) get silence where the input has no sound.
+                if output.file.stream?.needsAudio == true, (try? FileJobElements.feedSilence(into: branch, of: output)) != nil {
+                    connectAudioBranch(branch, of: output, note: note)
+                    continue
+                }
                 removeAudioBranch(branch)
                 if let undecodableAudio {
                     note(
