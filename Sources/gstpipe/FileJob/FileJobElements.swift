@@ -39,11 +39,18 @@ struct FileJobElements {
         /// The elements after the encoder, the sink last, when the audio goes to a sink of its own
         /// rather than into the muxer (`StreamOutput.audioSinkChain`); empty otherwise.
         var sinkChain: [Element] = []
+        /// A tee after the encoder when the encoded audio goes to the muxers of several outputs that share
+        /// their video encoder (`SharedEncodes`), and a queue into each muxer; nil and empty otherwise.
+        var tee: Element? = nil
+        var muxerQueues: [(queue: Element, muxer: Element)] = []
 
         /// The sink the audio ends in, when it has its own.
         var sink: Element? { sinkChain.last }
 
-        var elements: [Element] { [converter, queue, resampler] + (caps.map { [$0] } ?? []) + [encoder] + sinkChain }
+        var elements: [Element] {
+            [converter, queue, resampler] + (caps.map { [$0] } ?? []) + [encoder] + sinkChain + (tee.map { [$0] } ?? [])
+                + muxerQueues.map(\.queue)
+        }
     }
 
     /// One output's chain, from its junction to the sink.
@@ -60,11 +67,12 @@ struct FileJobElements {
         /// The element the chain ends in (filesink, appsink, udpsink, ...); nil for HLS, whose muxer
         /// writes the files.
         let sink: Element?
-        /// The input's audio beside the video, nil when the output gets none.
-        let audio: AudioBranch?
+        /// The input's audio beside the video, nil when the output gets none (or gets it from the branch
+        /// of another output sharing its encoders: `AudioBranch.muxerQueues`).
+        var audio: AudioBranch?
         /// Every element of the chain and the audio branch: an error from one of them means the output
-        /// is broken.
-        let elements: [Element]
+        /// is broken. An encoder shared with other outputs (`SharedEncodes`) is in each one's.
+        var elements: [Element]
 
         /// The names of `elements`, to match an error's source (a bus message names its element).
         var elementNames: Set<String> { Set(elements.map(\.name)) }
@@ -77,10 +85,23 @@ struct FileJobElements {
     /// when an element cannot be made or linked (what the description feeds an output cannot be
     /// converted for it: "could not link audioconvert0 to gstpipe-encode0", as gst_parse would say).
     static func build(_ job: FileJob, in pipeline: Pipeline) throws(GStreamerError) -> FileJobElements {
+        let plan = SharedEncodes.plan(job, in: pipeline)
+        let audioReceivers = plan.audioReceivers(in: job)
+        var encodes: [Int: SharedVideo] = [:]
         var outputs: [Output] = []
         for file in job.outputs {
-            outputs.append(try buildOutput(file, of: job, in: pipeline))
+            var shared: SharedVideo?
+            if let group = plan.group(of: file.index) {
+                if encodes[group.leader] == nil, let leader = job.outputs.first(where: { $0.index == group.leader }) {
+                    encodes[group.leader] = try buildSharedVideo(for: leader, of: job, in: pipeline)
+                }
+                shared = encodes[group.leader]
+            }
+            outputs.append(
+                try buildOutput(
+                    file, of: job, sharing: shared, audioFromGroup: audioReceivers[file.index] != nil, in: pipeline))
         }
+        try shareAudio(among: &outputs, receivers: audioReceivers)
         guard let input = job.input else { return FileJobElements(input: nil, outputs: outputs) }
         return FileJobElements(input: try buildInput(input, of: job, outputs: outputs, in: pipeline), outputs: outputs)
     }
@@ -125,8 +146,12 @@ struct FileJobElements {
 
     /// The chain of `file` after its junction: converter, encoder, muxer, sink, and its audio branch.
     private static func buildOutput(
-        _ file: FileJob.Output, of job: FileJob, in pipeline: Pipeline
+        _ file: FileJob.Output, of job: FileJob, sharing shared: SharedVideo? = nil, audioFromGroup: Bool = false,
+        in pipeline: Pipeline
     ) throws(GStreamerError) -> Output {
+        if let shared {
+            return try buildOutput(file, of: job, after: shared, audioFromGroup: audioFromGroup, in: pipeline)
+        }
         let junction = try element(named: file.junction, in: pipeline)
         let bin = try parentBin(of: junction)
         let index = file.index
@@ -150,7 +175,7 @@ struct FileJobElements {
             }
             // The encoder: the first element that is neither caps nor a queue (`webrtc://`'s) nor a rate
             // keeper (RTMP's) before it.
-            let encoderAt = specs.firstIndex { !["capsfilter", "queue", "videorate"].contains($0.factory) } ?? 0
+            let encoderAt = SharedEncodes.split(file).encoderAt
             var made: [Element] = []
             for (position, spec) in specs.enumerated() {
                 made.append(try spec.make(named: position == encoderAt ? "gstpipe-videoencoder\(index)" : nil, in: bin))
@@ -167,13 +192,38 @@ struct FileJobElements {
                 try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin), encoder
             ]
         }
+        let (muxer, sink) = try buildEnd(of: file, settings: job.streamSettings, sequence: sequence, onto: &chain, in: bin)
+        try checkCaps(through: junction, to: chain[0])
+        try link([junction] + chain)
+        if format.needsPackedFrames { try pad("sink", of: encoder).packVideoBuffers() }
+        if oneImage && sharedStream { try keepFirstFrame(into: pad("sink", of: encoder)) }
+        var audio: AudioBranch?
+        if job.input != nil, let audioEncoder = file.audioEncoder {
+            // In the pipeline itself, beside the decoding source whose pad it links to.
+            audio = try buildAudioBranch(
+                index: index, encoder: audioEncoder, caps: format.audioInput, then: file.stream?.audioSinkChain ?? [],
+                in: pipeline)
+        }
+        let silence = try silenceIfNeeded(
+            for: file, muxer: muxer, hasAudio: audio != nil || audioFromGroup, video: chain[0], in: bin)
+        return Output(
+            file: file, converter: chain[0], encoder: encoder, muxer: muxer, sink: sink, audio: audio,
+            elements: chain + (audio?.elements ?? []) + silence)
+    }
+
+    /// The muxer (if the format has one) and the sink elements of `file`'s chain, appended to `chain`.
+    private static func buildEnd(
+        of file: FileJob.Output, settings: StreamSettings, sequence: Bool, onto chain: inout [Element], in bin: Bin
+    ) throws(GStreamerError) -> (muxer: Element?, sink: Element?) {
+        let index = file.index
+        let format = file.format
         var muxer: Element?
         if let factory = format.muxer {
             var spec = ElementSpec(factory)
             if file.crashSafe, let properties = format.crashSafeMuxing {
                 spec.properties += ElementSpec.properties(properties)
             }
-            spec.properties += file.stream?.muxerProperties(job.streamSettings) ?? []
+            spec.properties += file.stream?.muxerProperties(settings) ?? []
             muxer = try spec.make(named: "gstpipe-mux\(index)", in: bin)
             chain.append(muxer!)
         }
@@ -188,25 +238,104 @@ struct FileJobElements {
             chain.append(made)
             sink = made
         }
+        return (muxer, sink)
+    }
+
+    /// Silence for an output whose receivers refuse pictures alone, when nothing else feeds its audio.
+    private static func silenceIfNeeded(
+        for file: FileJob.Output, muxer: Element?, hasAudio: Bool, video: Element, in bin: Bin
+    ) throws(GStreamerError) -> [Element] {
+        guard file.media == .video, file.stream?.needsAudio == true, let muxer, !hasAudio else { return [] }
+        let silence = try buildSilence(index: file.index, format: file.format, into: muxer, in: bin)
+        try endSilence(silence[0], withVideoAt: video)
+        return silence
+    }
+
+    /// A shared encoder (`SharedEncodes`): from the junction of its group's leader, the converter, what
+    /// the leader's chain has before its encoder, the encoder, and a tee that each output's chain starts at.
+    struct SharedVideo {
+        let converter: Element
+        let encoder: Element
+        let tee: Element
+        let elements: [Element]
+    }
+
+    /// The shared encoder of the group `leader` leads.
+    private static func buildSharedVideo(
+        for leader: FileJob.Output, of job: FileJob, in pipeline: Pipeline
+    ) throws(GStreamerError) -> SharedVideo {
+        let junction = try element(named: leader.junction, in: pipeline)
+        let bin = try parentBin(of: junction)
+        let index = leader.index
+        var chain = [try ElementSpec("videoconvert").make(named: "gstpipe-encode\(index)", in: bin)]
+        if job.uprightOutputs { chain.append(try FileJob.upright.make(in: bin)) }
+        let (specs, encoderAt) = SharedEncodes.split(leader)
+        for (position, spec) in specs[...encoderAt].enumerated() {
+            chain.append(try spec.make(named: position == encoderAt ? "gstpipe-videoencoder\(index)" : nil, in: bin))
+        }
+        let encoder = chain.last!
+        let tee = try ElementSpec("tee").make(named: "gstpipe-encoded\(index)", in: bin)
+        chain.append(tee)
         try checkCaps(through: junction, to: chain[0])
         try link([junction] + chain)
-        if format.needsPackedFrames { try pad("sink", of: encoder).packVideoBuffers() }
-        if oneImage && sharedStream { try keepFirstFrame(into: pad("sink", of: encoder)) }
+        return SharedVideo(converter: chain[0], encoder: encoder, tee: tee, elements: chain)
+    }
+
+    /// The chain of `file` after a shared encoder's tee: a queue and h264parse
+    /// (`SharedEncodes.branchSpecs`), what `file`'s chain has after its encoder (a payloader), its muxer
+    /// and sink. The branch the description wrote to `file` is taken out, but for the leader's.
+    private static func buildOutput(
+        _ file: FileJob.Output, of job: FileJob, after shared: SharedVideo, audioFromGroup: Bool, in pipeline: Pipeline
+    ) throws(GStreamerError) -> Output {
+        let bin = try parentBin(of: shared.tee)
+        let junction = shared.converter.pad(named: "sink")?.peer?.parentElement
+        if junction?.name != file.junction, let own = pipeline.element(named: file.junction) {
+            SharedEncodes.removeBranch(to: own)
+        }
+        let (specs, encoderAt) = SharedEncodes.split(file)
+        var chain: [Element] = []
+        for spec in SharedEncodes.branchSpecs(for: file) + specs[(encoderAt + 1)...] {
+            chain.append(try spec.make(named: chain.isEmpty ? "gstpipe-encodedqueue\(file.index)" : nil, in: bin))
+        }
+        let (muxer, sink) = try buildEnd(of: file, settings: job.streamSettings, sequence: false, onto: &chain, in: bin)
+        try link([shared.tee] + chain)
         var audio: AudioBranch?
         if job.input != nil, let audioEncoder = file.audioEncoder {
-            // In the pipeline itself, beside the decoding source whose pad it links to.
             audio = try buildAudioBranch(
-                index: index, encoder: audioEncoder, caps: format.audioInput, then: file.stream?.audioSinkChain ?? [],
-                in: pipeline)
+                index: file.index, encoder: audioEncoder, caps: file.format.audioInput,
+                then: file.stream?.audioSinkChain ?? [], in: pipeline)
         }
-        var silence: [Element] = []
-        if file.media == .video, file.stream?.needsAudio == true, let muxer, audio == nil {
-            silence = try buildSilence(index: index, format: format, into: muxer, in: bin)
-            try endSilence(silence[0], withVideoAt: chain[0])
-        }
+        let silence = try silenceIfNeeded(
+            for: file, muxer: muxer, hasAudio: audio != nil || audioFromGroup, video: shared.converter, in: bin)
         return Output(
-            file: file, converter: chain[0], encoder: encoder, muxer: muxer, sink: sink, audio: audio,
-            elements: chain + (audio?.elements ?? []) + silence)
+            file: file, converter: shared.converter, encoder: shared.encoder, muxer: muxer, sink: sink, audio: audio,
+            elements: shared.elements + chain + (audio?.elements ?? []) + silence)
+    }
+
+    /// The encoded audio of the output in each group that gets the input's audio, also into the muxers of
+    /// the outputs of its group that take the same encoding (`receivers`: output to the one with the
+    /// branch): a tee after the branch's encoder and a queue a muxer, linked to the muxers with the
+    /// branch (`FileJobRun`).
+    private static func shareAudio(among outputs: inout [Output], receivers: [Int: Int]) throws(GStreamerError) {
+        for source in Set(receivers.values) {
+            guard let from = outputs.firstIndex(where: { $0.file.index == source }), var branch = outputs[from].audio,
+                branch.sink == nil, let muxer = outputs[from].muxer, let bin = branch.encoder.parent as? Bin
+            else { continue }
+            let tee = try ElementSpec("tee").make(named: "gstpipe-audioencoded\(source)", in: bin)
+            try branch.encoder.link(to: tee)
+            branch.tee = tee
+            let targets = [from] + outputs.indices.filter { receivers[outputs[$0].file.index] == source }
+            for target in targets {
+                guard let targetMuxer = target == from ? muxer : outputs[target].muxer else { continue }
+                let queue = try SharedEncodes.queue.make(
+                    named: "gstpipe-audioencodedqueue\(outputs[target].file.index)", in: bin)
+                try tee.link(to: queue)
+                branch.muxerQueues.append((queue, targetMuxer))
+                if target != from { outputs[target].elements.append(queue) }
+            }
+            outputs[from].audio = branch
+            outputs[from].elements += [tee] + branch.muxerQueues.map(\.queue)
+        }
     }
 
     /// The source of the silence an output gets when its receivers refuse a stream without sound
