@@ -192,7 +192,8 @@ struct FileJobElements {
                 try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin), encoder
             ]
         }
-        let (muxer, sink) = try buildEnd(of: file, settings: job.streamSettings, sequence: sequence, onto: &chain, in: bin)
+        let (muxer, sink) = try buildEnd(
+            of: file, settings: job.streamSettings, sequence: sequence, onto: &chain, in: bin)
         try checkCaps(through: junction, to: chain[0])
         try link([junction] + chain)
         if format.needsPackedFrames { try pad("sink", of: encoder).packVideoBuffers() }

@@ -133,7 +133,8 @@ struct FileJobRun {
             // An output that shares the audio encoder of the one that got the input's audio has audio too.
             let sharing = Set(outputs.flatMap { $0.audio?.muxerQueues.map(\.muxer.name) ?? [] })
             let fed = outputs.filter { $0.muxer.map { sharing.contains($0.name) } ?? false }
-            let notes = job.notesIfAudio.filter { text in !fed.contains { FileJob.videoOnlyNote($0.file.path) == text } }
+            let notes = job.notesIfAudio.filter { text in !fed.contains { FileJob.videoOnlyNote($0.file.path) == text }
+            }
             if hasAudio || undecodableAudio != nil { notes.forEach(note) }
             for output in outputs {
                 guard let branch = output.audio, let branchInput = branch.converter.pad(named: "sink") else { continue }
@@ -142,7 +143,9 @@ struct FileJobRun {
                     continue
                 }
                 // Receivers that refuse pictures alone (RTMP ingest) get silence where the input has no sound.
-                if output.file.stream?.needsAudio == true, (try? FileJobElements.feedSilence(into: branch, of: output)) != nil {
+                if output.file.stream?.needsAudio == true,
+                    (try? FileJobElements.feedSilence(into: branch, of: output)) != nil
+                {
                     connectAudioBranch(branch, of: output, note: note)
                     continue
                 }

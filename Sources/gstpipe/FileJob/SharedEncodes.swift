@@ -115,11 +115,12 @@ struct SharedEncodes {
         let (specs, encoderAt) = split(output)
         guard specs.indices.contains(encoderAt), specs[encoderAt].factory == "x264enc" else { return nil }
         let written = specs[...encoderAt].map { spec in
-            ([spec.factory] + spec.properties.map { property in
-                switch property.value {
-                case .text(let text), .string(let text): "\(property.name)=\(text)"
-                }
-            }).joined(separator: " ")
+            ([spec.factory]
+                + spec.properties.map { property in
+                    switch property.value {
+                    case .text(let text), .string(let text): "\(property.name)=\(text)"
+                    }
+                }).joined(separator: " ")
         }
         return (written + [output.stream?.encoderSettings ?? ""]).joined(separator: " ! ")
     }

@@ -28,7 +28,9 @@ struct StreamRun {
             var asked: Set<String> = []
             for output in outputs {
                 guard let stream = output.file.stream else { continue }
-                if output.file.media == .video && stream.wantsRegularKeyFrames && asked.insert(output.encoder.name).inserted {
+                if output.file.media == .video && stream.wantsRegularKeyFrames
+                    && asked.insert(output.encoder.name).inserted
+                {
                     Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder)
                 }
                 if let server = try await stream.start(output, settings: settings, note: note) {
