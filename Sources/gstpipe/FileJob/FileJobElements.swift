@@ -206,7 +206,7 @@ struct FileJobElements {
                 in: pipeline)
         }
         let silence = try silenceIfNeeded(
-            for: file, muxer: muxer, hasAudio: audio != nil || audioFromGroup, video: chain[0], in: bin)
+            for: file, muxer: muxer, hasAudio: audio != nil || audioFromGroup, in: bin)
         return Output(
             file: file, converter: chain[0], encoder: encoder, muxer: muxer, sink: sink, audio: audio,
             elements: chain + (audio?.elements ?? []) + silence)
@@ -244,11 +244,11 @@ struct FileJobElements {
 
     /// Silence for an output whose receivers refuse pictures alone, when nothing else feeds its audio.
     private static func silenceIfNeeded(
-        for file: FileJob.Output, muxer: Element?, hasAudio: Bool, video: Element, in bin: Bin
+        for file: FileJob.Output, muxer: Element?, hasAudio: Bool, in bin: Bin
     ) throws(GStreamerError) -> [Element] {
         guard file.media == .video, file.stream?.needsAudio == true, let muxer, !hasAudio else { return [] }
         let silence = try buildSilence(index: file.index, format: file.format, into: muxer, in: bin)
-        try endSilence(silence[0], withVideoAt: video)
+        try endSilence(silence[0], withVideoInto: muxer)
         return silence
     }
 
@@ -307,7 +307,7 @@ struct FileJobElements {
                 then: file.stream?.audioSinkChain ?? [], in: pipeline)
         }
         let silence = try silenceIfNeeded(
-            for: file, muxer: muxer, hasAudio: audio != nil || audioFromGroup, video: shared.converter, in: bin)
+            for: file, muxer: muxer, hasAudio: audio != nil || audioFromGroup, in: bin)
         return Output(
             file: file, converter: shared.converter, encoder: shared.encoder, muxer: muxer, sink: sink, audio: audio,
             elements: shared.elements + chain + (audio?.elements ?? []) + silence)
@@ -378,14 +378,22 @@ struct FileJobElements {
         }
         let silence = try silenceSource(index: output.file.index, in: bin)
         try silence.link(to: branch.converter)
-        try endSilence(silence, withVideoAt: output.converter)
+        guard let muxer = output.muxer else {
+            throw GStreamerError(kind: .core, message: "\(output.file.path) has no muxer to put silence in")
+        }
+        try endSilence(silence, withVideoInto: muxer)
         try silence.syncStateWithParent()
     }
 
-    /// Ends `silence` (an audiotestsrc) when the video that goes beside it ends at `video`'s input: the
-    /// muxer finishes once every input has.
-    static func endSilence(_ silence: Element, withVideoAt video: Element) throws(GStreamerError) {
-        let input = try pad("sink", of: video)
+    /// Ends `silence` (an audiotestsrc) when the video that goes beside it ends at `muxer`'s video input:
+    /// the muxer finishes once every input has. There, not where the video is converted: between the two,
+    /// the queues after an encoder that outputs share (`SharedEncodes`) hold seconds of a file's video
+    /// ahead of the clock, and its end came there while the silence had sent 0.9 s of a 6 s file's.
+    static func endSilence(_ silence: Element, withVideoInto muxer: Element) throws(GStreamerError) {
+        let linked = muxer.pads.filter { $0.direction == .sink }.compactMap { pad in pad.peer.map { (pad, $0) } }
+        guard let input = linked.first(where: { $0.1.queryCaps().mediaType?.hasPrefix("video/") == true })?.0 else {
+            throw GStreamerError(kind: .core, message: "\(muxer.name) has no video linked", source: muxer.name)
+        }
         // The probe holds the source's wrapper (one made here: a weak one would be gone at once); the
         // pipeline's pads and elements live as long as the run.
         input.addProbe(.eventDownstream) { info in

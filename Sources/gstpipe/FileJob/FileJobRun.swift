@@ -131,9 +131,10 @@ struct FileJobRun {
             }
             let undecodableAudio = unknown.first { $0.mediaType?.hasPrefix("audio/") == true }
             // An output that shares the audio encoder of the one that got the input's audio has audio too.
-            let sharing = Set(outputs.flatMap { $0.audio?.muxerQueues.map(\.muxer.name) ?? [] })
-            let fed = outputs.filter { $0.muxer.map { sharing.contains($0.name) } ?? false }
-            let notes = job.notesIfAudio.filter { text in !fed.contains { FileJob.videoOnlyNote($0.file.path) == text }
+            let fedMuxers = Set(outputs.flatMap { $0.audio?.muxerQueues.map(\.muxer.name) ?? [] })
+            let fed = outputs.filter { $0.muxer.map { fedMuxers.contains($0.name) } ?? false }
+            let notes = job.notesIfAudio.filter { text in
+                !fed.contains { FileJob.videoOnlyNote($0.file.path) == text }
             }
             if hasAudio || undecodableAudio != nil { notes.forEach(note) }
             for output in outputs {
@@ -142,8 +143,11 @@ struct FileJobRun {
                     connectAudioBranch(branch, of: output, note: note)
                     continue
                 }
-                // Receivers that refuse pictures alone (RTMP ingest) get silence where the input has no sound.
-                if output.file.stream?.needsAudio == true,
+                // Receivers that refuse pictures alone (RTMP ingest) get silence where the input has no sound:
+                // this output's, or those of the outputs its audio is shared with.
+                let muxers = Set(branch.muxerQueues.map(\.muxer.name))
+                let sharers = outputs.filter { $0.muxer.map { muxers.contains($0.name) } ?? false }
+                if (sharers + [output]).contains(where: { $0.file.stream?.needsAudio == true }),
                     (try? FileJobElements.feedSilence(into: branch, of: output)) != nil
                 {
                     connectAudioBranch(branch, of: output, note: note)
