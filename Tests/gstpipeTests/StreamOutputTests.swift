@@ -86,6 +86,9 @@ struct StreamOutputTests {
 
     @Test("A tee's udp://, rtsp:// and file outputs encode once with --one-encode; without it the file has its own")
     func oneEncode() async throws {
+        let nothingToShare = try CLI.run(["--one-encode", "noise", "!", "gray", "!", "udp://127.0.0.1:9"], timeout: 30)
+        #expect(nothingToShare.status == 2, "\(nothingToShare.stderr)")
+        #expect(nothingToShare.stderr.contains("this description writes no video file"), "\(nothingToShare.stderr)")
         let clip = try await Media.clipWithAudio()
         let (udpPort, rtspPort) = (StreamPorts.take(), StreamPorts.take())
         let file = Media.temporary("one-encode", "mp4")

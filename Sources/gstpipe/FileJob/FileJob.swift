@@ -228,6 +228,11 @@ struct FileJob {
         if input != nil {
             tokens.replaceSubrange(0..<1, with: Self.junction(named: Self.inputJunction))
         }
+        if streamSettings.oneEncode && !outputs.contains(where: { $0.media == .video && $0.stream == nil }) {
+            throw .usage(
+                "--one-encode gives a video file output the encoder of the stream outputs beside it in a tee's "
+                    + "branches, and this description writes no video file")
+        }
     }
 
     /// Said of an output that gets no audio because the input's goes to another output, unless it
