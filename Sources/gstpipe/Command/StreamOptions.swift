@@ -53,6 +53,13 @@ struct StreamOptions: ParsableArguments {
             "With --reconnect: give up (exit 1) once the input has been away this long.", valueName: "seconds"))
     var reconnectMax: Double?
 
+    @Flag(
+        help: ArgumentHelp(
+            "Encode a file output in a tee branch once with the stream outputs beside it (their H.264: zero "
+                + "latency, their bitrate) instead of on its own for quality. Stream outputs that want the same "
+                + "H.264 always share one encoder."))
+    var oneEncode = false
+
     @Option(
         help: ArgumentHelp(
             "A STUN server for webrtc:// (stun://HOST:PORT): the server and its pages learn their addresses as "
@@ -119,7 +126,7 @@ struct StreamOptions: ParsableArguments {
             hlsWindow: hlsWindow, sdpFile: sdp, rtspTCP: rtspTCP, rtspUsers: rtspUsers, tlsCertificate: tlsCert,
             tlsKey: tlsKey, tlsNoVerify: tlsNoVerify,
             inputTimeout: timeout == 0 ? nil : .milliseconds(Int(timeout * 1000)), reconnect: reconnect,
-            reconnectMax: reconnectMax.map { .milliseconds(Int($0 * 1000)) },
+            reconnectMax: reconnectMax.map { .milliseconds(Int($0 * 1000)) }, oneEncode: oneEncode,
             ice: (try? readICE()) ?? ICESettings())
     }
 }

@@ -215,7 +215,7 @@ struct FileJob {
                 if output.index == audioTarget || output.format.audioEncoders == nil {
                     output.audioEncoder = audioEncoder(for: output)
                 } else if input != nil {
-                    notesIfAudio.append("\(output.path) gets video only: the audio goes to one output")
+                    notesIfAudio.append(Self.videoOnlyNote(output.path))
                 }
             }
             outputs.append(output)
@@ -228,7 +228,16 @@ struct FileJob {
         if input != nil {
             tokens.replaceSubrange(0..<1, with: Self.junction(named: Self.inputJunction))
         }
+        if streamSettings.oneEncode && !outputs.contains(where: { $0.media == .video && $0.stream == nil }) {
+            throw .usage(
+                "--one-encode gives a video file output the encoder of the stream outputs beside it in a tee's "
+                    + "branches, and this description writes no video file")
+        }
     }
+
+    /// Said of an output that gets no audio because the input's goes to another output, unless it
+    /// shares that output's encoders (`SharedEncodes.audioReceivers`).
+    static func videoOnlyNote(_ path: String) -> String { "\(path) gets video only: the audio goes to one output" }
 
     /// True when pictures are turned upright before each video output: with autorotate and no input
     /// file (one is turned upright as it is decoded, so that the description works on it upright as

@@ -40,11 +40,18 @@ struct FileJobElements {
         /// The elements after the encoder, the sink last, when the audio goes to a sink of its own
         /// rather than into the muxer (`StreamOutput.audioSinkChain`); empty otherwise.
         var sinkChain: [Element] = []
+        /// A tee after the encoder when the encoded audio goes to the muxers of several outputs that share
+        /// their video encoder (`SharedEncodes`), and a queue into each muxer; nil and empty otherwise.
+        var tee: Element? = nil
+        var muxerQueues: [(queue: Element, muxer: Element)] = []
 
         /// The sink the audio ends in, when it has its own.
         var sink: Element? { sinkChain.last }
 
-        var elements: [Element] { [converter, queue, resampler] + (caps.map { [$0] } ?? []) + [encoder] + sinkChain }
+        var elements: [Element] {
+            [converter, queue, resampler] + (caps.map { [$0] } ?? []) + [encoder] + sinkChain + (tee.map { [$0] } ?? [])
+                + muxerQueues.map(\.queue)
+        }
     }
 
     /// One output's chain, from its junction to the sink.
@@ -61,11 +68,12 @@ struct FileJobElements {
         /// The element the chain ends in (filesink, appsink, udpsink, ...); nil for HLS, whose muxer
         /// writes the files.
         let sink: Element?
-        /// The input's audio beside the video, nil when the output gets none.
-        let audio: AudioBranch?
+        /// The input's audio beside the video, nil when the output gets none (or gets it from the branch
+        /// of another output sharing its encoders: `AudioBranch.muxerQueues`).
+        var audio: AudioBranch?
         /// Every element of the chain and the audio branch: an error from one of them means the output
-        /// is broken.
-        let elements: [Element]
+        /// is broken. An encoder shared with other outputs (`SharedEncodes`) is in each one's.
+        var elements: [Element]
 
         /// The names of `elements`, to match an error's source (a bus message names its element).
         var elementNames: Set<String> { Set(elements.map(\.name)) }
@@ -78,10 +86,23 @@ struct FileJobElements {
     /// when an element cannot be made or linked (what the description feeds an output cannot be
     /// converted for it: "could not link audioconvert0 to gstpipe-encode0", as gst_parse would say).
     static func build(_ job: FileJob, in pipeline: Pipeline) throws(GStreamerError) -> FileJobElements {
+        let plan = SharedEncodes.plan(job, in: pipeline)
+        let audioReceivers = plan.audioReceivers(in: job)
+        var encodes: [Int: SharedVideo] = [:]
         var outputs: [Output] = []
         for file in job.outputs {
-            outputs.append(try buildOutput(file, of: job, in: pipeline))
+            var shared: SharedVideo?
+            if let group = plan.group(of: file.index) {
+                if encodes[group.leader] == nil, let leader = job.outputs.first(where: { $0.index == group.leader }) {
+                    encodes[group.leader] = try buildSharedVideo(for: leader, of: job, in: pipeline)
+                }
+                shared = encodes[group.leader]
+            }
+            outputs.append(
+                try buildOutput(
+                    file, of: job, sharing: shared, audioFromGroup: audioReceivers[file.index] != nil, in: pipeline))
         }
+        try shareAudio(among: &outputs, receivers: audioReceivers)
         guard let input = job.input else { return FileJobElements(input: nil, outputs: outputs) }
         return FileJobElements(input: try buildInput(input, of: job, outputs: outputs, in: pipeline), outputs: outputs)
     }
@@ -126,8 +147,12 @@ struct FileJobElements {
 
     /// The chain of `file` after its junction: converter, encoder, muxer, sink, and its audio branch.
     private static func buildOutput(
-        _ file: FileJob.Output, of job: FileJob, in pipeline: Pipeline
+        _ file: FileJob.Output, of job: FileJob, sharing shared: SharedVideo? = nil, audioFromGroup: Bool = false,
+        in pipeline: Pipeline
     ) throws(GStreamerError) -> Output {
+        if let shared {
+            return try buildOutput(file, of: job, after: shared, audioFromGroup: audioFromGroup, in: pipeline)
+        }
         let junction = try element(named: file.junction, in: pipeline)
         let bin = try parentBin(of: junction)
         let index = file.index
@@ -151,7 +176,7 @@ struct FileJobElements {
             }
             // The encoder: the first element that is neither caps nor a queue (`webrtc://`'s) nor a rate
             // keeper (RTMP's) before it.
-            let encoderAt = specs.firstIndex { !["capsfilter", "queue", "videorate"].contains($0.factory) } ?? 0
+            let encoderAt = SharedEncodes.split(file).encoderAt
             var made: [Element] = []
             for (position, spec) in specs.enumerated() {
                 made.append(try spec.make(named: position == encoderAt ? "gstpipe-videoencoder\(index)" : nil, in: bin))
@@ -168,13 +193,39 @@ struct FileJobElements {
                 try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin), encoder
             ]
         }
+        let (muxer, sink) = try buildEnd(
+            of: file, settings: job.streamSettings, sequence: sequence, onto: &chain, in: bin)
+        try checkCaps(through: junction, to: chain[0])
+        try link([junction] + chain)
+        if format.needsPackedFrames { try pad("sink", of: encoder).packVideoBuffers() }
+        if oneImage && sharedStream { try keepFirstFrame(into: pad("sink", of: encoder)) }
+        var audio: AudioBranch?
+        if job.input != nil, let audioEncoder = file.audioEncoder {
+            // In the pipeline itself, beside the decoding source whose pad it links to.
+            audio = try buildAudioBranch(
+                index: index, encoder: audioEncoder, caps: format.audioInput, then: file.stream?.audioSinkChain ?? [],
+                in: pipeline)
+        }
+        let silence = try silenceIfNeeded(
+            for: file, muxer: muxer, hasAudio: audio != nil || audioFromGroup, in: bin)
+        return Output(
+            file: file, converter: chain[0], encoder: encoder, muxer: muxer, sink: sink, audio: audio,
+            elements: chain + (audio?.elements ?? []) + silence)
+    }
+
+    /// The muxer (if the format has one) and the sink elements of `file`'s chain, appended to `chain`.
+    private static func buildEnd(
+        of file: FileJob.Output, settings: StreamSettings, sequence: Bool, onto chain: inout [Element], in bin: Bin
+    ) throws(GStreamerError) -> (muxer: Element?, sink: Element?) {
+        let index = file.index
+        let format = file.format
         var muxer: Element?
         if let factory = format.muxer {
             var spec = ElementSpec(factory)
             if file.crashSafe, let properties = format.crashSafeMuxing {
                 spec.properties += ElementSpec.properties(properties)
             }
-            spec.properties += file.stream?.muxerProperties(job.streamSettings) ?? []
+            spec.properties += file.stream?.muxerProperties(settings) ?? []
             muxer = try spec.make(named: "gstpipe-mux\(index)", in: bin)
             chain.append(muxer!)
         }
@@ -189,55 +240,161 @@ struct FileJobElements {
             chain.append(made)
             sink = made
         }
+        return (muxer, sink)
+    }
+
+    /// Silence for an output whose receivers refuse pictures alone, when nothing else feeds its audio.
+    private static func silenceIfNeeded(
+        for file: FileJob.Output, muxer: Element?, hasAudio: Bool, in bin: Bin
+    ) throws(GStreamerError) -> [Element] {
+        guard file.media == .video, file.stream?.needsAudio == true, let muxer, !hasAudio else { return [] }
+        let silence = try buildSilence(index: file.index, format: file.format, into: muxer, in: bin)
+        try endSilence(silence[0], withVideoInto: muxer)
+        return silence
+    }
+
+    /// A shared encoder (`SharedEncodes`): from the junction of its group's leader, the converter, what
+    /// the leader's chain has before its encoder, the encoder, and a tee that each output's chain starts at.
+    struct SharedVideo {
+        let converter: Element
+        let encoder: Element
+        let tee: Element
+        let elements: [Element]
+    }
+
+    /// The shared encoder of the group `leader` leads.
+    private static func buildSharedVideo(
+        for leader: FileJob.Output, of job: FileJob, in pipeline: Pipeline
+    ) throws(GStreamerError) -> SharedVideo {
+        let junction = try element(named: leader.junction, in: pipeline)
+        let bin = try parentBin(of: junction)
+        let index = leader.index
+        var chain = [try ElementSpec("videoconvert").make(named: "gstpipe-encode\(index)", in: bin)]
+        if job.uprightOutputs { chain.append(try FileJob.upright.make(in: bin)) }
+        let (specs, encoderAt) = SharedEncodes.split(leader)
+        for (position, spec) in specs[...encoderAt].enumerated() {
+            chain.append(try spec.make(named: position == encoderAt ? "gstpipe-videoencoder\(index)" : nil, in: bin))
+        }
+        let encoder = chain.last!
+        let tee = try ElementSpec("tee").make(named: "gstpipe-encoded\(index)", in: bin)
+        chain.append(tee)
         try checkCaps(through: junction, to: chain[0])
         try link([junction] + chain)
-        if format.needsPackedFrames { try pad("sink", of: encoder).packVideoBuffers() }
-        if oneImage && sharedStream { try keepFirstFrame(into: pad("sink", of: encoder)) }
+        return SharedVideo(converter: chain[0], encoder: encoder, tee: tee, elements: chain)
+    }
+
+    /// The chain of `file` after a shared encoder's tee: a queue and h264parse
+    /// (`SharedEncodes.branchSpecs`), what `file`'s chain has after its encoder (a payloader), its muxer
+    /// and sink. The branch the description wrote to `file` is taken out, but for the leader's.
+    private static func buildOutput(
+        _ file: FileJob.Output, of job: FileJob, after shared: SharedVideo, audioFromGroup: Bool, in pipeline: Pipeline
+    ) throws(GStreamerError) -> Output {
+        let bin = try parentBin(of: shared.tee)
+        let junction = shared.converter.pad(named: "sink")?.peer?.parentElement
+        if junction?.name != file.junction, let own = pipeline.element(named: file.junction) {
+            SharedEncodes.removeBranch(to: own)
+        }
+        let (specs, encoderAt) = SharedEncodes.split(file)
+        var chain: [Element] = []
+        for spec in SharedEncodes.branchSpecs(for: file) + specs[(encoderAt + 1)...] {
+            chain.append(try spec.make(named: chain.isEmpty ? "gstpipe-encodedqueue\(file.index)" : nil, in: bin))
+        }
+        let (muxer, sink) = try buildEnd(of: file, settings: job.streamSettings, sequence: false, onto: &chain, in: bin)
+        try link([shared.tee] + chain)
         var audio: AudioBranch?
         if job.input != nil, let audioEncoder = file.audioEncoder {
-            // In the pipeline itself, beside the decoding source whose pad it links to.
             audio = try buildAudioBranch(
-                index: index, encoder: audioEncoder, caps: format.audioInput, then: file.stream?.audioSinkChain ?? [],
-                in: pipeline)
+                index: file.index, encoder: audioEncoder, caps: file.format.audioInput,
+                then: file.stream?.audioSinkChain ?? [], in: pipeline)
         }
-        var silence: [Element] = []
-        if file.media == .video, file.stream?.needsAudio == true, let muxer, audio == nil {
-            // A file input is read as fast as the sink takes it; anything else runs on the clock.
-            let live = job.input.map(\.isNetwork) ?? true
-            silence = try buildSilence(index: index, format: format, live: live, into: muxer, in: bin)
-            try endSilence(silence[0], withVideoAt: chain[0])
-        }
+        let silence = try silenceIfNeeded(
+            for: file, muxer: muxer, hasAudio: audio != nil || audioFromGroup, in: bin)
         return Output(
-            file: file, converter: chain[0], encoder: encoder, muxer: muxer, sink: sink, audio: audio,
-            elements: chain + (audio?.elements ?? []) + silence)
+            file: file, converter: shared.converter, encoder: shared.encoder, muxer: muxer, sink: sink, audio: audio,
+            elements: shared.elements + chain + (audio?.elements ?? []) + silence)
+    }
+
+    /// The encoded audio of the output in each group that gets the input's audio, also into the muxers of
+    /// the outputs of its group that take the same encoding (`receivers`: output to the one with the
+    /// branch): a tee after the branch's encoder and a queue a muxer, linked to the muxers with the
+    /// branch (`FileJobRun`).
+    private static func shareAudio(among outputs: inout [Output], receivers: [Int: Int]) throws(GStreamerError) {
+        for source in Set(receivers.values) {
+            guard let from = outputs.firstIndex(where: { $0.file.index == source }), var branch = outputs[from].audio,
+                branch.sink == nil, let muxer = outputs[from].muxer, let bin = branch.encoder.parent as? Bin
+            else { continue }
+            let tee = try ElementSpec("tee").make(named: "gstpipe-audioencoded\(source)", in: bin)
+            try branch.encoder.link(to: tee)
+            branch.tee = tee
+            let targets = [from] + outputs.indices.filter { receivers[outputs[$0].file.index] == source }
+            for target in targets {
+                guard let targetMuxer = target == from ? muxer : outputs[target].muxer else { continue }
+                let queue = try SharedEncodes.queue.make(
+                    named: "gstpipe-audioencodedqueue\(outputs[target].file.index)", in: bin)
+                try tee.link(to: queue)
+                branch.muxerQueues.append((queue, targetMuxer))
+                if target != from { outputs[target].elements.append(queue) }
+            }
+            outputs[from].audio = branch
+            outputs[from].elements += [tee] + branch.muxerQueues.map(\.queue)
+        }
+    }
+
+    /// The source of the silence an output gets when its receivers refuse a stream without sound
+    /// (`StreamOutput.needsAudio`) and nothing else feeds its audio. Live, whatever the input: such an
+    /// output's sink keeps the clock's pace (RTMP's), and a source that is not live runs ahead of the
+    /// pictures as far as the queues let it. Measured with a 6 s file without audio into `rtmp://`: the
+    /// input's audio branch (a queue of 30 s, sized for x264's lookahead) filled with silence, and after
+    /// the last frame the muxer sent on the 30 s it held, at the sink's pace: the viewers saw the last
+    /// frame held for half a minute (or until Ctrl-C), the stream's audio ending at 36.0 s. Live, the
+    /// silence is made as the clock goes, and ends with the pictures (`endSilence`).
+    static func silenceSource(index: Int, in bin: Bin) throws(GStreamerError) -> Element {
+        try ElementSpec("audiotestsrc", [("wave", .text("silence")), ("is-live", .text("true"))]).make(
+            named: "gstpipe-silence\(index)", in: bin)
     }
 
     /// Silence in `format`'s audio, into `muxer`, for an output whose receivers refuse a stream without
-    /// sound (`StreamOutput.needsAudio`) when nothing else feeds its audio: audiotestsrc, converted and
-    /// encoded. The source comes first in the elements returned.
+    /// sound when no input's audio can feed it: `silenceSource`, converted and encoded. The source comes
+    /// first in the elements returned.
     static func buildSilence(
-        index: Int, format: OutputFormat, live: Bool, into muxer: Element, in bin: Bin
+        index: Int, format: OutputFormat, into muxer: Element, in bin: Bin
     ) throws(GStreamerError) -> [Element] {
         let encoder = (format.audioEncoders ?? []).first { GStreamer.hasElement(named: $0) } ?? ""
-        var specs = [
-            ElementSpec("audiotestsrc", [("wave", .text("silence")), ("is-live", .text(live ? "true" : "false"))]),
-            ElementSpec("audioconvert"), ElementSpec("audioresample")
-        ]
+        var specs = [ElementSpec("audioconvert"), ElementSpec("audioresample")]
         if let caps = format.audioInput { specs.append(ElementSpec("capsfilter", [("caps", .text(caps))])) }
         specs.append(ElementSpec(encoder))
-        var elements: [Element] = []
-        for (position, spec) in specs.enumerated() {
-            elements.append(try spec.make(named: position == 0 ? "gstpipe-silence\(index)" : nil, in: bin))
-        }
+        var elements = [try silenceSource(index: index, in: bin)]
+        for spec in specs { elements.append(try spec.make(in: bin)) }
         try link(elements)
         try linkAudio(from: elements.last!, into: muxer)
         return elements
     }
 
-    /// Ends `silence` (an audiotestsrc) when the video that goes beside it ends at `video`'s input: the
-    /// muxer finishes once every input has.
-    static func endSilence(_ silence: Element, withVideoAt video: Element) throws(GStreamerError) {
-        let input = try pad("sink", of: video)
+    /// Silence into the audio branch of `output`, whose input turned out to have no audio (or none that
+    /// decodes) as the pipeline starts: `silenceSource`, started in the starting pipeline, ended with
+    /// the output's pictures. The branch is then linked to the muxer as the input's audio would be.
+    static func feedSilence(into branch: AudioBranch, of output: Output) throws(GStreamerError) {
+        guard let bin = branch.converter.parent as? Bin else {
+            throw GStreamerError(kind: .core, message: "\(branch.converter.name) is in no bin")
+        }
+        let silence = try silenceSource(index: output.file.index, in: bin)
+        try silence.link(to: branch.converter)
+        guard let muxer = output.muxer else {
+            throw GStreamerError(kind: .core, message: "\(output.file.path) has no muxer to put silence in")
+        }
+        try endSilence(silence, withVideoInto: muxer)
+        try silence.syncStateWithParent()
+    }
+
+    /// Ends `silence` (an audiotestsrc) when the video that goes beside it ends at `muxer`'s video input:
+    /// the muxer finishes once every input has. There, not where the video is converted: between the two,
+    /// the queues after an encoder that outputs share (`SharedEncodes`) hold seconds of a file's video
+    /// ahead of the clock, and its end came there while the silence had sent 0.9 s of a 6 s file's.
+    static func endSilence(_ silence: Element, withVideoInto muxer: Element) throws(GStreamerError) {
+        let linked = muxer.pads.filter { $0.direction == .sink }.compactMap { pad in pad.peer.map { (pad, $0) } }
+        guard let input = linked.first(where: { $0.1.queryCaps().mediaType?.hasPrefix("video/") == true })?.0 else {
+            throw GStreamerError(kind: .core, message: "\(muxer.name) has no video linked", source: muxer.name)
+        }
         // The probe holds the source's wrapper (one made here: a weak one would be gone at once); the
         // pipeline's pads and elements live as long as the run.
         input.addProbe(.eventDownstream) { info in

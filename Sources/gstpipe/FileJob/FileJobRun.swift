@@ -131,10 +131,26 @@ struct FileJobRun {
                 ($0.currentCaps ?? $0.queryCaps()).mediaType?.hasPrefix("audio/") == true
             }
             let undecodableAudio = unknown.first { $0.mediaType?.hasPrefix("audio/") == true }
-            if hasAudio || undecodableAudio != nil { job.notesIfAudio.forEach(note) }
+            // An output that shares the audio encoder of the one that got the input's audio has audio too.
+            let fedMuxers = Set(outputs.flatMap { $0.audio?.muxerQueues.map(\.muxer.name) ?? [] })
+            let fed = outputs.filter { $0.muxer.map { fedMuxers.contains($0.name) } ?? false }
+            let notes = job.notesIfAudio.filter { text in
+                !fed.contains { FileJob.videoOnlyNote($0.file.path) == text }
+            }
+            if hasAudio || undecodableAudio != nil { notes.forEach(note) }
             for output in outputs {
                 guard let branch = output.audio, let branchInput = branch.converter.pad(named: "sink") else { continue }
                 if branchInput.isLinked {
+                    connectAudioBranch(branch, of: output, note: note)
+                    continue
+                }
+                // Receivers that refuse pictures alone (RTMP ingest) get silence where the input has no sound:
+                // this output's, or those of the outputs its audio is shared with.
+                let muxers = Set(branch.muxerQueues.map(\.muxer.name))
+                let sharers = outputs.filter { $0.muxer.map { muxers.contains($0.name) } ?? false }
+                if (sharers + [output]).contains(where: { $0.file.stream?.needsAudio == true }),
+                    (try? FileJobElements.feedSilence(into: branch, of: output)) != nil
+                {
                     connectAudioBranch(branch, of: output, note: note)
                     continue
                 }
@@ -156,7 +172,13 @@ struct FileJobRun {
     ) {
         guard branch.sink == nil, let muxer = output.muxer else { return }
         do throws(GStreamerError) {
-            try FileJobElements.linkAudio(from: branch.encoder, into: muxer)
+            if branch.muxerQueues.isEmpty {
+                try FileJobElements.linkAudio(from: branch.encoder, into: muxer)
+            }
+            // Shared with the outputs of its group (`SharedEncodes`): a queue into each one's muxer.
+            for (queue, muxer) in branch.muxerQueues {
+                try FileJobElements.linkAudio(from: queue, into: muxer)
+            }
         } catch {
             note("\(output.file.path) gets video only: \(error.message)")
             removeAudioBranch(branch)

@@ -66,6 +66,15 @@ protocol StreamOutput: Sendable {
     /// to carry as audio then gets silence (`FileJobElements.buildSilence`). Default: false.
     var needsAudio: Bool { get }
 
+    /// True when the output may share its video encoder with other outputs of a tee that want the same
+    /// (`SharedEncodes`); false when its encoders follow its receivers (WebRTC's ladder, key frames as
+    /// viewers join). Default: true.
+    var sharesEncoder: Bool { get }
+
+    /// What the output sets on its encoder as it runs, beyond its chain's properties (RTMP's bitrate):
+    /// outputs share an encoder only when this is the same. Default: empty.
+    var encoderSettings: String { get }
+
     /// Seconds the pipeline stays open after end of stream so that receivers get the last packets
     /// (SRT's live mode does not linger when its socket closes). Default: 0.
     var lingerAfterEnd: TimeInterval { get }
@@ -101,6 +110,10 @@ extension StreamOutput {
     var wantsRegularKeyFrames: Bool { true }
 
     var needsAudio: Bool { false }
+
+    var sharesEncoder: Bool { true }
+
+    var encoderSettings: String { "" }
 
     /// True when the output is written as files (HLS): checked and reported as a file is.
     var isFile: Bool { Self.scheme.isFile }

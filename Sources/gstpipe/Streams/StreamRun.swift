@@ -25,9 +25,13 @@ struct StreamRun {
                 try await input.start(settings: settings, note: note)
                 servers.append(input)
             }
+            // Once an encoder: outputs that share one (`SharedEncodes`) would each ask for the same frame.
+            var asked: Set<String> = []
             for output in outputs {
                 guard let stream = output.file.stream else { continue }
-                if output.file.media == .video && stream.wantsRegularKeyFrames {
+                if output.file.media == .video && stream.wantsRegularKeyFrames
+                    && asked.insert(output.encoder.name).inserted
+                {
                     Self.keyFrames(every: Self.keyFrameInterval, into: output.encoder)
                 }
                 if let server = try await stream.start(output, settings: settings, note: note) {

@@ -25,6 +25,8 @@ struct StreamSettings: Sendable {
     var reconnect = false
     /// How long a lost input may stay away before the run ends (`--reconnect-max`); nil: no limit.
     var reconnectMax: Duration?
+    /// File outputs share the encoder of the stream outputs beside them (`--one-encode`, `SharedEncodes`).
+    var oneEncode = false
     /// STUN and TURN servers and a public address for WebRTC (`--stun`, `--turn`, `--public-ip`).
     var ice = ICESettings()
 

@@ -271,6 +271,11 @@ struct CLIOptionsTests {
           --reconnect-max <seconds>
                                   With --reconnect: give up (exit 1) once the input has
                                   been away this long.
+          --one-encode            Encode a file output in a tee branch once with the
+                                  stream outputs beside it (their H.264: zero latency,
+                                  their bitrate) instead of on its own for quality.
+                                  Stream outputs that want the same H.264 always share
+                                  one encoder.
           --stun <uri>            A STUN server for webrtc:// (stun://HOST:PORT): the
                                   server and its pages learn their addresses as seen
                                   from beyond a NAT.

@@ -142,6 +142,73 @@ struct RTMPTests {
         Self.expectNoKey([published.stdout, published.stderr, dot], "publishes")
     }
 
+    @Test("A file without sound goes live with silent AAC with every frame, ending with them; two outputs share")
+    func fileWithoutSound() async throws {
+        let namespace = try await NetworkNamespace()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-rtmp-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // nginx writes what it is sent, from the first frame on: no player racing the publisher.
+        let recording = """
+            rtmp {
+                server {
+                    listen 127.0.0.1:1935;
+                    application rec { live on; record all; record_path \(folder.path); }
+                }
+            }
+            """
+        let nginx = try await Nginx(in: namespace, folder: folder, rtmp: recording, port: 1935)
+        // 100 frames (4 s) at 25 frames a second, H.264 in MP4, no audio track.
+        let input = try await Media.madeFile(
+            "rtmp-video-only.mp4",
+            "videotestsrc num-buffers=100 ! video/x-raw,width=320,height=240,framerate=25/1 ! x264enc "
+                + "speed-preset=ultrafast ! mp4mux ! filesink location=%@")
+        // At once: one output, and two in a tee's branches, which share one encoder and one silence (the
+        // queues after a shared encoder hold seconds of the file's pictures ahead of the clock).
+        let graph = folder.appendingPathComponent("graph.dot")
+        let started = Date()
+        let alone = namespace.run(CLI.binary.path, [input.path, "!", "rtmp://127.0.0.1/rec/\(Self.key)"])
+        let teed = await namespace.run(
+            CLI.binary.path,
+            [
+                "--graph", graph.path, input.path, "!", "tee", "name=t", "!", "queue", "!",
+                "rtmp://127.0.0.1/rec/\(Self.key)-2", "t.", "!", "queue", "!", "rtmp://127.0.0.1/rec/\(Self.key)-3"
+            ]
+        ).finish(timeout: 40)
+        let published = await alone.finish(timeout: 40)
+        let seconds = Date().timeIntervalSince(started)
+        _ = await nginx.stop()
+        #expect(published.status == 0 && teed.status == 0, "\(published.stderr)\n\(teed.stderr)")
+        for name in [Self.key, "\(Self.key)-2", "\(Self.key)-3"] {
+            let written = folder.appendingPathComponent("\(name).flv")
+            let streams = try await probeStreams(
+                written.path, entries: "codec_name,sample_rate,channels,nb_read_frames")
+            let frames = streams.first { $0.hasPrefix("h264,") }.flatMap { Int($0.split(separator: ",").last ?? "") }
+            #expect(frames == 100, "every frame: \(streams)")
+            #expect(streams.contains { $0.hasPrefix("aac,48000,2,") || $0.hasPrefix("aac,44100,2,") }, "\(streams)")
+            // Silence from the first frame to the last, and not beyond: silence made ahead of the pictures
+            // once held the last frame for the 30 s it had queued.
+            let video = try await Self.packetTimes(written, stream: "v:0")
+            let audio = try await Self.packetTimes(written, stream: "a:0")
+            #expect((audio.first ?? 9) < 0.1 && (video.first ?? 9) < 0.1, "starts: audio \(audio.first ?? -1)")
+            let (audioEnd, videoEnd) = (audio.last ?? 0, video.last ?? 0)
+            #expect(abs(audioEnd - videoEnd) < 0.3, "\(name): the audio ends at \(audioEnd), the video at \(videoEnd)")
+        }
+        let encoders = StreamOutputTests.encoders(in: (try? String(contentsOf: graph, encoding: .utf8)) ?? "")
+        #expect(encoders.h264 == 1 && encoders.aac == 1, "x264enc \(encoders.h264), AAC \(encoders.aac)")
+        #expect(seconds < 15, "published in \(seconds) s")
+        Self.expectNoKey([published.stdout, published.stderr, teed.stdout, teed.stderr], "file without sound")
+    }
+
+    /// The times of a recording's packets of `stream` (`v:0`, `a:0`), in seconds, in the order stored.
+    static func packetTimes(_ file: URL, stream: String) async throws -> [Double] {
+        let result = try await Spawned(
+            "/usr/bin/ffprobe",
+            ["-v", "error", "-select_streams", stream, "-show_entries", "packet=pts_time", "-of", "csv=p=0", file.path]
+        ).finish(timeout: 30)
+        return result.stdout.split(separator: "\n").compactMap { Double($0.trimmingCharacters(in: .whitespaces)) }
+    }
+
     @Test("nginx killed and started again: the publisher says so once, goes on, and publishes again")
     func serverRestarts() async throws {
         let (namespace, folder, first) = try await Self.server()

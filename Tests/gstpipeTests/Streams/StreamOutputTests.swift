@@ -84,6 +84,55 @@ struct StreamOutputTests {
         return read
     }
 
+    @Test("A tee's udp://, rtsp:// and file outputs encode once with --one-encode; without it the file has its own")
+    func oneEncode() async throws {
+        let nothingToShare = try CLI.run(["--one-encode", "noise", "!", "gray", "!", "udp://127.0.0.1:9"], timeout: 30)
+        #expect(nothingToShare.status == 2, "\(nothingToShare.stderr)")
+        #expect(nothingToShare.stderr.contains("this description writes no video file"), "\(nothingToShare.stderr)")
+        let clip = try await Media.clipWithAudio()
+        let (udpPort, rtspPort) = (StreamPorts.take(), StreamPorts.take())
+        let file = Media.temporary("one-encode", "mp4")
+        let graph = Media.temporary("one-encode-graph", "dot")
+        defer { [file, graph].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let outputs = [
+            "tee", "name=t", "!", "queue", "!", "udp://127.0.0.1:\(udpPort)", "t.", "!", "queue", "!",
+            "rtsp://127.0.0.1:\(rtspPort)/clip", "t.", "!", "queue", "!", file.path
+        ]
+        // UDP has no handshake: the receiver listens before anything is sent. It looks at 1 s of the stream
+        // before decoding, not ffmpeg's 5 s: the clip is 4 s long.
+        let receiver = try Spawned.ffmpeg([
+            "-analyzeduration", "1000000", "-i", "udp://127.0.0.1:\(udpPort)", "-frames:v", "25", "-f", "null", "-"
+        ])
+        let shared = try await Spawned.gstpipe(["--one-encode", "--graph", graph.path, clip.path, "!"] + outputs)
+            .finish(timeout: 40)
+        let read = await FFmpegRead(receiver.finish(timeout: 10))
+        #expect(shared.status == 0, "\(shared.stderr)")
+        let dot = (try? String(contentsOf: graph, encoding: .utf8)) ?? ""
+        let encoders = Self.encoders(in: dot)
+        #expect(encoders.h264 == 1 && encoders.aac == 1, "x264enc \(encoders.h264), AAC \(encoders.aac)")
+        let streams = try await probeStreams(file.path, entries: "codec_name,width,nb_read_frames")
+        #expect(streams.contains("h264,640,100") && streams.contains { $0.hasPrefix("aac,") }, "\(streams)")
+        #expect(read.frames == 25 && read.width == 640, "\(read)")
+        #expect(read.result.stderr.contains("Audio: aac"), "the shared AAC on udp://: \(read.result.stderr)")
+        #expect(!shared.stderr.contains("gets video only"), "\(shared.stderr)")
+
+        // Without --one-encode, the file is encoded for quality on its own; the streams still share.
+        let own = try await Spawned.gstpipe(
+            ["--graph", graph.path, "videotestsrc", "num-buffers=30", "!"] + outputs
+        ).finish(timeout: 40)
+        #expect(own.status == 0, "\(own.stderr)")
+        let ownEncoders = Self.encoders(in: (try? String(contentsOf: graph, encoding: .utf8)) ?? "")
+        #expect(ownEncoders.h264 == 2, "x264enc \(ownEncoders.h264)")
+        let ownStreams = try await probeStreams(file.path, entries: "codec_name,nb_read_frames")
+        #expect(ownStreams == ["h264,30"], "\(ownStreams)")
+    }
+
+    /// The H.264 and AAC encoders a `--graph` drawing shows (each element's label starts with its type).
+    static func encoders(in dot: String) -> (h264: Int, aac: Int) {
+        func count(_ type: String) -> Int { dot.components(separatedBy: "label=\"\(type)\\n").count - 1 }
+        return (count("GstX264Enc"), count("avenc_aac") + count("GstVoAacEnc"))
+    }
+
     @Test("srt://:PORT listens: ffmpeg calls and reads 50 frames of 320x240")
     func srtListener() async throws {
         let port = StreamPorts.take()

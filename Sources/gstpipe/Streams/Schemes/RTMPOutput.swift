@@ -67,6 +67,9 @@ struct RTMPOutput: StreamOutput {
     /// Its receivers refuse pictures alone.
     var needsAudio: Bool { true }
 
+    /// The bitrate it sets on its encoder (`start`): two outputs share one only at the same.
+    var encoderSettings: String { "bitrate=\(bitrate.map(String.init) ?? "suited to the size")" }
+
     /// flvmux writes no index to seek by, which a stream has no use for.
     func muxerProperties(_ settings: StreamSettings) -> [(name: String, value: ElementSpec.Value)] {
         [("streamable", .text("true"))]

@@ -26,6 +26,9 @@ struct WHIPOutput: StreamOutput {
 
     var format: OutputFormat { .webrtc(codec: codec) }
 
+    /// Its encoder follows the WHIP server's receiver (key frames as it asks): never shared.
+    var sharesEncoder: Bool { false }
+
     /// sync: a file input is sent at its own pace. The publisher takes the frames from its input pad.
     var sinkChain: [ElementSpec] {
         [ElementSpec("fakesink", [("sync", .text("true")), ("async", .text("false"))])]

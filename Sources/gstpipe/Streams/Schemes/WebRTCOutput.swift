@@ -31,6 +31,9 @@ struct WebRTCOutput: StreamOutput {
     /// One encode, at the ladder's top rate: the rungs below it are not encoded yet.
     var format: OutputFormat { .webrtc(codec: codec, bitrate: ladder.rungs[0].bitrate) }
 
+    /// Its encoders follow its viewers (a ladder of rungs, a key frame as each joins): never shared.
+    var sharesEncoder: Bool { false }
+
     /// sync: a file input is sent at its own pace, not as fast as it decodes.
     var sinkChain: [ElementSpec] {
         [ElementSpec("appsink", [("sync", .text("true")), ("async", .text("false")), ("max-buffers", .text("60"))])]
