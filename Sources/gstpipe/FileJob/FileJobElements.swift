@@ -108,7 +108,7 @@ struct FileJobElements {
     }
 
     /// uridecodebin, converters and `upright` into the input's junction; the audio branches beside it.
-    private static func buildInput(
+    static func buildInput(
         _ input: FileJob.Input, of job: FileJob, outputs: [Output], in pipeline: Pipeline
     ) throws(GStreamerError) -> Input {
         let junction = try element(named: FileJob.inputJunction, in: pipeline)
@@ -146,7 +146,7 @@ struct FileJobElements {
     }
 
     /// The chain of `file` after its junction: converter, encoder, muxer, sink, and its audio branch.
-    private static func buildOutput(
+    static func buildOutput(
         _ file: FileJob.Output, of job: FileJob, sharing shared: SharedVideo? = nil, audioFromGroup: Bool = false,
         in pipeline: Pipeline
     ) throws(GStreamerError) -> Output {
@@ -214,7 +214,7 @@ struct FileJobElements {
     }
 
     /// The muxer (if the format has one) and the sink elements of `file`'s chain, appended to `chain`.
-    private static func buildEnd(
+    static func buildEnd(
         of file: FileJob.Output, settings: StreamSettings, sequence: Bool, onto chain: inout [Element], in bin: Bin
     ) throws(GStreamerError) -> (muxer: Element?, sink: Element?) {
         let index = file.index
@@ -243,227 +243,11 @@ struct FileJobElements {
         return (muxer, sink)
     }
 
-    /// Silence for an output whose receivers refuse pictures alone, when nothing else feeds its audio.
-    private static func silenceIfNeeded(
-        for file: FileJob.Output, muxer: Element?, hasAudio: Bool, in bin: Bin
-    ) throws(GStreamerError) -> [Element] {
-        guard file.media == .video, file.stream?.needsAudio == true, let muxer, !hasAudio else { return [] }
-        let silence = try buildSilence(index: file.index, format: file.format, into: muxer, in: bin)
-        try endSilence(silence[0], withVideoInto: muxer)
-        return silence
-    }
-
-    /// A shared encoder (`SharedEncodes`): from the junction of its group's leader, the converter, what
-    /// the leader's chain has before its encoder, the encoder, and a tee that each output's chain starts at.
-    struct SharedVideo {
-        let converter: Element
-        let encoder: Element
-        let tee: Element
-        let elements: [Element]
-    }
-
-    /// The shared encoder of the group `leader` leads.
-    private static func buildSharedVideo(
-        for leader: FileJob.Output, of job: FileJob, in pipeline: Pipeline
-    ) throws(GStreamerError) -> SharedVideo {
-        let junction = try element(named: leader.junction, in: pipeline)
-        let bin = try parentBin(of: junction)
-        let index = leader.index
-        var chain = [try ElementSpec("videoconvert").make(named: "gstpipe-encode\(index)", in: bin)]
-        if job.uprightOutputs { chain.append(try FileJob.upright.make(in: bin)) }
-        let (specs, encoderAt) = SharedEncodes.split(leader)
-        for (position, spec) in specs[...encoderAt].enumerated() {
-            chain.append(try spec.make(named: position == encoderAt ? "gstpipe-videoencoder\(index)" : nil, in: bin))
-        }
-        let encoder = chain.last!
-        let tee = try ElementSpec("tee").make(named: "gstpipe-encoded\(index)", in: bin)
-        chain.append(tee)
-        try checkCaps(through: junction, to: chain[0])
-        try link([junction] + chain)
-        return SharedVideo(converter: chain[0], encoder: encoder, tee: tee, elements: chain)
-    }
-
-    /// The chain of `file` after a shared encoder's tee: a queue and h264parse
-    /// (`SharedEncodes.branchSpecs`), what `file`'s chain has after its encoder (a payloader), its muxer
-    /// and sink. The branch the description wrote to `file` is taken out, but for the leader's.
-    private static func buildOutput(
-        _ file: FileJob.Output, of job: FileJob, after shared: SharedVideo, audioFromGroup: Bool, in pipeline: Pipeline
-    ) throws(GStreamerError) -> Output {
-        let bin = try parentBin(of: shared.tee)
-        let junction = shared.converter.pad(named: "sink")?.peer?.parentElement
-        if junction?.name != file.junction, let own = pipeline.element(named: file.junction) {
-            SharedEncodes.removeBranch(to: own)
-        }
-        let (specs, encoderAt) = SharedEncodes.split(file)
-        var chain: [Element] = []
-        for spec in SharedEncodes.branchSpecs(for: file) + specs[(encoderAt + 1)...] {
-            chain.append(try spec.make(named: chain.isEmpty ? "gstpipe-encodedqueue\(file.index)" : nil, in: bin))
-        }
-        let (muxer, sink) = try buildEnd(of: file, settings: job.streamSettings, sequence: false, onto: &chain, in: bin)
-        try link([shared.tee] + chain)
-        var audio: AudioBranch?
-        if job.input != nil, let audioEncoder = file.audioEncoder {
-            audio = try buildAudioBranch(
-                index: file.index, encoder: audioEncoder, caps: file.format.audioInput,
-                then: file.stream?.audioSinkChain ?? [], in: pipeline)
-        }
-        let silence = try silenceIfNeeded(
-            for: file, muxer: muxer, hasAudio: audio != nil || audioFromGroup, in: bin)
-        return Output(
-            file: file, converter: shared.converter, encoder: shared.encoder, muxer: muxer, sink: sink, audio: audio,
-            elements: shared.elements + chain + (audio?.elements ?? []) + silence)
-    }
-
-    /// The encoded audio of the output in each group that gets the input's audio, also into the muxers of
-    /// the outputs of its group that take the same encoding (`receivers`: output to the one with the
-    /// branch): a tee after the branch's encoder and a queue a muxer, linked to the muxers with the
-    /// branch (`FileJobRun`).
-    private static func shareAudio(among outputs: inout [Output], receivers: [Int: Int]) throws(GStreamerError) {
-        for source in Set(receivers.values) {
-            guard let from = outputs.firstIndex(where: { $0.file.index == source }), var branch = outputs[from].audio,
-                branch.sink == nil, let muxer = outputs[from].muxer, let bin = branch.encoder.parent as? Bin
-            else { continue }
-            let tee = try ElementSpec("tee").make(named: "gstpipe-audioencoded\(source)", in: bin)
-            try branch.encoder.link(to: tee)
-            branch.tee = tee
-            let targets = [from] + outputs.indices.filter { receivers[outputs[$0].file.index] == source }
-            for target in targets {
-                guard let targetMuxer = target == from ? muxer : outputs[target].muxer else { continue }
-                let queue = try SharedEncodes.queue.make(
-                    named: "gstpipe-audioencodedqueue\(outputs[target].file.index)", in: bin)
-                try tee.link(to: queue)
-                branch.muxerQueues.append((queue, targetMuxer))
-                if target != from { outputs[target].elements.append(queue) }
-            }
-            outputs[from].audio = branch
-            outputs[from].elements += [tee] + branch.muxerQueues.map(\.queue)
-        }
-    }
-
-    /// The source of the silence an output gets when its receivers refuse a stream without sound
-    /// (`StreamOutput.needsAudio`) and nothing else feeds its audio. Live, whatever the input: such an
-    /// output's sink keeps the clock's pace (RTMP's), and a source that is not live runs ahead of the
-    /// pictures as far as the queues let it. Measured with a 6 s file without audio into `rtmp://`: the
-    /// input's audio branch (a queue of 30 s, sized for x264's lookahead) filled with silence, and after
-    /// the last frame the muxer sent on the 30 s it held, at the sink's pace: the viewers saw the last
-    /// frame held for half a minute (or until Ctrl-C), the stream's audio ending at 36.0 s. Live, the
-    /// silence is made as the clock goes, and ends with the pictures (`endSilence`).
-    static func silenceSource(index: Int, in bin: Bin) throws(GStreamerError) -> Element {
-        try ElementSpec("audiotestsrc", [("wave", .text("silence")), ("is-live", .text("true"))]).make(
-            named: "gstpipe-silence\(index)", in: bin)
-    }
-
-    /// Silence in `format`'s audio, into `muxer`, for an output whose receivers refuse a stream without
-    /// sound when no input's audio can feed it: `silenceSource`, converted and encoded. The source comes
-    /// first in the elements returned.
-    static func buildSilence(
-        index: Int, format: OutputFormat, into muxer: Element, in bin: Bin
-    ) throws(GStreamerError) -> [Element] {
-        let encoder = (format.audioEncoders ?? []).first { GStreamer.hasElement(named: $0) } ?? ""
-        var specs = [ElementSpec("audioconvert"), ElementSpec("audioresample")]
-        if let caps = format.audioInput { specs.append(ElementSpec("capsfilter", [("caps", .text(caps))])) }
-        specs.append(ElementSpec(encoder))
-        var elements = [try silenceSource(index: index, in: bin)]
-        for spec in specs { elements.append(try spec.make(in: bin)) }
-        try link(elements)
-        try linkAudio(from: elements.last!, into: muxer)
-        return elements
-    }
-
-    /// Silence into the audio branch of `output`, whose input turned out to have no audio (or none that
-    /// decodes) as the pipeline starts: `silenceSource`, started in the starting pipeline, ended with
-    /// the output's pictures. The branch is then linked to the muxer as the input's audio would be.
-    static func feedSilence(into branch: AudioBranch, of output: Output) throws(GStreamerError) {
-        guard let bin = branch.converter.parent as? Bin else {
-            throw GStreamerError(kind: .core, message: "\(branch.converter.name) is in no bin")
-        }
-        let silence = try silenceSource(index: output.file.index, in: bin)
-        try silence.link(to: branch.converter)
-        guard let muxer = output.muxer else {
-            throw GStreamerError(kind: .core, message: "\(output.file.path) has no muxer to put silence in")
-        }
-        try endSilence(silence, withVideoInto: muxer)
-        try silence.syncStateWithParent()
-    }
-
-    /// Ends `silence` (an audiotestsrc) when the video that goes beside it ends at `muxer`'s video input:
-    /// the muxer finishes once every input has. There, not where the video is converted: between the two,
-    /// the queues after an encoder that outputs share (`SharedEncodes`) hold seconds of a file's video
-    /// ahead of the clock, and its end came there while the silence had sent 0.9 s of a 6 s file's.
-    static func endSilence(_ silence: Element, withVideoInto muxer: Element) throws(GStreamerError) {
-        let linked = muxer.pads.filter { $0.direction == .sink }.compactMap { pad in pad.peer.map { (pad, $0) } }
-        guard let input = linked.first(where: { $0.1.queryCaps().mediaType?.hasPrefix("video/") == true })?.0 else {
-            throw GStreamerError(kind: .core, message: "\(muxer.name) has no video linked", source: muxer.name)
-        }
-        // The probe holds the source's wrapper (one made here: a weak one would be gone at once); the
-        // pipeline's pads and elements live as long as the run.
-        input.addProbe(.eventDownstream) { info in
-            if info.event?.typeName == "eos" { _ = silence.send(.endOfStream) }
-            return .ok
-        }
-    }
-
-    /// Links `encoder`'s output to a pad `muxer` makes on request for audio: one named so (flvmux's
-    /// "audio", mp4mux's "audio_%u"; hlssink2's "audio", whose templates take any caps, so that caps
-    /// alone would choose its "video"), else the first whose caps take the encoder's (mpegtsmux's
-    /// "sink_%d"). The muxer may be in a `( ... )` bin of the description, the encoder in the pipeline.
-    static func linkAudio(from encoder: Element, into muxer: Element) throws(GStreamerError) {
-        let encoded = try pad("src", of: encoder)
-        let templates = muxer.padTemplates.filter { $0.direction == .sink && $0.presence == .request }
-        let offered = encoded.queryCaps()
-        guard
-            let template = templates.first(where: { $0.name.hasPrefix("audio") })
-                ?? templates.first(where: { $0.caps.canIntersect(offered) })
-        else {
-            throw GStreamerError(kind: .invalidArgument, message: "\(muxer.name) takes no audio", source: muxer.name)
-        }
-        let input = try muxer.requestPad(template.name)
-        do {
-            try encoded.linkAcrossBins(to: input)
-        } catch {
-            muxer.releaseRequestPad(input)
-            throw error
-        }
-    }
-
-    /// The branch that takes the input's audio to an output's muxer, beside its video; linked at
-    /// neither end yet: `DecodedPads` links its input, `FileJobRun` its encoder once the input shows
-    /// it has audio (a muxer pad that never gets data stalls the muxer, and mp4mux keeps an empty
-    /// track for a pad given back). With `sinks` (an output whose audio has a sink of its own), the
-    /// encoder is linked to them here: a sink that never gets data holds nothing up.
-    private static func buildAudioBranch(
-        index: Int, encoder: String, caps: String?, then sinks: [ElementSpec], in bin: Bin
-    ) throws(GStreamerError) -> AudioBranch {
-        var branch = AudioBranch(
-            converter: try ElementSpec("audioconvert").make(named: "gstpipe-audio\(index)", in: bin),
-            // Sized in time only, far above any encoder's latency: x264 holds seconds of frames while
-            // the muxer waits for them, and a one-second audio queue would fill and block the demuxer
-            // (a hang at 0% CPU).
-            queue: try ElementSpec(
-                "queue",
-                [
-                    ("max-size-buffers", .text("0")), ("max-size-bytes", .text("0")),
-                    ("max-size-time", .text("30000000000"))
-                ]
-            ).make(named: "gstpipe-audioqueue\(index)", in: bin),
-            resampler: try ElementSpec("audioresample").make(named: "gstpipe-audioresample\(index)", in: bin),
-            encoder: try ElementSpec(encoder).make(named: "gstpipe-audioencoder\(index)", in: bin))
-        if let caps {
-            branch.caps = try ElementSpec("capsfilter", [("caps", .text(caps))]).make(in: bin)
-        }
-        for (position, spec) in sinks.enumerated() {
-            let name = position == sinks.count - 1 ? "gstpipe-audiooutput\(index)" : nil
-            branch.sinkChain.append(try spec.make(named: name, in: bin))
-        }
-        try link(branch.elements)
-        return branch
-    }
-
     /// One image from a stream a tee shares: the first frame goes into the encoder, then end of
     /// stream, and every later frame and event is dropped before it, answered as delivered. The other
     /// branches run on; an encoder's own snapshot (end of stream answered upstream) would stop them
     /// all, and so would an event (a tag update) refused by the ended encoder.
-    private static func keepFirstFrame(into encoderInput: Pad) throws(GStreamerError) {
+    static func keepFirstFrame(into encoderInput: Pad) throws(GStreamerError) {
         guard let feeder = encoderInput.peer else {
             throw GStreamerError(kind: .core, message: "the image encoder's input is not linked")
         }
@@ -479,7 +263,7 @@ struct FileJobElements {
         }
     }
 
-    private static func link(_ chain: [Element]) throws(GStreamerError) {
+    static func link(_ chain: [Element]) throws(GStreamerError) {
         for (upstream, downstream) in zip(chain, chain.dropFirst()) {
             try upstream.link(to: downstream)
         }
@@ -489,7 +273,7 @@ struct FileJobElements {
     /// reaches it from the description cannot go into `converter` (`noise ! audioconvert ! out.mp4`),
     /// naming the user's element. Checked before the junction is linked on, whose own link error
     /// would name the junction.
-    private static func checkCaps(through junction: Element, to converter: Element) throws(GStreamerError) {
+    static func checkCaps(through junction: Element, to converter: Element) throws(GStreamerError) {
         let junctionInput = try pad("sink", of: junction)
         // What the description's element before the junction gives, against what the converter takes.
         guard junctionInput.peerCaps().canIntersect(try pad("sink", of: converter).queryCaps()) else {
@@ -499,7 +283,7 @@ struct FileJobElements {
     }
 
     /// As `checkCaps(through:to:)`, for the decoded stream going into the description's first element.
-    private static func checkCaps(from converter: Element, through junction: Element) throws(GStreamerError) {
+    static func checkCaps(from converter: Element, through junction: Element) throws(GStreamerError) {
         let junctionOutput = try pad("src", of: junction)
         guard junctionOutput.peerCaps().canIntersect(try pad("src", of: converter).queryCaps()) else {
             let downstream = junctionOutput.peer?.parentElement?.name ?? junction.name
@@ -507,7 +291,7 @@ struct FileJobElements {
         }
     }
 
-    private static func element(named name: String, in pipeline: Pipeline) throws(GStreamerError) -> Element {
+    static func element(named name: String, in pipeline: Pipeline) throws(GStreamerError) -> Element {
         guard let element = pipeline.element(named: name) else {
             throw GStreamerError(kind: .core, message: "the description has no element \(name)")
         }
@@ -515,64 +299,17 @@ struct FileJobElements {
     }
 
     /// The bin the junction is in: the pipeline, or a `( ... )` bin of the description.
-    private static func parentBin(of element: Element) throws(GStreamerError) -> Bin {
+    static func parentBin(of element: Element) throws(GStreamerError) -> Bin {
         guard let bin = element.parent as? Bin else {
             throw GStreamerError(kind: .core, message: "\(element.name) is in no bin", source: element.name)
         }
         return bin
     }
 
-    private static func pad(_ name: String, of element: Element) throws(GStreamerError) -> Pad {
+    static func pad(_ name: String, of element: Element) throws(GStreamerError) -> Pad {
         guard let pad = element.pad(named: name) else {
             throw GStreamerError(kind: .core, message: "\(element.name) has no \(name) pad", source: element.name)
         }
         return pad
-    }
-}
-
-/// Links the decoding source's pads as they appear (uridecodebin's pad-added, on a streaming
-/// thread): the first stream of the description's kind to the decoded converter, and the input's
-/// audio to each audio branch still waiting for it until the branches are decided (`closeAudio`,
-/// at the first no-more-pads). Each is linked once: a chained file's later streams are not linked
-/// again (their caps may differ from what the encoders started with).
-final class DecodedPads: Sendable {
-    private struct State {
-        var decodedLinked = false
-        var audioClosed = false
-    }
-
-    private let state = Locked(State())
-    private let decodedInput: Pad
-    private let media: MediaKind
-    /// Held as long as the source holds its handler: the branches outlive their removal from the bin.
-    let branches: [FileJobElements.AudioBranch]
-
-    init(decodedInput: Pad, media: MediaKind, branches: [FileJobElements.AudioBranch]) {
-        self.decodedInput = decodedInput
-        self.media = media
-        self.branches = branches
-    }
-
-    /// Links `pad` where its stream goes, if anywhere; a stream that cannot link (no decoder: caps
-    /// that are not raw) stays unlinked, as do streams of other kinds (subtitles).
-    func link(_ pad: Pad) {
-        guard let type = pad.currentCaps?.mediaType ?? pad.queryCaps().mediaType else { return }
-        state.withLock { state in
-            if type.hasPrefix("\(media)/") {
-                guard !state.decodedLinked else { return }
-                state.decodedLinked = (try? pad.link(to: decodedInput)) != nil
-            } else if media == .video && type.hasPrefix("audio/") && !state.audioClosed {
-                for branch in branches {
-                    guard let input = branch.converter.pad(named: "sink"), !input.isLinked else { continue }
-                    // The branch is in the pipeline; the source may be in a `( ... )` bin.
-                    if (try? pad.linkAcrossBins(to: input)) != nil { return }
-                }
-            }
-        }
-    }
-
-    /// No audio branch is linked from now on: each has got the input's audio or been taken out.
-    func closeAudio() {
-        state.withLock { $0.audioClosed = true }
     }
 }
