@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GStreamerWebRTC
 import GstPipeParsing
 import Synchronization
 
@@ -34,6 +35,14 @@ package final class WebRTCViewer: Sendable {
         var caps: Caps?
         var soundCaps: Caps?
         var closed = false
+        /// The ladder rung whose frames the viewer gets (0 the top), and the one it moves to at that
+        /// rung's next key frame.
+        var rung = 0
+        var nextRung: Int?
+        /// What chooses its rung, from its receiver reports (`ViewerBandwidth`); nil for one encode.
+        var bandwidth: ViewerBandwidth?
+        /// The last receiver report read from webrtcbin's statistics: one not changed since is no new one.
+        var lastReport: [Double]?
     }
 
     /// When the viewer last sent RTCP (its receiver reports), or when it came; apart from `state`,
@@ -49,6 +58,8 @@ package final class WebRTCViewer: Sendable {
     }
 
     private let liveness = Liveness()
+    /// The SSRC the video is sent from: its receiver reports are about it.
+    private let videoSSRC: UInt32
 
     /// Builds the viewer's pipeline for `offer` and starts it (nothing flows until it is negotiated):
     /// a branch for the video the offer takes, and one for the sound when `media` has sound and the
@@ -64,6 +75,7 @@ package final class WebRTCViewer: Sendable {
         // sync). Without, a browser routes packets by payload type alone, and Chromium dropped
         // every Opus packet when the offer's audio section came before an unanswered video one.
         let (videoSSRC, audioSSRC) = Self.ssrcs()
+        self.videoSSRC = videoSSRC
         var branches: [String] = []
         if let codec = media.video, let payloadType = offer.videoPayloadType {
             let rtpCaps =
@@ -223,23 +235,91 @@ package final class WebRTCViewer: Sendable {
         }
     }
 
-    /// Takes one encoded frame from the shared encoder, meant for the clock time `time` in the run:
-    /// passed on when the viewer is negotiated and has had a key frame. Returns true when the viewer
-    /// is waiting for a key frame.
-    package func take(_ buffer: Buffer, caps: Caps?, time: ClockTime?) -> Bool {
-        guard let feed else { return false }
-        let (push, newCaps) = state.withLock { state -> (Bool, Caps?) in
-            guard state.negotiated, !state.closed else { return (false, nil) }
-            if state.waitingForKey && buffer.isDeltaUnit { return (false, nil) }
-            state.waitingForKey = false
-            guard let caps, state.caps.map({ $0 != caps }) ?? true else { return (true, nil) }
+    /// What became of a frame offered to a viewer (`take`).
+    package enum Taken: Sendable {
+        /// Sent, or not for this viewer (another rung's, or before it is negotiated).
+        case done
+        /// Not sent: the viewer waits for a key frame of the frame's rung (its first, or the next rung's).
+        case waitingForKey
+        /// Sent, and the viewer moved to the frame's rung with it (its key frame).
+        case moved
+    }
+
+    /// Takes one encoded frame of ladder rung `rung` (0 the top, the one encode without a ladder), meant
+    /// for the clock time `time` in the run: passed on when the viewer is negotiated, watches that rung
+    /// and has had a key frame of it. A viewer moving to another rung (`move`) keeps the frames of its
+    /// rung until a key frame of the next comes, which it switches at: its picture never breaks.
+    @discardableResult
+    package func take(_ buffer: Buffer, caps: Caps?, time: ClockTime?, rung: Int = 0) -> Taken {
+        guard let feed else { return .done }
+        enum Outcome { case skip, wait, push(Caps?, moved: Bool) }
+        let outcome = state.withLock { state -> Outcome in
+            guard state.negotiated, !state.closed else { return .skip }
+            var moved = false
+            if rung == state.nextRung {
+                if buffer.isDeltaUnit { return .wait }
+                (state.rung, state.nextRung, state.waitingForKey, moved) = (rung, nil, false, true)
+            } else if rung == state.rung {
+                if state.waitingForKey && buffer.isDeltaUnit { return .wait }
+                state.waitingForKey = false
+            } else {
+                return .skip
+            }
+            guard let caps, state.caps.map({ $0 != caps }) ?? true else { return .push(nil, moved: moved) }
             state.caps = caps
-            return (true, caps)
+            return .push(caps, moved: moved)
         }
-        guard push else { return state.withLock { $0.negotiated && $0.waitingForKey } }
-        if let newCaps { feed.caps = newCaps }
-        if let own = stamp(buffer, time: time) { feed.push(own) }
-        return false
+        switch outcome {
+        case .skip: return .done
+        case .wait: return .waitingForKey
+        case .push(let newCaps, let moved):
+            if let newCaps { feed.caps = newCaps }
+            if let own = stamp(buffer, time: time) { feed.push(own) }
+            return moved ? .moved : .done
+        }
+    }
+
+    /// The rung the viewer watches, and the one it moves to at that rung's next key frame, if any.
+    package var rungs: (watched: Int, next: Int?) { state.withLock { ($0.rung, $0.nextRung) } }
+
+    /// Moves the viewer to ladder rung `rung` at its next key frame (at once back, when it is the rung
+    /// it watches). Returns false when it is on its way there or there already.
+    @discardableResult
+    package func move(to rung: Int) -> Bool {
+        state.withLock { state in
+            if rung == state.rung {
+                defer { state.nextRung = nil }
+                return state.nextRung != nil
+            }
+            defer { state.nextRung = rung }
+            return state.nextRung != rung
+        }
+    }
+
+    /// Reads the viewer's newest receiver report about its video from webrtcbin's statistics (the
+    /// remote-inbound-rtp of its SSRC: fraction lost, jitter, round trip) and gives it to its estimate
+    /// (`ViewerBandwidth`, made for `bitrates` the first time): returns the rung the estimate chooses,
+    /// nil when no new report came since the last call (a browser sends about one a second).
+    package func adapt(bitrates: [Int], at time: Duration) async -> Int? {
+        guard bitrates.count > 1, let statistics = try? await WebRTCBin(webrtcbin).statistics() else { return nil }
+        let report = statistics.lazy.compactMap { field -> Structure? in
+            guard case .structure(let stream) = field.value, stream.value("type")?.enumNick == "remote-inbound-rtp",
+                stream.uint("ssrc") == UInt(self.videoSSRC)
+            else { return nil }
+            return stream
+        }.first
+        guard let report, let lost = report.double("fraction-lost") else { return nil }
+        let jitter = report.double("jitter") ?? 0
+        let roundTrip = report.double("round-trip-time").flatMap { $0 > 0 ? $0 : nil }
+        let packetsLost = Double(report.int("packets-lost") ?? 0)
+        return state.withLock { state -> Int? in
+            let seen = [lost, jitter, roundTrip ?? 0, packetsLost]
+            guard seen != state.lastReport else { return nil }
+            state.lastReport = seen
+            if state.bandwidth == nil { state.bandwidth = ViewerBandwidth(bitrates: bitrates, startingOn: state.rung) }
+            return state.bandwidth?.take(
+                ViewerBandwidth.Report(time: time, fractionLost: lost, jitter: jitter, roundTrip: roundTrip))
+        }
     }
 
     /// Takes one Opus packet from the shared audio encoder, meant for the clock time `time` in the run:

@@ -149,8 +149,9 @@ struct FileJobElements {
                 specs[specs.count - 1].properties.append(("snapshot", .text("true")))
             }
             // The encoder: the first element that is neither caps nor a queue (`webrtc://`'s) nor a rate
-            // keeper (RTMP's) before it.
-            let encoderAt = specs.firstIndex { !["capsfilter", "queue", "videorate"].contains($0.factory) } ?? 0
+            // keeper (RTMP's) before it, nor the tee and scaler of a `webrtc://` ladder's top rung.
+            let skipped = ["capsfilter", "queue", "videorate", "tee", "videoscale"]
+            let encoderAt = specs.firstIndex { !skipped.contains($0.factory) } ?? 0
             var made: [Element] = []
             for (position, spec) in specs.enumerated() {
                 made.append(try spec.make(named: position == encoderAt ? "gstpipe-videoencoder\(index)" : nil, in: bin))
