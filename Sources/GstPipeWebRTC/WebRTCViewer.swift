@@ -173,9 +173,19 @@ package final class WebRTCViewer: Sendable {
                 let fec = try? Value(parsing: "ulp-red", as: "GstWebRTCFECType")
             {
                 try? transceiver.setValue(fec, ofProperty: "fec-type")
+                if let percentage = try? Value(parsing: String(Self.fecPercentage), as: "guint") {
+                    try? transceiver.setValue(percentage, ofProperty: "fec-percentage")
+                }
             }
         }
     }
+
+    /// The share of the video's packets that FEC protects, in percent. webrtcbin's default is 100: a
+    /// FEC packet for each packet sent, which doubled what a rung sends (a 400 kbit/s rung went out at
+    /// about 1.3 Mbit/s with retransmissions, through a 600 kbit/s link that then lost a packet in
+    /// three), so a viewer moved down for its link still overflowed it. Losses beyond what this repairs
+    /// are for RTX, and a link that loses many for a lower rung.
+    static let fecPercentage = 10
 
     /// Two SSRCs for a viewer's video and sound: random (RFC 3550), not zero, not the same.
     private static func ssrcs() -> (video: UInt32, audio: UInt32) {
@@ -190,8 +200,23 @@ package final class WebRTCViewer: Sendable {
     /// out if they are loopback), then the answer with every candidate (and each host candidate again
     /// at `ice`'s public address) is returned for the viewer. Frames flow from here on.
     package func answer(_ offer: ViewerOffer, ice: ICESettings) async throws(WebRTCNegotiation.Failure) -> String {
-        try await WebRTCNegotiation(webrtcbin: webrtcbin).answer(offer.sdp, ice: ice) {
+        try await WebRTCNegotiation(webrtcbin: webrtcbin).answer(offer.sdp, ice: ice) { [webrtcbin] in
+            Self.boundRetransmissions(in: webrtcbin)
             state.withLock { $0.negotiated = true }
+        }
+    }
+
+    /// How old a packet may be and still be sent again on a NACK, in milliseconds.
+    static let retransmissionHistory = 300
+
+    /// Keeps the packets for retransmission (RTX) `retransmissionHistory` long rather than the last 100
+    /// (webrtcbin's `rtprtxsend`, made as the answer is set): on a congested link a browser asks again
+    /// and again for packets that were lost, and their copies are lost too; with a 250 kbit/s rung's
+    /// 100 packets (3 s) the retransmissions doubled what went out.
+    private static func boundRetransmissions(in webrtcbin: Element) {
+        for rtx in (webrtcbin as? Bin)?.allElements ?? [] where rtx.factoryName == "rtprtxsend" {
+            try? rtx.set("max-size-packets", fromString: "0")
+            try? rtx.set("max-size-time", fromString: String(retransmissionHistory))
         }
     }
 

@@ -199,9 +199,10 @@ package final class WebRTCViewers: Sendable {
             guard bitrates.count > 1 else { continue }
             let viewers = shared.state.withLock { Array($0.viewers.values) }
             for viewer in viewers {
-                if let rung = await viewer.adapt(bitrates: bitrates, at: ContinuousClock.now - start) {
+                guard let rung = await viewer.adapt(bitrates: bitrates, at: ContinuousClock.now - start),
                     move(viewer, to: rung)
-                }
+                else { continue }
+                note("viewer \(viewer.number) moves to \(Self.shown(ladder.rungs[rung].rung)) (its link's estimate)")
             }
         }
     }
@@ -218,10 +219,18 @@ package final class WebRTCViewers: Sendable {
         return true
     }
 
-    private func move(_ viewer: WebRTCViewer, to rung: Int) {
-        guard viewer.move(to: rung) else { return }
+    @discardableResult
+    private func move(_ viewer: WebRTCViewer, to rung: Int) -> Bool {
+        guard viewer.move(to: rung) else { return false }
         updateValves()
         Self.requestKeyFrame(of: rung, from: sources, shared: shared, limited: false)
+        return true
+    }
+
+    /// A rung as a note says it: `320x180 at 250 kbit/s`, `the source's size at 2500 kbit/s`.
+    private static func shown(_ rung: WebRTCLadder.Rung) -> String {
+        let size = rung.width.flatMap { width in rung.height.map { "\(width)x\($0)" } } ?? "the source's size"
+        return "\(size) at \(rung.bitrate / 1000) kbit/s"
     }
 
     /// The rung the viewer with session `id` watches, and the one it moves to next; nil for no viewer.

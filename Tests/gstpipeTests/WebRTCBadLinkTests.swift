@@ -1,0 +1,138 @@
+import Foundation
+import Testing
+
+/// A viewer whose link drops to 600 kbit/s partway through, with headless Chromium as the viewer and
+/// its `getStats()` as the judge (`WebRTCBadLinkPage`): two network namespaces side by side, each
+/// with gstpipe serving the same 640x360 30 frames a second SMPTE bars (their corner is noise, so
+/// an encode uses its whole bit rate) and one browser watching; one with a ladder (1.5 Mbit/s and
+/// 320x180 at 250 kbit/s, the default ladder's lowest), one with `?ladder=off` (one encode at 2 Mbit/s). The link is loopback,
+/// limited by `tc qdisc ... tbf` (this kernel has tbf, not netem) in both at once: unlimited for
+/// `before`, 600 kbit/s for `limited`, unlimited again for `after`.
+@Suite(
+    "WebRTCBadLinkTests", .serialized,
+    .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"),
+    .enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/sbin/tc"), "tc is not installed (iproute2)"))
+struct WebRTCBadLinkTests {
+    static let before: TimeInterval = 8
+    static let limited: TimeInterval = 20
+    static let after: TimeInterval = 45
+    /// The token bucket: 600 kbit/s, a burst of two frames' packets, at most 100 ms queued.
+    static let limit = ["rate", "600kbit", "burst", "20kb", "latency", "100ms"]
+
+    /// One side: its server and the browser watching it.
+    struct Side {
+        let namespace: NetworkNamespace
+        let server: Spawned
+        let session: BrowserSession
+    }
+
+    static func serve(_ uri: String) async throws -> Side {
+        let namespace = try await NetworkNamespace()
+        let server = namespace.run(
+            CLI.binary.path,
+            [
+                "videotestsrc", "is-live=true", "pattern=smpte", "!", "video/x-raw,width=640,height=360,framerate=30/1",
+                "!", uri
+            ])
+        guard await namespace.waitForListener(8890) else {
+            let result = await server.finish(timeout: 5)
+            Issue.record("gstpipe did not listen: \(result.stderr)")
+            throw NetworkNamespace.NamespaceError(message: "no server")
+        }
+        let seconds = Int(before + limited + after)
+        let session = try await BrowserSession(
+            in: namespace, query: "endpoint=\(WebRTCTests.endpoint)&seconds=\(seconds)", page: WebRTCBadLinkPage.html)
+        return Side(namespace: namespace, server: server, session: session)
+    }
+
+    /// `tc qdisc` in `namespace` with `arguments` (on loopback's root).
+    static func tc(_ namespace: NetworkNamespace, _ arguments: [String]) async -> CLIResult {
+        await namespace.run("/usr/sbin/tc", ["qdisc"] + arguments).finish(timeout: 10)
+    }
+
+    /// What a viewer saw once a second, from its report.
+    struct Sample {
+        let at: Date
+        let frames: Double
+        let height: Int
+        let freezeTime: Double
+
+        init(_ entry: [String: Any]) {
+            let number = { (name: String) in (entry[name] as? NSNumber)?.doubleValue ?? 0 }
+            at = Date(timeIntervalSince1970: number("at") / 1000)
+            frames = number("frames")
+            height = Int(number("height"))
+            freezeTime = number("freezeTime")
+        }
+    }
+
+    /// Frames a second decoded between `start` and `end`, from the samples nearest inside them.
+    static func fps(_ samples: [Sample], from start: Date, to end: Date) -> Double {
+        let inside = samples.filter { $0.at >= start && $0.at <= end }
+        guard let first = inside.first, let last = inside.last, last.at > first.at else { return 0 }
+        return (last.frames - first.frames) / last.at.timeIntervalSince(first.at)
+    }
+
+    /// Seconds frozen between `start` and `end` (Chromium's totalFreezesDuration grows when a freeze ends).
+    static func frozen(_ samples: [Sample], from start: Date, to end: Date) -> Double {
+        let inside = samples.filter { $0.at >= start && $0.at <= end }
+        return (inside.last?.freezeTime ?? 0) - (inside.first?.freezeTime ?? 0)
+    }
+
+    @Test(
+        "600 kbit/s for 20 s: the ladder's viewer moves down within seconds, keeps 20 frames a second, freezes far less than one encode's, comes back up",
+        .browser, .timeLimit(.minutes(3)))
+    func ladderAgainstOneEncode() async throws {
+        let ladder = try await Self.serve("webrtc://127.0.0.1:8890/live?ladder=640x360:1500,320x180:250")
+        let off = try await Self.serve("webrtc://127.0.0.1:8890/live?ladder=off")
+        let sides = [ladder, off]
+        // The viewers connect (a second or two), then watch unlimited for `before`.
+        try await Task.sleep(for: .seconds(2 + Self.before))
+        let limitedAt = Date()
+        for side in sides {
+            let added = await Self.tc(side.namespace, ["add", "dev", "lo", "root", "tbf"] + Self.limit)
+            #expect(added.status == 0, "tc: \(added.stderr)")
+        }
+        try await Task.sleep(for: .seconds(Self.limited))
+        let liftedAt = Date()
+        for side in sides { _ = await Self.tc(side.namespace, ["del", "dev", "lo", "root"]) }
+        var reports: [[String: Any]] = []
+        var stderr: [String] = []
+        for side in sides {
+            reports.append(await side.session.result(named: "report", timeout: Self.after + 30) ?? [:])
+            await side.session.close()
+            side.server.signal(SIGINT)
+            stderr.append((await side.server.finish(timeout: 20)).stderr)
+        }
+        let comment = Comment(rawValue: "\(reports)\n\(stderr.joined(separator: "\n"))")
+        #expect(reports.allSatisfy { $0["error"] == nil }, comment)
+        let samples = reports.map { ($0["samples"] as? [[String: Any]] ?? []).map(Sample.init) }
+        let (onLadder, onOne) = (samples[0], samples[1])
+        try #require(onLadder.count > 40 && onOne.count > 40, comment)
+
+        // Before: the top rung, 640x360.
+        #expect(onLadder.filter { $0.at < limitedAt }.last?.height == 360, comment)
+        // Down within a few seconds of the limit, and there until it is lifted.
+        let down = onLadder.first { $0.at >= limitedAt && $0.height == 180 }
+        let downAfter = down.map { $0.at.timeIntervalSince(limitedAt) } ?? .infinity
+        #expect(downAfter <= 6, comment)
+        let settled = limitedAt.addingTimeInterval(8)
+        #expect(onLadder.filter { $0.at >= settled && $0.at <= liftedAt }.allSatisfy { $0.height == 180 }, comment)
+        // A moving picture at 20 frames a second or more meanwhile, and far less frozen than one encode.
+        let ladderFPS = Self.fps(onLadder, from: settled, to: liftedAt)
+        let oneFPS = Self.fps(onOne, from: settled, to: liftedAt)
+        let end = liftedAt.addingTimeInterval(4)
+        let ladderFrozen = Self.frozen(onLadder, from: limitedAt, to: end)
+        let oneFrozen = Self.frozen(onOne, from: limitedAt, to: end)
+        #expect(ladderFPS >= 20, comment)
+        #expect(ladderFrozen * 3 < oneFrozen, comment)
+        // Back up to the top rung once the limit is lifted.
+        let up = onLadder.first { $0.at > liftedAt && $0.height == 360 }
+        #expect(up != nil, comment)
+        let heights = { (samples: [Sample]) in samples.map { String($0.height) }.joined(separator: " ") }
+        print(
+            "bad link: ladder down after \(downAfter) s, up after \(up.map { $0.at.timeIntervalSince(liftedAt) } ?? -1) s; "
+                + "limited: ladder \(ladderFPS) fps, \(ladderFrozen) s frozen; one encode \(oneFPS) fps, \(oneFrozen) s "
+                + "frozen\n  ladder heights: \(heights(onLadder))\n  one encode heights: \(heights(onOne))")
+    }
+}
