@@ -134,3 +134,27 @@ struct WebRTCLadderTests {
         #expect(!viewers.move(id, to: 3) && !viewers.move("nobody", to: 1))
     }
 }
+
+/// A ladder the source turns out too small for: a usage error once its size is known, naming the rung.
+@Suite(
+    "WebRTCLadderUsageTests",
+    .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
+struct WebRTCLadderUsageTests {
+    @Test("a rung larger than the source: exit 2, the rung and the source's size named")
+    func rungLargerThanTheSource() async throws {
+        let namespace = try await NetworkNamespace()
+        let result = await namespace.run(
+            CLI.binary.path,
+            [
+                "videotestsrc", "num-buffers=300", "!", "video/x-raw,width=320,height=240", "!",
+                "webrtc://127.0.0.1:8890/live?ladder=640x360:800,320x180:200"
+            ]
+        ).finish(timeout: 60)
+        #expect(result.status == 2, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "ERROR: webrtc://127.0.0.1:8890/live?ladder=640x360:800,320x180:200: the ladder's rung 640x360:800 "
+                    + "is larger than the source (320x240): give rungs no larger than it, or ladder=off"),
+            "\(result.stderr)")
+    }
+}
