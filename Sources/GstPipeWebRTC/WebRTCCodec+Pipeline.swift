@@ -39,7 +39,8 @@ extension WebRTCCodec {
                 "vp8enc", "deadline=1", "cpu-used=8", "lag-in-frames=0", "end-usage=cbr",
                 "target-bitrate=\(bitrate)", "min-quantizer=2", "max-quantizer=63", "buffer-size=1000",
                 "buffer-initial-size=500", "buffer-optimal-size=600", "undershoot=100", "overshoot=15",
-                "dropframe-threshold=30", "max-intra-bitrate=300", "keyframe-max-dist=\(keyFrameDistance)", "error-resilient=default",
+                "dropframe-threshold=30", "max-intra-bitrate=300", "keyframe-max-dist=\(keyFrameDistance)",
+                "error-resilient=default",
                 "threads=1"
             ]
         case .h264:

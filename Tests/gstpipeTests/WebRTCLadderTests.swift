@@ -65,7 +65,8 @@ struct WebRTCLadderTests {
         let top = WebRTCLadderEncode.topChain(of: ladder, codec: .vp8).joined(separator: " ")
         let source = try Pipeline(
             launch: "videotestsrc is-live=true pattern=ball ! video/x-raw,format=I420,width=640,height=360,"
-                + "framerate=30/1 ! tee name=ladder ! \(top) ! appsink name=video sync=false async=false max-buffers=60")
+                + "framerate=30/1 ! tee name=ladder ! \(top) ! appsink name=video sync=false async=false max-buffers=60"
+        )
         let tee = try #require(source.element(named: "ladder"))
         let appsink = try #require(source.element(named: "video"))
         let encode = try WebRTCLadderEncode(ladder: ladder, codec: .vp8, tee: tee, top: appsink) { failure in

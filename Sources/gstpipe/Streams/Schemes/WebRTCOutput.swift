@@ -71,7 +71,8 @@ struct WebRTCOutput: StreamOutput {
             sources = WebRTCViewers.Sources(video: nil, audio: appsink)
         } else {
             sources = WebRTCViewers.Sources(
-                video: appsink, audio: chain.audio?.sink, ladder: try buildLadder(before: chain.encoder, top: appsink, misfit: misfit))
+                video: appsink, audio: chain.audio?.sink,
+                ladder: try buildLadder(before: chain.encoder, top: appsink, misfit: misfit))
         }
         var ice = settings.ice
         ice.localAddresses = WebRTCServer.iceAddresses(for: address.host)
