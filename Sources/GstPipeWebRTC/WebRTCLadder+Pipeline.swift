@@ -90,7 +90,16 @@ package final class WebRTCLadderEncode: Sendable {
             else {
                 throw GStreamerError(kind: .core, message: "a ladder rung's bin has no input or appsink")
             }
-            try tee.requestPad("src_%u").link(to: input)
+            let branchOutput = try tee.requestPad("src_%u")
+            try branchOutput.link(to: input)
+            // The source's size is the top rung's to choose: asked which formats it takes, a lower rung
+            // answers any the asker offers. Its scaler would answer its own size first, and a source
+            // free in its size (noise, videotestsrc) took it: 320x180 where it was 320x240.
+            branchOutput.addProbe(.queryDownstream) { info in
+                guard let query = info.query, query.typeName == "caps" else { return .ok }
+                _ = query.setCapsResult(query.capsFilter ?? .any)
+                return .handled
+            }
             rungs.append(Rung(rung: rung, appsink: appsink, valve: valve, size: branch.element(named: "size")))
         }
         self.rungs = rungs
