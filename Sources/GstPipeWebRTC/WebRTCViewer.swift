@@ -308,10 +308,12 @@ package final class WebRTCViewer: Sendable {
     package var rungs: (watched: Int, next: Int?) { state.withLock { ($0.rung, $0.nextRung) } }
 
     /// Moves the viewer to ladder rung `rung` at its next key frame (at once back, when it is the rung
-    /// it watches). Returns false when it is on its way there or there already.
+    /// it watches). Returns false when it is on its way there or there already. A move its estimate
+    /// did not choose (`byEstimate` false) starts the estimate again from that rung.
     @discardableResult
-    package func move(to rung: Int) -> Bool {
+    package func move(to rung: Int, byEstimate: Bool = true) -> Bool {
         state.withLock { state in
+            if !byEstimate { state.bandwidth = nil }
             if rung == state.rung {
                 defer { state.nextRung = nil }
                 return state.nextRung != nil

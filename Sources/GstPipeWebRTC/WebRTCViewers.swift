@@ -91,10 +91,11 @@ package final class WebRTCViewers: Sendable {
     }
 
     /// Starts taking what reaches the appsinks of `sources` (encoded `codec` frames, Opus) for the
-    /// viewers to come.
+    /// viewers to come. With a ladder, each viewer is moved between its rungs by its estimate unless
+    /// `adaptive` is false (then only `move` moves one).
     package init(
         sources: Sources, codec: WebRTCCodec, ice: ICESettings, limit: Int = defaultLimit,
-        channels: BrowserChannels? = nil, note: @escaping @Sendable (String) -> Void
+        channels: BrowserChannels? = nil, adaptive: Bool = true, note: @escaping @Sendable (String) -> Void
     ) throws(GStreamerError) {
         self.sources = sources
         self.channels = channels
@@ -128,7 +129,7 @@ package final class WebRTCViewers: Sendable {
         }
         self.connections.withLock { $0 = connections }
         watchdog.withLock { $0 = Task { [weak self] in await self?.dropSilentViewers() } }
-        if let ladder = sources.ladder, ladder.rungs.count > 1 {
+        if adaptive, let ladder = sources.ladder, ladder.rungs.count > 1 {
             adapting.withLock { $0 = Task { [weak self] in await self?.adaptRungs(of: ladder) } }
         }
     }
@@ -209,19 +210,19 @@ package final class WebRTCViewers: Sendable {
 
     /// Moves the viewer with session `id` to ladder rung `rung` (0 the top) at that rung's next key
     /// frame; false when there is no such viewer or rung. The estimate does this by itself; this is for
-    /// a user's choice and for tests.
+    /// a user's choice and for tests, and the estimate starts again from the rung chosen.
     @discardableResult
     package func move(_ id: String, to rung: Int) -> Bool {
         guard rung >= 0, rung < max(1, sources.ladder?.usable ?? 1),
             let viewer = shared.state.withLock({ $0.viewers[id] })
         else { return false }
-        move(viewer, to: rung)
+        move(viewer, to: rung, byEstimate: false)
         return true
     }
 
     @discardableResult
-    private func move(_ viewer: WebRTCViewer, to rung: Int) -> Bool {
-        guard viewer.move(to: rung) else { return false }
+    private func move(_ viewer: WebRTCViewer, to rung: Int, byEstimate: Bool = true) -> Bool {
+        guard viewer.move(to: rung, byEstimate: byEstimate) else { return false }
         updateValves()
         Self.requestKeyFrame(of: rung, from: sources, shared: shared, limited: false)
         return true

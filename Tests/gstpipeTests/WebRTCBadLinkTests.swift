@@ -155,11 +155,13 @@ struct WebRTCBadLinkTests {
         let down = onLadder.first { $0.at >= limitedAt && $0.height == 180 }
         let downAfter = down.map { $0.at.timeIntervalSince(limitedAt) } ?? .infinity
         #expect(downAfter <= 6, comment)
-        // There until it is lifted, but for a second or two of trying the rung above (a guess the
-        // estimate makes now and then, `ViewerBandwidth`).
+        // There until it is lifted, but for a few seconds of trying the rung above (a guess the
+        // estimate makes, refused, each later one after a longer wait: `ViewerBandwidth`), and there
+        // at the end.
         let settled = limitedAt.addingTimeInterval(8)
         let meanwhile = onLadder.filter { $0.at >= settled && $0.at <= liftedAt }
-        #expect(meanwhile.filter { $0.height == 180 }.count * 10 >= meanwhile.count * 8, comment)
+        #expect(meanwhile.filter { $0.height == 180 }.count * 3 >= meanwhile.count * 2, comment)
+        #expect(meanwhile.last?.height == 180, comment)
         // A moving picture at 20 frames a second or more meanwhile, and far less frozen than one encode.
         let ladderFPS = Self.fps(onLadder, from: settled, to: liftedAt)
         let oneFPS = Self.fps(onOne, from: settled, to: liftedAt)
