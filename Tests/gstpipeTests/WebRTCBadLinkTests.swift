@@ -16,7 +16,7 @@ import Testing
 struct WebRTCBadLinkTests {
     static let before: TimeInterval = 8
     static let limited: TimeInterval = 20
-    static let after: TimeInterval = 45
+    static let after: TimeInterval = 50
     /// The token bucket: 600 kbit/s, a burst of two frames' packets, at most 100 ms queued.
     static let limit = ["rate", "600kbit", "burst", "20kb", "latency", "100ms"]
 
