@@ -46,6 +46,9 @@ webrtc+='|WebRTCGoodbyeTests'
 webrtc+='|ServerLimitsTests'
 # The Serving safely article's nginx configurations in front of WebRTC (Chromium through TLS) and RTSP (ffmpeg).
 webrtc+='|ReverseProxyTests'
+# A ladder's viewer moved between rungs, a webrtcbin receiving in-process, its frames timed; and three
+# Chromiums behind a link limited by tc (a ladder's viewer against one encode's, one unlimited), 80 s.
+webrtc+='|WebRTCLadderTests|WebRTCBadLinkTests'
 # Every run goes through scripts/test-guard.py: a run that printed its summary and is still alive a minute
 # later, or that printed nothing for ten minutes, has every thread's stack printed (gdb) and is killed,
 # failing this script with the run's name. A hang costs minutes and leaves its evidence, not CI's 90.
@@ -69,6 +72,6 @@ guarded "$recording" --filter "$recording" "$@"
 guarded "$farm" --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
     BrowserViewersAudioTests WebRTCDataChannelTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests \
-    ServerLimitsTests; do
+    ServerLimitsTests WebRTCLadderTests WebRTCBadLinkTests; do
     guarded "$suite" --filter "$suite" "$@"
 done

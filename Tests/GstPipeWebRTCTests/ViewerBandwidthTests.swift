@@ -44,7 +44,9 @@ struct ViewerBandwidthTests {
         #expect(limited.filter { $0 == 0 }.isEmpty)
         let lifted = Self.run(&viewer, from: 70, seconds: 60) { _ in 100_000_000 }
         let top = lifted.firstIndex(of: 0)
-        #expect(top != nil && top! <= 45, "back on the top rung after \(top.map(String.init) ?? "never") s")
+        // 48 s: the top rung, which the link stopped carrying, waits a doubled hold (8 s) once the
+        // estimate is above it again.
+        #expect(top != nil && top! <= 50, "back on the top rung after \(top.map(String.init) ?? "never") s")
         #expect(lifted.suffix(5).allSatisfy { $0 == 0 })
     }
 

@@ -8,7 +8,10 @@ import Synchronization
 /// Browsers watching a Swift `VideoSource` (and an `AudioSource`) over WebRTC: the same server as
 /// `gstpipe … ! webrtc://HOST:PORT/PATH`, with a viewer page at PATH and a WHEP endpoint at PATH/whep
 /// (any WHEP player works, from any origin). The source's frames are encoded once (VP8, or H.264 with
-/// `?codec=h264`; the sound as Opus) and shared by every viewer, each in a pipeline of its own.
+/// `?codec=h264`; the sound as Opus) and shared by every viewer, each in a pipeline of its own. A
+/// source larger than 640x360 is encoded as a small ladder too (640x360 at 800 kbit/s, 320x180 at
+/// 250 kbit/s, each only while someone watches it), and a viewer whose link cannot carry the source's
+/// encode is moved to the rung it can.
 ///
 /// ```swift
 /// let viewers = try await BrowserViewers.serve(video: capturer, at: "webrtc://127.0.0.1:8890/live")
@@ -87,10 +90,12 @@ public final class BrowserViewers: Sendable {
         let settings = try ice.settings(localAddresses: SignallingServer.iceAddresses(for: parsed.server.host))
         let pipeline: Pipeline
         do {
-            let encoder = (WebRTCViewers.encoderQueue + codec.encoderChain()).joined(separator: " ")
+            // The default ladder, as `webrtc://` has: the source's size, and 640x360 and 320x180 when
+            // the source is larger, each viewer on the rung its link carries.
+            let encoder = WebRTCLadderEncode.topChain(of: .standard, codec: codec).joined(separator: " ")
             var description =
                 try "\(BrowserElements.name(of: video)) ! videoconvert ! "
-                + "video/x-raw,format=I420 ! \(encoder) ! "
+                + "video/x-raw,format=I420 ! tee name=ladder ! \(encoder) ! "
                 + "appsink name=video sync=true async=false max-buffers=60"
             var objects: [BrowserElements.Role: any AnyObject & Sendable] = [.videoSource: video]
             if let audio {
@@ -107,8 +112,13 @@ public final class BrowserViewers: Sendable {
         let viewers: WebRTCViewers
         let channels = BrowserChannels()
         do {
+            var ladder: WebRTCLadderEncode?
+            if let tee = pipeline.element(named: "ladder"), let top = pipeline.element(named: "video") {
+                // The default ladder fits any source (it leaves out the rungs a small one cannot give).
+                ladder = try WebRTCLadderEncode(ladder: .standard, codec: codec, tee: tee, top: top) { _ in }
+            }
             let sources = WebRTCViewers.Sources(
-                video: pipeline.element(named: "video"), audio: pipeline.element(named: "audio"))
+                video: pipeline.element(named: "video"), audio: pipeline.element(named: "audio"), ladder: ladder)
             viewers = try WebRTCViewers(sources: sources, codec: codec, ice: settings, channels: channels, note: note)
             try pipeline.play()
         } catch {

@@ -99,8 +99,12 @@ package struct ViewerBandwidth: Sendable {
         // Down at once, to the largest rung the estimate carries.
         let carried = bitrates.firstIndex { Double($0) * Self.headroom <= estimate } ?? bitrates.count - 1
         if carried > rung {
-            // An up-move refused soon after it was made: the next waits twice as long.
-            if let movedUpAt, report.time - movedUpAt < Self.upHold * 2 {
+            // An up-move refused soon after it was made, or a rung the link could no longer carry: the
+            // next move up to it waits twice as long. A browser's first report after its link filled
+            // covers time from before, so it loses less than the link does: from 1.5 Mbit/s into a
+            // 600 kbit/s token bucket it said 40 % rather than 60 %, the estimate then grew back above
+            // 1.5 Mbit/s within 7 s, and the viewer tried that rung again 7 s after it fell from it.
+            if movedUpAt.map({ report.time - $0 < Self.upHold * 2 }) ?? true {
                 upWaits[rung] = min(upWaits[rung] * 2, Self.maximumUpWait)
             }
             movedUpAt = nil

@@ -9,7 +9,9 @@ extension WebRTCCodec {
     /// are fed from, aiming at `bitrate` bits a second. Real time first: a frame leaves the encoder as
     /// it comes in (vp8enc's realtime deadline and no lag; x264's zerolatency), with a key frame at
     /// least every two seconds at 30 frames a second so that a viewer who lost packets recovers
-    /// without asking. A viewer who joins asks for a key frame of its own (`WebRTCViewers`).
+    /// without asking (`keyFrameDistance` frames; a ladder's rungs are asked for theirs together, every
+    /// two seconds, and give a longer distance here as a net). A viewer who joins asks for a key frame of
+    /// its own (`WebRTCViewers`).
     ///
     /// The rate holds whatever the picture: a viewer's link carries a bit rate, not a quality. libvpx
     /// in CBR with its default one-second-and-more buffers sent 1280x720 noise (`videotestsrc
@@ -30,21 +32,22 @@ extension WebRTCCodec {
     /// at load average 23, 90 frames at 1280x720: 0.75 s of CPU with one thread and 12.6 s with two
     /// (moving color bars), 3.2 s against 15.7 s (noise); in gstpipe a frame then waited seconds to
     /// be encoded (Benchmarks/webrtc-latency.py).
-    package func encoderChain(bitrate: Int = defaultBitrate) -> [String] {
+    package func encoderChain(bitrate: Int = defaultBitrate, keyFrameDistance: Int = 60) -> [String] {
         switch self {
         case .vp8:
             [
                 "vp8enc", "deadline=1", "cpu-used=8", "lag-in-frames=0", "end-usage=cbr",
                 "target-bitrate=\(bitrate)", "min-quantizer=2", "max-quantizer=63", "buffer-size=1000",
                 "buffer-initial-size=500", "buffer-optimal-size=600", "undershoot=100", "overshoot=15",
-                "dropframe-threshold=30", "max-intra-bitrate=300", "keyframe-max-dist=60", "error-resilient=default",
+                "dropframe-threshold=30", "max-intra-bitrate=300", "keyframe-max-dist=\(keyFrameDistance)",
+                "error-resilient=default",
                 "threads=1"
             ]
         case .h264:
             // Constrained baseline (no B-frames, no CABAC) in 4:2:0: what WebRTC's H.264 profile
             // asks for, and what the browsers offer first.
             [
-                "x264enc", "tune=zerolatency", "speed-preset=veryfast", "key-int-max=60",
+                "x264enc", "tune=zerolatency", "speed-preset=veryfast", "key-int-max=\(keyFrameDistance)",
                 "bitrate=\(max(1, bitrate / 1000))", "option-string=scenecut=0", "!",
                 "video/x-h264,profile=constrained-baseline,stream-format=byte-stream,alignment=au"
             ]

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import GStreamer
+import GStreamerWebRTC
 import GstPipeParsing
 import GstPipeSupport
 import Synchronization
@@ -35,6 +36,14 @@ package final class WebRTCViewer: Sendable {
         var caps: Caps?
         var soundCaps: Caps?
         var closed = false
+        /// The ladder rung whose frames the viewer gets (0 the top), and the one it moves to at that
+        /// rung's next key frame.
+        var rung = 0
+        var nextRung: Int?
+        /// What chooses its rung, from its receiver reports (`ViewerBandwidth`); nil for one encode.
+        var bandwidth: ViewerBandwidth?
+        /// The last receiver report read from webrtcbin's statistics: one not changed since is no new one.
+        var lastReport: [Double]?
     }
 
     /// When the viewer last sent RTCP (its receiver reports), or when it came; apart from `state`,
@@ -50,6 +59,8 @@ package final class WebRTCViewer: Sendable {
     }
 
     private let liveness = Liveness()
+    /// The SSRC the video is sent from: its receiver reports are about it.
+    private let videoSSRC: UInt32
 
     /// Builds the viewer's pipeline for `offer` and starts it (nothing flows until it is negotiated):
     /// a branch for the video the offer takes, and one for the sound when `media` has sound and the
@@ -65,6 +76,7 @@ package final class WebRTCViewer: Sendable {
         // sync). Without, a browser routes packets by payload type alone, and Chromium dropped
         // every Opus packet when the offer's audio section came before an unanswered video one.
         let (videoSSRC, audioSSRC) = Self.ssrcs()
+        self.videoSSRC = videoSSRC
         var branches: [String] = []
         if let codec = media.video, let payloadType = offer.videoPayloadType {
             let rtpCaps =
@@ -162,9 +174,19 @@ package final class WebRTCViewer: Sendable {
                 let fec = try? Value(parsing: "ulp-red", as: "GstWebRTCFECType")
             {
                 try? transceiver.setValue(fec, ofProperty: "fec-type")
+                if let percentage = try? Value(parsing: String(Self.fecPercentage), as: "guint") {
+                    try? transceiver.setValue(percentage, ofProperty: "fec-percentage")
+                }
             }
         }
     }
+
+    /// The share of the video's packets that FEC protects, in percent. webrtcbin's default is 100: a
+    /// FEC packet for each packet sent, which doubled what a rung sends (a 400 kbit/s rung went out at
+    /// about 1.3 Mbit/s with retransmissions, through a 600 kbit/s link that then lost a packet in
+    /// three), so a viewer moved down for its link still overflowed it. Losses beyond what this repairs
+    /// are for RTX, and a link that loses many for a lower rung.
+    static let fecPercentage = 10
 
     /// Two SSRCs for a viewer's video and sound: random (RFC 3550), not zero, not the same.
     private static func ssrcs() -> (video: UInt32, audio: UInt32) {
@@ -179,8 +201,23 @@ package final class WebRTCViewer: Sendable {
     /// out if they are loopback), then the answer with every candidate (and each host candidate again
     /// at `ice`'s public address) is returned for the viewer. Frames flow from here on.
     package func answer(_ offer: ViewerOffer, ice: ICESettings) async throws(WebRTCNegotiation.Failure) -> String {
-        try await WebRTCNegotiation(webrtcbin: webrtcbin).answer(offer.sdp, ice: ice) {
+        try await WebRTCNegotiation(webrtcbin: webrtcbin).answer(offer.sdp, ice: ice) { [webrtcbin] in
+            Self.boundRetransmissions(in: webrtcbin)
             state.withLock { $0.negotiated = true }
+        }
+    }
+
+    /// How old a packet may be and still be sent again on a NACK, in milliseconds.
+    static let retransmissionHistory = 300
+
+    /// Keeps the packets for retransmission (RTX) `retransmissionHistory` long rather than the last 100
+    /// (webrtcbin's `rtprtxsend`, made as the answer is set): on a congested link a browser asks again
+    /// and again for packets that were lost, and their copies are lost too; with a 250 kbit/s rung's
+    /// 100 packets (3 s) the retransmissions doubled what went out.
+    private static func boundRetransmissions(in webrtcbin: Element) {
+        for rtx in (webrtcbin as? Bin)?.allElements ?? [] where rtx.factoryName == "rtprtxsend" {
+            try? rtx.set("max-size-packets", fromString: "0")
+            try? rtx.set("max-size-time", fromString: String(retransmissionHistory))
         }
     }
 
@@ -224,23 +261,93 @@ package final class WebRTCViewer: Sendable {
         }
     }
 
-    /// Takes one encoded frame from the shared encoder, meant for the clock time `time` in the run:
-    /// passed on when the viewer is negotiated and has had a key frame. Returns true when the viewer
-    /// is waiting for a key frame.
-    package func take(_ buffer: Buffer, caps: Caps?, time: ClockTime?) -> Bool {
-        guard let feed else { return false }
-        let (push, newCaps) = state.withLock { state -> (Bool, Caps?) in
-            guard state.negotiated, !state.closed else { return (false, nil) }
-            if state.waitingForKey && buffer.isDeltaUnit { return (false, nil) }
-            state.waitingForKey = false
-            guard let caps, state.caps.map({ $0 != caps }) ?? true else { return (true, nil) }
+    /// What became of a frame offered to a viewer (`take`).
+    package enum Taken: Sendable {
+        /// Sent, or not for this viewer (another rung's, or before it is negotiated).
+        case done
+        /// Not sent: the viewer waits for a key frame of the frame's rung (its first, or the next rung's).
+        case waitingForKey
+        /// Sent, and the viewer moved to the frame's rung with it (its key frame).
+        case moved
+    }
+
+    /// Takes one encoded frame of ladder rung `rung` (0 the top, the one encode without a ladder), meant
+    /// for the clock time `time` in the run: passed on when the viewer is negotiated, watches that rung
+    /// and has had a key frame of it. A viewer moving to another rung (`move`) keeps the frames of its
+    /// rung until a key frame of the next comes, which it switches at: its picture never breaks.
+    @discardableResult
+    package func take(_ buffer: Buffer, caps: Caps?, time: ClockTime?, rung: Int = 0) -> Taken {
+        guard let feed else { return .done }
+        enum Outcome { case skip, wait, push(Caps?, moved: Bool) }
+        let outcome = state.withLock { state -> Outcome in
+            guard state.negotiated, !state.closed else { return .skip }
+            var moved = false
+            if rung == state.nextRung {
+                if buffer.isDeltaUnit { return .wait }
+                (state.rung, state.nextRung, state.waitingForKey, moved) = (rung, nil, false, true)
+            } else if rung == state.rung {
+                if state.waitingForKey && buffer.isDeltaUnit { return .wait }
+                state.waitingForKey = false
+            } else {
+                return .skip
+            }
+            guard let caps, state.caps.map({ $0 != caps }) ?? true else { return .push(nil, moved: moved) }
             state.caps = caps
-            return (true, caps)
+            return .push(caps, moved: moved)
         }
-        guard push else { return state.withLock { $0.negotiated && $0.waitingForKey } }
-        if let newCaps { feed.caps = newCaps }
-        if let own = stamp(buffer, time: time) { feed.push(own) }
-        return false
+        switch outcome {
+        case .skip: return .done
+        case .wait: return .waitingForKey
+        case .push(let newCaps, let moved):
+            if let newCaps { feed.caps = newCaps }
+            if let own = stamp(buffer, time: time) { feed.push(own) }
+            return moved ? .moved : .done
+        }
+    }
+
+    /// The rung the viewer watches, and the one it moves to at that rung's next key frame, if any.
+    package var rungs: (watched: Int, next: Int?) { state.withLock { ($0.rung, $0.nextRung) } }
+
+    /// Moves the viewer to ladder rung `rung` at its next key frame (at once back, when it is the rung
+    /// it watches). Returns false when it is on its way there or there already. A move its estimate
+    /// did not choose (`byEstimate` false) starts the estimate again from that rung.
+    @discardableResult
+    package func move(to rung: Int, byEstimate: Bool = true) -> Bool {
+        state.withLock { state in
+            if !byEstimate { state.bandwidth = nil }
+            if rung == state.rung {
+                defer { state.nextRung = nil }
+                return state.nextRung != nil
+            }
+            defer { state.nextRung = rung }
+            return state.nextRung != rung
+        }
+    }
+
+    /// Reads the viewer's newest receiver report about its video from webrtcbin's statistics (the
+    /// remote-inbound-rtp of its SSRC: fraction lost, jitter, round trip) and gives it to its estimate
+    /// (`ViewerBandwidth`, made for `bitrates` the first time): returns the rung the estimate chooses,
+    /// nil when no new report came since the last call (a browser sends about one a second).
+    package func adapt(bitrates: [Int], at time: Duration) async -> Int? {
+        guard bitrates.count > 1, let statistics = try? await WebRTCBin(webrtcbin).statistics() else { return nil }
+        let report = statistics.lazy.compactMap { field -> Structure? in
+            guard case .structure(let stream) = field.value, stream.value("type")?.enumNick == "remote-inbound-rtp",
+                stream.uint("ssrc") == UInt(self.videoSSRC)
+            else { return nil }
+            return stream
+        }.first
+        guard let report, let lost = report.double("fraction-lost") else { return nil }
+        let jitter = report.double("jitter") ?? 0
+        let roundTrip = report.double("round-trip-time").flatMap { $0 > 0 ? $0 : nil }
+        let packetsLost = Double(report.int("packets-lost") ?? 0)
+        return state.withLock { state -> Int? in
+            let seen = [lost, jitter, roundTrip ?? 0, packetsLost]
+            guard seen != state.lastReport else { return nil }
+            state.lastReport = seen
+            if state.bandwidth == nil { state.bandwidth = ViewerBandwidth(bitrates: bitrates, startingOn: state.rung) }
+            return state.bandwidth?.take(
+                ViewerBandwidth.Report(time: time, fractionLost: lost, jitter: jitter, roundTrip: roundTrip))
+        }
     }
 
     /// Takes one Opus packet from the shared audio encoder, meant for the clock time `time` in the run:

@@ -26,9 +26,10 @@ extension WebRTCViewers {
         guard let input = appsink.pad(named: "sink"), input.peerLatency?.live == true else { return }
         try? appsink.set("sync", false)
         guard !isSound else { return }
-        // Upstream through the encoder (and the caps after x264enc) to the queue.
+        // Upstream through the encoder (and the caps after x264enc), and a ladder rung's scaler and its
+        // caps, to the queue.
         var pad: Pad? = input
-        for _ in 0..<4 {
+        for _ in 0..<6 {
             guard let element = pad?.peer?.parentElement else { return }
             if element.factoryName == "queue" {
                 try? element.set("leaky", fromString: "downstream")

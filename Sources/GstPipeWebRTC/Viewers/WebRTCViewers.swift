@@ -16,6 +16,13 @@ import Synchronization
 /// event into the appsink) when the viewer's answer is made and again when its connection is up,
 /// and a viewer's own requests (a browser's PLI or FIR, which webrtcbin turns into the same event)
 /// reach the encoder too, at most one every half second, since every viewer gets the larger frame.
+///
+/// With a ladder (`WebRTCLadderEncode`), each rung's appsink feeds the viewers that watch that rung.
+/// Every viewer starts on the top rung; once a second its receiver reports, read from its webrtcbin's
+/// statistics, go to its estimate (`ViewerBandwidth`), and when that chooses another rung the viewer
+/// moves there at that rung's next key frame (asked of its encoder at once). A lower rung's valve is
+/// open while a viewer watches it or is on its way there, and a key-frame request (a joining viewer's,
+/// a browser's PLI, a move) goes to the rung it is for, at most one every half second for each rung.
 package final class WebRTCViewers: Sendable {
     /// Why a viewer could not join (HTTP 503 or 500, with the reason).
     package enum JoinFailure: Error, Sendable {
@@ -38,10 +45,19 @@ package final class WebRTCViewers: Sendable {
         /// Opus, nil without sound. A file input without sound takes its audio branch out of the run
         /// as it starts (`FileJobRun`): the viewers that join after get the video alone.
         package let audio: Element?
+        /// The ladder's encodes, whose top rung's appsink is `video`; nil for one encode.
+        package let ladder: WebRTCLadderEncode?
 
-        /// The appsinks of encoded video and of Opus; nil for a kind the stream does not have.
-        package init(video: Element?, audio: Element?) {
-            (self.video, self.audio) = (video, audio)
+        /// The appsinks of encoded video and of Opus; nil for a kind the stream does not have. With
+        /// `ladder`, `video` is its top rung's appsink.
+        package init(video: Element?, audio: Element?, ladder: WebRTCLadderEncode? = nil) {
+            (self.video, self.audio, self.ladder) = (video, audio, ladder)
+        }
+
+        /// The appsink of each rung, the top first: `video` alone without a ladder.
+        var rungs: [Element] {
+            if let ladder { return ladder.rungs.map(\.appsink) }
+            return video.map { [$0] } ?? []
         }
     }
 
@@ -66,7 +82,8 @@ package final class WebRTCViewers: Sendable {
         /// `viewers`, so that offers arriving together cannot all pass the check before any is kept.
         var reserved = 0
         var ended = false
-        var lastForwardedRequest: ContinuousClock.Instant?
+        /// When each rung's encoder was last asked for a key frame.
+        var lastForwardedRequest: [Int: ContinuousClock.Instant] = [:]
     }
 
     /// The state, in a box the appsink's handlers can hold.
@@ -75,10 +92,11 @@ package final class WebRTCViewers: Sendable {
     }
 
     /// Starts taking what reaches the appsinks of `sources` (encoded `codec` frames, Opus) for the
-    /// viewers to come.
+    /// viewers to come. With a ladder, each viewer is moved between its rungs by its estimate unless
+    /// `adaptive` is false (then only `move` moves one).
     package init(
         sources: Sources, codec: WebRTCCodec, ice: ICESettings, limit: Int = defaultLimit,
-        channels: BrowserChannels? = nil, note: @escaping @Sendable (String) -> Void
+        channels: BrowserChannels? = nil, adaptive: Bool = true, note: @escaping @Sendable (String) -> Void
     ) throws(GStreamerError) {
         self.sources = sources
         self.channels = channels
@@ -88,13 +106,18 @@ package final class WebRTCViewers: Sendable {
         self.note = note
         let shared = shared
         var connections: [SignalConnection] = []
-        if let video = sources.video {
-            connections += try Self.take(from: video, isSound: false, ends: true, shared: shared) {
+        for (rung, appsink) in sources.rungs.enumerated() {
+            // Each rung's end reaches the viewers on it; the top rung's ends the stream.
+            connections += try Self.take(from: appsink, isSound: false, ends: rung == 0, shared: shared) {
                 viewers, buffer, caps, time in
-                let waiting = viewers.map { $0.take(buffer, caps: caps, time: time) }.contains(true)
-                // A viewer still waiting for its first key frame when a delta frame came: ask again
-                // (the first request may have gone before the encoder started).
-                if waiting && buffer.isDeltaUnit { Self.requestKeyFrame(from: video, shared: shared, limited: true) }
+                let taken = viewers.map { $0.take(buffer, caps: caps, time: time, rung: rung) }
+                // A viewer still waiting for a key frame of this rung when a delta frame came: ask again
+                // (the first request may have gone before the encoder started, or its valve opened).
+                if taken.contains(.waitingForKey) && buffer.isDeltaUnit {
+                    Self.requestKeyFrame(of: rung, from: sources, shared: shared, limited: true)
+                }
+                // A viewer moved here: the rung it left may have no one left.
+                if taken.contains(.moved) { Self.updateValves(of: sources.ladder, shared: shared) }
             }
         }
         if let audio = sources.audio {
@@ -107,6 +130,9 @@ package final class WebRTCViewers: Sendable {
         }
         self.connections.withLock { $0 = connections }
         watchdog.withLock { $0 = Task { [weak self] in await self?.dropSilentViewers() } }
+        if adaptive, let ladder = sources.ladder, ladder.rungs.count > 1 {
+            adapting.withLock { $0 = Task { [weak self] in await self?.adaptRungs(of: ladder) } }
+        }
     }
 
     /// Hands each sample reaching `appsink` to `deliver`, with the viewers of the moment, the caps and
@@ -135,6 +161,8 @@ package final class WebRTCViewers: Sendable {
             return .enumeration(0, nick: "ok")
         }
         let endOfStream = try appsink.connect("eos") { _ in
+            // A lower rung of the ladder ends with the top one (they share the tee): the top's end does.
+            guard ends || isSound else { return }
             let viewers = shared.state.withLock { state in
                 if ends { state.ended = true }
                 return Array(state.viewers.values)
@@ -161,6 +189,74 @@ package final class WebRTCViewers: Sendable {
     package static let connectionLimit: Duration = .seconds(20)
 
     private let watchdog = Locked<Task<Void, Never>?>(nil)
+    private let adapting = Locked<Task<Void, Never>?>(nil)
+
+    /// Once a second until `close()`: each viewer's newest receiver report to its estimate, and the
+    /// viewer moved to the rung it chooses among those the source gives.
+    private func adaptRungs(of ladder: WebRTCLadderEncode) async {
+        let start = ContinuousClock.now
+        while !Task.isCancelled {
+            try? await Task.sleep(for: .seconds(1))
+            let bitrates = ladder.usableBitrates
+            guard bitrates.count > 1 else { continue }
+            let viewers = shared.state.withLock { Array($0.viewers.values) }
+            for viewer in viewers {
+                guard let rung = await viewer.adapt(bitrates: bitrates, at: ContinuousClock.now - start),
+                    move(viewer, to: rung)
+                else { continue }
+                note("viewer \(viewer.number) moves to \(Self.shown(ladder.rungs[rung].rung)) (its link's estimate)")
+            }
+        }
+    }
+
+    /// Moves the viewer with session `id` to ladder rung `rung` (0 the top) at that rung's next key
+    /// frame; false when there is no such viewer or rung. The estimate does this by itself; this is for
+    /// a user's choice and for tests, and the estimate starts again from the rung chosen.
+    @discardableResult
+    package func move(_ id: String, to rung: Int) -> Bool {
+        guard rung >= 0, rung < max(1, sources.ladder?.usable ?? 1),
+            let viewer = shared.state.withLock({ $0.viewers[id] })
+        else { return false }
+        move(viewer, to: rung, byEstimate: false)
+        return true
+    }
+
+    @discardableResult
+    private func move(_ viewer: WebRTCViewer, to rung: Int, byEstimate: Bool = true) -> Bool {
+        guard viewer.move(to: rung, byEstimate: byEstimate) else { return false }
+        updateValves()
+        Self.requestKeyFrame(of: rung, from: sources, shared: shared, limited: false)
+        return true
+    }
+
+    /// A rung as a note says it: `320x180 at 250 kbit/s`, `the source's size at 2500 kbit/s`.
+    private static func shown(_ rung: WebRTCLadder.Rung) -> String {
+        let size = rung.width.flatMap { width in rung.height.map { "\(width)x\($0)" } } ?? "the source's size"
+        return "\(size) at \(rung.bitrate / 1000) kbit/s"
+    }
+
+    /// The rung the viewer with session `id` watches, and the one it moves to next; nil for no viewer.
+    package func rungs(of id: String) -> (watched: Int, next: Int?)? {
+        shared.state.withLock { $0.viewers[id] }?.rungs
+    }
+
+    /// Opens the valve of each lower rung a viewer watches or moves to, and closes the others.
+    private func updateValves() {
+        Self.updateValves(of: sources.ladder, shared: shared)
+    }
+
+    private static func updateValves(of ladder: WebRTCLadderEncode?, shared: Shared) {
+        guard let ladder else { return }
+        shared.state.withLock { state in
+            var watched = Set<Int>()
+            for viewer in state.viewers.values {
+                let (rung, next) = viewer.rungs
+                watched.insert(rung)
+                if let next { watched.insert(next) }
+            }
+            for rung in ladder.rungs.indices.dropFirst() { ladder.setWatched(rung, watched.contains(rung)) }
+        }
+    }
 
     /// Once a second until `close()`: drops the viewers that have gone silent (`WebRTCViewer.silence`).
     private func dropSilentViewers() async {
@@ -231,9 +327,18 @@ package final class WebRTCViewers: Sendable {
         }
         viewer.onEnd { [weak self] reason in self?.remove(id, because: reason) }
         channels?.attach(to: viewer.webrtcbin, peer: id)
-        let (video, shared) = (sources.video, shared)
-        viewer.onConnected { Self.requestKeyFrame(from: video, shared: shared, limited: false) }
-        viewer.onKeyFrameRequest { Self.requestKeyFrame(from: video, shared: shared, limited: true) }
+        let (sources, shared) = (sources, shared)
+        viewer.onConnected { [weak viewer] in
+            guard let rungs = viewer?.rungs else { return }
+            Self.requestKeyFrame(of: rungs.watched, from: sources, shared: shared, limited: false)
+        }
+        // A browser's PLI or FIR is served by the rung it watches (and the one it moves to, if any).
+        viewer.onKeyFrameRequest { [weak viewer] in
+            guard let rungs = viewer?.rungs else { return }
+            for rung in [rungs.watched] + (rungs.next.map { [$0] } ?? []) {
+                Self.requestKeyFrame(of: rung, from: sources, shared: shared, limited: true)
+            }
+        }
         let answer: String
         do {
             answer = try await viewer.answer(offer, ice: ice)
@@ -241,7 +346,7 @@ package final class WebRTCViewers: Sendable {
             remove(id, because: "its offer was refused: \(error.reason)", quietly: true)
             throw .failed("webrtcbin refused the offer: \(error.reason)")
         }
-        Self.requestKeyFrame(from: video, shared: shared, limited: false)
+        Self.requestKeyFrame(of: 0, from: sources, shared: shared, limited: false)
         note("viewer \(number) joined (\(count) watching)")
         changes.withLock { $0 }?(true)
         return (id, answer)
@@ -278,6 +383,7 @@ package final class WebRTCViewers: Sendable {
     /// Stops every viewer and stops taking frames: after the run's pipeline has stopped.
     package func close() {
         watchdog.withLock { $0?.cancel() }
+        adapting.withLock { $0?.cancel() }
         connections.withLock { connections in
             connections.forEach { $0.disconnect() }
             connections.removeAll()
@@ -295,6 +401,7 @@ package final class WebRTCViewers: Sendable {
     private func remove(_ id: String, because reason: String, quietly: Bool = false) -> Bool {
         guard let viewer = shared.state.withLock({ $0.viewers.removeValue(forKey: id) }) else { return false }
         channels?.detach(id)
+        updateValves()
         if !quietly {
             note("viewer \(viewer.number) left: \(reason) (\(count) watching)")
             changes.withLock { $0 }?(false)
@@ -303,16 +410,17 @@ package final class WebRTCViewers: Sendable {
         return true
     }
 
-    /// Asks the encoder for a key frame; `limited` requests (a viewer's own, or a repeat) at most
-    /// once every half second.
-    private static func requestKeyFrame(from appsink: Element?, shared: Shared, limited: Bool) {
-        guard let appsink else { return }
+    /// Asks the encoder of ladder rung `rung` (0 the top, the one encode without a ladder) for a key
+    /// frame; `limited` requests (a viewer's own, or a repeat) at most once every half second a rung.
+    private static func requestKeyFrame(of rung: Int, from sources: Sources, shared: Shared, limited: Bool) {
+        let rungs = sources.rungs
+        guard rungs.indices.contains(rung) else { return }
         let now = ContinuousClock.now
         let due = shared.state.withLock { state -> Bool in
-            if limited, let last = state.lastForwardedRequest, now - last < .milliseconds(500) { return false }
-            state.lastForwardedRequest = now
+            if limited, let last = state.lastForwardedRequest[rung], now - last < .milliseconds(500) { return false }
+            state.lastForwardedRequest[rung] = now
             return true
         }
-        if due { appsink.send(.forceKeyUnitUpstream()) }
+        if due { rungs[rung].send(.forceKeyUnitUpstream()) }
     }
 }

@@ -175,7 +175,7 @@ struct FileJobElements {
                 specs[specs.count - 1].properties.append(("snapshot", .text("true")))
             }
             // The encoder: the first element that is neither caps nor a queue (`webrtc://`'s) nor a rate
-            // keeper (RTMP's) before it.
+            // keeper (RTMP's) before it, nor the tee and scaler of a `webrtc://` ladder's top rung.
             let encoderAt = SharedEncodes.split(file).encoderAt
             var made: [Element] = []
             for (position, spec) in specs.enumerated() {

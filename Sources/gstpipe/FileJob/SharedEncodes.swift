@@ -102,10 +102,12 @@ struct SharedEncodes {
     }
 
     /// The specs of `output`'s video chain up to its encoder (caps, a queue or a rate keeper before
-    /// it), and after it (a payloader); the encoder's position.
+    /// it, or the tee and scaler of a `webrtc://` ladder's top rung), and after it (a payloader); the
+    /// encoder's position.
     static func split(_ output: FileJob.Output) -> (specs: [ElementSpec], encoderAt: Int) {
         let specs = ElementSpec.chain(output.videoChain)
-        let encoderAt = specs.firstIndex { !["capsfilter", "queue", "videorate"].contains($0.factory) } ?? 0
+        let skipped = ["capsfilter", "queue", "videorate", "tee", "videoscale"]
+        let encoderAt = specs.firstIndex { !skipped.contains($0.factory) } ?? 0
         return (specs, encoderAt)
     }
 

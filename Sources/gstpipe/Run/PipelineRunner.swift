@@ -248,6 +248,10 @@ struct PipelineRunner {
                 return stops.exitStatus
             case .error(let error):
                 progress?.finish()
+                if let usage = streams.servers.lazy.compactMap(\.usageFailure).first {
+                    printError(usage)
+                    return ExitStatus.usage
+                }
                 if let failure = files.inputFailure(after: error) {
                     printError(failure)
                     drawGraph(of: pipeline)

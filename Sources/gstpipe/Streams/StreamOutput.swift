@@ -88,6 +88,13 @@ protocol StreamServer: AnyObject, Sendable {
     func finish() async
     /// Disconnects every client and stops listening: after the pipeline has stopped.
     func close()
+    /// Set when the run's error comes from something the user asked for that the stream turned out
+    /// not to allow (a `webrtc://` ladder rung larger than the source): the message, and exit 2.
+    var usageFailure: String? { get }
+}
+
+extension StreamServer {
+    var usageFailure: String? { nil }
 }
 
 extension StreamOutput {

@@ -1,3 +1,4 @@
+import GStreamer
 import GstPipeMetrics
 import GstPipeParsing
 import GstPipeWebRTC
@@ -22,14 +23,15 @@ struct WebRTCOutput: StreamOutput {
     /// The codec every viewer gets: VP8 unless the address asks for H.264.
     var codec: WebRTCCodec { address.option("codec").flatMap(WebRTCCodec.init(option:)) ?? .vp8 }
 
-    /// The renditions asked for (`?ladder=`), one encode at the usual bit rate without the option.
-    /// `checkOptions` has refused a ladder that cannot be encoded.
+    /// The renditions asked for (`?ladder=`), the default ladder without the option (`WebRTCLadder`:
+    /// the source's size, 640x360 and 320x180, those the source is larger than). `checkOptions` has
+    /// refused a ladder that cannot be encoded.
     var ladder: WebRTCLadder {
-        address.option("ladder").flatMap { try? WebRTCLadder(option: $0) } ?? .off
+        address.option("ladder").flatMap { try? WebRTCLadder(option: $0) } ?? .standard
     }
 
-    /// One encode, at the ladder's top rate: the rungs below it are not encoded yet.
-    var format: OutputFormat { .webrtc(codec: codec, bitrate: ladder.rungs[0].bitrate) }
+    /// The raw video into a tee, the top rung's encode after it; `start` adds the rungs below.
+    var format: OutputFormat { .webrtc(codec: codec, ladder: ladder) }
 
     /// Its encoders follow its viewers (a ladder of rungs, a key frame as each joins): never shared.
     var sharesEncoder: Bool { false }
@@ -65,23 +67,49 @@ struct WebRTCOutput: StreamOutput {
     ) async throws(FileJob.Failure) -> (any StreamServer)? {
         guard let appsink = chain.sink else { return nil }
         let sources: WebRTCViewers.Sources
+        let misfit = WebRTCServer.Misfit()
         if chain.file.media == .audio {
             // Sound alone: Opus at 48 kHz in the one appsink, which takes those caps before any flow.
             try? appsink.set("caps", fromString: WebRTCMedia.opusCaps)
             sources = WebRTCViewers.Sources(video: nil, audio: appsink)
         } else {
-            sources = WebRTCViewers.Sources(video: appsink, audio: chain.audio?.sink)
+            sources = WebRTCViewers.Sources(
+                video: appsink, audio: chain.audio?.sink,
+                ladder: try buildLadder(before: chain.encoder, top: appsink, misfit: misfit))
         }
         var ice = settings.ice
         ice.localAddresses = WebRTCServer.iceAddresses(for: address.host)
         let server = try await WebRTCServer(
-            address: address, codec: codec, ice: ice, sources: sources, limit: maxClients, note: note)
+            address: address, codec: codec, ice: ice, sources: sources, limit: maxClients, misfit: misfit, note: note)
         note(server.startNote)
         let name = RunMetrics.name(of: chain.file)
         server.viewers.onChange { joined in
             if joined { Metrics.shared.viewerJoined(output: name) } else { Metrics.shared.viewerLeft(output: name) }
         }
         return server
+    }
+
+    /// The rungs below the top, off the tee before `encoder` (the top rung's, whose chain ends in `top`);
+    /// a rung larger than the source, seen once it plays, is told to `misfit`.
+    private func buildLadder(
+        before encoder: Element, top: Element, misfit: WebRTCServer.Misfit
+    ) throws(FileJob.Failure) -> WebRTCLadderEncode {
+        // Up from the encoder through its queue (and the top rung's scaler and caps) to the tee.
+        var element: Element? = encoder
+        while let current = element, current.factoryName != "tee" {
+            element = current.pad(named: "sink")?.peer?.parentElement
+        }
+        let shown = Secrets.redact(address.uri)
+        do throws(GStreamerError) {
+            guard let tee = element else {
+                throw GStreamerError(kind: .core, message: "the ladder's tee is not before the encoder")
+            }
+            return try WebRTCLadderEncode(ladder: ladder, codec: codec, tee: tee, top: top) { failure in
+                misfit.set("\(shown): \(failure.message)")
+            }
+        } catch {
+            throw .runtime("cannot encode the ladder of \(Secrets.redact(address.uri)): \(error.message)")
+        }
     }
 
     /// The most viewers served at once (`?max-clients=N`).
@@ -122,6 +150,17 @@ struct WebRTCOutput: StreamOutput {
 }
 
 extension OutputFormat {
+    /// A `webrtc://` output: the raw video into a tee, and the top rung of `ladder` after it (its
+    /// encoder behind the one-frame queue, `WebRTCLadderEncode.topChain`); the output adds the rungs
+    /// below as it starts. Sound as Opus, as `webrtc(codec:bitrate:)`.
+    static func webrtc(codec: WebRTCCodec, ladder: WebRTCLadder) -> OutputFormat {
+        OutputFormat(
+            extensions: [], name: "\(codec.encodingName) over WebRTC",
+            videoChain: ["tee", "!"] + WebRTCLadderEncode.topChain(of: ladder, codec: codec), muxer: nil,
+            audioEncoders: ["opusenc"], audioName: "Opus over WebRTC", isImage: false,
+            encoderInput: "video/x-raw,format=I420")
+    }
+
     /// A `webrtc://` output: encoded once for every viewer, on a thread of its own behind a one-frame
     /// queue (`WebRTCViewers.encoderQueue`), payloaded per viewer (`WebRTCViewer`); sound as Opus,
     /// beside the video (a file's audio) or alone (a description of sound); the video at `bitrate` bits a

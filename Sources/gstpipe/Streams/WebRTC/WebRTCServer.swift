@@ -1,6 +1,7 @@
 import Foundation
 import GStreamer
 import GstPipeParsing
+import GstPipeSupport
 import GstPipeWebRTC
 
 /// What serves a `webrtc://HOST:PORT/PATH` output: an HTTP server (`SignallingServer`) on HOST:PORT with
@@ -10,13 +11,27 @@ final class WebRTCServer: StreamServer {
     let address: StreamAddress
     let viewers: WebRTCViewers
     private let http: SignallingServer
+    private let misfit: Misfit
+
+    /// Why the run cannot encode the ladder asked for, once its source's size showed it (a rung larger
+    /// than the source): the run's error is then the user's to fix, a usage error.
+    final class Misfit: Sendable {
+        private let message = Locked<String?>(nil)
+
+        func set(_ text: String) { message.withLock { $0 = text } }
+
+        var text: String? { message.withLock { $0 } }
+    }
+
+    var usageFailure: String? { misfit.text }
 
     /// Starts listening; returns once the server accepts connections, or throws saying why it cannot.
     init(
         address: StreamAddress, codec: WebRTCCodec, ice: ICESettings, sources: WebRTCViewers.Sources, limit: Int,
-        note: @escaping @Sendable (String) -> Void
+        misfit: Misfit = Misfit(), note: @escaping @Sendable (String) -> Void
     ) async throws(FileJob.Failure) {
         self.address = address
+        self.misfit = misfit
         do {
             viewers = try WebRTCViewers(
                 sources: sources, codec: codec, ice: ice, limit: limit, note: note)

@@ -191,15 +191,15 @@ struct WebRTCOfferTests {
         let plain = try #require(try StreamOutputs.output(named: "webrtc://127.0.0.1:8890/live") as? WebRTCOutput)
         let address = plain.address
         #expect(address.host == "127.0.0.1" && address.port == 8890 && address.path == "/live")
-        // The encoder behind a one-frame queue, on a thread of its own.
+        // The ladder's tee, then the top rung's encoder behind a one-frame queue, on a thread of its own.
         #expect(
-            plain.format.videoChain.prefix(6) == [
-                "queue", "max-size-buffers=1", "max-size-bytes=0",
+            plain.format.videoChain.prefix(8) == [
+                "tee", "!", "queue", "max-size-buffers=1", "max-size-bytes=0",
                 "max-size-time=0", "!", "vp8enc"
             ])
         let everywhere = try #require(try StreamOutputs.output(named: "webrtc://:9000/cam?codec=H264"))
         #expect(everywhere.address.host.isEmpty && everywhere.address.port == 9000)
-        #expect(everywhere.format.videoChain.dropFirst(5).first == "x264enc")
+        #expect(everywhere.format.videoChain.dropFirst(7).first == "x264enc")
         #expect(WebRTCServer.iceAddresses(for: "") == ["127.0.0.1"])
         #expect(try StreamOutputs.output(named: "webrtc://localhost/live")?.address.port == 8890)
         #expect(throws: FileJob.Failure.self) { try StreamOutputs.output(named: "webrtc://127.0.0.1:8890") }

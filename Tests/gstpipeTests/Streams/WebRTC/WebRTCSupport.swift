@@ -37,11 +37,11 @@ final class NetworkNamespace: Sendable {
         await run("/usr/bin/curl", ["-s", "-i", "--max-time", "20"] + arguments).finish(timeout: 30).stdout
     }
 
-    /// Waits until something listens on 127.0.0.1:`port` inside the namespace.
-    func waitForListener(_ port: Int, timeout: TimeInterval = 30) async -> Bool {
+    /// Waits until something listens on `host`:`port` inside the namespace.
+    func waitForListener(_ port: Int, host: String = "127.0.0.1", timeout: TimeInterval = 30) async -> Bool {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
-            let probe = await run("/usr/bin/curl", ["-s", "-o", "/dev/null", "http://127.0.0.1:\(port)/"])
+            let probe = await run("/usr/bin/curl", ["-s", "-o", "/dev/null", "http://\(host):\(port)/"])
                 .finish(timeout: 10)
             // 7: connection refused; anything else (a 404 included) means a server answered.
             if probe.status == 0 { return true }
