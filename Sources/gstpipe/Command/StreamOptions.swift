@@ -55,9 +55,9 @@ struct StreamOptions: ParsableArguments {
 
     @Flag(
         help: ArgumentHelp(
-            "Encode a file output in a tee branch once with the stream outputs beside it (their H.264: zero "
-                + "latency, their bitrate) instead of on its own for quality. Stream outputs that want the same "
-                + "H.264 always share one encoder."))
+            "Encode a tee's outputs once: a file output with the stream outputs beside it (their H.264: zero "
+                + "latency, their bitrate) instead of on its own for quality, and the stream outputs beside an "
+                + "rtmp:// output with its encoding. Stream outputs that want the same H.264 always share one."))
     var oneEncode = false
 
     @Option(

@@ -228,10 +228,14 @@ struct FileJob {
         if input != nil {
             tokens.replaceSubrange(0..<1, with: Self.junction(named: Self.inputJunction))
         }
-        if streamSettings.oneEncode && !outputs.contains(where: { $0.media == .video && $0.stream == nil }) {
+        if streamSettings.oneEncode
+            && !outputs.contains(where: {
+                $0.media == .video && ($0.stream == nil || $0.stream?.leadsSharedEncode == true)
+            })
+        {
             throw .usage(
-                "--one-encode gives a video file output the encoder of the stream outputs beside it in a tee's "
-                    + "branches, and this description writes no video file")
+                "--one-encode gives a video file output, and the stream outputs beside an rtmp:// output, one "
+                    + "encoder in a tee's branches, and this description writes no video file and no rtmp://")
         }
     }
 

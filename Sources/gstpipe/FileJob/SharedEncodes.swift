@@ -10,8 +10,8 @@ import MediaIO
 /// - stream outputs whose H.264 is the same: the same elements and properties up to the encoder, and
 ///   the same settings the output sets on it as it runs (`StreamOutput.encoderSettings`): `rtsp://`,
 ///   `srt://`, `udp://`, `rtp://` and HLS all encode for streaming alike; two `rtmp://` outputs of the
-///   same bitrate share, but not with the others (key frames exactly every 2 s and a bitrate suited
-///   to the size, where the others have one every 30 frames at most, at 2 Mbit/s);
+///   same bitrate share, but not with the others (a bitrate suited to the size, constant frame rate and
+///   4:2:0, where the others go at 2 Mbit/s) unless `--one-encode` gives them its encoding;
 /// - with `--one-encode`, a file output too: it takes the encoding of the first stream output on its
 ///   tee (zero latency, the stream's bitrate, 4:2:0 after `gray` too), or, with none, shares one with
 ///   the files beside it that are encoded alike. Without it, a file keeps its own encoder, tuned for
@@ -43,6 +43,7 @@ struct SharedEncodes {
             let tee: String
             var key: String
             let isStream: Bool
+            let leads: Bool
         }
         var candidates: [Candidate] = []
         for output in job.outputs where output.media == .video && (output.stream?.sharesEncoder ?? true) {
@@ -50,13 +51,25 @@ struct SharedEncodes {
                 let junction = pipeline.element(named: output.junction), let tee = teeFeeding(junction),
                 let key = encodingKey(of: output)
             else { continue }
-            candidates.append(Candidate(index: output.index, tee: tee.name, key: key, isStream: output.stream != nil))
+            candidates.append(
+                Candidate(
+                    index: output.index, tee: tee.name, key: key, isStream: output.stream != nil,
+                    leads: output.stream?.leadsSharedEncode == true))
         }
         // A file takes the encoding of the first stream output on its tee (the description's order:
         // outputs are numbered from its end).
         for position in candidates.indices where !candidates[position].isStream {
             let streams = candidates.filter { $0.isStream && $0.tee == candidates[position].tee }
             if let first = streams.max(by: { $0.index < $1.index }) { candidates[position].key = first.key }
+        }
+        // With --one-encode, the outputs of a tee with an output that demands its encoding (`rtmp://`) take
+        // that one (the first such in the description's order): its key frames every 2 s are the streams'
+        // own, its 4:2:0 and constant rate suit them, and its bitrate is suited to the size.
+        if job.streamSettings.oneEncode {
+            for position in candidates.indices where !candidates[position].leads {
+                let demanding = candidates.filter { $0.leads && $0.tee == candidates[position].tee }
+                if let first = demanding.max(by: { $0.index < $1.index }) { candidates[position].key = first.key }
+            }
         }
         var groups: [Group] = []
         var seen: Set<String> = []
@@ -65,7 +78,7 @@ struct SharedEncodes {
             guard seen.insert(id).inserted else { continue }
             let members = candidates.filter { $0.tee + "\n" + $0.key == id }.sorted { $0.index > $1.index }
             guard members.count > 1 else { continue }
-            let leader = members.first { $0.isStream } ?? members[0]
+            let leader = members.first { $0.leads } ?? members.first { $0.isStream } ?? members[0]
             groups.append(Group(leader: leader.index, members: members.map(\.index)))
         }
         return SharedEncodes(groups: groups)

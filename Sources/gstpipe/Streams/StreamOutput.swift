@@ -75,6 +75,11 @@ protocol StreamOutput: Sendable {
     /// outputs share an encoder only when this is the same. Default: empty.
     var encoderSettings: String { get }
 
+    /// True when the output's receivers demand an encoding of their own (an ingest server's constant
+    /// frame rate, 4:2:0 and bitrate suited to the size): with `--one-encode`, the other outputs of its
+    /// tee take its encoding, rather than it theirs (`SharedEncodes`). Default: false.
+    var leadsSharedEncode: Bool { get }
+
     /// Seconds the pipeline stays open after end of stream so that receivers get the last packets
     /// (SRT's live mode does not linger when its socket closes). Default: 0.
     var lingerAfterEnd: TimeInterval { get }
@@ -121,6 +126,8 @@ extension StreamOutput {
     var sharesEncoder: Bool { true }
 
     var encoderSettings: String { "" }
+
+    var leadsSharedEncode: Bool { false }
 
     /// True when the output is written as files (HLS): checked and reported as a file is.
     var isFile: Bool { Self.scheme.isFile }

@@ -142,7 +142,7 @@ struct RTMPTests {
         Self.expectNoKey([published.stdout, published.stderr, dot], "publishes")
     }
 
-    @Test("A file without sound goes live with silent AAC with every frame, ending with them; two outputs share")
+    @Test("A file without sound goes live with silent AAC with every frame; push, RTSP and file encode once")
     func fileWithoutSound() async throws {
         let namespace = try await NetworkNamespace()
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-rtmp-\(UUID())")
@@ -163,23 +163,26 @@ struct RTMPTests {
             "rtmp-video-only.mp4",
             "videotestsrc num-buffers=100 ! video/x-raw,width=320,height=240,framerate=25/1 ! x264enc "
                 + "speed-preset=ultrafast ! mp4mux ! filesink location=%@")
-        // At once: one output, and two in a tee's branches, which share one encoder and one silence (the
-        // queues after a shared encoder hold seconds of the file's pictures ahead of the clock).
+        // At once: one output alone, and with --one-encode an RTMP push, an RTSP server and a file in a tee's
+        // branches, which share one encoder (the push's) and one silence (the queues after a shared encoder
+        // hold seconds of the file's pictures ahead of the clock).
         let graph = folder.appendingPathComponent("graph.dot")
+        let archive = folder.appendingPathComponent("archive.mp4")
         let started = Date()
         let alone = namespace.run(CLI.binary.path, [input.path, "!", "rtmp://127.0.0.1/rec/\(Self.key)"])
         let teed = await namespace.run(
             CLI.binary.path,
             [
-                "--graph", graph.path, input.path, "!", "tee", "name=t", "!", "queue", "!",
-                "rtmp://127.0.0.1/rec/\(Self.key)-2", "t.", "!", "queue", "!", "rtmp://127.0.0.1/rec/\(Self.key)-3"
+                "--one-encode", "--graph", graph.path, input.path, "!", "tee", "name=t", "!", "queue", "!",
+                "rtmp://127.0.0.1/rec/\(Self.key)-2", "t.", "!", "queue", "!", "rtsp://127.0.0.1:8554/cam", "t.", "!",
+                "queue", "!", archive.path
             ]
         ).finish(timeout: 40)
         let published = await alone.finish(timeout: 40)
         let seconds = Date().timeIntervalSince(started)
         _ = await nginx.stop()
         #expect(published.status == 0 && teed.status == 0, "\(published.stderr)\n\(teed.stderr)")
-        for name in [Self.key, "\(Self.key)-2", "\(Self.key)-3"] {
+        for name in [Self.key, "\(Self.key)-2"] {
             let written = folder.appendingPathComponent("\(name).flv")
             let streams = try await probeStreams(
                 written.path, entries: "codec_name,sample_rate,channels,nb_read_frames")
@@ -194,6 +197,8 @@ struct RTMPTests {
             let (audioEnd, videoEnd) = (audio.last ?? 0, video.last ?? 0)
             #expect(abs(audioEnd - videoEnd) < 0.3, "\(name): the audio ends at \(audioEnd), the video at \(videoEnd)")
         }
+        let archived = try await probeStreams(archive.path, entries: "codec_name,nb_read_frames")
+        #expect(archived.contains("h264,100") && archived.contains { $0.hasPrefix("aac,") }, "the file: \(archived)")
         let encoders = StreamOutputTests.encoders(in: (try? String(contentsOf: graph, encoding: .utf8)) ?? "")
         #expect(encoders.h264 == 1 && encoders.aac == 1, "x264enc \(encoders.h264), AAC \(encoders.aac)")
         #expect(seconds < 15, "published in \(seconds) s")

@@ -88,7 +88,9 @@ struct StreamOutputTests {
     func oneEncode() async throws {
         let nothingToShare = try CLI.run(["--one-encode", "noise", "!", "gray", "!", "udp://127.0.0.1:9"], timeout: 30)
         #expect(nothingToShare.status == 2, "\(nothingToShare.stderr)")
-        #expect(nothingToShare.stderr.contains("this description writes no video file"), "\(nothingToShare.stderr)")
+        #expect(
+            nothingToShare.stderr.contains("this description writes no video file and no rtmp://"),
+            "\(nothingToShare.stderr)")
         let clip = try await Media.clipWithAudio()
         let (udpPort, rtspPort) = (StreamPorts.take(), StreamPorts.take())
         let file = Media.temporary("one-encode", "mp4")

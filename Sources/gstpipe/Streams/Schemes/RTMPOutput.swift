@@ -70,6 +70,9 @@ struct RTMPOutput: StreamOutput {
     /// The bitrate it sets on its encoder (`start`): two outputs share one only at the same.
     var encoderSettings: String { "bitrate=\(bitrate.map(String.init) ?? "suited to the size")" }
 
+    /// Ingest servers demand its encoding; the streams beside it do with one as well (`--one-encode`).
+    var leadsSharedEncode: Bool { true }
+
     /// flvmux writes no index to seek by, which a stream has no use for.
     func muxerProperties(_ settings: StreamSettings) -> [(name: String, value: ElementSpec.Value)] {
         [("streamable", .text("true"))]
