@@ -271,11 +271,12 @@ struct CLIOptionsTests {
           --reconnect-max <seconds>
                                   With --reconnect: give up (exit 1) once the input has
                                   been away this long.
-          --one-encode            Encode a file output in a tee branch once with the
+          --one-encode            Encode a tee's outputs once: a file output with the
                                   stream outputs beside it (their H.264: zero latency,
-                                  their bitrate) instead of on its own for quality.
-                                  Stream outputs that want the same H.264 always share
-                                  one encoder.
+                                  their bitrate) instead of on its own for quality, and
+                                  the stream outputs beside an rtmp:// output with its
+                                  encoding. Stream outputs that want the same H.264
+                                  always share one.
           --stun <uri>            A STUN server for webrtc:// (stun://HOST:PORT): the
                                   server and its pages learn their addresses as seen
                                   from beyond a NAT.
