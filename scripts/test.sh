@@ -45,6 +45,8 @@ webrtc+='|WebRTCGoodbyeTests'
 webrtc+='|ServerLimitsTests'
 # The Serving safely article's nginx configurations in front of WebRTC (Chromium through TLS) and RTSP (ffmpeg).
 webrtc+='|ReverseProxyTests'
+# --reconnect's camera killed and started again three times under a Chromium viewer of webrtc://.
+webrtc+='|WebRTCCameraRestartTests'
 # Every run goes through scripts/test-guard.py: a run that printed its summary and is still alive a minute
 # later, or that printed nothing for ten minutes, has every thread's stack printed (gdb) and is killed,
 # failing this script with the run's name. A hang costs minutes and leaves its evidence, not CI's 90.
@@ -68,6 +70,6 @@ guarded "$recording" --filter "$recording" "$@"
 guarded "$farm" --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
     BrowserViewersAudioTests WebRTCDataChannelTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests \
-    ServerLimitsTests; do
+    ServerLimitsTests WebRTCCameraRestartTests; do
     guarded "$suite" --filter "$suite" "$@"
 done
