@@ -41,8 +41,6 @@ final class Recorder: Sendable {
     private let state = Mutex(State())
     private let events: RecordingEvents
     private let retention: RecordingRetention
-    /// Held while retention runs: at a file's close and on the clock, one at a time.
-    private let pruning = Mutex(())
     private let note: @Sendable (String) -> Void
 
     /// The tokens a description that names no output gets at its end: the recording encodes what
@@ -335,9 +333,10 @@ final class Recorder: Sendable {
         }
     }
 
-    /// Deletes what retention no longer keeps, each deletion said once.
+    /// Deletes what retention no longer keeps, each deletion said once. A file's close and the clock
+    /// may run it at once, without a lock: both read the folder, and a file is deleted by one unlink,
+    /// which succeeds for one of them only (the other counts the file gone and deletes no more).
     private func prune() {
-        let deleted = pruning.withLock { _ in retention.apply(now: Date()) }
-        for path in deleted { events.send(.deleted(path: path)) }
+        for path in retention.apply(now: Date()) { events.send(.deleted(path: path)) }
     }
 }
