@@ -8,7 +8,8 @@ import Testing
 /// started again while gstpipe relays it through `gray` to its own RTSP output, which ffmpeg watches
 /// the whole time, in a network namespace with loopback alone. The viewer must stay connected and
 /// keep getting frames of one size with timestamps that never jump, the slate among them while the
-/// camera is away; gstpipe must say each loss and each return once, without the password.
+/// camera is away; gstpipe must say each loss and each return once, without the password. Recorded, the
+/// camera's sound runs on unbroken across a restart, and an MP4's audio ends with its video.
 @Suite(
     "Inputs that come back: --reconnect", .serialized,
     .enabled(if: FFProbe.isInstalled, "ffmpeg and ffprobe are not installed"),

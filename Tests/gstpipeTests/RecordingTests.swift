@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// `--record`: a live source recorded into rotating files read back with ffprobe (frames, lengths,
-/// timestamps, names, creation times), kill -9 in the middle, retention by age and by size, a small
-/// disk that fills, usage errors; `gstpipe recordings` listing the files and writing a span back.
+/// timestamps, names, creation times), kill -9 in the middle, retention by age and by size (at each close
+/// and on the clock), a small disk that fills, usage errors; `gstpipe recordings` listing the files and
+/// writing a span back (every frame of the files joined).
 @Suite(
     "Recording: --record rotates files that each play, retention deletes the oldest, recordings lists and cuts spans",
     .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: FFProbe.path), "ffprobe is not installed"))

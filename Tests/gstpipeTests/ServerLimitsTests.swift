@@ -5,8 +5,8 @@ import Testing
 /// `webrtc://` input, the limits made short by `GSTPIPE_WEBRTC_LIMITS` so that the test takes
 /// seconds, on the CLI's input and on the library's `BrowserPublisher` (`BrowserViewersTone
 /// --publisher`): a request's whole time, connections per address, the close after a 401 without reading
-/// the body, a publisher that never connects giving its place up, and on the library's, one that connects
-/// and sends nothing. In a network namespace.
+/// the body, a publisher that never connects giving its place up, and one that connects and sends nothing
+/// (on the CLI's, an aiortc peer). In a network namespace.
 @Suite(
     "ServerLimitsTests",
     .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
