@@ -49,6 +49,8 @@ webrtc+='|ReverseProxyTests'
 # A ladder's viewer moved between rungs, a webrtcbin receiving in-process, its frames timed; and three
 # Chromiums behind a link limited by tc (a ladder's viewer against one encode's, one unlimited), 80 s.
 webrtc+='|WebRTCLadderTests|WebRTCBadLinkTests'
+# --reconnect's camera killed and started again three times under a Chromium viewer of webrtc://.
+webrtc+='|WebRTCCameraRestartTests'
 # Every run goes through scripts/test-guard.py: a run that printed its summary and is still alive a minute
 # later, or that printed nothing for ten minutes, has every thread's stack printed (gdb) and is killed,
 # failing this script with the run's name. A hang costs minutes and leaves its evidence, not CI's 90.
@@ -72,6 +74,6 @@ guarded "$recording" --filter "$recording" "$@"
 guarded "$farm" --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
     BrowserViewersAudioTests WebRTCDataChannelTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests \
-    ServerLimitsTests WebRTCLadderTests WebRTCBadLinkTests; do
+    ServerLimitsTests WebRTCLadderTests WebRTCBadLinkTests WebRTCCameraRestartTests; do
     guarded "$suite" --filter "$suite" "$@"
 done

@@ -18,6 +18,7 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
     public init(caps: Caps) throws(GStreamerError) {
         raw = GstVideoInfo()
         guard gst_video_info_from_caps(&raw, caps.pointer) != 0 else {
+            if let tooLarge = Self.tooLarge(caps) { throw tooLarge }
             throw GStreamerError(kind: .invalidArgument, message: "not fixed raw video caps: \(caps)")
         }
         guard raw.width > 0, raw.height > 0 else {
@@ -71,6 +72,26 @@ public struct VideoInfo: @unchecked Sendable, Equatable {
         }
         raw.fps_n = numerator
         raw.fps_d = denominator
+    }
+
+    /// Fixed raw video caps GStreamer refused for the size of their frame: the error saying so, with the
+    /// size (the bytes of a 64x64 frame of the format, scaled), since "not fixed raw video caps" would
+    /// send the reader looking at the caps' fields. Nil for caps refused for another reason.
+    private static func tooLarge(_ caps: Caps) -> GStreamerError? {
+        guard caps.isFixed, caps.mediaType == "video/x-raw", let format = caps.string("format"),
+            let width = caps.int("width"), let height = caps.int("height"), width > 0, height > 0
+        else { return nil }
+        let videoFormat = gst_video_format_from_string(format)
+        var small = GstVideoInfo()
+        guard videoFormat != GST_VIDEO_FORMAT_UNKNOWN, gst_video_info_set_format(&small, videoFormat, 64, 64) != 0
+        else { return nil }
+        var full = GstVideoInfo()
+        guard gst_video_info_set_format(&full, videoFormat, guint(width), guint(height)) == 0 else { return nil }
+        let tenths = Int((Double(small.size) / 4096 * Double(width) * Double(height) / 1e8).rounded())
+        return GStreamerError(
+            kind: .invalidArgument,
+            message: "a \(format) frame of \(width)x\(height) would take \(tenths / 10).\(tenths % 10) GB, more than "
+                + "GStreamer can lay out as one frame: ask for a smaller size")
     }
 
     /// Same format, size, rate and colorimetry, and the same strides and offsets.

@@ -286,7 +286,8 @@ struct FileJobRun {
     ///   the time of writing;
     /// - in MP4 and QuickTime, the input's display matrix when pictures were kept as stored
     ///   (`--no-autorotate`), which mp4mux and qtmux leave out (`MovieHeader`);
-    /// - in Matroska and WebM, tag values unquoted (`MatroskaMetadata`).
+    /// - in Matroska and WebM, tag values unquoted (`MatroskaMetadata`);
+    /// - in MP4 and QuickTime from a network input, the audio's edit list ending with the video (`TrackEnds`).
     ///
     /// Notes what could not be written.
     func completeMetadata(note: (String) -> Void) {
@@ -306,6 +307,14 @@ struct FileJobRun {
                     note("\(path) keeps its tags as matroskamux wrote them: \(error.localizedDescription)")
                 }
             case "mp4mux", "qtmux":
+                // A live run stopped at any moment: the audio's last buffers go past the video's last frame.
+                if job.input?.isNetwork == true {
+                    do {
+                        try TrackEnds.endAudioWithVideo(inFileAt: path)
+                    } catch {
+                        note("\(path): its audio may end after its video: \(error.localizedDescription)")
+                    }
+                }
                 guard header != MovieHeader() else { continue }
                 do {
                     try MovieHeader.write(header, to: path)

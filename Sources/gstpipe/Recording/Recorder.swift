@@ -17,8 +17,8 @@ import MediaIO
 /// creation time (MP4's `mvhd`, Matroska's `DateUTC`), written as it is renamed. The first file's start
 /// is the wall clock as its first frame arrives; each later file's is that plus the running time
 /// between their first frames, so that a file starts exactly where the one before it ended.
-/// After each file, `RecordingRetention` deletes what `--record-keep` and `--record-max-size` no
-/// longer keep.
+/// After each file, and every `pruningPeriod` while the run goes (`keepPruning`), `RecordingRetention`
+/// deletes what `--record-keep` and `--record-max-size` no longer keep.
 final class Recorder: Sendable {
     /// One file being written.
     private struct File {
@@ -303,6 +303,7 @@ final class Recorder: Sendable {
             let seconds = file.start.timeIntervalSince1970.rounded(.down) + 2_082_844_800
             let header = MovieHeader(creationTime: UInt64(seconds))
             try? MovieHeader.write(header, to: partial)
+            try? FragmentedMP4.addEditList(fileAt: partial)
         } else {
             _ = try? MatroskaMetadata.repair(fileAt: partial, creationDate: file.start)
         }
@@ -313,6 +314,30 @@ final class Recorder: Sendable {
         let bytes = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64) ?? 0
         let duration = endRunningTime.map { $0 > file.runningTime ? Double($0 - file.runningTime) / 1e9 : 0 } ?? 0
         events.send(.written(path: file.path, start: file.start, duration: duration, bytes: bytes))
-        for deleted in retention.apply(now: Date()) { events.send(.deleted(path: deleted)) }
+        prune()
+    }
+
+    /// How often retention runs between files.
+    static let pruningPeriod: Duration = .seconds(2)
+
+    /// Runs retention every `period` until the task is cancelled, as well as at each file's close: with
+    /// segments of an hour, a file past `--record-keep` would otherwise stay until the next one closed.
+    /// Nil when neither `--record-keep` nor `--record-max-size` is given.
+    func keepPruning(every period: Duration = pruningPeriod) -> Task<Void, Never>? {
+        guard settings.keepSeconds != nil || settings.maxBytes != nil else { return nil }
+        return Task.detached { [weak self] in
+            while !Task.isCancelled {
+                try? await Task.sleep(for: period)
+                guard !Task.isCancelled, let self else { return }
+                self.prune()
+            }
+        }
+    }
+
+    /// Deletes what retention no longer keeps, each deletion said once. A file's close and the clock
+    /// may run it at once, without a lock: both read the folder, and a file is deleted by one unlink,
+    /// which succeeds for one of them only (the other counts the file gone and deletes no more).
+    private func prune() {
+        for path in retention.apply(now: Date()) { events.send(.deleted(path: path)) }
     }
 }

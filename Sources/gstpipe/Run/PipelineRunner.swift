@@ -215,6 +215,8 @@ struct PipelineRunner {
         }
         progress?.start()
         Metrics.shared.started()
+        let pruning = recorder?.keepPruning()
+        defer { pruning?.cancel() }
         // A reconnecting input watches its own connections for silence, and the outputs never see one.
         let silence =
             options.streams.reconnect

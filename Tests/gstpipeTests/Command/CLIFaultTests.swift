@@ -83,6 +83,18 @@ struct CLIFaultTests {
         #expect(written == reference.prefix(written.count))
     }
 
+    @Test("A frame too large to lay out (65535x65535 BGRA, 17 GB): exit 1 saying so, with its size, no crash")
+    func frameTooLarge() throws {
+        let result = try CLI.run(
+            ["noise", "!", "video/x-raw,width=65535,height=65535,format=BGRA", "!", "fakesink"], timeout: 30)
+        #expect(result.status == 1, "\(result.stderr)")
+        #expect(
+            result.stderr.contains(
+                "noise0: cannot make frames: a BGRA frame of 65535x65535 would take 17.2 GB, more than GStreamer can "
+                    + "lay out as one frame: ask for a smaller size"), "\(result.stderr)")
+        #expect(!result.stderr.contains("accepts none"), "\(result.stderr)")
+    }
+
     @Test("A Swift filter whose output is linked to nothing: exit 1 naming it, not its inner appsrc")
     func unlinkedSwiftFilter() throws {
         let result = try CLI.run([

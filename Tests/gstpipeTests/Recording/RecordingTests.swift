@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 /// `--record`: a live source recorded into rotating files read back with ffprobe (frames, lengths,
-/// timestamps, names, creation times), kill -9 in the middle, retention by age and by size, a small
-/// disk that fills, usage errors; `gstpipe recordings` listing the files and writing a span back.
+/// timestamps, names, creation times), kill -9 in the middle, retention by age and by size (at each close
+/// and on the clock), a small disk that fills, usage errors; `gstpipe recordings` listing the files and
+/// writing a span back (every frame of the files joined).
 @Suite(
     "Recording: --record rotates files that each play, retention deletes the oldest, recordings lists and cuts spans",
     .serialized, .enabled(if: FileManager.default.isExecutableFile(atPath: FFProbe.path), "ffprobe is not installed"))
@@ -39,6 +40,17 @@ struct RecordingTests {
             duration: (format?["duration"] as? String).flatMap(Double.init),
             creationTime: (format?["tags"] as? [String: Any])?["creation_time"] as? String,
             plays: result.status == 0 && result.stderr.isEmpty)
+    }
+
+    /// The frames ffprobe decodes in `url`'s video (`-count_frames`).
+    static func countFrames(_ url: URL) throws -> Int {
+        let result = try CLI.run(
+            [
+                "-v", "error", "-count_frames", "-select_streams", "v:0", "-show_entries", "stream=nb_read_frames",
+                "-of", "csv=p=0", url.path
+            ],
+            executable: URL(fileURLWithPath: FFProbe.path), timeout: 30)
+        return Int(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)) ?? -1
     }
 
     /// The files under `folder`, relative paths sorted, hidden ones (being written) included.
@@ -149,8 +161,9 @@ struct RecordingTests {
         #expect(abs((spanProbe.duration ?? 0) - 3) <= Self.frame + 0.001, "span of \(spanProbe.duration ?? 0) s")
         #expect(abs(spanProbe.timestamps.count - 90) <= 1, "\(spanProbe.timestamps.count) frames")
 
-        // Two whole files: joined as they are (no encoding again), 4 s. `join` of two such files (x264's
-        // B-frames, MP4 fragments) gives one frame fewer than they hold (measured: 119 of 120).
+        // Two whole files: joined as they are (no encoding again), 4 s, every frame of both (x264's B-frames
+        // are presented after the length mp4mux writes: unless the recording mends it, qtdemux reading them
+        // back dropped the last frames of each).
         let whole = folder.appendingPathComponent("whole.mp4")
         let join = try CLI.run([
             "recordings", folder.appendingPathComponent("rec").path, "--from",
@@ -159,7 +172,11 @@ struct RecordingTests {
         ])
         #expect(join.status == 0, "\(join.stderr)")
         let joined = try Self.probe(whole)
-        #expect(abs(joined.timestamps.count - 120) <= 1, "\(joined.timestamps.count) frames")
+        let sources = try names.prefix(2).map { try Self.countFrames(folder.appendingPathComponent("rec/\($0)")) }
+        #expect(sources.count == 2 && sources.allSatisfy { $0 > 0 }, "\(sources)")
+        #expect(
+            try Self.countFrames(whole) == sources.reduce(0, +), "\(sources) joined into \(joined.timestamps.count)")
+        #expect(joined.timestamps.count == sources.reduce(0, +), "\(sources) joined into \(joined.timestamps.count)")
         #expect(abs((joined.duration ?? 0) - 4) <= Self.frame + 0.001, "\(joined.duration ?? 0) s")
     }
 
@@ -191,6 +208,57 @@ struct RecordingTests {
         }
         #expect(whole.count <= 5, "\(whole)")
         #expect((ages.max() ?? 99) < 3 + 1.5, "a file older than kept: \(ages)")
+    }
+
+    @Test(
+        "Retention runs on the clock too: with a minute's segments, old files go on time, never the one being written")
+    func retentionOnTime() throws {
+        let folder = try Self.folder("keep")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let events = folder.appendingPathComponent("events.jsonl")
+        // Two files of an earlier run: a large one older than the other, which --record-max-size takes at
+        // the first round, and a small one, which --record-keep takes 3 s after its last write.
+        let large = folder.appendingPathComponent("00-00-01.mp4")
+        let small = folder.appendingPathComponent("00-00-02.mp4")
+        try Data(count: 2_000_000).write(to: large)
+        try Data(count: 1000).write(to: small)
+        let written = Date()
+        try FileManager.default.setAttributes(
+            [.modificationDate: written.addingTimeInterval(-1)], ofItemAtPath: large.path)
+        try FileManager.default.setAttributes([.modificationDate: written], ofItemAtPath: small.path)
+        let result = try CLI.run(
+            Self.live + [
+                "!", "gray", "--record", folder.appendingPathComponent("%H-%M-%S.mp4").path, "--record-segment", "60",
+                "--record-keep", "3s", "--record-max-size", "1900K", "--events", events.path
+            ],
+            timeout: 40, interruptAfter: 8)
+        #expect(result.status == 130, "\(result.stderr)")
+        let lines = try String(contentsOf: events, encoding: .utf8).split(separator: "\n").compactMap { line in
+            (try? JSONSerialization.jsonObject(with: Data(line.utf8))) as? [String: Any]
+        }
+        func time(_ line: [String: Any]) -> Date? {
+            (line["time"] as? String).flatMap(ISO8601DateFormatter.withFractions.date(from:))
+        }
+        let started = try #require(lines.first { $0["event"] as? String == "started" }.flatMap(time))
+        let deleted = Dictionary(
+            lines.filter { $0["event"] as? String == "recording_deleted" }.compactMap { line in
+                (line["path"] as? String).flatMap { path in time(line).map { (path, $0) } }
+            }, uniquingKeysWith: { first, _ in first })
+        print("retention: started \(started), written \(written), deleted \(deleted)")
+        // Each at the first round of retention after it was due (every 2 s), long before a file closed.
+        let largeAt = try #require(deleted[large.path], "\(lines)")
+        let smallAt = try #require(deleted[small.path], "\(lines)")
+        #expect(
+            largeAt.timeIntervalSince(started) < 2 + 1, "the large file went \(largeAt.timeIntervalSince(started)) s in"
+        )
+        let late = smallAt.timeIntervalSince(written) - 3
+        #expect(late >= 0 && late < 2 + 1, "the small file went \(late) s after it was due")
+        #expect(deleted.count == 2, "\(deleted)")
+        // The run's own file, written all along and closed at the end, is whole and kept.
+        let names = Self.files(under: folder).filter { $0.hasSuffix(".mp4") }
+        #expect(names.count == 1, "\(names)")
+        let probe = try Self.probe(folder.appendingPathComponent(names.first ?? "none"))
+        #expect(probe.plays && probe.timestamps.count >= 150, "\(names): \(probe.timestamps.count) frames")
     }
 
     @Test(

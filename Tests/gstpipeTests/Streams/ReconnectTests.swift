@@ -9,7 +9,8 @@ import Testing
 /// started again while gstpipe relays it through `gray` to its own RTSP output, which ffmpeg watches
 /// the whole time, in a network namespace with loopback alone. The viewer must stay connected and
 /// keep getting frames of one size with timestamps that never jump, the slate among them while the
-/// camera is away; gstpipe must say each loss and each return once, without the password.
+/// camera is away; gstpipe must say each loss and each return once, without the password. Recorded, the
+/// camera's sound runs on unbroken across a restart, and an MP4's audio ends with its video.
 @Suite(
     "Inputs that come back: --reconnect", .serialized,
     .enabled(if: FFProbe.isInstalled, "ffmpeg and ffprobe are not installed"),
@@ -235,6 +236,47 @@ struct ReconnectTests {
             silences.count == losses && silences.first.map { $0.start > 1 && $0.end - $0.start > 1.5 } == true
                 && silences.allSatisfy { $0.end < total - 1 },
             "silences \(silences) in \(total) s")
+    }
+
+    @Test(
+        "An MP4 recorded from a camera with sound, stopped with SIGINT: its audio ends with its video, within an AAC frame"
+    )
+    func mp4EndsTogether() async throws {
+        let namespace = try await NetworkNamespace()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("gstpipe-reconnect-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let recording = folder.appendingPathComponent("rec.mp4")
+        let camera = namespace.run("/usr/bin/python3", ["-c", Self.camera, "8554", "320", "240", "25", "audio"])
+        #expect(await namespace.waitForTCP(8554))
+        let relay = namespace.run(
+            CLI.binary.path, ["rtsp://127.0.0.1:8554/cam", "!", recording.path, "--reconnect", "--timeout", "2"])
+        // The file grows from its first fragment of samples on (mp4mux writes its moov at the end).
+        #expect(await Self.waitFor(bytes: 100_000, in: recording, timeout: 20))
+        try await Task.sleep(for: .seconds(2))
+        relay.signal(SIGINT)
+        let relayed = await relay.finish(timeout: 30)
+        camera.signal(SIGKILL)
+        _ = await camera.finish(timeout: 5)
+        #expect(relayed.status == 130, "\(relayed.stderr)")
+        // Where each stream's presentation ends, as ffprobe reads it (edit lists applied).
+        func end(_ stream: String) throws -> Double {
+            let data = try standardOutput(
+                of: FFProbe.path,
+                [
+                    "-v", "error", "-select_streams", "\(stream):0", "-show_entries", "stream=start_time,duration",
+                    "-of", "csv=p=0", recording.path
+                ])
+            let fields =
+                String(decoding: data, as: UTF8.self).split(separator: "\n").first?.split(separator: ",")
+                .compactMap { Double($0) } ?? []
+            return fields.count == 2 ? fields[0] + fields[1] : 0
+        }
+        let (video, audio) = (try end("v"), try end("a"))
+        print("mp4 ends: video \(video) s, audio \(audio) s")
+        #expect(video > 2, "video \(video) s")
+        // One AAC frame: 1024 samples at 48 kHz.
+        #expect(abs(audio - video) <= 1024.0 / 48000, "video ends at \(video) s, audio at \(audio) s")
     }
 
     // MARK: Helpers

@@ -97,8 +97,16 @@ final class ElementVideoConsumer: VideoFrameConsumer {
                 "framerate": .fraction(request.frameRate.numerator, request.frameRate.denominator)
             ])
         else { return nil }
-        guard let info = try? VideoInfo(caps: fixed), let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName)
-        else { return nil }
+        let info: VideoInfo
+        do {
+            info = try VideoInfo(caps: fixed)
+        } catch {
+            // Caps downstream takes but GStreamer cannot lay out (a frame too large): the reason, before
+            // the source says it found no format.
+            reportError("cannot make frames: \(error.message)")
+            return nil
+        }
+        guard let pixelFormat = VideoPixelFormat(gstreamerName: info.formatName) else { return nil }
         let format = VideoFrameFormat(info: info, pixelFormat: pixelFormat)
         state.withLock { $0.outputCaps = (nil, format, fixed) }
         return format

@@ -149,7 +149,11 @@ final class WebRTCInput: InputSession, PublisherSessions {
             end(reason)
         }
         let limit = ServerLimits.current.publisherConnect
-        publisher.onNoConnection(within: limit) { [weak self] in self?.drop(publisher, after: limit) }
+        publisher.onNoConnection(within: limit) { [weak self] in
+            self?.drop(publisher, because: "it did not connect within \(limit.components.seconds) s")
+        }
+        let silence = ServerLimits.current.publisherSilence
+        Task { [weak self] in await self?.watchFirstSample(of: publisher, limit: silence) }
         let sent = offer.sent.joined(separator: " and ")
         note("a publisher came, sending \(sent)")
         return .success((publisher.id, answer))
@@ -264,10 +268,29 @@ final class WebRTCInput: InputSession, PublisherSessions {
         }
     }
 
-    /// A publisher that did not connect within `limit`: its place is given to the next, and the stream
-    /// goes on waiting, unless it has sent something (then its leaving is the stream's end, as ever).
-    private func drop(_ publisher: WebRTCPublisher, after limit: Duration) {
-        let reason = "it did not connect within \(limit.components.seconds) s"
+    /// Every quarter second (at most) until `publisher`'s first sample of the description's media: a
+    /// publisher connected for `limit` without one is dropped, as one that never connects is. The
+    /// silence watch (`watchSilence`) starts at the first sample, so without this a peer that only
+    /// connects would keep the only place, and the run waiting, for ever.
+    private func watchFirstSample(of publisher: WebRTCPublisher, limit: Duration) async {
+        var connectedAt: ContinuousClock.Instant?
+        while !Task.isCancelled {
+            try? await Task.sleep(for: min(limit / 4, .milliseconds(250)))
+            let waiting = state.withLock { !$0.ended && $0.publisher === publisher && $0.firstSample == nil }
+            guard waiting else { return }
+            let now = ContinuousClock.now
+            if connectedAt == nil && publisher.isConnected { connectedAt = now }
+            if let connectedAt, now - connectedAt >= limit {
+                drop(publisher, because: "it sent no \(media) for \(ServerLimits.seconds(limit))")
+                return
+            }
+        }
+    }
+
+    /// A publisher that did not connect, or sent nothing, in time: its place is given to the next, and
+    /// the stream goes on waiting, unless it has sent something (then its leaving is the stream's end,
+    /// as ever).
+    private func drop(_ publisher: WebRTCPublisher, because reason: String) {
         let dropped = state.withLock { state -> Bool in
             guard !state.ended, state.publisher === publisher else { return false }
             guard state.firstSample == nil else { return false }

@@ -5,8 +5,8 @@ import Testing
 /// `webrtc://` input, the limits made short by `GSTPIPE_WEBRTC_LIMITS` so that the test takes
 /// seconds, on the CLI's input and on the library's `BrowserPublisher` (`BrowserViewersTone
 /// --publisher`): a request's whole time, connections per address, the close after a 401 without reading
-/// the body, a publisher that never connects giving its place up, and on the library's, one that connects
-/// and sends nothing. In a network namespace.
+/// the body, a publisher that never connects giving its place up, and one that connects and sends nothing
+/// (on the CLI's, an aiortc peer). In a network namespace.
 @Suite(
     "ServerLimitsTests",
     .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"))
@@ -74,6 +74,71 @@ struct ServerLimitsTests {
         #expect(notes.components(separatedBy: "the publisher left: it sent no media").count - 1 == 1, "\(notes)")
         #expect(notes.components(separatedBy: "a publisher came").count - 1 == 2, "\(notes)")
         #expect(!notes.contains(Self.secret), "\(notes)")
+    }
+
+    /// A WHIP publisher (aiortc) that offers video, connects (ICE and DTLS) and sends nothing: `URL SECONDS`.
+    /// It prints each state of its connection.
+    static let silentPeer = """
+        import asyncio, sys, urllib.request
+        import aioice.ice
+        # Loopback alone in the test's namespace: aioice leaves 127.0.0.1 out of its host candidates.
+        aioice.ice.get_host_addresses = lambda use_ipv4, use_ipv6: ["127.0.0.1"]
+        from aiortc import RTCPeerConnection, RTCSessionDescription
+
+        async def main(url, seconds):
+            pc = RTCPeerConnection()
+            pc.addTransceiver("video", direction="sendonly")
+            pc.on("connectionstatechange", lambda: print(pc.connectionState, flush=True))
+            await pc.setLocalDescription(await pc.createOffer())
+            request = urllib.request.Request(
+                url, data=pc.localDescription.sdp.encode(), headers={"Content-Type": "application/sdp"}, method="POST")
+            answer = urllib.request.urlopen(request, timeout=20).read().decode()
+            await pc.setRemoteDescription(RTCSessionDescription(sdp=answer, type="answer"))
+            await asyncio.sleep(seconds)
+
+        asyncio.run(main(sys.argv[1], float(sys.argv[2])))
+        """
+
+    @Test(
+        "gstpipe's webrtc:// input: a publisher that connects and sends nothing gives its place up; the next records",
+        .aiortc)
+    func silentPublisherOnTheInput() async throws {
+        let namespace = try await NetworkNamespace()
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("silent-input-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let log = folder.appendingPathComponent("gstpipe.log")
+        let recording = folder.appendingPathComponent("in.mkv")
+        let server = namespace.run(
+            "/bin/sh",
+            [
+                "-c", "exec \"$0\" \"$@\" 2>\(log.path)", "/usr/bin/env", "GSTPIPE_WEBRTC_LIMITS=silence=2",
+                CLI.binary.path, "webrtc://127.0.0.1:8891/in", "!", "gray", "!", recording.path
+            ])
+        #expect(await namespace.waitForListener(8891))
+        let whip = "whip+http://127.0.0.1:8891/in/whip"
+        let silent = namespace.run(
+            WHIPClientTests.python, ["-c", Self.silentPeer, "http://127.0.0.1:8891/in/whip", "60"])
+        let dropped = await ReconnectTests.waitFor(
+            "the publisher left: it sent no video for 2 s; waiting for another", count: 1, in: log, timeout: 30)
+        #expect(dropped, "\(ReconnectTests.read(log))")
+        // The place is free: a publisher that sends is taken, recorded, and its leaving ends the run.
+        let sending = namespace.run(
+            CLI.binary.path,
+            ["videotestsrc", "is-live=true", "num-buffers=90", "!", "video/x-raw,framerate=30/1", "!", whip])
+        #expect(await ReconnectTests.waitFor("a publisher came", count: 2, in: log, timeout: 30))
+        let sent = await sending.finish(timeout: 30)
+        let result = await server.finish(timeout: 30)
+        silent.signal(SIGINT)
+        let notes = ReconnectTests.read(log)
+        let states = await silent.finish(timeout: 10).stdout
+        #expect(states.hasPrefix("connecting\nconnected\n"), "the silent publisher: \(states)")
+        #expect(sent.status == 0, "\(sent.stderr)")
+        #expect(result.status == 0, "\(notes)")
+        #expect(notes.components(separatedBy: "it sent no video").count - 1 == 1, "\(notes)")
+        #expect(notes.contains("the publisher left: it left; ending the stream"), "\(notes)")
+        let frames = try ReconnectTests.packets(of: "v", in: recording).count
+        #expect(frames >= 30, "\(frames) frames recorded")
     }
 
     /// `scripts/slow-requests.py` against the server `start` runs on 127.0.0.1:8891 (SIGINT ends it),
