@@ -57,25 +57,25 @@ final class ReconnectingInput: InputSession {
     /// How long the last frame stays before the slate comes.
     static let lastFrameHold: ClockTime = 1_000_000_000
 
-    private let bin: Bin
-    private let source: AppSrc
-    private let filter: Element
-    private let input: FileJob.Input
-    private let live: StreamInput
+    let bin: Bin
+    let source: AppSrc
+    let filter: Element
+    let input: FileJob.Input
+    let live: StreamInput
     /// True when an output carries the input's audio beside its video.
-    private let carriesAudio: Bool
+    let carriesAudio: Bool
     /// The input's audio, pushed in its own appsrc beside the video's; nil when no output carries it.
-    private let audioSource: AppSrc?
-    private let audioFilter: Element?
-    private let feed = Locked(Feed())
-    private let link = Locked(Link())
-    private let noteHandler = Locked<@Sendable (String) -> Void>({ _ in })
+    let audioSource: AppSrc?
+    let audioFilter: Element?
+    let feed = Locked(Feed())
+    let link = Locked(Link())
+    let noteHandler = Locked<@Sendable (String) -> Void>({ _ in })
     /// Where a connection's pipeline is stopped: rtspsrc may wait seconds for a server that is gone,
     /// which must hold up neither the next connection nor Swift's cooperative pool.
-    private let teardown = DispatchQueue(label: "gstpipe.reconnect.teardown")
+    let teardown = DispatchQueue(label: "gstpipe.reconnect.teardown")
 
     /// What is pushed into the appsrc, on the streaming thread of the connection or on `fill`'s.
-    private struct Feed {
+    struct Feed {
         /// The caps of the first frame: every later one is converted to them.
         var caps: Caps?
         /// A frame's duration at the caps' rate (25 a second when they say none).
@@ -172,12 +172,12 @@ final class ReconnectingInput: InputSession {
         }
     }
 
-    private enum Showing {
+    enum Showing {
         case input, lastFrame, slate
     }
 
     /// The connections, seen by `supervise`.
-    private struct Link {
+    struct Link {
         var attempt: InputAttempt?
         /// Why the current connection ended, once it has.
         var ended: String?
@@ -200,7 +200,7 @@ final class ReconnectingInput: InputSession {
     /// Without a maximum latency, a live appsrc answers the latency query with one as small as its
     /// minimum, and the sinks warn "please add queues" and drop frames: nothing here waits on
     /// downstream, so it may hold buffers back as long as it likes.
-    private static func liveSource(named name: String, holding buffers: UInt64) throws(GStreamerError) -> AppSrc {
+    static func liveSource(named name: String, holding buffers: UInt64) throws(GStreamerError) -> AppSrc {
         let source = try AppSrc(name: name)
         source.format = .time
         source.isLive = true
@@ -280,378 +280,9 @@ final class ReconnectingInput: InputSession {
         link.withLock { $0.supervisor = Task { [weak self] in await self?.supervise() } }
     }
 
-    // MARK: Connections
-
-    /// Connects, waits for the connection to end, says so, waits as the schedule says, and again,
-    /// until the run ends or the input has been away too long.
-    private func supervise() async {
-        let settings = link.withLock { $0.settings }
-        let schedule = ReconnectSchedule(giveUpAfter: settings.reconnectMax)
-        var failures = 0
-        var saidNotThere = false
-        // Why the input was last lost: what giving up names, rather than the last try's failure.
-        var lossReason: String?
-        while !Task.isCancelled {
-            guard let reason = await connectOnce(settings: settings, schedule: schedule) else { return }
-            let now = ContinuousClock.now
-            let (lost, everDelivered, awaySince) = link.withLock { link -> (Bool, Bool, ContinuousClock.Instant) in
-                let lost = link.awaySince == nil
-                if lost { link.awaySince = now }
-                return (lost, link.everDelivered, link.awaySince ?? now)
-            }
-            if lost {
-                failures = 0
-                lossReason = reason
-                note("input lost: \(reason)")
-                health.record(.away, reason: reason)
-            } else if !everDelivered && !saidNotThere {
-                saidNotThere = true
-                note("cannot read \(input.name) yet: \(reason); trying again (--reconnect)")
-                health.record(.starting, reason: reason)
-            }
-            failures += 1
-            if schedule.givesUp(away: now - awaySince) {
-                giveUp(reason: lossReason ?? reason, everDelivered: everDelivered)
-                return
-            }
-            try? await Task.sleep(for: schedule.sleep(beforeAttempt: failures, away: now - awaySince))
-            if schedule.givesUp(away: .now - awaySince) {
-                giveUp(reason: lossReason ?? reason, everDelivered: everDelivered)
-                return
-            }
-        }
-    }
-
-    /// One connection, from its start to its end: the reason it ended, or nil when the run ended.
-    /// Silence for `--timeout` ends it, and so does being away longer than `--reconnect-max`.
-    private func connectOnce(settings: StreamSettings, schedule: ReconnectSchedule) async -> String? {
-        let (caps, audioCaps, connection, readsAudio) = feed.withLock { feed in
-            feed.connection += 1
-            feed.offset = nil
-            feed.audio?.offset = nil
-            return (feed.caps, feed.audio?.caps, feed.connection, !feed.streamsDecided || feed.carriesAudio)
-        }
-        let started = ContinuousClock.now
-        let attempt: InputAttempt
-        do {
-            attempt = try await InputAttempt(
-                input: input, live: live, settings: settings, caps: caps,
-                deliver: { [weak self] sample in self?.take(sample, of: connection) },
-                audio: carriesAudio && readsAudio
-                    ? InputAttempt.Audio(
-                        caps: audioCaps,
-                        deliver: { [weak self] sample in self?.takeAudio(sample, of: connection) },
-                        streams: { [weak self] hasAudio in self?.decideStreams(hasAudio: hasAudio, of: connection) })
-                    : nil,
-                sawAudio: { [weak self] in self?.noteAudioLeftOut() },
-                ended: { [weak self] reason in self?.link.withLock { $0.ended = $0.ended ?? reason } })
-        } catch {
-            return Secrets.redact(error.message)
-        }
-        let current = link.withLock { link -> Bool in
-            link.attempt = attempt
-            link.ended = nil
-            link.lastSample = nil
-            return !link.closed
-        }
-        guard current else {
-            teardown.async { attempt.stop() }
-            return nil
-        }
-        var reason: String?
-        while reason == nil {
-            try? await Task.sleep(for: .milliseconds(100))
-            let now = ContinuousClock.now
-            let (ended, lastSample, awaySince, closed) = link.withLock { link in
-                (link.ended, link.lastSample, link.awaySince, link.closed)
-            }
-            if closed || Task.isCancelled { return nil }
-            if let ended {
-                reason = ended
-            } else if let timeout = settings.inputTimeout, now - (lastSample ?? started) >= timeout {
-                reason =
-                    lastSample == nil
-                    ? "nothing arrived in \(Self.seconds(timeout))" : "it sent nothing for \(Self.seconds(timeout))"
-            } else if let awaySince, lastSample == nil, schedule.givesUp(away: now - awaySince) {
-                reason = "nothing arrived yet"
-            }
-        }
-        link.withLock { link in
-            if link.attempt === attempt { link.attempt = nil }
-        }
-        // Frames the connection still hands on while it stops are not the input coming back.
-        feed.withLock { feed in
-            if feed.connection == connection { feed.connection += 1 }
-        }
-        teardown.async { attempt.stop() }
-        return reason
-    }
-
-    /// Away longer than `--reconnect-max`: an error from the input, which ends the run (exit 1) with
-    /// the outputs finished.
-    private func giveUp(reason: String, everDelivered: Bool) {
-        guard let limit = link.withLock({ $0.closed ? nil : $0.settings.reconnectMax }) else { return }
-        health.record(.gaveUp, reason: reason)
-        let seconds = Self.seconds(limit)
-        if everDelivered {
-            bin.postError(
-                "\(input.name) has been away for \(seconds) (--reconnect-max): giving up (input lost: \(reason))")
-        } else {
-            bin.postError("\(reason); not there after \(seconds) of trying (--reconnect-max)")
-        }
-    }
-
-    // MARK: Frames
-
-    /// A frame from `connection`, on its streaming thread: its time moved into the run's
-    /// (`timingSlack`), and pushed when that time comes, not before: a connection that starts, or a
-    /// network that recovers, hands on a burst of frames at once, which is paced here as a
-    /// synchronized sink would. The first frame fixes the caps; the first after a loss says the input
-    /// is back.
-    private func take(_ sample: Sample, of connection: Int) {
-        guard let buffer = sample.buffer, let caps = sample.caps else { return }
-        // The frame's running time in its connection's pipeline, which is live: its clock's time.
-        let own = Self.runningTime(of: buffer, in: sample)
-        enum Outcome {
-            case pushed(first: Bool), early(ClockTime), otherCaps, closed, undecided
-        }
-        var outcome = Outcome.closed
-        while true {
-            guard let now = source.currentRunningTime else { return }
-            outcome = feed.withLock { feed -> Outcome in
-                guard !feed.closed, feed.connection == connection else { return .closed }
-                guard feed.streamsDecided else { return .undecided }
-                if let fixed = feed.caps, fixed != caps { return .otherCaps }
-                let ahead = now + Self.timingSlack
-                var pts = ahead
-                if let own {
-                    let mapped = feed.offset.map { Int64(own) + $0 }
-                    // Late (held back longer than the slack) or a second early (the connection's time
-                    // jumped): the spacing starts again from this frame.
-                    if let mapped, mapped >= Int64(now), mapped <= Int64(ahead + 1_000_000_000) {
-                        pts = ClockTime(mapped)
-                        if pts > ahead + 2_000_000 { return .early(pts - ahead) }
-                    } else {
-                        feed.offset = Int64(ahead) - Int64(own)
-                    }
-                }
-                let first = feed.caps == nil
-                if first { fix(caps, in: &feed) }
-                // Less than half a frame after the last frame pushed (the filler's, just before the input came
-                // back): a muxer counting in frames stamps both alike, and the recording's file then has two
-                // frames at one time, which players refuse. This frame goes a frame after that one, and the
-                // connection's next frames keep their spacing from it.
-                if let last = feed.lastPTS, pts < last + feed.interval / 2 {
-                    pts = last + feed.interval
-                    if let own { feed.offset = Int64(pts) - Int64(own) }
-                }
-                if feed.showing != .input && feed.lastPTS != nil { feed.keyUnitDue = true }
-                feed.showing = .input
-                feed.lastPTS = pts
-                if feed.firstPTS == nil { feed.firstPTS = pts }
-                feed.lastInputAt = now
-                feed.lastFrame = buffer
-                let stamped = buffer.withTimestamps(pts: pts, duration: feed.interval)
-                stamped.dts = nil
-                _ = source.push(stamped)
-                return .pushed(first: first)
-            }
-            guard case .early(let wait) = outcome else { break }
-            Thread.sleep(forTimeInterval: Double(min(wait, 100_000_000)) / 1e9)
-        }
-        switch outcome {
-        case .closed, .early: return
-        case .undecided:
-            // A source that never says no-more-pads: after two seconds of video, the audio is left out.
-            let waited = link.withLock { link -> Duration in
-                let since = link.undecidedSince ?? .now
-                link.undecidedSince = since
-                return .now - since
-            }
-            if waited >= .seconds(2) {
-                decideStreams(hasAudio: false, of: connection)
-                noteAudioLeftOut()
-            }
-            return
-        case .otherCaps:
-            // Only the first connection can: later ones are converted to the caps.
-            let picture =
-                (try? VideoInfo(caps: caps)).map { "\($0.width)x\($0.height) \($0.formatName)" } ?? "other caps"
-            link.withLock { $0.ended = $0.ended ?? "it changed its picture to \(picture)" }
-            return
-        case .pushed(let first):
-            if first {
-                DispatchQueue.global().async { [weak self] in
-                    let slate = Slate.make(in: caps)
-                    self?.feed.withLock { $0.slate = slate }
-                }
-            }
-        }
-        let arrived = ContinuousClock.now
-        let back = link.withLock { link -> (away: Duration, first: Bool)? in
-            link.lastSample = arrived
-            guard let since = link.awaySince else { return nil }
-            defer {
-                link.awaySince = nil
-                link.everDelivered = true
-            }
-            return (arrived - since, !link.everDelivered)
-        }
-        guard let back else { return }
-        if !back.first {
-            note("input back after \(Self.seconds(back.away, decimals: 1))")
-        }
-        health.record(.delivering, awayFor: back.first ? nil : back.away)
-    }
-
-    /// The running time of `buffer` in its connection's pipeline, nil without one. The timestamps are the
-    /// sender's: one that does not fit the signed arithmetic of the offsets (past 2^62 ns, 146 years)
-    /// counts as none, rather than trapping there.
-    private static func runningTime(of buffer: Buffer, in sample: Sample) -> ClockTime? {
-        guard let pts = buffer.pts, let segment = sample.segment, pts >= segment.start else { return nil }
-        let (time, overflow) = segment.base.addingReportingOverflow(pts - segment.start)
-        return !overflow && time < 1 << 62 ? time : nil
-    }
-
-    /// The first frame's caps are the stream's: the appsrc's, and a frame's duration at their rate.
-    private func fix(_ caps: Caps, in feed: inout Feed) {
-        feed.caps = caps
-        source.caps = caps
-        if let info = try? VideoInfo(caps: caps), info.framerate.numerator > 0 {
-            feed.interval =
-                ClockTime(1_000_000_000 * UInt64(info.framerate.denominator)) / ClockTime(info.framerate.numerator)
-        }
-    }
-
-    /// The thread that stands in for the input: whenever no frame has come for `stallAfter`, it
-    /// pushes one a frame's time after the last, until the input is back or the run ends.
-    private func fill() {
-        while true {
-            let wait = feed.withLock { feed -> ClockTime? in
-                guard !feed.closed else { return nil }
-                guard let lastPTS = feed.lastPTS, let lastInputAt = feed.lastInputAt, let lastFrame = feed.lastFrame,
-                    let now = source.currentRunningTime
-                else { return 50_000_000 }
-                let interval = feed.interval
-                let stallAfter = max(interval * 5 / 2, 100_000_000)
-                guard now >= lastInputAt + stallAfter else { return lastInputAt + stallAfter - now }
-                // Pushed as far ahead of its time as the input's frames were (`timingSlack`), so that
-                // the input's first frame back follows on without a jump.
-                let ahead = now + Self.timingSlack
-                let due = lastPTS + interval
-                guard ahead >= due else { return due - ahead }
-                let holding = now - lastInputAt < Self.lastFrameHold || feed.slate == nil
-                let showing: Showing = holding ? .lastFrame : .slate
-                if showing == .slate && feed.showing != .slate { feed.keyUnitDue = true }
-                feed.showing = showing
-                // Behind (this thread waited for a core): the frames missed go at once, on the beat; a
-                // second or more behind, the stream goes on from now instead.
-                let pts = ahead > due + 1_000_000_000 ? ahead : due
-                let frame = (holding ? lastFrame : feed.slate) ?? lastFrame
-                let own = frame.withTimestamps(pts: pts, duration: interval)
-                own.dts = nil
-                _ = source.push(own)
-                feed.lastPTS = pts
-                return 0
-            }
-            let audioWait = feed.withLock { feed in fillAudio(&feed) }
-            guard let wait else { return }
-            let least = min(wait, audioWait)
-            if least > 0 { Thread.sleep(forTimeInterval: Double(min(least, 100_000_000)) / 1e9) }
-        }
-    }
-
-    // MARK: Audio
-
-    /// Adds the audio pad when the first connection has audio (and an output carries it), then says
-    /// no-more-pads: once, from the first connection (nil: at start, no output carrying audio) whose
-    /// source has exposed its streams. Until then nothing is pushed.
-    private func decideStreams(hasAudio: Bool, of connection: Int?) {
-        let first = feed.withLock { feed -> Bool in
-            guard !feed.streamsDecided, !feed.closed, connection.map({ $0 == feed.connection }) ?? true else {
-                return false
-            }
-            feed.streamsDecided = true
-            feed.carriesAudio = hasAudio && audioSource != nil
-            return true
-        }
-        guard first else { return }
-        if hasAudio, let output = audioFilter?.pad(named: "src") {
-            if (try? bin.addGhostPad(named: "src_audio", target: output)) == nil {
-                feed.withLock { $0.carriesAudio = false }
-            }
-        }
-        bin.withUnsafePointer { gst_element_no_more_pads($0) }
-    }
-
-    /// An audio buffer from `connection`, on its streaming thread: put where the run of samples has got
-    /// to (`AudioFeed`). The first ever fixes the format; silence fills a hole in a connection's audio.
-    /// The audio starts with the video's first frame (audio before it is dropped, silence from it to the
-    /// first audio), so that a recording's tracks start and end together.
-    private func takeAudio(_ sample: Sample, of connection: Int) {
-        guard let audioSource, let buffer = sample.buffer, let caps = sample.caps,
-            let now = audioSource.currentRunningTime
-        else { return }
-        let own = Self.runningTime(of: buffer, in: sample)
-        feed.withLock { feed in
-            guard !feed.closed, feed.connection == connection, feed.streamsDecided, feed.carriesAudio else { return }
-            if feed.audio == nil {
-                guard let start = feed.firstPTS, let own, var audio = AudioFeed(caps: caps, start: start) else {
-                    return
-                }
-                audio.offset = Int64(now + Self.timingSlack) - Int64(own)
-                audioSource.caps = caps
-                feed.audio = audio
-            }
-            guard var audio = feed.audio, audio.caps == caps else { return }
-            defer { feed.audio = audio }
-            let count = buffer.size / audio.info.bytesPerFrame
-            guard count > 0 else { return }
-            let next = audio.next
-            if let own, let offset = audio.offset {
-                let late = Int64(own) + offset - Int64(next)
-                if late > AudioFeed.tolerance && late <= 1_000_000_000 {
-                    // A hole in the connection's audio: silence keeps the rest in step with the video.
-                    audio.pushSilence(until: ClockTime(Int64(next) + late), into: audioSource)
-                } else if abs(late) > AudioFeed.tolerance {
-                    audio.offset = Int64(next) - Int64(own)
-                }
-            } else if let own {
-                audio.offset = Int64(next) - Int64(own)
-            }
-            _ = audioSource.push(audio.stamp(buffer, samples: count))
-        }
-    }
-
-    /// On `fill`'s thread: when the audio has not got as far as the video's lead (`timingSlack`) less
-    /// `AudioFeed.stallAfter`, silence up to that lead. Returns how long until it may be needed again.
-    private func fillAudio(_ feed: inout Feed) -> ClockTime {
-        guard let audioSource, var audio = feed.audio, !feed.closed, let now = audioSource.currentRunningTime else {
-            return 50_000_000
-        }
-        let ahead = now + Self.timingSlack
-        let next = audio.next
-        guard next + AudioFeed.stallAfter <= ahead else { return next + AudioFeed.stallAfter - ahead }
-        audio.pushSilence(until: ahead, into: audioSource)
-        feed.audio = audio
-        return 0
-    }
-
-    /// Says once, when an output would have carried it, that the input's audio is left out: the bin has
-    /// no audio pad, since the first connection had none.
-    private func noteAudioLeftOut() {
-        guard carriesAudio, !feed.withLock({ $0.carriesAudio }),
-            link.withLock({ link in
-                defer { link.saidAudio = true }
-                return !link.saidAudio
-            })
-        else { return }
-        note("the audio of \(input.name) is left out: it had none when the run started")
-    }
-
     // MARK: Ending
 
-    private func note(_ text: String) {
+    func note(_ text: String) {
         noteHandler.withLock { $0 }(text)
     }
 
