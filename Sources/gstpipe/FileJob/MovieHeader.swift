@@ -33,12 +33,12 @@ struct MovieHeader: Equatable {
         defer { try? file.close() }
         guard let (_, moov, content) = try? movieBox(in: file) else { return nil }
         var header = MovieHeader()
-        for box in Box.children(of: moov, in: content) {
+        for box in MP4Box.boxes(in: moov, content) {
             if box.type == "mvhd" {
                 let time = creationTime(in: moov, fullBox: box.content)
                 header.creationTime = time == 0 ? nil : time
             } else if box.type == "trak", isVideoTrack(box, in: moov),
-                let tkhd = Box.children(of: moov, in: box.content).first(where: { $0.type == "tkhd" }),
+                let tkhd = MP4Box.boxes(in: moov, box.content).first(where: { $0.type == "tkhd" }),
                 let matrix = matrixRange(in: moov, tkhd: tkhd.content)
             {
                 header.videoMatrix = Array(moov[matrix])
@@ -55,12 +55,12 @@ struct MovieHeader: Equatable {
         defer { try? file.close() }
         guard let (offset, original, content) = try movieBox(in: file) else { throw CocoaError(.fileReadCorruptFile) }
         var moov = original
-        for box in Box.children(of: moov, in: content) {
+        for box in MP4Box.boxes(in: moov, content) {
             if box.type == "mvhd", let time = header.creationTime {
                 setCreationTime(time, in: &moov, fullBox: box.content)
             }
             guard box.type == "trak" else { continue }
-            let trackBoxes = Box.children(of: moov, in: box.content)
+            let trackBoxes = MP4Box.boxes(in: moov, box.content)
             for child in trackBoxes {
                 if child.type == "tkhd" {
                     if let time = header.creationTime { setCreationTime(time, in: &moov, fullBox: child.content) }
@@ -71,7 +71,7 @@ struct MovieHeader: Equatable {
                     }
                 }
                 if child.type == "mdia", let time = header.creationTime,
-                    let mdhd = Box.children(of: moov, in: child.content).first(where: { $0.type == "mdhd" })
+                    let mdhd = MP4Box.boxes(in: moov, child.content).first(where: { $0.type == "mdhd" })
                 {
                     setCreationTime(time, in: &moov, fullBox: mdhd.content)
                 }
@@ -115,37 +115,10 @@ struct MovieHeader: Equatable {
         return nil
     }
 
-    private struct Box {
-        let type: String
-        /// The box's content, after its header, as indices of the data it was read from.
-        let content: Range<Int>
-
-        /// The boxes inside `range` of `data` (a container box's content).
-        static func children(of data: Data, in range: Range<Int>) -> [Box] {
-            var boxes: [Box] = []
-            var offset = range.lowerBound
-            while offset + 8 <= range.upperBound {
-                var size = Int(readUInt32(data, at: offset))
-                var header = 8
-                if size == 1, offset + 16 <= range.upperBound {
-                    size = Int(readUInt64(data, at: offset + 8))
-                    header = 16
-                } else if size == 0 {
-                    size = range.upperBound - offset
-                }
-                guard size >= header, offset + size <= range.upperBound else { break }
-                let type = String(decoding: data[offset + 4..<offset + 8], as: UTF8.self)
-                boxes.append(Box(type: type, content: offset + header..<offset + size))
-                offset += size
-            }
-            return boxes
-        }
-    }
-
     /// True for a `trak` whose media handler is video (`mdia/hdlr` of type `vide`).
-    private static func isVideoTrack(_ trak: Box, in data: Data) -> Bool {
-        guard let mdia = Box.children(of: data, in: trak.content).first(where: { $0.type == "mdia" }),
-            let hdlr = Box.children(of: data, in: mdia.content).first(where: { $0.type == "hdlr" }),
+    private static func isVideoTrack(_ trak: MP4Box, in data: Data) -> Bool {
+        guard let mdia = MP4Box.boxes(in: data, trak.content).first(where: { $0.type == "mdia" }),
+            let hdlr = MP4Box.boxes(in: data, mdia.content).first(where: { $0.type == "hdlr" }),
             hdlr.content.count >= 12
         else { return false }
         return String(decoding: data[hdlr.content.lowerBound + 8..<hdlr.content.lowerBound + 12], as: UTF8.self)

@@ -19,14 +19,14 @@ enum TrackEnds {
     @discardableResult
     static func endAudioWithVideo(inFileAt path: String) throws -> Double {
         let data = try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
-        guard let moov = boxes(in: data, data.startIndex..<data.endIndex).first(where: { $0.type == "moov" }),
-            let mvhd = boxes(in: data, moov.content).first(where: { $0.type == "mvhd" })
+        guard let moov = MP4Box.boxes(in: data, data.startIndex..<data.endIndex).first(where: { $0.type == "moov" }),
+            let mvhd = MP4Box.boxes(in: data, moov.content).first(where: { $0.type == "mvhd" })
         else { return 0 }
-        let movieVersion = number(data, mvhd.content.lowerBound, 1) ?? 0
-        let timescale = number(data, mvhd.content.lowerBound + (movieVersion == 1 ? 20 : 12), 4) ?? 0
+        let movieVersion = MP4Box.number(data, mvhd.content.lowerBound, 1) ?? 0
+        let timescale = MP4Box.number(data, mvhd.content.lowerBound + (movieVersion == 1 ? 20 : 12), 4) ?? 0
         let movieLength = Field(
             at: mvhd.content.lowerBound + (movieVersion == 1 ? 24 : 16), width: movieVersion == 1 ? 8 : 4)
-        let tracks = boxes(in: data, moov.content).filter { $0.type == "trak" }.compactMap { track(data, $0) }
+        let tracks = MP4Box.boxes(in: data, moov.content).filter { $0.type == "trak" }.compactMap { track(data, $0) }
         guard timescale > 0, let video = tracks.first(where: { $0.kind == "vide" }) else { return 0 }
         let videoEnd = video.edits.reduce(0) { $0 + $1.value(in: data) }
         var writes: [(Field, UInt64)] = []
@@ -66,7 +66,7 @@ enum TrackEnds {
         let at: Int
         let width: Int
 
-        func value(in data: Data) -> UInt64 { TrackEnds.number(data, at, width) ?? 0 }
+        func value(in data: Data) -> UInt64 { MP4Box.number(data, at, width) ?? 0 }
     }
 
     /// A track: its handler (`vide`, `soun`), its length in the header (`tkhd`) and its edits' lengths.
@@ -76,57 +76,26 @@ enum TrackEnds {
         let edits: [Field]
     }
 
-    private static func track(_ data: Data, _ trak: Box) -> Track? {
-        let children = boxes(in: data, trak.content)
+    private static func track(_ data: Data, _ trak: MP4Box) -> Track? {
+        let children = MP4Box.boxes(in: data, trak.content)
         guard let tkhd = children.first(where: { $0.type == "tkhd" }),
             let mdia = children.first(where: { $0.type == "mdia" }),
-            let hdlr = boxes(in: data, mdia.content).first(where: { $0.type == "hdlr" }),
+            let hdlr = MP4Box.boxes(in: data, mdia.content).first(where: { $0.type == "hdlr" }),
             let edts = children.first(where: { $0.type == "edts" }),
-            let elst = boxes(in: data, edts.content).first(where: { $0.type == "elst" }),
-            hdlr.content.count >= 12, let count = number(data, elst.content.lowerBound + 4, 4)
+            let elst = MP4Box.boxes(in: data, edts.content).first(where: { $0.type == "elst" }),
+            hdlr.content.count >= 12, let count = MP4Box.number(data, elst.content.lowerBound + 4, 4)
         else { return nil }
         let kind = String(decoding: data[hdlr.content.lowerBound + 8..<hdlr.content.lowerBound + 12], as: UTF8.self)
         // tkhd: version and flags, two times, the track's ID, 4 reserved bytes, then the length.
-        let trackVersion = number(data, tkhd.content.lowerBound, 1) ?? 0
+        let trackVersion = MP4Box.number(data, tkhd.content.lowerBound, 1) ?? 0
         let length = Field(
             at: tkhd.content.lowerBound + (trackVersion == 1 ? 24 : 16) + 4, width: trackVersion == 1 ? 8 : 4)
         // elst: version and flags, the count, then each edit's length, media time and rate.
-        let editVersion = number(data, elst.content.lowerBound, 1) ?? 0
+        let editVersion = MP4Box.number(data, elst.content.lowerBound, 1) ?? 0
         let width = editVersion == 1 ? 8 : 4
         let entry = 2 * width + 4
         guard count > 0, elst.content.lowerBound + 8 + Int(count) * entry <= elst.content.upperBound else { return nil }
         let edits = (0..<Int(count)).map { Field(at: elst.content.lowerBound + 8 + $0 * entry, width: width) }
         return Track(kind: kind, length: length, edits: edits)
-    }
-
-    private struct Box {
-        let type: String
-        let content: Range<Int>
-    }
-
-    private static func boxes(in data: Data, _ range: Range<Int>) -> [Box] {
-        var result: [Box] = []
-        var at = range.lowerBound
-        while at + 8 <= range.upperBound, let size32 = number(data, at, 4) {
-            let type = String(decoding: data[at + 4..<at + 8], as: UTF8.self)
-            var header = 8
-            var size = Int(size32)
-            if size32 == 1, let large = number(data, at + 8, 8) {
-                size = Int(clamping: large)
-                header = 16
-            } else if size32 == 0 {
-                size = range.upperBound - at
-            }
-            guard size >= header, at + size <= range.upperBound else { break }
-            result.append(Box(type: type, content: at + header..<at + size))
-            at += size
-        }
-        return result
-    }
-
-    /// The big-endian number of `width` bytes at `at`, nil past the end.
-    fileprivate static func number(_ data: Data, _ at: Int, _ width: Int) -> UInt64? {
-        guard at >= data.startIndex, at + width <= data.endIndex else { return nil }
-        return data[at..<at + width].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

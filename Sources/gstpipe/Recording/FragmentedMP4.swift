@@ -15,28 +15,23 @@ enum FragmentedMP4 {
         var defaultDuration: UInt32 = 0
         var end: UInt64 = 0
         var sawFragment = false
-        for box in boxes(in: data, data.startIndex..<data.endIndex) {
+        for box in MP4Box.boxes(in: data, data.startIndex..<data.endIndex, keepingCut: true) {
             if box.type == "moov" {
                 for inner in flatten(data, box.content, into: ["trak", "mdia", "mvex"]) {
                     if inner.type == "mdhd", timescale == nil { timescale = mdhdTimescale(data, inner.content) }
                     if inner.type == "trex", inner.content.count >= 24 {
-                        defaultDuration = number(data, inner.content.lowerBound + 12, 4).map(UInt32.init) ?? 0
+                        defaultDuration = MP4Box.number(data, inner.content.lowerBound + 12, 4).map(UInt32.init) ?? 0
                     }
                 }
             } else if box.type == "moof" {
                 sawFragment = true
-                for traf in boxes(in: data, box.content) where traf.type == "traf" {
+                for traf in MP4Box.boxes(in: data, box.content, keepingCut: true) where traf.type == "traf" {
                     end = max(end, fragmentEnd(data, traf.content, defaultDuration: defaultDuration).decoded)
                 }
             }
         }
         guard sawFragment, let timescale, timescale > 0 else { return nil }
         return Double(end) / Double(timescale)
-    }
-
-    private struct Box {
-        let type: String
-        let content: Range<Int>
     }
 
     /// Where a fragment's samples end when decoded (`tfdt` plus the durations), and how long after the
@@ -49,32 +44,32 @@ enum FragmentedMP4 {
         var sampleDuration = UInt64(defaultDuration)
         var total: UInt64 = 0
         var firstPresented = Int64.max
-        for box in boxes(in: data, range) {
+        for box in MP4Box.boxes(in: data, range, keepingCut: true) {
             let at = box.content.lowerBound
-            guard box.content.count >= 4, let header = number(data, at, 4) else { continue }
+            guard box.content.count >= 4, let header = MP4Box.number(data, at, 4) else { continue }
             let version = header >> 24
             let flags = header & 0xFF_FFFF
             switch box.type {
             case "tfdt":
-                start = number(data, at + 4, version == 1 ? 8 : 4) ?? 0
+                start = MP4Box.number(data, at + 4, version == 1 ? 8 : 4) ?? 0
             case "tfhd":
                 // track ID, then the optional fields in flag order: base offset (8), description index (4).
                 var offset = at + 8
                 if flags & 0x01 != 0 { offset += 8 }
                 if flags & 0x02 != 0 { offset += 4 }
-                if flags & 0x08 != 0, let value = number(data, offset, 4) { sampleDuration = value }
+                if flags & 0x08 != 0, let value = MP4Box.number(data, offset, 4) { sampleDuration = value }
             case "trun":
-                guard let count = number(data, at + 4, 4) else { continue }
+                guard let count = MP4Box.number(data, at + 4, 4) else { continue }
                 var offset = at + 8
                 if flags & 0x001 != 0 { offset += 4 }
                 if flags & 0x004 != 0 { offset += 4 }
                 let fields = [0x100, 0x200, 0x400, 0x800].filter { flags & $0 != 0 }.count
                 for _ in 0..<count {
                     guard offset + fields * 4 <= box.content.upperBound else { break }
-                    let duration = flags & 0x100 != 0 ? (number(data, offset, 4) ?? 0) : sampleDuration
+                    let duration = flags & 0x100 != 0 ? (MP4Box.number(data, offset, 4) ?? 0) : sampleDuration
                     // The composition offset is the entry's last field; signed in a version 1 trun.
                     var composition: Int64 = 0
-                    if flags & 0x800 != 0, let raw = number(data, offset + (fields - 1) * 4, 4) {
+                    if flags & 0x800 != 0, let raw = MP4Box.number(data, offset + (fields - 1) * 4, 4) {
                         composition = version == 1 ? Int64(Int32(truncatingIfNeeded: raw)) : Int64(raw)
                     }
                     firstPresented = min(firstPresented, Int64(clamping: total) + composition)
@@ -105,25 +100,25 @@ enum FragmentedMP4 {
         var length: UInt64?
         var place: Range<Int>?
         var firstPresented: Int64?
-        for box in boxes(in: data, data.startIndex..<data.endIndex) {
+        for box in MP4Box.boxes(in: data, data.startIndex..<data.endIndex, keepingCut: true) {
             if box.type == "moov" {
-                let traks = boxes(in: data, box.content).filter { $0.type == "trak" }
+                let traks = MP4Box.boxes(in: data, box.content, keepingCut: true).filter { $0.type == "trak" }
                 // One track: the recording's video.
                 guard traks.count == 1, let trak = traks.first else { return }
-                let children = boxes(in: data, trak.content)
+                let children = MP4Box.boxes(in: data, trak.content, keepingCut: true)
                 guard !children.contains(where: { $0.type == "edts" }) else { return }
                 // The whole box, header included.
                 place = children.first { $0.type == "udta" }.map { ($0.content.lowerBound - 8)..<$0.content.upperBound }
                 for inner in flatten(data, box.content, into: ["mvex"]) {
                     let at = inner.content.lowerBound
-                    let version = number(data, at, 4).map { $0 >> 24 } ?? 0
-                    if inner.type == "mehd" { length = number(data, at + 4, version == 1 ? 8 : 4) }
+                    let version = MP4Box.number(data, at, 4).map { $0 >> 24 } ?? 0
+                    if inner.type == "mehd" { length = MP4Box.number(data, at + 4, version == 1 ? 8 : 4) }
                     if inner.type == "trex", inner.content.count >= 24 {
-                        defaultDuration = number(data, at + 12, 4).map(UInt32.init) ?? 0
+                        defaultDuration = MP4Box.number(data, at + 12, 4).map(UInt32.init) ?? 0
                     }
                 }
             } else if box.type == "moof", firstPresented == nil {
-                for traf in boxes(in: data, box.content) where traf.type == "traf" {
+                for traf in MP4Box.boxes(in: data, box.content, keepingCut: true) where traf.type == "traf" {
                     firstPresented = fragmentEnd(data, traf.content, defaultDuration: defaultDuration).firstPresented
                 }
             }
@@ -153,44 +148,16 @@ enum FragmentedMP4 {
     }
 
     private static func mdhdTimescale(_ data: Data, _ range: Range<Int>) -> UInt32? {
-        guard let header = number(data, range.lowerBound, 4) else { return nil }
+        guard let header = MP4Box.number(data, range.lowerBound, 4) else { return nil }
         // version 1: 64-bit creation and modification times.
         let at = range.lowerBound + (header >> 24 == 1 ? 20 : 12)
-        return number(data, at, 4).map(UInt32.init)
+        return MP4Box.number(data, at, 4).map(UInt32.init)
     }
 
     /// The boxes of `range` and, for those named in `containers`, the boxes inside them.
-    private static func flatten(_ data: Data, _ range: Range<Int>, into containers: Set<String>) -> [Box] {
-        boxes(in: data, range).flatMap { box in
+    private static func flatten(_ data: Data, _ range: Range<Int>, into containers: Set<String>) -> [MP4Box] {
+        MP4Box.boxes(in: data, range, keepingCut: true).flatMap { box in
             containers.contains(box.type) ? [box] + flatten(data, box.content, into: containers) : [box]
         }
-    }
-
-    private static func boxes(in data: Data, _ range: Range<Int>) -> [Box] {
-        var result: [Box] = []
-        var at = range.lowerBound
-        while at + 8 <= range.upperBound, let size32 = number(data, at, 4) {
-            let type = String(decoding: data[at + 4..<at + 8], as: UTF8.self)
-            var header = 8
-            var size = Int(size32)
-            if size32 == 1, let large = number(data, at + 8, 8) {
-                size = Int(clamping: large)
-                header = 16
-            } else if size32 == 0 {
-                size = range.upperBound - at
-            }
-            guard size >= header else { break }
-            // A box cut short (kill -9) keeps what was written.
-            let end = min(at + size, range.upperBound)
-            result.append(Box(type: type, content: at + header..<end))
-            at += size
-        }
-        return result
-    }
-
-    /// The big-endian number of `width` bytes at `at`, nil past the end.
-    private static func number(_ data: Data, _ at: Int, _ width: Int) -> UInt64? {
-        guard at >= data.startIndex, at + width <= data.endIndex else { return nil }
-        return data[at..<at + width].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }
