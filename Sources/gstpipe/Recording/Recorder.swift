@@ -34,6 +34,10 @@ final class Recorder: Sendable {
         var open: [String: File] = [:]
         /// Set once a file could not be written: the message the run ends with.
         var failure: String?
+        /// The names of the last muxers and file sinks splitmuxsink made. With `async-finalize` it
+        /// removes each file's pair once the file is finished, so an error that pair posts while
+        /// finishing (the disk full) arrives after the pair has left the bin.
+        var made: [String] = []
     }
 
     let settings: RecordSettings
@@ -151,13 +155,26 @@ final class Recorder: Sendable {
         // Each fragment on disk as the muxer gives it: filesink's own 64 kB buffer would hold seconds of
         // a small stream back from a file killed with -9. (sink-properties cannot set an enum: its
         // structure holds the nick as a string, which GObject does not convert.)
-        try sink.connect("sink-added") { arguments in
+        try sink.connect("sink-added") { [self] arguments in
             guard case .element(let fileSink)? = arguments.first else { return }
             try? fileSink.set("buffer-mode", fromString: "unbuffered")
+            self.remember(fileSink.name)
+        }
+        try sink.connect("muxer-added") { [self] arguments in
+            guard case .element(let muxer)? = arguments.first else { return }
+            self.remember(muxer.name)
         }
         try sink.connectReturning("format-location-full") { [self] arguments in
             guard arguments.count >= 2, case .sample(let sample) = arguments[1] else { return .null }
             return .string(self.open(startingWith: sample))
+        }
+    }
+
+    /// A few files' worth is enough: a pair's error comes while its file finishes, soon after the next starts.
+    private func remember(_ name: String) {
+        state.withLock { state in
+            state.made.append(name)
+            if state.made.count > 16 { state.made.removeFirst(state.made.count - 16) }
         }
     }
 
@@ -282,7 +299,7 @@ final class Recorder: Sendable {
 
     private func isRecording(_ source: String?) -> Bool {
         guard let source else { return false }
-        if source == sink.name { return true }
+        if source == sink.name || state.withLock({ $0.made.contains(source) }) { return true }
         // The muxers and file sinks splitmuxsink makes are inside it.
         return (sink as? Bin)?.children.contains { $0.name == source } ?? false
     }
