@@ -7,9 +7,16 @@
 #
 #   scripts/fuzz.sh 60              every target for 60 s
 #   scripts/fuzz.sh 30 FuzzRedactor one target
+#   scripts/fuzz.sh --build-only    build every target and stop (.ci/run builds them while the tests run)
+#   scripts/fuzz.sh --skip-build 60 run what that build made
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+mode=all
+case ${1:-} in
+--build-only) mode=build; shift ;;
+--skip-build) mode=run; shift ;;
+esac
 seconds=${1:-60}
 shift || true
 targets=("$@")
@@ -18,6 +25,7 @@ scratch=.build-fuzz
 
 # One build folder, so the parsers are compiled once for all targets; each product links its own binary.
 for target in "${targets[@]}"; do
+    [ "$mode" != run ] || break
     echo "== building $target"
     mkdir -p "$scratch"
     if ! swift build --product "$target" -Xswiftc -sanitize=fuzzer,address --scratch-path "$scratch" \
@@ -30,6 +38,8 @@ for target in "${targets[@]}"; do
     grep -v -e "Cannot export local symbol '__asan" -e "'swift-distributed-tracing': found" "$scratch/build.log" \
         | grep -E "warning:|Build" || true
 done
+
+[ "$mode" != build ] || exit 0
 
 run() {
     local target=$1

@@ -5,12 +5,19 @@
 #   scripts/sanitize.sh thread  [swift test options...]    # ThreadSanitizer
 #
 # Extra options go to `swift test`, e.g. `scripts/sanitize.sh thread --filter MediaIOTests`.
+# `--build-only` as the second argument builds and stops; `--skip-build` there runs what an earlier build made
+# (.ci/run builds both sanitizers while the plain tests run).
 # The gstpipe binary the CLI tests run is built with the same sanitizer, so its runs are checked too.
 # Suppressions, each with its reason: scripts/lsan.supp, scripts/tsan.supp.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 kind=${1:-address}
 shift || true
+mode=all
+case ${1:-} in
+--build-only) mode=build; shift ;;
+--skip-build) mode=test; shift ;;
+esac
 root=$PWD
 extra=()
 # GLib 2.74's slice allocator hands a freed block to the next allocation on any thread from caches of
@@ -48,9 +55,12 @@ esac
 # The build: the test bundle and the executables tests start (the command line, and the two WebRTC helpers),
 # not the sixty examples, tutorials, snippets and fuzz targets `swift test` would also build and link with
 # the sanitizer, minutes of a CI run for binaries nothing here runs.
-for product in gstpipePackageTests gstpipe BrowserViewersTone BrowserCall; do
-    swift build --product "$product" --sanitize="$kind" --scratch-path ".build-$kind" "${extra[@]}"
-done
+if [ "$mode" != test ]; then
+    for product in gstpipePackageTests gstpipe BrowserViewersTone BrowserCall; do
+        swift build --product "$product" --sanitize="$kind" --scratch-path ".build-$kind" "${extra[@]}"
+    done
+fi
+[ "$mode" != build ] || exit 0
 # Skipped: the plugin tests load the instrumented libgstgstpipe.so into gst-launch-1.0, gst-inspect-1.0
 # and python3, which are not built with the sanitizer and cannot host its runtime. The Xvfb window
 # test: under ASan's full-stack unwinding (needed for the suppressions) gstpipe deadlocks while the
