@@ -2,6 +2,7 @@ import CGStreamer
 import CGStreamerRTSPShim
 import Foundation
 import GstPipeParsing
+import GstPipeSupport
 import MediaIO
 
 /// gst-rtsp-server serving what an `rtsp://HOST:PORT/PATH` output's appsink receives: one shared
@@ -10,8 +11,9 @@ import MediaIO
 /// a key frame. The server runs on a GLib main loop thread of its own until `close()`.
 final class RTSPServer: StreamServer, @unchecked Sendable {
     // The C server is thread-safe (a mutex inside guards what the streaming thread and the server's
-    // thread share); `server` itself is written only by init and close(), which the run calls once.
-    private var server: OpaquePointer?
+    // thread share). The pointer is locked: `finish()` reads it on a thread of its own, and the run's
+    // close() then clears it on another, ordered only by a continuation that ThreadSanitizer cannot see.
+    private let server: Locked<OpaquePointer?>
     let address: StreamAddress
     /// The port it listens on.
     let port: Int
@@ -46,9 +48,9 @@ final class RTSPServer: StreamServer, @unchecked Sendable {
                 "cannot serve \(address.uri): \(reason) (choose another port, or an address of this machine, "
                     + "such as 0.0.0.0 for all of them)")
         }
-        server = made
         port = Int(CGStreamerRTSPShim_server_port(made))
         self.access = access
+        server = Locked(made)
     }
 
     /// Hands the C server `handler`, kept until the server is freed (its GDestroyNotify releases it).
@@ -81,7 +83,7 @@ final class RTSPServer: StreamServer, @unchecked Sendable {
     /// After end of stream reached the appsink: waits (up to `timeout`) until each media pipeline has
     /// sent it on to its clients.
     func waitUntilFinished(timeout: Duration) -> Bool {
-        guard let server else { return true }
+        guard let server = server.withLock({ $0 }) else { return true }
         let milliseconds = timeout.components.seconds * 1000 + timeout.components.attoseconds / 1_000_000_000_000_000
         return CGStreamerRTSPShim_server_wait_finished(server, guint(milliseconds)) != 0
     }
@@ -100,8 +102,7 @@ final class RTSPServer: StreamServer, @unchecked Sendable {
 
     /// Disconnects every client and stops listening.
     func close() {
-        guard let server else { return }
-        self.server = nil
+        guard let server = server.withLock({ server in server.take() }) else { return }
         CGStreamerRTSPShim_server_free(server)
     }
 
