@@ -128,6 +128,8 @@ extension Pad {
             if info.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue != 0 {
                 counter.add(Int(gst_buffer_list_length(OpaquePointer(data))), timestamp: nil, duration: nil)
             } else {
+                // Its timestamps may have been written by a Swift wrapper on the thread that pushed it.
+                HandOver.received(data)
                 let buffer = data.assumingMemoryBound(to: GstBuffer.self).pointee
                 counter.add(
                     1, timestamp: buffer.pts == GstClockTime.max ? nil : ClockTime(buffer.pts),
@@ -164,6 +166,7 @@ extension Pad {
         let ended = Atomic(false)
         addProbe(GST_PAD_PROBE_TYPE_BUFFER) { pad, info in
             guard let data = info.data else { return GST_PAD_PROBE_OK }
+            HandOver.received(data)
             let pts = data.assumingMemoryBound(to: GstBuffer.self).pointee.pts
             guard pts != GstClockTime.max, ClockTime(pts) >= timestamp else { return GST_PAD_PROBE_OK }
             if !ended.exchange(true, ordering: .acquiringAndReleasing) {
