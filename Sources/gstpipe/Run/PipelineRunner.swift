@@ -146,6 +146,10 @@ struct PipelineRunner {
             return error.report()
         }
         metrics.watch(pipeline, elements: elements, silenceLimit: options.streams.inputTimeout)
+        // Read from before the stream servers start: a server posts its failure as soon as it knows it
+        // (an RTMP server that is not there, before the pipeline plays), and a reader that subscribes
+        // later never sees a message posted before it.
+        let messages = pipeline.messages
         let streams: StreamRun
         do {
             streams = try await StreamRun(
@@ -158,7 +162,7 @@ struct PipelineRunner {
         // The servers close once the pipeline has stopped (drive's end): clients get end of stream first.
         defer { streams.close() }
         let status = await drive(
-            pipeline, files: files, streams: streams, recorder: recorder,
+            pipeline, messages: messages, files: files, streams: streams, recorder: recorder,
             terminal: preview == .terminal ? TerminalPreview() : nil)
         metrics.close(exitStatus: status)
         return status
@@ -171,10 +175,11 @@ struct PipelineRunner {
         }
     }
 
-    /// Runs the pipeline to its end. `terminal` is the terminal under the ASCII-art preview, whose
-    /// keys end the run and whose modes come back on every way out.
+    /// Runs the pipeline to its end, reading its `messages`. `terminal` is the terminal under the
+    /// ASCII-art preview, whose keys end the run and whose modes come back on every way out.
     private func drive(
-        _ pipeline: Pipeline, files: FileJobRun, streams: StreamRun, recorder: Recorder?, terminal: TerminalPreview?
+        _ pipeline: Pipeline, messages: MessageStream, files: FileJobRun, streams: StreamRun, recorder: Recorder?,
+        terminal: TerminalPreview?
     ) async -> Int32 {
         var progress: ProgressLine?
         // `--events -` writes its lines to standard output, which a progress line would break into.
@@ -199,7 +204,6 @@ struct PipelineRunner {
             pipeline.stop()
             terminal?.restore()
         }
-        let messages = pipeline.messages
         if options.verbose { pipeline.watchCaps() }
         let started = ContinuousClock.now
         var warningsShown: Set<String> = []
