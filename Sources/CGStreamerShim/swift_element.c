@@ -7,8 +7,14 @@
 #include "CGStreamerShimSwiftElement.h"
 
 static CGStreamerShimBinCallbacks swift_callbacks;
-static GstElementClass *bin_parent_class = NULL;
-static GstElementClass *element_parent_class = NULL;
+// Set by each Swift element class's class_init (on the thread that first makes one of its elements) and read by
+// every instance's chain-ups on streaming threads: atomically, since two classes may be initialized while
+// elements of a third already run.
+static GstElementClass *bin_parent_class_pointer = NULL;
+static GstElementClass *element_parent_class_pointer = NULL;
+
+static GstElementClass *bin_parent_class(void) { return g_atomic_pointer_get(&bin_parent_class_pointer); }
+static GstElementClass *element_parent_class(void) { return g_atomic_pointer_get(&element_parent_class_pointer); }
 
 // Where an instance keeps its Swift object: bins and plain elements lay it out after their parent.
 static void **swift_object_slot(gpointer instance) {
@@ -17,7 +23,7 @@ static void **swift_object_slot(gpointer instance) {
 }
 
 static GstElementClass *parent_class_of(gpointer instance) {
-    return GST_IS_BIN(instance) ? bin_parent_class : element_parent_class;
+    return GST_IS_BIN(instance) ? bin_parent_class() : element_parent_class();
 }
 
 typedef struct {
@@ -76,7 +82,7 @@ static gboolean swift_element_send_event(GstElement *element, GstEvent *event) {
             return taken > 0;
         }
     }
-    return element_parent_class->send_event(element, event);
+    return element_parent_class()->send_event(element, event);
 }
 
 // A Swift element is one element to the rest of the pipeline: what its inner appsrc and appsink post
@@ -111,7 +117,7 @@ static void swift_element_handle_message(GstBin *bin, GstMessage *message) {
             break;
         }
     }
-    GST_BIN_CLASS(bin_parent_class)->handle_message(bin, message);
+    GST_BIN_CLASS(bin_parent_class())->handle_message(bin, message);
 }
 
 static void swift_element_class_init(gpointer g_class, gpointer class_data) {
@@ -120,11 +126,11 @@ static void swift_element_class_init(gpointer g_class, gpointer class_data) {
     GstElementClass *element_class = GST_ELEMENT_CLASS(g_class);
 
     if (GST_IS_BIN_CLASS(g_class)) {
-        bin_parent_class = g_type_class_peek(GST_TYPE_BIN);
+        g_atomic_pointer_set(&bin_parent_class_pointer, g_type_class_peek(GST_TYPE_BIN));
         ((CGStreamerShimBinClass *)g_class)->swift_class = data->swift_class;
         GST_BIN_CLASS(g_class)->handle_message = swift_element_handle_message;
     } else {
-        element_parent_class = g_type_class_peek(GST_TYPE_ELEMENT);
+        g_atomic_pointer_set(&element_parent_class_pointer, g_type_class_peek(GST_TYPE_ELEMENT));
         ((CGStreamerShimElementClass *)g_class)->swift_class = data->swift_class;
         element_class->send_event = swift_element_send_event;
     }
