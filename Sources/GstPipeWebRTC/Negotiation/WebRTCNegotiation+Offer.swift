@@ -52,19 +52,20 @@ extension WebRTCNegotiation {
         }
     }
 
-    /// The whole offer as a client sends it: offered, set as webrtcbin's own, candidates gathered
-    /// (on each of `addresses` too, which libnice leaves out when they are loopback), so that the
-    /// offer holds them all and no trickle is needed.
+    /// The offer as a client sends it: offered, set as webrtcbin's own, candidates gathered (on each of
+    /// `addresses` too, which libnice leaves out when they are loopback) for at most `waiting`, so that
+    /// the offer holds those gathered by then: all of them when gathering ends sooner, as it does at
+    /// once without STUN or TURN. Those that come after go to the server by PATCH (`ClientTrickle`).
     ///
     /// The offer takes the DTLS client's role (`a=setup:active`) rather than leaving it to the server
     /// (`actpass`): webrtcbin's certificate is RSA, and a server whose DTLS offers only ECDSA cipher
     /// suites (aiortc's) finds no cipher it shares with webrtcbin as a DTLS server, while as a client
     /// webrtcbin takes the server's ECDSA suites as well as RSA ones.
-    package func gatheredOffer(addresses: [String]) async throws(Failure) -> String {
+    package func gatheredOffer(addresses: [String], waiting: Duration = .seconds(3)) async throws(Failure) -> String {
         for address in addresses { addLocalAddress(address) }
         let offer = try await createOffer().replacingOccurrences(of: "a=setup:actpass", with: "a=setup:active")
         try await setLocalOffer(offer)
-        await gatheringComplete(timeout: .seconds(3))
+        await gatheringComplete(timeout: waiting)
         return localDescription ?? offer
     }
 }

@@ -13,10 +13,10 @@ import GstPipeWebRTC
 /// file job expects of uridecodebin (`DecodedPads`, `FileJobRun`).
 ///
 /// The offer is made and POSTed before the pipeline plays (`start`), so that a server nothing
-/// answers at, or a token refused, fails the run at once; the session's resource is DELETEd as the
-/// run ends (`close`). The server ending the session (RTCP BYE) or the connection lost is end of
-/// stream: the outputs are finished and gstpipe exits 0. Silence is `--timeout`'s, as for any live
-/// input.
+/// answers at, or a token refused, fails the run at once; the candidates gathered after it follow by
+/// PATCH (`ClientTrickle`), and the session's resource is DELETEd as the run ends (`close`). The
+/// server ending the session (RTCP BYE) or the connection lost is end of stream: the outputs are
+/// finished and gstpipe exits 0. Silence is `--timeout`'s, as for any live input.
 final class WHEPSource: InputSession {
     /// The bin the file job links from, named as its uridecodebin would be.
     let element: Element
@@ -32,6 +32,8 @@ final class WHEPSource: InputSession {
 
     private struct State {
         var session: WHIPClient.Session?
+        /// The candidates that follow the offer, until the run ends.
+        var trickle: ClientTrickle?
         /// The streams the server's answer sends, and those decoded and exposed so far.
         var expected = 1
         var exposed = 0
@@ -93,9 +95,12 @@ final class WHEPSource: InputSession {
             throw .runtime("cannot watch \(client.shown): webrtcbin refused the ICE servers: \(error.message)")
         }
         let negotiation = WebRTCNegotiation(webrtcbin: webrtcbin)
+        let trickle = ClientTrickle(webrtcbin: webrtcbin)
+        shared.state.withLock { $0.trickle = trickle }
         let offer: String
         do {
-            offer = try await negotiation.gatheredOffer(addresses: WHIPPublisher.loopback(for: client.endpoint))
+            offer = try await negotiation.gatheredOffer(
+                addresses: WHIPPublisher.loopback(for: client.endpoint), waiting: ClientTrickle.headStart)
         } catch {
             throw .runtime("cannot watch \(client.shown): webrtcbin made no offer: \(error.reason)")
         }
@@ -115,6 +120,7 @@ final class WHEPSource: InputSession {
             state.session = session
             state.expected = kinds.count
         }
+        Task { [client] in await client.trickle(trickle, after: offer, to: session, note: note) }
         watchEnd(note: note)
         note("watching \(client.shown): the server sends \(kinds.joined(separator: " and "))")
     }
@@ -226,14 +232,14 @@ final class WHEPSource: InputSession {
 
     func finish() {}
 
-    /// DELETEs the session, as WHEP asks: after the pipeline has stopped.
+    /// Stops the trickle and DELETEs the session, as WHEP asks: after the pipeline has stopped.
     func close() {
-        guard
-            let session = shared.state.withLock({ state -> WHIPClient.Session? in
-                defer { state.session = nil }
-                return state.session
-            })
-        else { return }
+        let (session, trickle) = shared.state.withLock { state in
+            defer { (state.session, state.trickle) = (nil, nil) }
+            return (state.session, state.trickle)
+        }
+        trickle?.stop()
+        guard let session else { return }
         client.close(session)
     }
 

@@ -1,16 +1,18 @@
 import Foundation
+import GstPipeParsing
 import GstPipeSupport
+import GstPipeWebRTC
 
 #if canImport(FoundationNetworking)
 import FoundationNetworking
-import GstPipeParsing
 #endif
 
 /// The HTTP side of gstpipe as a client of another server: a WHIP endpoint (RFC 9725) it publishes
 /// to, or a WHEP endpoint it watches. The offer is POSTed as `application/sdp`, with
 /// `Authorization: Bearer TOKEN` when a token is given; the `201 Created` response holds the answer
-/// and, in `Location`, the session's resource, which a DELETE ends. Foundation's URLSession does the
-/// HTTP (libcurl underneath on Linux): no hand-written HTTP.
+/// and, in `Location`, the session's resource, which a DELETE ends. The candidates gathered after the
+/// offer went follow by PATCH to that resource (`trickle`). Foundation's URLSession does the HTTP
+/// (libcurl underneath on Linux): no hand-written HTTP.
 ///
 /// The token never shows: every address said to the user has `token=***` (`shown`, by `Secrets`).
 struct WHIPClient: Sendable {
@@ -121,6 +123,62 @@ struct WHIPClient: Sendable {
             default: ""
             }
         throw .runtime("\(shown) refused the offer (\(said)\(reason))\(advice)")
+    }
+
+    /// Sends the candidates `trickle` gathers after `offer` to `session`'s resource by PATCH, until
+    /// the last (`ClientTrickle.run`). A server that does not take them (`405`, `501`: trickle is
+    /// optional) ends it quietly, as does a session without a resource; any other refusal is said once
+    /// to `note`, and the connection goes on with the offer's candidates.
+    func trickle(
+        _ trickle: ClientTrickle, after offer: String, to session: Session,
+        note: @escaping @Sendable (String) -> Void
+    ) async {
+        guard let resource = session.resource else {
+            trickle.stop()
+            return
+        }
+        await trickle.run(after: offer) { fragment in
+            switch await patch(fragment, to: resource) {
+            case .success(let status): return (200...299).contains(status)
+            case .failure(let refusal):
+                if let reason = refusal.reason {
+                    note(
+                        "\(shown) did not take gstpipe's later ICE candidates (\(reason)): the connection goes on "
+                            + "with those of the offer")
+                }
+                return false
+            }
+        }
+    }
+
+    /// Why a PATCH did not go through: nil for a server that does not trickle, which is no error.
+    struct PatchRefusal: Error {
+        let reason: String?
+    }
+
+    /// PATCHes `fragment` to `resource`; the status it got, or why it got none it could use.
+    func patch(_ fragment: TrickleFragment, to resource: URL) async -> Result<Int, PatchRefusal> {
+        var request = URLRequest(url: resource, timeoutInterval: 10)
+        request.httpMethod = "PATCH"
+        request.setValue("application/trickle-ice-sdpfrag", forHTTPHeaderField: "Content-Type")
+        if let authorization = authorization(for: resource) {
+            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        }
+        request.httpBody = Data(fragment.text.utf8)
+        do {
+            let (body, answer) = try await URLSession.shared.data(for: request)
+            guard let status = (answer as? HTTPURLResponse)?.statusCode else { throw URLError(.badServerResponse) }
+            switch status {
+            case 200...299: return .success(status)
+            case 405, 501: return .failure(PatchRefusal(reason: nil))
+            default:
+                let said = "\(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)"
+                let text = String(decoding: body, as: UTF8.self)
+                return .failure(PatchRefusal(reason: text.isEmpty ? said : "\(said): \(Self.excerpt(text))"))
+            }
+        } catch {
+            return .failure(PatchRefusal(reason: Self.reason(error)))
+        }
     }
 
     /// Ends `session` by DELETE on its resource, waiting at most `timeout` seconds. Blocks: it runs as

@@ -11,7 +11,8 @@ import GstPipeWebRTC
 ///
 /// webrtcbin negotiates once caps have reached each of its sink pads ("on-negotiation-needed"; a
 /// description set before then leaves the pad unconnected for good), so the offer goes out as the
-/// first encoded frame arrives: POSTed to the server, whose answer is set. What goes wrong then (a
+/// first encoded frame arrives: POSTed to the server, whose answer is set, and the candidates gathered
+/// after it follow by PATCH (`ClientTrickle`). What goes wrong then (a
 /// server nothing answers at, a token refused, an answer that is not SDP, a connection that fails)
 /// fails the run from the output's element, saying what to do.
 ///
@@ -57,6 +58,8 @@ final class WHIPPublisher: StreamServer {
     private struct State {
         /// The server's session, once it answered.
         var session: WHIPClient.Session?
+        /// The candidates that follow the offer, until the run ends.
+        var trickle: ClientTrickle?
         /// Caps that came since the last frame, for the appsrc.
         var caps: Caps?
         /// The first frame (a key frame) has gone to the appsrc: the next ones wait for the connection.
@@ -122,10 +125,13 @@ final class WHIPPublisher: StreamServer {
         note: @escaping @Sendable (String) -> Void
     ) async {
         let negotiation = WebRTCNegotiation(webrtcbin: webrtcbin)
+        let trickle = ClientTrickle(webrtcbin: webrtcbin)
         let offer: String
         do {
-            offer = try await negotiation.gatheredOffer(addresses: loopback(for: client.endpoint))
+            offer = try await negotiation.gatheredOffer(
+                addresses: loopback(for: client.endpoint), waiting: ClientTrickle.headStart)
         } catch {
+            trickle.stop()
             sink.postError("cannot publish to \(client.shown): webrtcbin made no offer: \(error.reason)")
             return
         }
@@ -133,6 +139,7 @@ final class WHIPPublisher: StreamServer {
         do {
             session = try await client.open(offer: offer)
         } catch {
+            trickle.stop()
             switch error {
             case .usage(let message), .runtime(let message): sink.postError(message)
             }
@@ -140,10 +147,12 @@ final class WHIPPublisher: StreamServer {
         }
         let closed = shared.state.withLock { state -> Bool in
             state.session = session
+            state.trickle = trickle
             return state.closed
         }
         // The run ended while the server answered: the session ends at once.
         if closed {
+            trickle.stop()
             client.close(session)
             return
         }
@@ -154,6 +163,7 @@ final class WHIPPublisher: StreamServer {
             return
         }
         if session.resource == nil { note("\(client.shown) gave no session URL: the session ends with the connection") }
+        await client.trickle(trickle, after: offer, to: session, note: note)
     }
 
     /// The payloader's caps: what the offer says of the codec. H.264 in the profile and packetization
@@ -288,7 +298,9 @@ final class WHIPPublisher: StreamServer {
         }
         guard first else { return }
         gate.shut()
-        if let session = shared.state.withLock({ $0.session }) { client.close(session) }
+        let (session, trickle) = shared.state.withLock { ($0.session, $0.trickle) }
+        trickle?.stop()
+        if let session { client.close(session) }
         pipeline.setSyncHandler(nil)
         pipeline.stop()
         // After the stop: no streaming thread is in a probe or a handler any more.

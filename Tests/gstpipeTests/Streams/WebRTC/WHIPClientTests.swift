@@ -306,6 +306,111 @@ struct WHIPClientTests {
         #expect(!spreads.isEmpty && spreads.allSatisfy { $0 <= 12 }, "chroma spread \(spreads); \(comment)")
     }
 
+    /// `scripts/whip-trickle-proxy.py` at 127.0.0.1:`port` in `namespace`, in front of gstpipe's server at
+    /// `upstream`, with its slow STUN server at `stunPort`: what the client sent, as its report says.
+    private static func startTrickleProxy(
+        in namespace: NetworkNamespace, port: Int, upstream: Int, stunPort: Int, report: URL, refusing: Int? = nil
+    ) async -> Spawned? {
+        let script = server.deletingLastPathComponent().appendingPathComponent("whip-trickle-proxy.py")
+        let process = namespace.run(
+            "/usr/bin/python3",
+            [script.path, "\(port)", "http://127.0.0.1:\(upstream)", "\(stunPort)", report.path]
+                + (refusing.map { ["--patch-status", "\($0)"] } ?? []))
+        guard await namespace.waitForListener(port) else {
+            Issue.record("the trickle proxy did not listen: \(await process.finish(timeout: 5).stderr)")
+            return nil
+        }
+        return process
+    }
+
+    @Test(
+        "whep+ and whip+ PATCH the candidates gathered after their offer (trickle-ice-sdpfrag); 405 is taken quietly"
+    )
+    func trickleByPatch() async throws {
+        let namespace = try await NetworkNamespace()
+        // Watching: gstpipe's own webrtc:// output, through the proxy; a STUN server that answers after
+        // 0.75 s gives the client a reflexive candidate (203.0.113.7) after its offer went (0.5 s).
+        let server = namespace.run(
+            CLI.binary.path,
+            ["noise", "num-buffers=150", "width=160", "height=120", "!", "gray", "!", "webrtc://127.0.0.1:8890/live"])
+        guard await namespace.waitForListener(8890) else {
+            Issue.record("gstpipe did not listen: \(await server.finish(timeout: 5).stderr)")
+            return
+        }
+        let report = Media.temporary("trickle", "json")
+        let output = Media.temporary("trickle", "mkv")
+        defer { [report, output].forEach { try? FileManager.default.removeItem(at: $0) } }
+        guard
+            let proxy = await Self.startTrickleProxy(
+                in: namespace, port: 8895, upstream: 8890, stunPort: 3478, report: report)
+        else { return }
+        defer { proxy.signal(SIGKILL) }
+        let watched = await namespace.run(
+            CLI.binary.path,
+            [
+                "--stun", "stun://127.0.0.1:3478", "--timeout", "20", "whep+http://127.0.0.1:8895/live/whep", "!",
+                output.path
+            ]
+        ).finish(timeout: 60)
+        let served = await server.finish(timeout: 30)
+        let requests = Self.read(report)["requests"] as? [[String: Any]] ?? []
+        let comment = Comment(rawValue: "\(requests)\nserver: \(served.stderr)\nwatcher: \(watched.stderr)")
+        #expect(watched.status == 0, comment)
+        #expect(Self.frameCount(output) >= 20, comment)
+        let post = requests.first { $0["method"] as? String == "POST" }
+        let offer = post?["body"] as? String ?? ""
+        #expect(post?["status"] as? Int == 201 && offer.contains("a=candidate:"), comment)
+        #expect(!offer.contains("203.0.113.7"), "the reflexive candidate came before the offer went; \(comment)")
+        let patches = requests.filter { $0["method"] as? String == "PATCH" }
+        let bodies = patches.map { $0["body"] as? String ?? "" }
+        #expect(!patches.isEmpty, comment)
+        for patch in patches {
+            #expect(patch["contentType"] as? String == "application/trickle-ice-sdpfrag", comment)
+            #expect(patch["status"] as? Int == 204, comment)
+            #expect((patch["path"] as? String)?.hasPrefix("/live/whep/") == true, comment)
+        }
+        // The offer's credentials, the section by its mid, the late candidate, and the end.
+        let ufrag = offer.split(whereSeparator: \.isNewline).first { $0.hasPrefix("a=ice-ufrag:") }.map(String.init)
+        #expect(ufrag != nil && bodies.allSatisfy { $0.hasPrefix("\(ufrag ?? "-")\r\na=ice-pwd:") }, comment)
+        let candidates = bodies.joined().split(separator: "\r\n").filter { $0.hasPrefix("a=candidate:") }
+        #expect(candidates.contains { $0.contains(" 203.0.113.7 ") && $0.contains(" typ srflx") }, comment)
+        #expect(bodies.allSatisfy { $0.contains("\r\na=mid:") }, comment)
+        #expect(bodies.last?.hasSuffix("a=end-of-candidates\r\n") == true, comment)
+        #expect(!watched.stderr.contains("later ICE candidates"), comment)
+
+        // Publishing to gstpipe's own WHIP endpoint through a proxy that answers PATCH 405: the
+        // candidates stop there, without a word, and the stream goes through on the offer's.
+        let recording = Media.temporary("trickle-whip", "mkv")
+        let refusedReport = Media.temporary("trickle-405", "json")
+        defer { [recording, refusedReport].forEach { try? FileManager.default.removeItem(at: $0) } }
+        let input = namespace.run(
+            CLI.binary.path, ["--timeout", "20", "webrtc://127.0.0.1:8891/in", "!", recording.path])
+        guard await namespace.waitForListener(8891),
+            let refusing = await Self.startTrickleProxy(
+                in: namespace, port: 8896, upstream: 8891, stunPort: 3479, report: refusedReport, refusing: 405)
+        else {
+            Issue.record("no WHIP server: \(await input.finish(timeout: 5).stderr)")
+            return
+        }
+        defer { refusing.signal(SIGKILL) }
+        let published = await namespace.run(
+            CLI.binary.path,
+            [
+                "--stun", "stun://127.0.0.1:3479", "noise", "num-buffers=90", "width=160", "height=120", "!", "gray",
+                "!", "whip+http://127.0.0.1:8896/in/whip"
+            ]
+        ).finish(timeout: 60)
+        let recorded = await input.finish(timeout: 30)
+        let refused = (Self.read(refusedReport)["requests"] as? [[String: Any]] ?? [])
+            .filter { $0["method"] as? String == "PATCH" }
+        let whipComment = Comment(rawValue: "\(refused)\npublisher: \(published.stderr)\nserver: \(recorded.stderr)")
+        #expect(published.status == 0, whipComment)
+        #expect(refused.count == 1 && refused.first?["status"] as? Int == 405, whipComment)
+        #expect(refused.first?["contentType"] as? String == "application/trickle-ice-sdpfrag", whipComment)
+        #expect(!published.stderr.contains("later ICE candidates"), whipComment)
+        #expect(Self.frameCount(recording) >= 60, whipComment)
+    }
+
     /// The video frames ffprobe decodes in `url` (FFmpeg's reader, not GStreamer's).
     private static func frameCount(_ url: URL) -> Int {
         let process = Process()
