@@ -86,15 +86,27 @@ package final class SignallingServer: Sendable {
         host.isEmpty ? "0.0.0.0" : host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
     }
 
-    /// The addresses each peer's ICE agent offers besides those libnice finds itself, which leave
-    /// loopback out: the address listened on, and loopback when listening on every address, so that
-    /// a browser on this machine connects without a network.
+    /// The addresses each peer's ICE agent offers: the address listened on; when listening on every
+    /// address, each of this machine's interfaces' (`getifaddrs`), loopback last, so that a browser on
+    /// another machine reaches one and a browser on this machine connects without a network. Given
+    /// any address, libnice offers those alone (it looks for the machine's own only when given none,
+    /// and then leaves loopback out): given loopback alone, a server on 0.0.0.0 offered 127.0.0.1
+    /// alone, which no other machine reaches.
     package static func iceAddresses(for host: String) -> [String] {
         switch host.lowercased() {
-        case "", "0.0.0.0", "localhost": return ["127.0.0.1"]
-        case "::", "[::]": return ["::1", "127.0.0.1"]
+        case "localhost": return ["127.0.0.1"]
+        case "", "0.0.0.0": return everyAddress(InterfaceAddresses.all(ipv6: false), loopback: ["127.0.0.1"])
+        case "::", "[::]":
+            return everyAddress(
+                InterfaceAddresses.all(ipv6: true) + InterfaceAddresses.all(ipv6: false), loopback: ["::1", "127.0.0.1"]
+            )
         default: return [host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))]
         }
+    }
+
+    /// `addresses`, those of `loopback` last: there even when the interfaces could not be read.
+    private static func everyAddress(_ addresses: [String], loopback: [String]) -> [String] {
+        addresses.filter { !loopback.contains($0) } + loopback
     }
 
     /// The page's URL: this machine's name in place of an address that listens everywhere.

@@ -200,7 +200,13 @@ struct WebRTCOfferTests {
         let everywhere = try #require(try StreamOutputs.output(named: "webrtc://:9000/cam?codec=H264"))
         #expect(everywhere.address.host.isEmpty && everywhere.address.port == 9000)
         #expect(everywhere.format.videoChain.dropFirst(7).first == "x264enc")
-        #expect(WebRTCServer.iceAddresses(for: "") == ["127.0.0.1"])
+        // Listening everywhere: this machine's interfaces' addresses, loopback last (`WebRTCTests` checks
+        // an address of a second interface in an answer).
+        let everywhereAddresses = WebRTCServer.iceAddresses(for: "")
+        #expect(everywhereAddresses.last == "127.0.0.1" && everywhereAddresses.filter { $0 == "127.0.0.1" }.count == 1)
+        #expect(WebRTCServer.iceAddresses(for: "0.0.0.0") == everywhereAddresses)
+        #expect(WebRTCServer.iceAddresses(for: "::").suffix(2) == ["::1", "127.0.0.1"])
+        #expect(WebRTCServer.iceAddresses(for: "10.1.2.3") == ["10.1.2.3"])
         #expect(try StreamOutputs.output(named: "webrtc://localhost/live")?.address.port == 8890)
         #expect(throws: FileJob.Failure.self) { try StreamOutputs.output(named: "webrtc://127.0.0.1:8890") }
         #expect(throws: FileJob.Failure.self) {

@@ -142,6 +142,32 @@ struct WebRTCTests {
         #expect(result.status == 130, comment)
     }
 
+    @Test("webrtc://0.0.0.0 answers with every interface's address (a second one on a veth pair), loopback too")
+    func everyInterface() async throws {
+        let namespace = try await NetworkNamespace()
+        // A second interface, as a LAN's would be: one end of a veth pair, 10.78.0.1.
+        for arguments in [
+            ["link", "add", "gstpipe2", "type", "veth", "peer", "name", "gstpipe3"],
+            ["addr", "add", "10.78.0.1/24", "dev", "gstpipe2"], ["link", "set", "gstpipe2", "up"],
+            ["link", "set", "gstpipe3", "up"]
+        ] {
+            let done = await namespace.run("/usr/sbin/ip", arguments).finish(timeout: 10)
+            #expect(done.status == 0, "ip \(arguments.joined(separator: " ")): \(done.stderr)")
+        }
+        let server = try await Self.serveNoise(in: namespace, uri: "webrtc://0.0.0.0:8890/live")
+        let answer = await namespace.curl([
+            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", BrowserOffers.video(), Self.endpoint
+        ])
+        server.signal(SIGINT)
+        let result = await server.finish(timeout: 20)
+        let candidates = answer.split(whereSeparator: \.isNewline).filter { $0.hasPrefix("a=candidate:") }
+        #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer)")
+        // Before, the answer offered 127.0.0.1 alone, which no browser on another machine reaches.
+        #expect(candidates.contains { $0.contains(" 10.78.0.1 ") && $0.contains(" typ host") }, "\(answer)")
+        #expect(candidates.contains { $0.contains(" 127.0.0.1 ") }, "\(answer)")
+        #expect(result.status == 130, "\(result.stderr)")
+    }
+
     @Test("The WHEP endpoint refuses what it cannot take, in WHEP's and CORS's terms")
     func protocolErrors() async throws {
         let namespace = try await NetworkNamespace()
