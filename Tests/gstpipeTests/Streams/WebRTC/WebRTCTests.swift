@@ -1,3 +1,4 @@
+import BrowserOffers
 import Foundation
 import Testing
 
