@@ -64,6 +64,34 @@ extension Pad {
         return time == GstClockTime.max ? nil : ClockTime(time)
     }
 
+    /// The running time (the clock's time since the pipeline played, less pauses) of a timestamp on this
+    /// pad, by the segment the pad last received; nil when the pad has no time segment or the timestamp
+    /// is outside it.
+    ///
+    /// The corresponding C functions are `gst_pad_get_sticky_event` and `gst_segment_to_running_time`.
+    ///
+    /// - Parameter timestamp: A buffer timestamp on this pad, in nanoseconds.
+    /// - Returns: The running time in nanoseconds, or nil.
+    public func runningTime(of timestamp: ClockTime) -> ClockTime? {
+        guard let event = gst_pad_get_sticky_event(pointer, GST_EVENT_SEGMENT, 0) else { return nil }
+        defer { gst_event_unref(event) }
+        var segment: UnsafePointer<GstSegment>?
+        gst_event_parse_segment(event, &segment)
+        guard let segment, segment.pointee.format == GST_FORMAT_TIME else { return nil }
+        let time = gst_segment_to_running_time(segment, GST_FORMAT_TIME, guint64(timestamp))
+        return time == GstClockTime.max ? nil : ClockTime(time)
+    }
+
+    /// Whether the pad refuses data: deactivated (its element stopping), or between a flush's start and
+    /// stop.
+    ///
+    /// The corresponding C macro is `GST_PAD_IS_FLUSHING`.
+    public var isFlushing: Bool {
+        g_mutex_lock(&pointer.pointee.object.lock)
+        defer { g_mutex_unlock(&pointer.pointee.object.lock) }
+        return pointer.pointee.object.flags & GST_PAD_FLAG_FLUSHING.rawValue != 0
+    }
+
     /// Sends end of stream into the pad, as if its upstream had ended.
     ///
     /// The corresponding C function is `gst_pad_send_event` with `gst_event_new_eos`.

@@ -12,21 +12,20 @@ extension FileJobElements {
     ) throws(GStreamerError) -> [Element] {
         guard file.media == .video, file.stream?.needsAudio == true, let muxer, !hasAudio else { return [] }
         let silence = try buildSilence(index: file.index, format: file.format, into: muxer, in: bin)
-        try endSilence(silence[0], withVideoInto: muxer)
+        try tieSilence(silence[0], encodedBy: silence[silence.count - 1], toVideoInto: muxer)
         return silence
     }
 
     /// The source of the silence an output gets when its receivers refuse a stream without sound
-    /// (`StreamOutput.needsAudio`) and nothing else feeds its audio. Live, whatever the input: such an
-    /// output's sink keeps the clock's pace (RTMP's), and a source that is not live runs ahead of the
-    /// pictures as far as the queues let it. Measured with a 6 s file without audio into `rtmp://`: the
-    /// input's audio branch (a queue of 30 s, sized for x264's lookahead) filled with silence, and after
-    /// the last frame the muxer sent on the 30 s it held, at the sink's pace: the viewers saw the last
-    /// frame held for half a minute (or until Ctrl-C), the stream's audio ending at 36.0 s. Live, the
-    /// silence is made as the clock goes, and ends with the pictures (`endSilence`).
+    /// (`StreamOutput.needsAudio`) and nothing else feeds its audio. Not live, and kept level with the
+    /// pictures by `tieSilence`: alone, a source that is not live runs ahead of the pictures as far as the
+    /// queues let it (measured with a 6 s file without audio into `rtmp://`: the input's audio branch, a
+    /// queue of 30 s, filled with silence, and the viewers saw the last frame held for half a minute),
+    /// and a live one lets the muxer go on without the pictures when they come late (a file's first ones
+    /// came 0.16 to 0.21 s after the silence's with both cores busy, and flvmux gave them the time it had
+    /// reached: three frames at 0.186 s).
     static func silenceSource(index: Int, in bin: Bin) throws(GStreamerError) -> Element {
-        try ElementSpec("audiotestsrc", [("wave", .text("silence")), ("is-live", .text("true"))]).make(
-            named: "gstpipe-silence\(index)", in: bin)
+        try ElementSpec("audiotestsrc", [("wave", .text("silence"))]).make(named: "gstpipe-silence\(index)", in: bin)
     }
 
     /// Silence in `format`'s audio, into `muxer`, for an output whose receivers refuse a stream without
@@ -58,24 +57,48 @@ extension FileJobElements {
         guard let muxer = output.muxer else {
             throw GStreamerError(kind: .core, message: "\(output.file.path) has no muxer to put silence in")
         }
-        try endSilence(silence, withVideoInto: muxer)
+        try tieSilence(silence, encodedBy: branch.encoder, toVideoInto: muxer)
         try silence.syncStateWithParent()
     }
 
-    /// Ends `silence` (an audiotestsrc) when the video that goes beside it ends at `muxer`'s video input:
-    /// the muxer finishes once every input has. There, not where the video is converted: between the two,
-    /// the queues after an encoder that outputs share (`SharedEncodes`) hold seconds of a file's video
-    /// ahead of the clock, and its end came there while the silence had sent 0.9 s of a 6 s file's.
-    static func endSilence(_ silence: Element, withVideoInto muxer: Element) throws(GStreamerError) {
+    /// Keeps `silence` (an audiotestsrc), as `encoder` outputs it, at most `SilenceTie.lead` ahead of the
+    /// pictures that reached `muxer`'s video input, and ends it where they end: the muxer finishes once
+    /// every input has.
+    /// - Kept level: with a lead of 0.5 s at the source, the sound in the recording ended 0.5 s after
+    ///   the pictures; and live, the muxer went on without pictures that came late.
+    /// - Where they end, not when: the queues after an encoder that outputs share (`SharedEncodes`) hold
+    ///   seconds of a file's video ahead of the clock, and silence ended when the pictures' end came
+    ///   there stopped 0.9 s into a 6 s file.
+    static func tieSilence(
+        _ silence: Element, encodedBy encoder: Element, toVideoInto muxer: Element
+    ) throws(GStreamerError) {
         let linked = muxer.pads.filter { $0.direction == .sink }.compactMap { pad in pad.peer.map { (pad, $0) } }
         guard let input = linked.first(where: { $0.1.queryCaps().mediaType?.hasPrefix("video/") == true })?.0 else {
             throw GStreamerError(kind: .core, message: "\(muxer.name) has no video linked", source: muxer.name)
         }
+        let encoded = try pad("src", of: encoder)
+        let tie = SilenceTie()
+        input.addProbe([.buffer, .eventDownstream]) { info in
+            if let buffer = info.buffer, let pts = buffer.pts, let time = input.runningTime(of: pts) {
+                tie.pictures(reach: time + (buffer.duration ?? 0))
+            } else if info.event?.typeName == "eos" {
+                tie.endPictures()
+            }
+            return .ok
+        }
         // The probe holds the source's wrapper (one made here: a weak one would be gone at once); the
         // pipeline's pads and elements live as long as the run.
-        input.addProbe(.eventDownstream) { info in
-            if info.event?.typeName == "eos" { _ = silence.send(.endOfStream) }
-            return .ok
+        encoded.addProbe(.buffer) { info in
+            guard let pts = info.buffer?.pts, let time = encoded.runningTime(of: pts) else { return .ok }
+            // A stopping pipeline deactivates the pad, then waits for this thread: the wait ends then.
+            switch tie.sound(at: time, stopping: { encoded.isFlushing }) {
+            case .goesOn: return .ok
+            case .ends:
+                // The source ends, from another thread than its own; what it made meanwhile is dropped here.
+                DispatchQueue.global().async { _ = silence.send(.endOfStream) }
+                return .drop
+            case .ended: return .drop
+            }
         }
     }
 
@@ -133,5 +156,52 @@ extension FileJobElements {
         }
         try link(branch.elements)
         return branch
+    }
+}
+
+/// The silence beside an output's pictures, kept level with them from the probes on the streaming
+/// threads of both: its sound waits while it is more than `lead` ahead of the pictures that reached the
+/// muxer, and ends where they end.
+private final class SilenceTie: @unchecked Sendable {
+    enum Step { case goesOn, ends, ended }
+
+    /// How far the sound may be ahead: more than an AAC frame (1,024 samples: 21 ms at 48 kHz, 23 ms at
+    /// 44.1 kHz), so that the muxer has sound after each picture to order them by.
+    static let lead: ClockTime = 50_000_000
+
+    // Read and written under `condition`'s lock.
+    private let condition = NSCondition()
+    /// The running time the pictures reached at the muxer.
+    private var picturesEnd: ClockTime = 0
+    private var picturesEnded = false
+    private var soundEnded = false
+
+    func pictures(reach time: ClockTime) {
+        condition.lock()
+        picturesEnd = max(picturesEnd, time)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func endPictures() {
+        condition.lock()
+        picturesEnded = true
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    /// What sound starting at running time `time` does, once the pictures allow it or `stopping` says
+    /// so: it goes on, or ends once, at the pictures' end.
+    func sound(at time: ClockTime, stopping: () -> Bool) -> Step {
+        condition.lock()
+        defer { condition.unlock() }
+        while !picturesEnded, !soundEnded, time > picturesEnd + Self.lead {
+            if stopping() { return .ended }
+            condition.wait(until: Date(timeIntervalSinceNow: 0.1))
+        }
+        if soundEnded { return .ended }
+        guard picturesEnded, time >= picturesEnd else { return .goesOn }
+        soundEnded = true
+        return .ends
     }
 }
