@@ -193,7 +193,9 @@ struct RTMPTests {
             // once held the last frame for the 30 s it had queued.
             let video = try await Self.packetTimes(written, stream: "v:0")
             let audio = try await Self.packetTimes(written, stream: "a:0")
-            #expect((audio.first ?? 9) < 0.1 && (video.first ?? 9) < 0.1, "\(name) starts: audio \(audio.first ?? -1), video \(video.prefix(3))")
+            #expect(
+                (audio.first ?? 9) < 0.1 && (video.first ?? 9) < 0.1,
+                "\(name) starts: audio \(audio.first ?? -1), video \(video.prefix(3))")
             let (audioEnd, videoEnd) = (audio.last ?? 0, video.last ?? 0)
             #expect(abs(audioEnd - videoEnd) < 0.3, "\(name): the audio ends at \(audioEnd), the video at \(videoEnd)")
         }
