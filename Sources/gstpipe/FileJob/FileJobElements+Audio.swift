@@ -197,7 +197,7 @@ private final class SilenceTie: @unchecked Sendable {
         defer { condition.unlock() }
         while !picturesEnded, !soundEnded, time > picturesEnd + Self.lead {
             if stopping() { return .ended }
-            condition.wait(until: Date(timeIntervalSinceNow: 0.1))
+            _ = condition.wait(until: Date(timeIntervalSinceNow: 0.1))
         }
         if soundEnded { return .ended }
         guard picturesEnded, time >= picturesEnd else { return .goesOn }
