@@ -116,6 +116,9 @@ extension Pad {
     /// that passes it, until the probe is removed or returns `.remove`. With `.block` the data waits
     /// until the probe is removed. Returns nil when an idle probe ran at once and returned `.remove`.
     ///
+    /// A handler that uses the pad it is on takes ``addProbe(_:withPad:)`` instead of capturing it: the pad
+    /// holds its probes, so a handler that holds the pad keeps both alive until the probe is removed.
+    ///
     /// The corresponding C function is `gst_pad_add_probe`.
     ///
     /// - Parameters:
@@ -128,20 +131,51 @@ extension Pad {
     public func addProbe(
         _ type: PadProbeType, _ handler: @escaping @Sendable (PadProbeInfo) -> PadProbeReturn
     ) -> PadProbe? {
+        addRawProbe(type) { _, info in Pad.runProbe(info, handler) }
+    }
+
+    /// Calls `handler` with the pad and what passes it, as ``addProbe(_:_:)`` does: for a handler that uses
+    /// the pad it is on (to send an event ahead of a buffer, say), which it then need not capture. A captured
+    /// pad would hold the probe that holds it, and neither would ever be freed; the pad handed in is a
+    /// wrapper of the same pad, valid for the call (and longer, if the handler keeps it).
+    ///
+    /// The corresponding C function is `gst_pad_add_probe`.
+    ///
+    /// - Parameters:
+    ///   - type: What to be called for: the data types and `.block` or `.idle`.
+    ///   - handler: Called with the pad, on the thread passing the data, as ``addProbe(_:_:)``'s handler is.
+    ///     Released when the probe is removed.
+    /// - Returns: The probe, to remove it; or nil.
+    @discardableResult
+    public func addProbe(
+        _ type: PadProbeType, withPad handler: @escaping @Sendable (Pad, PadProbeInfo) -> PadProbeReturn
+    ) -> PadProbe? {
+        addRawProbe(type) { pad, info in
+            let wrapper = Pad(pad, owned: false)
+            return Pad.runProbe(info) { handler(wrapper, $0) }
+        }
+    }
+
+    /// The C pad and info a probe's handler gets, in the two public forms above.
+    private typealias RawProbeHandler =
+        @Sendable (UnsafeMutablePointer<GstPad>, UnsafeMutablePointer<GstPadProbeInfo>) -> GstPadProbeReturn
+
+    /// The two public forms' probe: `handler` gets the C pad and info, inside `CallbackThread.during`.
+    private func addRawProbe(_ type: PadProbeType, _ handler: @escaping RawProbeHandler) -> PadProbe? {
         final class Box: Sendable {
-            let handler: @Sendable (PadProbeInfo) -> PadProbeReturn
-            init(_ handler: @escaping @Sendable (PadProbeInfo) -> PadProbeReturn) { self.handler = handler }
+            let handler: RawProbeHandler
+            init(_ handler: @escaping RawProbeHandler) { self.handler = handler }
         }
         // Made here, used on a streaming thread; gst_pad_add_probe orders the two under the pad's lock.
         let box = Unmanaged.passRetained(Box(handler)).toOpaque()
         HandOver.published(box)
         let id = gst_pad_add_probe(
             pointer, GstPadProbeType(type.rawValue),
-            { _, info, userData in
-                guard let info, let userData else { return GST_PAD_PROBE_OK }
+            { pad, info, userData in
+                guard let pad, let info, let userData else { return GST_PAD_PROBE_OK }
                 HandOver.received(userData)
                 let handler = Unmanaged<Box>.fromOpaque(userData).takeUnretainedValue().handler
-                return CallbackThread.during { Pad.runProbe(info, handler) }
+                return CallbackThread.during { handler(pad, info) }
             }, box,
             { userData in
                 guard let userData else { return }

@@ -135,10 +135,10 @@ package final class WebRTCLadderEncode: Sendable {
             throw GStreamerError(kind: .core, message: "the ladder's tee has no input")
         }
         let next = Locked<ClockTime?>(nil)
-        // The probe holds the pad's wrapper and this encode's parts (not `self`, which the viewers hold):
-        // they live as long as the run's pipeline.
+        // The probe holds this encode's parts (not `self`, which the viewers hold): they live as long as the run's
+        // pipeline. The pad comes with each call: captured, it would hold the probe that holds it.
         let (ladder, rungs, source, misfit) = (ladder, rungs, source, misfit)
-        input.addProbe([.buffer, .eventDownstream]) { info in
+        input.addProbe([.buffer, .eventDownstream]) { input, info in
             if let caps = info.event?.caps, let width = caps.int("width"), let height = caps.int("height") {
                 let failure = Self.fit(ladder: ladder, rungs: rungs, width: width, height: height, source: source)
                 if let failure {

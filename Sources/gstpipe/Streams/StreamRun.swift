@@ -57,9 +57,8 @@ struct StreamRun {
     private static func keyFrames(every interval: ClockTime, into encoder: Element) {
         guard let pad = encoder.pad(named: "sink") else { return }
         let next = Locked<ClockTime?>(nil)
-        // The probe holds the pad wrapper (a wrapper made here, so a weak one would be gone at once):
-        // the encoder's pad then lives as long as the process, one per stream output of the command.
-        pad.addProbe(.buffer) { info in
+        // The pad comes with each call: captured, it would hold the probe that holds it, for the process's life.
+        pad.addProbe(.buffer) { pad, info in
             guard let pts = info.buffer?.pts else { return .ok }
             let due = next.withLock { next -> Bool in
                 // The first frame is a key frame anyway; a jump back in time (a new segment) starts over.

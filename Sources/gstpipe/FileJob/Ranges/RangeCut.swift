@@ -25,8 +25,9 @@ final class RangeCut: Sendable {
         var seekRefused = false
         /// Buffers held back before the seek.
         var held = 0
-        /// The pads whose segment from the seek has come, with its start and time: their data passes.
-        var passing: [ObjectIdentifier: (start: ClockTime, time: ClockTime)] = [:]
+        /// The pads (by their place in `apply`'s arguments) whose segment from the seek has come, with its
+        /// start and time: their data passes.
+        var passing: [Int: (start: ClockTime, time: ClockTime)] = [:]
     }
 
     private let range: TimeRange
@@ -49,14 +50,15 @@ final class RangeCut: Sendable {
         fail: @escaping @Sendable (String) -> Void
     ) -> RangeCut {
         let cut = RangeCut(range: range, afterBuffers: afterBuffers)
-        cut.watch(video, isVideo: isVideo) { [cut] in cut.seek(through: video, fail: fail) }
-        for pad in audio { cut.watch(pad, isVideo: false, firstBuffer: nil) }
+        // The seek goes up through the pad the probe hands over: a probe that captured its own pad would keep
+        // it, and itself, for the process's life.
+        cut.watch(video, key: 0, isVideo: isVideo) { [cut] video in cut.seek(through: video, fail: fail) }
+        for (index, pad) in audio.enumerated() { cut.watch(pad, key: index + 1, isVideo: false, firstBuffer: nil) }
         return cut
     }
 
-    private func watch(_ pad: Pad, isVideo: Bool, firstBuffer: (@Sendable () -> Void)?) {
-        let key = ObjectIdentifier(pad)
-        pad.addProbe(.dataDownstream) { [self] info in
+    private func watch(_ pad: Pad, key: Int, isVideo: Bool, firstBuffer: (@Sendable (Pad) -> Void)?) {
+        pad.addProbe(.dataDownstream) { [self] pad, info in
             if let event = info.event {
                 // Every event passes: the first segment too (a pad with none refuses the data after
                 // it), the flush, and the seek's segment, from which the pad's data passes. But an end
@@ -76,7 +78,7 @@ final class RangeCut: Sendable {
                         if send { state.seekSent = true }
                         return (state.seekSent && !state.seekRefused && state.passing[key] == nil, send)
                     }
-                    if sendSeek, let firstBuffer { firstBuffer() }
+                    if sendSeek, let firstBuffer { firstBuffer(pad) }
                     if early { return .drop }
                 default:
                     break
@@ -89,7 +91,7 @@ final class RangeCut: Sendable {
                 if send { state.seekSent = true }
                 return (state.passing[key], send)
             }
-            if sendSeek, let firstBuffer { firstBuffer() }
+            if sendSeek, let firstBuffer { firstBuffer(pad) }
             guard let passing else { return .drop }
             guard isVideo, let buffer = info.buffer else { return .ok }
             return keeps(buffer, in: passing) ? .ok : .drop

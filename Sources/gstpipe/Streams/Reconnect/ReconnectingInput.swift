@@ -263,8 +263,9 @@ final class ReconnectingInput: InputSession {
         else { throw .runtime("cannot make the pad of \(input.name)'s input") }
         if !carriesAudio { decideStreams(hasAudio: false, of: nil) }
         if let pad = source.pad(named: "src") {
-            // On the appsrc's streaming thread, ahead of the buffer: encoders make it a key frame.
-            pad.addProbe(.buffer) { [weak self] _ in
+            // On the appsrc's streaming thread, ahead of the buffer: encoders make it a key frame. The pad comes
+            // with each call: captured, it would hold the probe that holds it, and the appsrc's pad would never go.
+            pad.addProbe(.buffer) { [weak self] pad, _ in
                 guard let self else { return .ok }
                 let due = feed.withLock { feed in
                     defer { feed.keyUnitDue = false }

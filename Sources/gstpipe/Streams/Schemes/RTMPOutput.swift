@@ -123,12 +123,14 @@ struct RTMPOutput: StreamOutput {
             return
         }
         guard let input = encoder.pad(named: "sink") else { return }
-        input.addProbe(.eventDownstream) { info in
+        // The encoder is reached through the pad the probe is on: captured, it would hold its own pad's probe, and
+        // so itself, for the process's life.
+        input.addProbe(.eventDownstream) { input, info in
             guard let caps = info.event?.caps, let video = try? VideoInfo(caps: caps) else { return .ok }
             let (numerator, denominator) = (video.framerate.numerator, video.framerate.denominator)
             let rate = denominator > 0 ? Double(numerator) / Double(denominator) : 30
             let kbps = Self.defaultBitrate(width: video.width, height: video.height, rate: rate)
-            try? encoder.set("bitrate", fromString: String(kbps))
+            try? input.parentElement?.set("bitrate", fromString: String(kbps))
             return .ok
         }
     }
