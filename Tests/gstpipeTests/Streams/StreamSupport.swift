@@ -54,6 +54,10 @@ final class Spawned: @unchecked Sendable {
 
     deinit {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        // Foundation's Process holds itself through the run loop source `run()` makes until `waitUntilExit()` lets
+        // go of it: a process never waited for (a network namespace's holder, killed here) would stay allocated,
+        // and LeakSanitizer would report it at the end of the test run. After SIGKILL the wait is short.
+        process.waitUntilExit()
     }
 }
 
