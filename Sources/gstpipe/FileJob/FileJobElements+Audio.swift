@@ -78,7 +78,8 @@ extension FileJobElements {
         }
         let encoded = try pad("src", of: encoder)
         let tie = SilenceTie()
-        input.addProbe([.buffer, .eventDownstream]) { info in
+        // The pads come with each call: captured, a pad would hold the probe that holds it.
+        input.addProbe([.buffer, .eventDownstream]) { input, info in
             if let buffer = info.buffer, let pts = buffer.pts, let time = input.runningTime(of: pts) {
                 tie.pictures(reach: time + (buffer.duration ?? 0))
             } else if info.event?.typeName == "eos" {
@@ -88,7 +89,7 @@ extension FileJobElements {
         }
         // The probe holds the source's wrapper (one made here: a weak one would be gone at once); the
         // pipeline's pads and elements live as long as the run.
-        encoded.addProbe(.buffer) { info in
+        encoded.addProbe(.buffer) { encoded, info in
             guard let pts = info.buffer?.pts, let time = encoded.runningTime(of: pts) else { return .ok }
             // A stopping pipeline deactivates the pad, then waits for this thread: the wait ends then.
             switch tie.sound(at: time, stopping: { encoded.isFlushing }) {
