@@ -55,13 +55,7 @@ extension Pad {
     /// - Parameter timestamp: A buffer timestamp on this pad, in nanoseconds.
     /// - Returns: The stream time in nanoseconds, or nil.
     public func streamTime(of timestamp: ClockTime) -> ClockTime? {
-        guard let event = gst_pad_get_sticky_event(pointer, GST_EVENT_SEGMENT, 0) else { return nil }
-        defer { gst_event_unref(event) }
-        var segment: UnsafePointer<GstSegment>?
-        gst_event_parse_segment(event, &segment)
-        guard let segment, segment.pointee.format == GST_FORMAT_TIME else { return nil }
-        let time = gst_segment_to_stream_time(segment, GST_FORMAT_TIME, guint64(timestamp))
-        return time == GstClockTime.max ? nil : ClockTime(time)
+        bySegment(timestamp, gst_segment_to_stream_time)
     }
 
     /// The running time (the clock's time since the pipeline played, less pauses) of a timestamp on this
@@ -73,12 +67,20 @@ extension Pad {
     /// - Parameter timestamp: A buffer timestamp on this pad, in nanoseconds.
     /// - Returns: The running time in nanoseconds, or nil.
     public func runningTime(of timestamp: ClockTime) -> ClockTime? {
+        bySegment(timestamp, gst_segment_to_running_time)
+    }
+
+    /// `timestamp` converted by `convert` with the time segment the pad last received; nil without one,
+    /// or when `convert` finds the timestamp outside it.
+    private func bySegment(
+        _ timestamp: ClockTime, _ convert: (UnsafePointer<GstSegment>?, GstFormat, guint64) -> guint64
+    ) -> ClockTime? {
         guard let event = gst_pad_get_sticky_event(pointer, GST_EVENT_SEGMENT, 0) else { return nil }
         defer { gst_event_unref(event) }
         var segment: UnsafePointer<GstSegment>?
         gst_event_parse_segment(event, &segment)
         guard let segment, segment.pointee.format == GST_FORMAT_TIME else { return nil }
-        let time = gst_segment_to_running_time(segment, GST_FORMAT_TIME, guint64(timestamp))
+        let time = convert(segment, GST_FORMAT_TIME, guint64(timestamp))
         return time == GstClockTime.max ? nil : ClockTime(time)
     }
 
