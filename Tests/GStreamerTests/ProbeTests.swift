@@ -32,6 +32,26 @@ struct ProbeTests {
         #expect(seen.withLock { $0 } == [0, 200_000_000, 400_000_000, 600_000_000, 800_000_000])
     }
 
+    @Test("After a seek to 1 s, the first buffer's running time is 0 and its stream time 1 s, by the pad's segment")
+    func segmentTimes() async throws {
+        let (pipeline, _, sink) = try Self.tenPerSecond(30)
+        let first = Locked<(pts: ClockTime, running: ClockTime?, stream: ClockTime?)?>(nil)
+        sink.addProbe(.buffer) { pad, info in
+            guard let pts = info.buffer?.pts else { return .ok }
+            first.withLock { $0 = $0 ?? (pts, pad.runningTime(of: pts), pad.streamTime(of: pts)) }
+            return .ok
+        }
+        try await pipeline.changeState(to: .paused, timeout: 5_000_000_000)
+        first.withLock { $0 = nil }
+        #expect(pipeline.seek(to: 1_000_000_000, accurate: true))
+        try await pipeline.changeState(to: .paused, timeout: 5_000_000_000)
+        let times = try #require(first.withLock { $0 })
+        try await pipeline.changeState(to: .null)
+        #expect(times.pts == 1_000_000_000)
+        #expect(times.running == 0)
+        #expect(times.stream == 1_000_000_000)
+    }
+
     @Test("A buffer probe that changes a timestamp sends its changed copy on")
     func changeTimestamps() async throws {
         let (pipeline, source, sink) = try Self.tenPerSecond(3)
