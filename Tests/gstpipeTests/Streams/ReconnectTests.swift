@@ -218,7 +218,8 @@ struct ReconnectTests {
         let stepRange = "steps \(steps.min() ?? 0)...\(steps.max() ?? 0) s, largest gap \(gaps.max() ?? 0) s"
         print(
             "reconnect audio: \(audio.count) audio packets, \(stepRange), audio \(span(audio)) s, "
-                + "video \(span(video)) s (\(video.count) frames), silences \(silences)\n\(stderr)")
+                + "video \(span(video)) s (\(video.count) frames), starts: audio \(audio.first?.pts ?? -1) s, video "
+                + "\(video.first?.pts ?? -1) s, silences \(silences)\n\(stderr)")
         #expect(relayed.status == 130 || relayed.status == 0, "\(stderr)")
         let losses = stderr.components(separatedBy: "gstpipe: input lost: ").count - 1
         #expect(losses >= 1, "\(stderr)")
@@ -226,7 +227,11 @@ struct ReconnectTests {
         // Audio all along: each packet starts where the one before it ended (no hole), none goes backwards.
         #expect(audio.count > 100, "\(audio.count) audio packets")
         #expect(steps.allSatisfy { $0 >= 0 } && gaps.allSatisfy { $0 < 0.0015 }, "audio \(stepRange)")
-        // As long as the video, which the camera's absence did not shorten either (the slate).
+        // Starting with the video's first frame, and as long as the video, which the camera's absence did not
+        // shorten either (the slate).
+        #expect(
+            abs((audio.first?.pts ?? -1) - (video.first?.pts ?? 1)) < 0.041,
+            "audio starts at \(audio.first?.pts ?? -1) s, video at \(video.first?.pts ?? -1) s")
         #expect(
             span(video) > 8 && abs(span(audio) - span(video)) < 0.1, "audio \(span(audio)) s, video \(span(video)) s")
         // The tone, then silence for each time the camera was away (2 s, and the time it took to be found

@@ -53,7 +53,6 @@ extension ReconnectingInput {
                 if feed.showing != .input && feed.lastPTS != nil { feed.keyUnitDue = true }
                 feed.showing = .input
                 feed.lastPTS = pts
-                if feed.firstPTS == nil { feed.firstPTS = pts }
                 feed.lastInputAt = now
                 feed.lastFrame = buffer
                 let stamped = buffer.withTimestamps(pts: pts, duration: feed.interval)

@@ -81,7 +81,7 @@ final class ReconnectingInput: InputSession {
         /// A frame's duration at the caps' rate (25 a second when they say none).
         var interval: ClockTime = 40_000_000
         var lastPTS: ClockTime?
-        /// The first frame's timestamp, where the audio starts.
+        /// The timestamp of the first frame that left the appsrc, where the audio starts.
         var firstPTS: ClockTime?
         /// Running time of the last frame from the input.
         var lastInputAt: ClockTime?
@@ -265,10 +265,13 @@ final class ReconnectingInput: InputSession {
         if let pad = source.pad(named: "src") {
             // On the appsrc's streaming thread, ahead of the buffer: encoders make it a key frame. The pad comes
             // with each call: captured, it would hold the probe that holds it, and the appsrc's pad would never go.
-            pad.addProbe(.buffer) { [weak self] pad, _ in
+            // The first buffer to leave fixes where the audio starts: while the outputs' encoders start, the
+            // appsrc may drop its oldest frames, the first pushed among them.
+            pad.addProbe(.buffer) { [weak self] pad, info in
                 guard let self else { return .ok }
                 let due = feed.withLock { feed in
                     defer { feed.keyUnitDue = false }
+                    if feed.firstPTS == nil { feed.firstPTS = info.buffer?.pts }
                     return feed.keyUnitDue
                 }
                 if due { pad.push(.forceKeyUnit()) }
