@@ -231,8 +231,10 @@ struct FileJobRun {
     /// into the decoded audio). End of stream sent to the pipeline alone is
     /// lost when a demuxer pulls from the file source.
     func endInputStreams() {
-        let cut = decoded?.lastTimestamp
+        // End of stream first: it waits for the frame passing the pad, and none passes after it. The last
+        // frame read before it could be one short, and the audio then ended a frame before the video.
         decodedInput?.sendEndOfStream()
+        let cut = decoded?.lastTimestamp
         for branch in audioBranches where branch.input.isLinked {
             if let cut { branch.encoded.endStream(atTimestamp: cut) }
             branch.input.sendEndOfStream()
