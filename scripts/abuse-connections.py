@@ -11,8 +11,9 @@ in all), and slowloris (a valid start, then one header line every two seconds); 
 for with --kinds, options (a complete OPTIONS or HEAD request every three seconds: a peer that
 answers nothing else yet keeps its connection busy, which an idle timeout must not count as a
 viewer). Everything is
-opened at once and held for SECONDS; what the server did meanwhile (closed the connection, answered
-with a status line) is printed as one JSON object on standard output:
+opened at once and held for SECONDS, or until the server has closed every one of them (nothing more
+can happen then); what the server did meanwhile (closed the connection, answered with a status
+line) is printed as one JSON object on standard output:
 
     {"opened": 500, "refused": 0, "connecting": 0, "lastConnectedAfter": 0.2,
      "kinds": {"idle": {"count": 200, "closedByServer": 200,
@@ -114,7 +115,9 @@ def main():
         connections.append(connection)
 
     refused = 0
-    while time.monotonic() < deadline:
+    # Once no connection is left (each closed by the server, or refused), the report can change no
+    # more: waiting out SECONDS would only make the caller wait.
+    while time.monotonic() < deadline and any(c.sock is not None for c in connections):
         now = time.monotonic()
         for connection in connections:
             if connection.sock is None or connection.opened is None:

@@ -30,7 +30,8 @@ farm='FarmTests'
 # The WebRTC suites, each a run of its own after the others (a browser or aiortc each, which beside
 # one another on two cores missed what the tests time); 'WebRTCTests' also matches
 # GStreamerWebRTCTests (two webrtcbins negotiating in-process).
-# ServerAbuseTests holds 500 connections against a server (a browser or ffmpeg watching) for a minute.
+# ServerAbuseTests holds 500 connections against a server (a browser or ffmpeg watching) until the server has
+# closed them all (its 10 and 30 s idle timeouts): about a minute and a half.
 webrtc='WebRTCTests|WebRTCInputTests|WHIPClientTests|WebRTCTokenTests|ServerAbuseTests'
 # The TURN password kept from the pages with a token, and Examples/BrowserCall's loop in Chromium.
 webrtc+='|WebRTCICEServersTests|BrowserCallTests'
