@@ -19,7 +19,7 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         where !(0...127).contains(payloadType) {
             fatalError("\(text.debugDescription) gave the payload type \(payloadType) for \(sent.name)")
         }
-        if (sent.video != nil) != (offer.videoPayloadType != nil) {
+        if !sent.video.isEmpty != (offer.videoPayloadType != nil) {
             fatalError("\(text.debugDescription) was taken for \(sent.name) without its video")
         }
     }

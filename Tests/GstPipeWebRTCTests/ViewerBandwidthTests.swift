@@ -63,15 +63,23 @@ struct ViewerBandwidthTests {
         #expect(!tries.contains { tries.contains($0 + 1) })
     }
 
-    @Test("queueing alone (the round trip grows, nothing lost yet) moves the viewer down before losses")
+    @Test("queueing alone (a round trip up, nothing lost yet) moves the viewer down once it lasts; one stall does not")
     func queueing() {
         var viewer = ViewerBandwidth(bitrates: Self.bitrates)
         for second in 0..<5 {
             viewer.take(.init(time: .seconds(second), fractionLost: 0, jitter: 0.003, roundTrip: 0.010))
         }
         #expect(viewer.rung == 0)
-        let rung = viewer.take(.init(time: .seconds(5), fractionLost: 0, jitter: 0.030, roundTrip: 0.260))
-        #expect(rung == 1)
+        // The server stopped for 0.3 s: one report's round trip 165 ms, the next one's back to normal.
+        #expect(viewer.take(.init(time: .seconds(5), fractionLost: 0, jitter: 0.003, roundTrip: 0.165)) == 0)
+        #expect(viewer.take(.init(time: .seconds(6), fractionLost: 0, jitter: 0.003, roundTrip: 0.001)) == 0)
+        // A queue: the round trip stays up.
+        #expect(viewer.take(.init(time: .seconds(7), fractionLost: 0, jitter: 0.030, roundTrip: 0.260)) == 0)
+        #expect(viewer.take(.init(time: .seconds(8), fractionLost: 0, jitter: 0.030, roundTrip: 0.300)) == 1)
+        // A late report that also loses packets is a queue at once.
+        var losing = ViewerBandwidth(bitrates: Self.bitrates)
+        losing.take(.init(time: .seconds(0), fractionLost: 0, jitter: 0.003, roundTrip: 0.010))
+        #expect(losing.take(.init(time: .seconds(1), fractionLost: 0.05, jitter: 0.030, roundTrip: 0.260)) == 1)
     }
 
     @Test("a little loss (a Wi-Fi link's 3 %) holds the rung: neither down nor up")

@@ -1,10 +1,14 @@
 import Foundation
 
 /// What gstpipe reads of a viewer's SDP offer before webrtcbin sees it: that it is an offer a
-/// viewer can watch with, and which payload types the viewer gave the codecs being sent. An offer
-/// that cannot work is refused with a reason the viewer's developer can act on (WHEP's 400), rather
-/// than passed to webrtcbin, whose refusals say little, or none at all (an offer without a video
-/// section gets an answer without video).
+/// viewer can watch with, which of the codecs being sent the viewer gets, and which payload types it
+/// gave them. An offer that cannot work is refused with a reason the viewer's developer can act on
+/// (WHEP's 400, or 406 when it takes none of the codecs sent), rather than passed to webrtcbin, whose
+/// refusals say little, or none at all (an offer without a video section gets an answer without video).
+///
+/// The video's codec is the offer's: the first in its media line's order (the browser's preference,
+/// which `RTCRtpTransceiver.setCodecPreferences` sets) among those sent. Safari on older iOS, and a
+/// page that prefers hardware decoding, offer H.264 first; Chromium and Firefox offer VP8 first.
 ///
 /// Sound is optional where there is video: an offer that receives no audio (no audio section, or
 /// one that does not receive Opus) gets the video alone. A description of sound alone needs an
@@ -13,11 +17,16 @@ package struct ViewerOffer: Sendable {
     /// Why an offer was refused, in a sentence.
     package struct Refusal: Error, Sendable {
         package let reason: String
+        /// True when the offer takes none of the codecs sent (HTTP's 406 Not Acceptable), false when
+        /// it cannot work for another reason (400).
+        package var isUnacceptable = false
     }
 
     /// The offer as it came.
     package let sdp: String
-    /// The payload type the offer gives the video codec being sent, nil when no video is sent.
+    /// The video codec the viewer gets: the offer's first among those sent; nil when no video is sent.
+    package let videoCodec: WebRTCCodec?
+    /// The payload type the offer gives `videoCodec`, nil when no video is sent.
     package let videoPayloadType: Int?
     /// The payload type the offer gives Opus in an audio section that receives, nil when the viewer
     /// gets no sound (none is sent, or the offer takes none).
@@ -43,25 +52,19 @@ package struct ViewerOffer: Sendable {
         let video = sections.dropFirst().first { $0[0].hasPrefix("m=video ") }
         let audio = sections.dropFirst().first { $0[0].hasPrefix("m=audio ") }
         var used: [String] = []
-        if let codec = media.video {
+        if !media.video.isEmpty {
             guard let video else {
                 throw Refusal(
                     reason: "the offer has no video section (m=video): add a video transceiver that receives, "
                         + "pc.addTransceiver('video', {direction: 'recvonly'})")
             }
             try Self.checkReceives(video, "video")
-            guard let payloadType = Self.payloadType(of: codec, in: video) else {
-                let offered = Self.encodingNames(in: video)
-                throw Refusal(
-                    reason: "the offer's video has no \(Self.wanted(codec)) (it offers \(offered))"
-                        + (codec == .h264 ? ": this server sends H.264, which this browser does not take" : ""))
-            }
-            videoPayloadType = payloadType
+            (videoCodec, videoPayloadType) = try Self.choose(among: media.video, in: video)
             used = video
         } else {
-            videoPayloadType = nil
+            (videoCodec, videoPayloadType) = (nil, nil)
         }
-        if media.audio && media.video == nil {
+        if media.audio && media.video.isEmpty {
             // Sound alone: the audio is what the viewer came for.
             guard let audio else {
                 throw Refusal(
@@ -70,7 +73,9 @@ package struct ViewerOffer: Sendable {
             }
             try Self.checkReceives(audio, "audio")
             guard let payloadType = Self.opusPayloadType(in: audio) else {
-                throw Refusal(reason: "the offer's audio has no Opus (it offers \(Self.encodingNames(in: audio)))")
+                throw Refusal(
+                    reason: "the offer's audio has no Opus (it offers \(Self.encodingNames(in: audio)))",
+                    isUnacceptable: true)
             }
             audioPayloadType = payloadType
             used = audio
@@ -102,6 +107,36 @@ package struct ViewerOffer: Sendable {
         }
     }
 
+    /// The codec of `codecs` the video section offers first, and its payload type; throws a refusal
+    /// naming what it offers and what is sent when it offers none of them.
+    private static func choose(
+        among codecs: [WebRTCCodec], in video: [String]
+    ) throws(Refusal) -> (WebRTCCodec, Int) {
+        let order = video[0].split(separator: " ").dropFirst(3).compactMap { Int($0) }
+        let offered = codecs.compactMap { codec in payloadType(of: codec, in: video).map { (codec, $0) } }
+        // Where the codec first appears in the offer's order: for H.264, its first payload type that
+        // plays the stream sent, whichever of them (constrained baseline first) is then used.
+        func rank(_ codec: WebRTCCodec) -> Int {
+            let usable = payloadTypes(in: video) { $0 == "\(codec.encodingName)/90000" }.filter { payloadType in
+                codec != .h264 || isPlayableH264(payloadType, in: video)
+            }
+            return usable.compactMap { order.firstIndex(of: $0) }.min() ?? .max
+        }
+        if let first = offered.min(by: { rank($0.0) < rank($1.0) }) { return first }
+        let names = encodingNames(in: video)
+        guard codecs.count > 1 else {
+            let codec = codecs[0]
+            throw Refusal(
+                reason: "the offer's video has no \(wanted(codec)) (it offers \(names))"
+                    + (codec == .h264 ? ": this server sends H.264, which this browser does not take" : ""),
+                isUnacceptable: true)
+        }
+        throw Refusal(
+            reason: "the offer's video has no codec this server sends (it offers \(names); this server sends "
+                + codecs.map(wanted).joined(separator: " or ") + ")",
+            isUnacceptable: true)
+    }
+
     /// "H264, VP9, rtx": the encodings a section offers, for a refusal; "none" when it has none.
     private static func encodingNames(in section: [String]) -> String {
         let names = Set(section.compactMap(Self.encodingName)).sorted().joined(separator: ", ")
@@ -128,27 +163,33 @@ package struct ViewerOffer: Sendable {
     private static func payloadType(of codec: WebRTCCodec, in video: [String]) -> Int? {
         let candidates = payloadTypes(in: video) { $0 == "\(codec.encodingName)/90000" }
         guard codec == .h264 else { return candidates.first }
-        func parameters(_ payloadType: Int) -> [String: String] {
-            let prefix = "a=fmtp:\(payloadType) "
-            guard let line = video.first(where: { $0.hasPrefix(prefix) }) else { return [:] }
-            var result: [String: String] = [:]
-            for item in line.dropFirst(prefix.count).split(separator: ";") {
-                let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                if pair.count == 2 { result[pair[0].lowercased()] = pair[1].lowercased() }
-            }
-            return result
-        }
-        let playable = candidates.filter { payloadType in
-            let fmtp = parameters(payloadType)
-            return fmtp["packetization-mode"] == "1" && fmtp["profile-level-id"]?.hasPrefix("42") == true
-        }
+        let playable = candidates.filter { isPlayableH264($0, in: video) }
         let constrained = playable.first { payloadType in
-            guard let id = parameters(payloadType)["profile-level-id"], id.count == 6,
+            guard let id = parameters(of: payloadType, in: video)["profile-level-id"], id.count == 6,
                 let flags = Int(id.dropFirst(2).prefix(2), radix: 16)
             else { return false }
             return flags & 0x40 != 0
         }
         return constrained ?? playable.first
+    }
+
+    /// True when H.264 payload type `payloadType` of the video section plays the constrained-baseline
+    /// stream sent: packetization mode 1, and a baseline profile (profile_idc 0x42).
+    private static func isPlayableH264(_ payloadType: Int, in video: [String]) -> Bool {
+        let fmtp = parameters(of: payloadType, in: video)
+        return fmtp["packetization-mode"] == "1" && fmtp["profile-level-id"]?.hasPrefix("42") == true
+    }
+
+    /// The `a=fmtp` parameters of `payloadType` in `section`, names and values in lower case.
+    private static func parameters(of payloadType: Int, in section: [String]) -> [String: String] {
+        let prefix = "a=fmtp:\(payloadType) "
+        guard let line = section.first(where: { $0.hasPrefix(prefix) }) else { return [:] }
+        var result: [String: String] = [:]
+        for item in line.dropFirst(prefix.count).split(separator: ";") {
+            let pair = item.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            if pair.count == 2 { result[pair[0].lowercased()] = pair[1].lowercased() }
+        }
+        return result
     }
 
     /// The first payload type the audio section maps to Opus (`opus/48000/2`, as RFC 7587 writes it

@@ -7,8 +7,9 @@ import Synchronization
 
 /// Browsers watching a Swift `VideoSource` (and an `AudioSource`) over WebRTC: the same server as
 /// `gstpipe … ! webrtc://HOST:PORT/PATH`, with a viewer page at PATH and a WHEP endpoint at PATH/whep
-/// (any WHEP player works, from any origin). The source's frames are encoded once (VP8, or H.264 with
-/// `?codec=h264`; the sound as Opus) and shared by every viewer, each in a pipeline of its own. A
+/// (any WHEP player works, from any origin). The source's frames are encoded once in each codec watched
+/// (VP8 or H.264, whichever each viewer's offer prefers, unless `?codec=vp8` or `?codec=h264` fixes one;
+/// the sound as Opus) and shared by every viewer, each in a pipeline of its own. A
 /// source larger than 640x360 is encoded as a small ladder too (640x360 at 800 kbit/s, 320x180 at
 /// 250 kbit/s, each only while someone watches it), and a viewer whose link cannot carry the source's
 /// encode is moved to the rung it can.
@@ -69,8 +70,9 @@ public final class BrowserViewers: Sendable {
     /// - Parameters:
     ///   - video: The frames every viewer sees; initialized and started here, stopped by ``close()``.
     ///   - audio: Sound beside the video, sent as Opus; nil for none.
-    ///   - address: `webrtc://HOST:PORT/PATH`, with `?codec=h264` for H.264 rather than VP8, `?token=` for a
-    ///     bearer token. HOST `0.0.0.0` (or none) listens on every address of this machine.
+    ///   - address: `webrtc://HOST:PORT/PATH`, with `?codec=h264` or `?codec=vp8` for that codec alone
+    ///     (without, each viewer gets the one its offer prefers), `?token=` for a bearer token. HOST
+    ///     `0.0.0.0` (or none) listens on every address of this machine.
     ///   - ice: STUN and TURN servers and the public address, for viewers beyond this network; none by default.
     ///   - note: Told what viewers do (one joined, one left); nothing by default.
     /// - Returns: Once the server accepts connections and the source runs.
@@ -83,6 +85,7 @@ public final class BrowserViewers: Sendable {
     ) async throws(BrowserWebRTCError) -> BrowserViewers {
         let parsed = try BrowserAddress(address, defaultPort: 8890)
         let codecName = parsed.options["codec"] ?? "vp8"
+        let alternatives = parsed.options["codec"] == nil ? WebRTCCodec.encodable.filter { $0 != .vp8 } : []
         guard let codec = WebRTCCodec(option: codecName) else {
             throw BrowserWebRTCError(
                 "\(parsed.server.shown): codec=\(codecName) is not sent over WebRTC: write vp8 or h264")
@@ -113,12 +116,18 @@ public final class BrowserViewers: Sendable {
         let channels = BrowserChannels()
         do {
             var ladder: WebRTCLadderEncode?
+            var others: [WebRTCLadderEncode] = []
             if let tee = pipeline.element(named: "ladder"), let top = pipeline.element(named: "video") {
                 // The default ladder fits any source (it leaves out the rungs a small one cannot give).
-                ladder = try WebRTCLadderEncode(ladder: .standard, codec: codec, tee: tee, top: top) { _ in }
+                let primary = try WebRTCLadderEncode(ladder: .standard, codec: codec, tee: tee, top: top) { _ in }
+                others = try alternatives.map { codec throws(GStreamerError) in
+                    try WebRTCLadderEncode(codec: codec, beside: primary, tee: tee)
+                }
+                ladder = primary
             }
             let sources = WebRTCViewers.Sources(
-                video: pipeline.element(named: "video"), audio: pipeline.element(named: "audio"), ladder: ladder)
+                video: pipeline.element(named: "video"), audio: pipeline.element(named: "audio"), ladder: ladder,
+                alternatives: others)
             viewers = try WebRTCViewers(sources: sources, codec: codec, ice: settings, channels: channels, note: note)
             try pipeline.play()
         } catch {

@@ -13,7 +13,8 @@ import Hummingbird
 /// - `DELETE PATH/whep/ID`: ends that session alone (`404` for one that is not, or no longer, there).
 ///
 /// Any other method on these paths is `405` with `Allow`, any other path `404`, a body that is not
-/// SDP `415`, an offer that cannot work `400` with the reason as plain text. Every answer carries
+/// SDP `415`, an offer that cannot work `400` with the reason as plain text (`406` when it takes none of
+/// the codecs sent: no VP8 nor H.264 in constrained baseline, no Opus for sound alone). Every answer carries
 /// CORS headers, and `OPTIONS` answers a browser's preflight, so that a page from another origin
 /// can watch (WHEP players are usually served from elsewhere).
 package struct WHEPEndpoints: SignallingRoutes {
@@ -83,7 +84,7 @@ package struct WHEPEndpoints: SignallingRoutes {
         do {
             offer = try ViewerOffer(String(buffer: body), sending: viewers.media)
         } catch {
-            return Self.text(.badRequest, error.reason)
+            return Self.text(error.isUnacceptable ? .notAcceptable : .badRequest, error.reason)
         }
         do {
             let (session, answer) = try await viewers.join(offer)

@@ -8,9 +8,13 @@
 ///   moves to the largest rung below it on that one report. Through a 600 kbit/s token bucket a 2.5
 ///   Mbit/s rung loses about three packets in four: 2.5 Mbit/s × 0.25 is 625 kbit/s, whose rung is
 ///   250 kbit/s, so one report (a browser sends one a second) takes the viewer there, not two.
-/// - **Delay.** A round trip more than `queueing` above the smallest seen means packets wait in a
-///   queue before the bottleneck (a router's buffer fills before it drops): the estimate goes to 85 %
-///   of the rate sent, which moves the viewer down before the losses come.
+/// - **Delay.** A round trip more than `queueing` above the smallest seen, in two reports in a row (or in
+///   one that also loses packets), means packets wait in a queue before the bottleneck (a router's
+///   buffer fills before it drops): the estimate goes to 85 % of the rate sent, which moves the viewer
+///   down before the losses come. One such report alone only holds the estimate: a sender or browser
+///   that did not run for a moment (a loaded machine) answers one report late, with no loss. Stopping
+///   the server for 0.3 s gave a round trip of 165 ms in one report and 1 ms in the next, and moved an
+///   unlimited viewer down; a full 600 kbit/s token bucket keeps it above 300 ms report after report.
 /// - **A clear link.** Loss under `lightLoss` and no queueing: the estimate grows by `growth` a second
 ///   from the rate sent, and the viewer moves up one rung once the estimate has held above that rung's
 ///   rate (with `headroom`) for `upHold`. Moving up is a guess (nothing probes the link beyond what is
@@ -59,6 +63,8 @@ package struct ViewerBandwidth: Sendable {
     package private(set) var estimate: Double
     private var lastReport: Duration?
     private var smallestRoundTrip: Double?
+    /// Whether the previous report's round trip was queueing (`queueing` above the smallest).
+    private var queuedBefore = false
     /// Since when the estimate has held above the next rung up.
     private var clearSince: Duration?
     /// When the viewer last moved up (until the link has carried it).
@@ -83,19 +89,22 @@ package struct ViewerBandwidth: Sendable {
         let elapsed = lastReport.map { max(0, (report.time - $0).seconds) } ?? 1
         lastReport = report.time
         let sent = Double(bitrates[rung])
-        var queued = false
+        var delayed = false
         if let roundTrip = report.roundTrip {
             smallestRoundTrip = min(smallestRoundTrip ?? roundTrip, roundTrip)
-            queued = roundTrip - (smallestRoundTrip ?? roundTrip) > Self.queueing.seconds
+            delayed = roundTrip - (smallestRoundTrip ?? roundTrip) > Self.queueing.seconds
         }
+        // A queue lasts: one late report without loss is a stall at either end, not yet a full link.
+        let queued = delayed && (queuedBefore || report.fractionLost >= Self.lightLoss)
+        queuedBefore = delayed
         if report.fractionLost > Self.heavyLoss {
             estimate = min(estimate, sent * (1 - report.fractionLost))
-        } else if queued {
-            estimate = min(estimate, sent * 0.85)
+        } else if delayed {
+            if queued { estimate = min(estimate, sent * 0.85) }
         } else if report.fractionLost < Self.lightLoss {
             estimate = max(estimate, sent) * (1 + Self.growth * min(elapsed, 2))
         }
-        let congested = report.fractionLost > Self.heavyLoss || queued
+        let congested = report.fractionLost > Self.heavyLoss || delayed
         // Down at once, to the largest rung the estimate carries.
         let carried = bitrates.firstIndex { Double($0) * Self.headroom <= estimate } ?? bitrates.count - 1
         if carried > rung {

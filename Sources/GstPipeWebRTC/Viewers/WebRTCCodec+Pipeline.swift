@@ -1,7 +1,20 @@
+import GStreamer
 import GstPipeParsing
 
 /// The codec's elements: what encodes it once for all viewers, and what payloads it for each.
 extension WebRTCCodec {
+    /// The element that encodes it: libvpx's `vp8enc` (gst-plugins-good), `x264enc` (gst-plugins-ugly).
+    package var encoderFactory: String {
+        switch self {
+        case .vp8: "vp8enc"
+        case .h264: "x264enc"
+        }
+    }
+
+    /// The codecs this machine's GStreamer can encode, VP8 first: what a `webrtc://` output without
+    /// `?codec=` offers its viewers, each getting the one its offer prefers.
+    package static var encodable: [WebRTCCodec] { allCases.filter { ElementFactory.exists($0.encoderFactory) } }
+
     /// The bit rate an encode aims at unless told: what a loopback or a LAN carries easily.
     package static let defaultBitrate = 2_000_000
 

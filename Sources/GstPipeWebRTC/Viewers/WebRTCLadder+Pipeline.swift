@@ -2,15 +2,18 @@ import GStreamer
 import GstPipeParsing
 import GstPipeSupport
 
-/// A ladder's encodes in the run's pipeline. The raw video enters a `tee`; the top rung's chain after it
-/// is the run's own (`topChain`: the one-frame queue, a scaler when the rung has a size, the encoder,
-/// the appsink), and each lower rung is a bin built here off the same tee:
+/// A ladder's encodes of one codec in the run's pipeline. The raw video enters a `tee`; the top rung's
+/// chain after it is the run's own (`topChain`: a valve, the one-frame queue, a scaler when the rung has
+/// a size, the encoder, the appsink), and each lower rung is a bin built here off the same tee:
 ///
 ///     tee. ! valve ! queue ! videoscale ! capsfilter ! encoder ! appsink
 ///
-/// A lower rung's valve is closed until a viewer watches it (`setWatched`): closed, it drops the frames
-/// before the scaler, so a rung nobody watches neither scales nor encodes. The top rung always encodes:
-/// every viewer starts on it, and for a file input its appsink's sync is what paces the reading.
+/// A rung's valve is closed until a viewer watches it (`setWatched`): closed, it drops the frames
+/// before the scaler, so a rung nobody watches neither scales nor encodes, the top rung included (every
+/// viewer starts on it, and it opens as one joins). A second codec for the viewers whose offer prefers
+/// it (`init(codec:beside:tee:)`) is a ladder of the same rungs off the same tee, every rung such a bin:
+/// a codec nobody watches costs nothing either. Since no encode may run, what paces a file input's
+/// reading is a branch of its own off the tee (`queue ! fakesink sync=true`), which costs a clock wait.
 ///
 /// Key frames are aligned: every two seconds of stream time, one force-key-unit event sent into the
 /// tee reaches every rung's encoder before the same frame, so each rung's key frames fall on the same
@@ -23,7 +26,8 @@ package final class WebRTCLadderEncode: Sendable {
         package let rung: WebRTCLadder.Rung
         /// The appsink its encoded frames reach.
         package let appsink: Element
-        /// The valve before it, nil for the top rung (which always encodes).
+        /// The valve before it; nil for a top rung built without one (`topChain` has one), which always
+        /// encodes.
         let valve: Element?
         /// The caps its scaler makes, nil for a rung of the source's size.
         let size: Element?
@@ -31,6 +35,8 @@ package final class WebRTCLadderEncode: Sendable {
 
     /// The ladder as asked for.
     package let ladder: WebRTCLadder
+    /// The codec every rung encodes.
+    package let codec: WebRTCCodec
     /// Every rung of `ladder`, the top first; `usable` says how many of them the source can give.
     package let rungs: [Rung]
     /// Told once, when the source's size shows that a rung the user gave cannot be encoded.
@@ -47,12 +53,17 @@ package final class WebRTCLadderEncode: Sendable {
     /// The encoders' own key-frame distance (frames), a net behind the aligned key frames.
     package static let keyFrameNet = 300
 
+    /// The valve before a rung's encode, as launch tokens: closed at first (`setWatched` opens it). It
+    /// forwards the stream's sticky events while closed: its end of stream above all, without which the
+    /// run's end would wait for a sink that never gets one.
+    static let valve = ["valve", "drop=true", "drop-mode=forward-sticky-events", "!"]
+
     /// The top rung's chain after the tee, as launch tokens, up to (not including) its appsink: the
-    /// one-frame queue before the encoder (`WebRTCViewers.encoderQueue`), a scaler when the rung has a
-    /// size, the encoder at the rung's bit rate.
+    /// valve (`valve`), the one-frame queue before the encoder (`WebRTCViewers.encoderQueue`), a scaler
+    /// when the rung has a size, the encoder at the rung's bit rate.
     package static func topChain(of ladder: WebRTCLadder, codec: WebRTCCodec) -> [String] {
         let top = ladder.rungs[0]
-        var tokens = WebRTCViewers.encoderQueue
+        var tokens = valve + WebRTCViewers.encoderQueue
         if let width = top.width, let height = top.height {
             tokens += ["videoscale", "!", "video/x-raw,width=\(width),height=\(height),pixel-aspect-ratio=1/1", "!"]
         }
@@ -68,43 +79,103 @@ package final class WebRTCLadderEncode: Sendable {
         ladder: WebRTCLadder, codec: WebRTCCodec, tee: Element, top: Element,
         misfit: @escaping @Sendable (WebRTCLadder.Failure) -> Void
     ) throws(GStreamerError) {
+        self.ladder = ladder
+        self.codec = codec
+        self.misfit = misfit
+        let sync = (try? top.get("sync").boolValue) ?? true
+        var rungs = [Rung(rung: ladder.rungs[0], appsink: top, valve: Self.valve(before: top, after: tee), size: nil)]
+        for rung in ladder.rungs.dropFirst() {
+            rungs.append(try Self.branch(for: rung, codec: codec, sync: sync, off: tee))
+        }
+        self.rungs = rungs
+        let pacer = rungs[0].valve == nil ? nil : try Self.pace(off: tee, sync: sync)
+        try watchSource(at: tee, aligning: true, pacer: pacer)
+    }
+
+    /// The same ladder as `primary`'s in `codec`, off the same tee (`tee`), for the viewers whose offer
+    /// prefers it: every rung, the top included, a valved bin, so that nothing of it encodes until a
+    /// viewer watches it. The key frames are `primary`'s (its force-key-unit events reach these
+    /// encoders too), and a rung the source cannot give is `primary`'s to report.
+    package init(codec: WebRTCCodec, beside primary: WebRTCLadderEncode, tee: Element) throws(GStreamerError) {
+        ladder = primary.ladder
+        self.codec = codec
+        misfit = { _ in }
+        let sync = (try? primary.rungs[0].appsink.get("sync").boolValue) ?? true
+        var rungs: [Rung] = []
+        for rung in ladder.rungs { rungs.append(try Self.branch(for: rung, codec: codec, sync: sync, off: tee)) }
+        self.rungs = rungs
+        try watchSource(at: tee, aligning: false, pacer: nil)
+    }
+
+    /// The valve between `tee` and the top rung's appsink `top` (`topChain` puts one there), nil when
+    /// there is none.
+    private static func valve(before top: Element, after tee: Element) -> Element? {
+        var element = top.pad(named: "sink")?.peer?.parentElement
+        while let current = element, current.factoryName != "tee" {
+            if current.factoryName == "valve" { return current }
+            element = current.pad(named: "sink")?.peer?.parentElement
+        }
+        return nil
+    }
+
+    /// One rung's encode as a bin off `tee`, in `tee`'s bin (`tee. ! valve ! queue ! videoscale !
+    /// capsfilter ! encoder ! appsink`), its valve closed: a lower rung's scaler gets its size once the
+    /// source's is known (`fit`); a top rung of the source's size has no scaler.
+    private static func branch(
+        for rung: WebRTCLadder.Rung, codec: WebRTCCodec, sync: Bool, off tee: Element
+    ) throws(GStreamerError) -> Rung {
         guard let bin = tee.parent as? Bin else {
             throw GStreamerError(kind: .core, message: "the ladder's tee is in no bin")
         }
-        self.ladder = ladder
-        self.misfit = misfit
-        let sync = (try? top.get("sync").boolValue) ?? true
-        var rungs = [Rung(rung: ladder.rungs[0], appsink: top, valve: nil, size: nil)]
-        for rung in ladder.rungs.dropFirst() {
-            let caps = "video/x-raw,width=\(rung.width ?? 16),height=\(rung.height ?? 16),pixel-aspect-ratio=1/1"
-            let encoder = codec.encoderChain(bitrate: rung.bitrate, keyFrameDistance: Self.keyFrameNet)
-            // The valve forwards the stream's sticky events while closed: its end of stream above all,
-            // without which the run's end would wait for a sink that never gets one.
-            let description =
-                (["valve name=valve drop=true drop-mode=forward-sticky-events", "!"] + WebRTCViewers.encoderQueue
-                + ["videoscale", "!", "capsfilter name=size caps=\"\(caps)\"", "!"] + encoder
-                + ["!", "appsink name=sink sync=\(sync) async=false max-buffers=60"]).joined(separator: " ")
-            let branch = try Bin(description: description)
-            try bin.add(branch)
-            guard let input = branch.pad(named: "sink"), let appsink = branch.element(named: "sink"),
-                let valve = branch.element(named: "valve")
-            else {
-                throw GStreamerError(kind: .core, message: "a ladder rung's bin has no input or appsink")
-            }
-            let branchOutput = try tee.requestPad("src_%u")
-            try branchOutput.link(to: input)
-            // The source's size is the top rung's to choose: asked which formats it takes, a lower rung
-            // answers any the asker offers. Its scaler would answer its own size first, and a source
-            // free in its size (noise, videotestsrc) took it: 320x180 where it was 320x240.
-            branchOutput.addProbe(.queryDownstream) { info in
-                guard let query = info.query, query.typeName == "caps" else { return .ok }
-                _ = query.setCapsResult(query.capsFilter ?? .any)
-                return .handled
-            }
-            rungs.append(Rung(rung: rung, appsink: appsink, valve: valve, size: branch.element(named: "size")))
+        let caps = "video/x-raw,width=\(rung.width ?? 16),height=\(rung.height ?? 16),pixel-aspect-ratio=1/1"
+        let scaler = rung.width == nil ? [] : ["videoscale", "!", "capsfilter name=size caps=\"\(caps)\"", "!"]
+        let encoder = codec.encoderChain(bitrate: rung.bitrate, keyFrameDistance: keyFrameNet)
+        let description =
+            (["valve name=valve"] + valve.dropFirst() + WebRTCViewers.encoderQueue + scaler + encoder
+            + ["!", "appsink name=sink sync=\(sync) async=false max-buffers=60"]).joined(separator: " ")
+        let branch = try Bin(description: description)
+        try bin.add(branch)
+        guard let input = branch.pad(named: "sink"), let appsink = branch.element(named: "sink"),
+            let valve = branch.element(named: "valve")
+        else {
+            throw GStreamerError(kind: .core, message: "a ladder rung's bin has no input or appsink")
         }
-        self.rungs = rungs
-        try watchSource(at: tee)
+        let branchOutput = try tee.requestPad("src_%u")
+        try branchOutput.link(to: input)
+        answerAnySize(at: branchOutput)
+        return Rung(rung: rung, appsink: appsink, valve: valve, size: branch.element(named: "size"))
+    }
+
+    /// The source's size is the run's top rung's to choose: asked which formats it takes, a branch off
+    /// the tee answers any the asker offers. A rung's scaler would answer its own size first, and a
+    /// source free in its size (noise, videotestsrc) took it: 320x180 where it was 320x240.
+    private static func answerAnySize(at branchOutput: Pad) {
+        branchOutput.addProbe(.queryDownstream) { info in
+            guard let query = info.query, query.typeName == "caps" else { return .ok }
+            _ = query.setCapsResult(query.capsFilter ?? .any)
+            return .handled
+        }
+    }
+
+    /// A branch off `tee` that holds each frame until its time (`sync`): with every rung's valve
+    /// closed, nothing else would, and a file input would be read as fast as it decodes before anyone
+    /// watched. A live input keeps its own pace: there the branch stops waiting (`watchSource`, as the
+    /// appsinks do, `WebRTCViewers.adaptToLiveInput`), so that it never holds the tee. Returns its sink.
+    private static func pace(off tee: Element, sync: Bool) throws(GStreamerError) -> Element {
+        guard let bin = tee.parent as? Bin else {
+            throw GStreamerError(kind: .core, message: "the ladder's tee is in no bin")
+        }
+        let pacer = try Bin(
+            description: (WebRTCViewers.encoderQueue + ["fakesink name=pace sync=\(sync) async=false"])
+                .joined(separator: " "))
+        try bin.add(pacer)
+        guard let input = pacer.pad(named: "sink"), let sink = pacer.element(named: "pace") else {
+            throw GStreamerError(kind: .core, message: "the ladder's pacing branch has no input")
+        }
+        let branchOutput = try tee.requestPad("src_%u")
+        try branchOutput.link(to: input)
+        answerAnySize(at: branchOutput)
+        return sink
     }
 
     /// How many rungs, from the top, the source gives: all that fit it once its size is known; the top
@@ -114,13 +185,13 @@ package final class WebRTCLadderEncode: Sendable {
     /// The bit rates of the rungs the source gives, largest first: what a viewer's estimate chooses from.
     package var usableBitrates: [Int] { rungs.prefix(usable).map(\.rung.bitrate) }
 
-    /// Opens the valve of lower rung `index` while someone watches it (`watched`), closes it after.
+    /// Opens the valve of rung `index` while someone watches it (`watched`), closes it after.
     package func setWatched(_ index: Int, _ watched: Bool) {
         guard rungs.indices.contains(index), let valve = rungs[index].valve else { return }
         try? valve.set("drop", !watched)
     }
 
-    /// True when rung `index` is encoding now: the top always, a lower one while its valve is open.
+    /// True when rung `index` is encoding now: while its valve is open (always, for a top rung without one).
     package func isEncoding(_ index: Int) -> Bool {
         guard rungs.indices.contains(index) else { return false }
         guard let valve = rungs[index].valve else { return true }
@@ -128,9 +199,10 @@ package final class WebRTCLadderEncode: Sendable {
     }
 
     /// On the tee's input: the source's size from its caps (which rungs it gives, each lower rung's size
-    /// for its shape), and a force-key-unit event every `keyFrameInterval` of stream time, which the tee
-    /// hands to every rung before the same frame.
-    private func watchSource(at tee: Element) throws(GStreamerError) {
+    /// for its shape), and when `aligning`, a force-key-unit event every `keyFrameInterval` of stream
+    /// time, which the tee hands to every rung (of every codec) before the same frame. At the first frame,
+    /// the `pacer`'s sink stops waiting for the clock if the input is live.
+    private func watchSource(at tee: Element, aligning: Bool, pacer: Element?) throws(GStreamerError) {
         guard let input = tee.pad(named: "sink") else {
             throw GStreamerError(kind: .core, message: "the ladder's tee has no input")
         }
@@ -141,24 +213,25 @@ package final class WebRTCLadderEncode: Sendable {
         input.addProbe([.buffer, .eventDownstream]) { input, info in
             if let caps = info.event?.caps, let width = caps.int("width"), let height = caps.int("height") {
                 let failure = Self.fit(ladder: ladder, rungs: rungs, width: width, height: height, source: source)
-                if let failure {
+                if let failure, aligning {
                     misfit(failure)
                     input.parentElement?.postError(failure.message)
                     return .drop
                 }
                 return .ok
             }
-            guard let pts = info.buffer?.pts else { return .ok }
-            let due = next.withLock { next -> Bool in
+            guard aligning, let pts = info.buffer?.pts else { return .ok }
+            let (due, first) = next.withLock { next -> (Bool, Bool) in
                 // The first frame is a key frame anyway; a jump back in time (a new segment) starts over.
                 guard let deadline = next, pts + Self.keyFrameInterval >= deadline else {
-                    next = pts + Self.keyFrameInterval
-                    return false
+                    defer { next = pts + Self.keyFrameInterval }
+                    return (false, next == nil)
                 }
-                guard pts >= deadline else { return false }
+                guard pts >= deadline else { return (false, false) }
                 next = pts + Self.keyFrameInterval
-                return true
+                return (true, false)
             }
+            if first, let pacer, input.peerLatency?.live == true { try? pacer.set("sync", false) }
             // Sent on this streaming thread, ahead of this buffer: each encoder makes it a key frame.
             if due { input.send(.forceKeyUnit()) }
             return .ok

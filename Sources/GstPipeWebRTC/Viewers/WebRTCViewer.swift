@@ -19,6 +19,11 @@ package final class WebRTCViewer: Sendable {
     package let id: String
     /// Counted from 1 in the order viewers came, for notes.
     package let number: Int
+    /// The video codec it gets (its offer's choice), nil for sound alone.
+    package let codec: WebRTCCodec?
+    /// The ladder rungs of its codec (`WebRTCViewers.Sources.rungs`): it starts on the first (the top)
+    /// and moves among them.
+    package let rungRange: Range<Int>
     private let pipeline: Pipeline
     /// The video's appsrc, nil when the description is sound alone.
     private let feed: AppSrc?
@@ -26,7 +31,7 @@ package final class WebRTCViewer: Sendable {
     private let sound: AppSrc?
     /// The viewer's webrtcbin, for its data channel (`BrowserChannels`).
     package let webrtcbin: Element
-    private let state = Locked(State())
+    private let state: Locked<State>
 
     private struct State {
         /// Frames go in only after the answer is made (before, webrtcbin has nowhere to send them),
@@ -36,8 +41,8 @@ package final class WebRTCViewer: Sendable {
         var caps: Caps?
         var soundCaps: Caps?
         var closed = false
-        /// The ladder rung whose frames the viewer gets (0 the top), and the one it moves to at that
-        /// rung's next key frame.
+        /// The ladder rung whose frames the viewer gets (`rungRange`'s first is its codec's top), and the
+        /// one it moves to at that rung's next key frame.
         var rung = 0
         var nextRung: Int?
         /// What chooses its rung, from its receiver reports (`ViewerBandwidth`); nil for one encode.
@@ -63,11 +68,17 @@ package final class WebRTCViewer: Sendable {
     private let videoSSRC: UInt32
 
     /// Builds the viewer's pipeline for `offer` and starts it (nothing flows until it is negotiated):
-    /// a branch for the video the offer takes, and one for the sound when `media` has sound and the
-    /// offer takes it (without, the viewer gets the video alone).
-    package init(id: String, number: Int, media: WebRTCMedia, offer: ViewerOffer) throws(GStreamerError) {
+    /// a branch for the video in the codec the offer chose, and one for the sound when `media` has
+    /// sound and the offer takes it (without, the viewer gets the video alone). The viewer watches
+    /// the ladder rungs `rungs` (its codec's), starting on the first.
+    package init(
+        id: String, number: Int, media: WebRTCMedia, offer: ViewerOffer, rungs: Range<Int> = 0..<1
+    ) throws(GStreamerError) {
         self.id = id
         self.number = number
+        codec = offer.videoCodec
+        rungRange = rungs
+        state = Locked(State(rung: rungs.lowerBound))
         // Live appsrcs, stamped here (`stamp`); about a second of frames, or of 20 ms Opus packets,
         // the oldest dropped beyond that.
         let appsrc = "is-live=true format=time block=false leaky-type=downstream"
@@ -78,7 +89,7 @@ package final class WebRTCViewer: Sendable {
         let (videoSSRC, audioSSRC) = Self.ssrcs()
         self.videoSSRC = videoSSRC
         var branches: [String] = []
-        if let codec = media.video, let payloadType = offer.videoPayloadType {
+        if let codec = offer.videoCodec, let payloadType = offer.videoPayloadType {
             let rtpCaps =
                 "application/x-rtp,media=video,clock-rate=90000,encoding-name=\(codec.encodingName),"
                 + "payload=\(payloadType),ssrc=(uint)\(videoSSRC)"
@@ -326,8 +337,9 @@ package final class WebRTCViewer: Sendable {
 
     /// Reads the viewer's newest receiver report about its video from webrtcbin's statistics (the
     /// remote-inbound-rtp of its SSRC: fraction lost, jitter, round trip) and gives it to its estimate
-    /// (`ViewerBandwidth`, made for `bitrates` the first time): returns the rung the estimate chooses,
-    /// nil when no new report came since the last call (a browser sends about one a second).
+    /// (`ViewerBandwidth`, made for `bitrates`, its codec's rungs, the first time): returns the rung of
+    /// its codec the estimate chooses (0 the top), nil when no new report came since the last call (a
+    /// browser sends about one a second).
     package func adapt(bitrates: [Int], at time: Duration) async -> Int? {
         guard bitrates.count > 1, let statistics = try? await WebRTCBin(webrtcbin).statistics() else { return nil }
         let report = statistics.lazy.compactMap { field -> Structure? in
@@ -344,7 +356,9 @@ package final class WebRTCViewer: Sendable {
             let seen = [lost, jitter, roundTrip ?? 0, packetsLost]
             guard seen != state.lastReport else { return nil }
             state.lastReport = seen
-            if state.bandwidth == nil { state.bandwidth = ViewerBandwidth(bitrates: bitrates, startingOn: state.rung) }
+            if state.bandwidth == nil {
+                state.bandwidth = ViewerBandwidth(bitrates: bitrates, startingOn: state.rung - rungRange.lowerBound)
+            }
             return state.bandwidth?.take(
                 ViewerBandwidth.Report(time: time, fractionLost: lost, jitter: jitter, roundTrip: roundTrip))
         }

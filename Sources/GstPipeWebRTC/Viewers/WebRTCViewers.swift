@@ -18,7 +18,9 @@ import Synchronization
 /// reach the encoder too, at most one every half second, since every viewer gets the larger frame.
 ///
 /// With a ladder (`WebRTCLadderEncode`), each rung's appsink feeds the viewers that watch that rung.
-/// Every viewer starts on the top rung; once a second its receiver reports, read from its webrtcbin's
+/// A second codec's ladder beside it (`Sources.alternatives`) feeds the viewers whose offer prefers
+/// that codec (`ViewerOffer.videoCodec`); a viewer stays in its codec. Every viewer starts on its codec's
+/// top rung; once a second its receiver reports, read from its webrtcbin's
 /// statistics, go to its estimate (`ViewerBandwidth`), and when that chooses another rung the viewer
 /// moves there at that rung's next key frame (asked of its encoder at once). A lower rung's valve is
 /// open while a viewer watches it or is on its way there, and a key-frame request (a joining viewer's,
@@ -47,21 +49,55 @@ package final class WebRTCViewers: Sendable {
         package let audio: Element?
         /// The ladder's encodes, whose top rung's appsink is `video`; nil for one encode.
         package let ladder: WebRTCLadderEncode?
+        /// The ladders of the other codecs a viewer may prefer (`WebRTCLadderEncode(codec:beside:tee:)`),
+        /// each encoding only while a viewer watches it; none without `ladder`.
+        package let alternatives: [WebRTCLadderEncode]
 
         /// The appsinks of encoded video and of Opus; nil for a kind the stream does not have. With
-        /// `ladder`, `video` is its top rung's appsink.
-        package init(video: Element?, audio: Element?, ladder: WebRTCLadderEncode? = nil) {
+        /// `ladder`, `video` is its top rung's appsink, and `alternatives` are other codecs' ladders.
+        package init(
+            video: Element?, audio: Element?, ladder: WebRTCLadderEncode? = nil,
+            alternatives: [WebRTCLadderEncode] = []
+        ) {
             (self.video, self.audio, self.ladder) = (video, audio, ladder)
+            self.alternatives = ladder == nil ? [] : alternatives
         }
 
-        /// The appsink of each rung, the top first: `video` alone without a ladder.
+        /// The ladders, the first codec's first; empty for one encode without a ladder.
+        var encodes: [WebRTCLadderEncode] { ladder.map { [$0] + alternatives } ?? [] }
+
+        /// The appsink of each rung of every codec, each codec's top first, the first codec's first:
+        /// `video` alone without a ladder. A viewer's rung is an index in it.
         var rungs: [Element] {
-            if let ladder { return ladder.rungs.map(\.appsink) }
+            if ladder != nil { return encodes.flatMap { $0.rungs.map(\.appsink) } }
             return video.map { [$0] } ?? []
+        }
+
+        /// The indices in `rungs` of `codec`'s rungs; the one encode's without a ladder.
+        func rungs(of codec: WebRTCCodec) -> Range<Int> {
+            var start = 0
+            for encode in encodes {
+                if encode.codec == codec { return start..<start + encode.rungs.count }
+                start += encode.rungs.count
+            }
+            return 0..<1
+        }
+
+        /// The ladder whose rungs `rung` (an index in `rungs`) is among, and the rung's index in it.
+        func encode(of rung: Int) -> (encode: WebRTCLadderEncode, index: Int)? {
+            var start = 0
+            for encode in encodes {
+                if rung < start + encode.rungs.count { return rung >= start ? (encode, rung - start) : nil }
+                start += encode.rungs.count
+            }
+            return nil
         }
     }
 
+    /// The first codec: the one the viewers get whose offer gives no order to the codecs sent.
     package let codec: WebRTCCodec
+    /// Every codec a viewer may get, `codec` first.
+    package var codecs: [WebRTCCodec] { [codec] + sources.alternatives.map(\.codec) }
     private let sources: Sources
     /// STUN, TURN, the public address, and the addresses each viewer's ICE agent offers beside what
     /// libnice finds (loopback, which it leaves out).
@@ -91,9 +127,9 @@ package final class WebRTCViewers: Sendable {
         let state = Locked(State())
     }
 
-    /// Starts taking what reaches the appsinks of `sources` (encoded `codec` frames, Opus) for the
-    /// viewers to come. With a ladder, each viewer is moved between its rungs by its estimate unless
-    /// `adaptive` is false (then only `move` moves one).
+    /// Starts taking what reaches the appsinks of `sources` (encoded `codec` frames, its alternatives'
+    /// in theirs, Opus) for the viewers to come. With a ladder, each viewer is moved between its rungs
+    /// by its estimate unless `adaptive` is false (then only `move` moves one).
     package init(
         sources: Sources, codec: WebRTCCodec, ice: ICESettings, limit: Int = defaultLimit,
         channels: BrowserChannels? = nil, adaptive: Bool = true, note: @escaping @Sendable (String) -> Void
@@ -117,7 +153,7 @@ package final class WebRTCViewers: Sendable {
                     Self.requestKeyFrame(of: rung, from: sources, shared: shared, limited: true)
                 }
                 // A viewer moved here: the rung it left may have no one left.
-                if taken.contains(.moved) { Self.updateValves(of: sources.ladder, shared: shared) }
+                if taken.contains(.moved) { Self.updateValves(of: sources, shared: shared) }
             }
         }
         if let audio = sources.audio {
@@ -131,7 +167,7 @@ package final class WebRTCViewers: Sendable {
         self.connections.withLock { $0 = connections }
         watchdog.withLock { $0 = Task { [weak self] in await self?.dropSilentViewers() } }
         if adaptive, let ladder = sources.ladder, ladder.rungs.count > 1 {
-            adapting.withLock { $0 = Task { [weak self] in await self?.adaptRungs(of: ladder) } }
+            adapting.withLock { $0 = Task { [weak self] in await self?.adaptRungs() } }
         }
     }
 
@@ -192,32 +228,33 @@ package final class WebRTCViewers: Sendable {
     private let adapting = Locked<Task<Void, Never>?>(nil)
 
     /// Once a second until `close()`: each viewer's newest receiver report to its estimate, and the
-    /// viewer moved to the rung it chooses among those the source gives.
-    private func adaptRungs(of ladder: WebRTCLadderEncode) async {
+    /// viewer moved to the rung it chooses among those the source gives in its codec.
+    private func adaptRungs() async {
         let start = ContinuousClock.now
         while !Task.isCancelled {
             try? await Task.sleep(for: .seconds(1))
-            let bitrates = ladder.usableBitrates
-            guard bitrates.count > 1 else { continue }
             let viewers = shared.state.withLock { Array($0.viewers.values) }
             for viewer in viewers {
-                guard let rung = await viewer.adapt(bitrates: bitrates, at: ContinuousClock.now - start),
-                    move(viewer, to: rung)
+                guard let (ladder, _) = sources.encode(of: viewer.rungRange.lowerBound) else { continue }
+                let bitrates = ladder.usableBitrates
+                guard bitrates.count > 1,
+                    let rung = await viewer.adapt(bitrates: bitrates, at: ContinuousClock.now - start),
+                    move(viewer, to: viewer.rungRange.lowerBound + rung)
                 else { continue }
                 note("viewer \(viewer.number) moves to \(Self.shown(ladder.rungs[rung].rung)) (its link's estimate)")
             }
         }
     }
 
-    /// Moves the viewer with session `id` to ladder rung `rung` (0 the top) at that rung's next key
-    /// frame; false when there is no such viewer or rung. The estimate does this by itself; this is for
-    /// a user's choice and for tests, and the estimate starts again from the rung chosen.
+    /// Moves the viewer with session `id` to rung `rung` (0 the top) of its codec's ladder at that
+    /// rung's next key frame; false when there is no such viewer or rung. The estimate does this by
+    /// itself; this is for a user's choice and for tests, and the estimate starts again from the rung chosen.
     @discardableResult
     package func move(_ id: String, to rung: Int) -> Bool {
-        guard rung >= 0, rung < max(1, sources.ladder?.usable ?? 1),
-            let viewer = shared.state.withLock({ $0.viewers[id] })
-        else { return false }
-        move(viewer, to: rung, byEstimate: false)
+        guard let viewer = shared.state.withLock({ $0.viewers[id] }) else { return false }
+        let usable = sources.encode(of: viewer.rungRange.lowerBound)?.encode.usable ?? 1
+        guard rung >= 0, rung < max(1, usable) else { return false }
+        move(viewer, to: viewer.rungRange.lowerBound + rung, byEstimate: false)
         return true
     }
 
@@ -235,18 +272,26 @@ package final class WebRTCViewers: Sendable {
         return "\(size) at \(rung.bitrate / 1000) kbit/s"
     }
 
-    /// The rung the viewer with session `id` watches, and the one it moves to next; nil for no viewer.
+    /// The rung of its codec's ladder the viewer with session `id` watches (0 the top), and the one it
+    /// moves to next; nil for no viewer.
     package func rungs(of id: String) -> (watched: Int, next: Int?)? {
-        shared.state.withLock { $0.viewers[id] }?.rungs
+        guard let viewer = shared.state.withLock({ $0.viewers[id] }) else { return nil }
+        let (watched, next) = viewer.rungs
+        let first = viewer.rungRange.lowerBound
+        return (watched - first, next.map { $0 - first })
     }
 
-    /// Opens the valve of each lower rung a viewer watches or moves to, and closes the others.
+    /// The codec the viewer with session `id` gets; nil for no viewer.
+    package func codec(of id: String) -> WebRTCCodec? {
+        shared.state.withLock { $0.viewers[id] }?.codec
+    }
+
+    /// Opens the valve of each rung (of every codec) a viewer watches or moves to, and closes the others.
     private func updateValves() {
-        Self.updateValves(of: sources.ladder, shared: shared)
+        Self.updateValves(of: sources, shared: shared)
     }
 
-    private static func updateValves(of ladder: WebRTCLadderEncode?, shared: Shared) {
-        guard let ladder else { return }
+    private static func updateValves(of sources: Sources, shared: Shared) {
         shared.state.withLock { state in
             var watched = Set<Int>()
             for viewer in state.viewers.values {
@@ -254,7 +299,10 @@ package final class WebRTCViewers: Sendable {
                 watched.insert(rung)
                 if let next { watched.insert(next) }
             }
-            for rung in ladder.rungs.indices.dropFirst() { ladder.setWatched(rung, watched.contains(rung)) }
+            for rung in sources.rungs.indices {
+                guard let (encode, index) = sources.encode(of: rung) else { continue }
+                encode.setWatched(index, watched.contains(rung))
+            }
         }
     }
 
@@ -276,10 +324,10 @@ package final class WebRTCViewers: Sendable {
         }
     }
 
-    /// What the viewers get: the video's codec, and Opus while the run has sound (a file's audio
+    /// What the viewers get: the video's codecs, and Opus while the run has sound (a file's audio
     /// branch still in the run: one the input could not feed has been taken out).
     package var media: WebRTCMedia {
-        WebRTCMedia(video: sources.video == nil ? nil : codec, audio: sources.audio?.parent != nil)
+        WebRTCMedia(video: sources.video == nil ? [] : codecs, audio: sources.audio?.parent != nil)
     }
 
     /// How many are watching now.
@@ -309,7 +357,8 @@ package final class WebRTCViewers: Sendable {
         let id = UUID().uuidString.lowercased()
         let viewer: WebRTCViewer
         do {
-            viewer = try WebRTCViewer(id: id, number: number, media: media, offer: offer)
+            let rungs = sources.rungs(of: offer.videoCodec ?? codec)
+            viewer = try WebRTCViewer(id: id, number: number, media: media, offer: offer, rungs: rungs)
         } catch {
             shared.state.withLock { $0.reserved -= 1 }
             throw .failed("cannot start a viewer's pipeline: \(error.message)")
@@ -325,6 +374,8 @@ package final class WebRTCViewers: Sendable {
             teardown.async { viewer.close() }
             throw .ended
         }
+        // Its codec's top rung starts encoding, if no one watched it.
+        updateValves()
         viewer.onEnd { [weak self] reason in self?.remove(id, because: reason) }
         channels?.attach(to: viewer.webrtcbin, peer: id)
         let (sources, shared) = (sources, shared)
@@ -346,8 +397,10 @@ package final class WebRTCViewers: Sendable {
             remove(id, because: "its offer was refused: \(error.reason)", quietly: true)
             throw .failed("webrtcbin refused the offer: \(error.reason)")
         }
-        Self.requestKeyFrame(of: 0, from: sources, shared: shared, limited: false)
-        note("viewer \(number) joined (\(count) watching)")
+        Self.requestKeyFrame(of: viewer.rungs.watched, from: sources, shared: shared, limited: false)
+        let codecs = codecs
+        let shownCodec = codecs.count > 1 ? " in \(viewer.codec?.encodingName ?? codec.encodingName)" : ""
+        note("viewer \(number) joined (\(count) watching)\(shownCodec)")
         changes.withLock { $0 }?(true)
         return (id, answer)
     }

@@ -5,7 +5,8 @@ import GstPipeWebRTC
 
 /// `webrtc://HOST:PORT/PATH`: served by gstpipe itself to browsers (`WebRTCServer`): a viewer page at
 /// PATH and a WHEP endpoint at PATH/whep. The chain ends in an appsink whose encoded frames (VP8, or
-/// H.264 with `?codec=h264`) every viewer shares, each payloaded for its own webrtcbin; a file
+/// H.264 with `?codec=h264`) every viewer shares, each payloaded for its own webrtcbin; without
+/// `?codec=`, a ladder of H.264 encodes beside it serves the viewers whose offer prefers H.264; a file
 /// input's audio, encoded once as Opus, ends in a second appsink (`audioSinkChain`), and a
 /// description of sound alone (`audiotestsrc ! webrtc://…`) is encoded as Opus into the first.
 struct WebRTCOutput: StreamOutput {
@@ -20,8 +21,14 @@ struct WebRTCOutput: StreamOutput {
         self.address = address
     }
 
-    /// The codec every viewer gets: VP8 unless the address asks for H.264.
+    /// The codec of the run's own encode: the one the address fixes (`?codec=`), VP8 without.
     var codec: WebRTCCodec { address.option("codec").flatMap(WebRTCCodec.init(option:)) ?? .vp8 }
+
+    /// The other codecs a viewer may prefer, each a ladder beside the run's own that encodes only while
+    /// watched: none when the address fixes the codec, else those this machine can encode.
+    var alternativeCodecs: [WebRTCCodec] {
+        address.option("codec") == nil ? WebRTCCodec.encodable.filter { $0 != codec } : []
+    }
 
     /// The renditions asked for (`?ladder=`), the default ladder without the option (`WebRTCLadder`:
     /// the source's size, 640x360 and 320x180, those the source is larger than). `checkOptions` has
@@ -73,9 +80,9 @@ struct WebRTCOutput: StreamOutput {
             try? appsink.set("caps", fromString: WebRTCMedia.opusCaps)
             sources = WebRTCViewers.Sources(video: nil, audio: appsink)
         } else {
+            let (ladder, alternatives) = try buildLadders(before: chain.encoder, top: appsink, misfit: misfit)
             sources = WebRTCViewers.Sources(
-                video: appsink, audio: chain.audio?.sink,
-                ladder: try buildLadder(before: chain.encoder, top: appsink, misfit: misfit))
+                video: appsink, audio: chain.audio?.sink, ladder: ladder, alternatives: alternatives)
         }
         var ice = settings.ice
         ice.localAddresses = WebRTCServer.iceAddresses(for: address.host)
@@ -89,11 +96,12 @@ struct WebRTCOutput: StreamOutput {
         return server
     }
 
-    /// The rungs below the top, off the tee before `encoder` (the top rung's, whose chain ends in `top`);
-    /// a rung larger than the source, seen once it plays, is told to `misfit`.
-    private func buildLadder(
+    /// The rungs below the top, off the tee before `encoder` (the top rung's, whose chain ends in `top`),
+    /// and the ladders of the other codecs off the same tee; a rung larger than the source, seen once it
+    /// plays, is told to `misfit`.
+    private func buildLadders(
         before encoder: Element, top: Element, misfit: WebRTCServer.Misfit
-    ) throws(FileJob.Failure) -> WebRTCLadderEncode {
+    ) throws(FileJob.Failure) -> (WebRTCLadderEncode, [WebRTCLadderEncode]) {
         // Up from the encoder through its queue (and the top rung's scaler and caps) to the tee.
         var element: Element? = encoder
         while let current = element, current.factoryName != "tee" {
@@ -104,9 +112,14 @@ struct WebRTCOutput: StreamOutput {
             guard let tee = element else {
                 throw GStreamerError(kind: .core, message: "the ladder's tee is not before the encoder")
             }
-            return try WebRTCLadderEncode(ladder: ladder, codec: codec, tee: tee, top: top) { failure in
+            let primary = try WebRTCLadderEncode(ladder: ladder, codec: codec, tee: tee, top: top) { failure in
                 misfit.set("\(shown): \(failure.message)")
             }
+            var alternatives: [WebRTCLadderEncode] = []
+            for other in alternativeCodecs {
+                alternatives.append(try WebRTCLadderEncode(codec: other, beside: primary, tee: tee))
+            }
+            return (primary, alternatives)
         } catch {
             throw .runtime("cannot encode the ladder of \(Secrets.redact(address.uri)): \(error.message)")
         }
@@ -115,9 +128,10 @@ struct WebRTCOutput: StreamOutput {
     /// The most viewers served at once (`?max-clients=N`).
     var maxClients: Int { address.option("max-clients").flatMap { Int($0) } ?? WebRTCViewers.defaultLimit }
 
-    /// A `webrtc://` output takes the codec every viewer gets (`codec=vp8`, the default, or
-    /// `codec=h264`), the token viewers must send (`token=SECRET`, `BearerToken`), and the most viewers
-    /// at once (`max-clients=N`), and the renditions (`ladder=off` or `ladder=WxH:KBPS,...`, `WebRTCLadder`).
+    /// A `webrtc://` output takes the codec every viewer gets (`codec=vp8` or `codec=h264`; without, each
+    /// viewer gets the one its offer prefers), the token viewers must send (`token=SECRET`,
+    /// `BearerToken`), the most viewers at once (`max-clients=N`), and the renditions (`ladder=off` or
+    /// `ladder=WxH:KBPS,...`, `WebRTCLadder`).
     /// The token is hidden in every message.
     private static func checkOptions(_ options: [(name: String, value: String)], in token: String) throws(FileJob
         .Failure)

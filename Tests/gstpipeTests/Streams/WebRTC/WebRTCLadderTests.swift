@@ -8,7 +8,8 @@ import Testing
 /// A ladder of shared encodes (`WebRTCLadderEncode`) feeding one viewer (`WebRTCViewers`), received
 /// by a webrtcbin in this process that decodes what it gets: the viewer starts on the top rung, moves
 /// to a lower one and back at that rung's key frames with its picture running on, a rung is encoded
-/// only while someone watches it, and the rungs' regular key frames fall on the same frames. Loopback
+/// only while someone watches it, and the rungs' regular key frames fall on the same frames. A second
+/// viewer offering H.264 alone gets the H.264 ladder beside it, which encodes only while it watches. Loopback
 /// only: both ICE agents are given 127.0.0.1 (`WebRTCBinTests` says why that keeps every packet there).
 @Suite("WebRTCLadderTests", .serialized)
 struct WebRTCLadderTests {
@@ -58,7 +59,7 @@ struct WebRTCLadderTests {
     }
 
     @Test(
-        "one viewer moved down a rung and back: 640x360, 320x180, 640x360 decoded, only watched rungs encode",
+        "a viewer moved down a rung and back; an H.264 viewer beside it; only watched rungs of watched codecs encode",
         .timeLimit(.minutes(2)))
     func moveBetweenRungs() async throws {
         try GStreamer.initialize()
@@ -73,10 +74,18 @@ struct WebRTCLadderTests {
         let encode = try WebRTCLadderEncode(ladder: ladder, codec: .vp8, tee: tee, top: appsink) { failure in
             Issue.record("the ladder fits the source, yet: \(failure.message)")
         }
+        let h264 = try WebRTCLadderEncode(codec: .h264, beside: encode, tee: tee)
         let encoded = encode.rungs.map { _ in Seen() }
         for (rung, seen) in zip(encode.rungs, encoded) { seen.watch(rung.appsink.pad(named: "sink")) }
+        let h264Encoded = h264.rungs.map { _ in Seen() }
+        for (rung, seen) in zip(h264.rungs, h264Encoded) { seen.watch(rung.appsink.pad(named: "sink")) }
+        // The raw frames the H.264 top rung's valve lets through (each counted as a key frame): x264enc
+        // shifts its output by 1000 hours from the first (GstVideoEncoder's min-pts), this gives the shift.
+        let h264Input = Seen()
+        h264Input.watch((h264.rungs[0].appsink.parent as? Bin)?.element(named: "valve")?.pad(named: "src"))
         let viewers = try WebRTCViewers(
-            sources: WebRTCViewers.Sources(video: appsink, audio: nil, ladder: encode), codec: .vp8,
+            sources: WebRTCViewers.Sources(video: appsink, audio: nil, ladder: encode, alternatives: [h264]),
+            codec: .vp8,
             // The test moves the viewer; its estimate (from this webrtcbin's reports) would move it back.
             ice: ICESettings(localAddresses: ["127.0.0.1"]), adaptive: false, note: { _ in })
         defer {
@@ -84,6 +93,10 @@ struct WebRTCLadderTests {
             source.stop()
         }
         try source.play()
+        // Nobody watches: no rung of either codec encodes (the source runs, paced by a branch of its own).
+        try await Task.sleep(for: .milliseconds(500))
+        #expect((encoded + h264Encoded).allSatisfy { $0.buffers == 0 }, "\((encoded + h264Encoded).map(\.buffers))")
+        #expect(viewers.media == WebRTCMedia(video: [.vp8, .h264], audio: false))
 
         // The receiving peer: webrtcbin offering to receive VP8, its stream decoded.
         let receiver = try Pipeline(
@@ -107,6 +120,31 @@ struct WebRTCLadderTests {
         #expect(encode.usable == 3)
         #expect(encoded[1].buffers == 0 && encoded[2].buffers == 0, "\(encoded.map(\.buffers))")
         #expect(!encode.isEncoding(1) && !encode.isEncoding(2))
+        #expect(viewers.codec(of: id) == .vp8 && h264Encoded.allSatisfy { $0.buffers == 0 })
+
+        // A viewer offering H.264 alone gets the H.264 ladder: its top rung opens for it.
+        let h264Receiver = try Pipeline(
+            launch: "webrtcbin name=recv bundle-policy=max-bundle rtph264depay name=depay ! avdec_h264 name=decoder "
+                + "! fakesink sync=false async=false")
+        defer { h264Receiver.stop() }
+        let h264Recv = try #require(h264Receiver.element(named: "recv"))
+        let h264Depay = try #require(h264Receiver.element(named: "depay")?.pad(named: "sink"))
+        _ = h264Recv.onPadAdded { pad in try? pad.link(to: h264Depay) }
+        let h264Decoded = Seen()
+        h264Decoded.watch(h264Receiver.element(named: "decoder")?.pad(named: "src"))
+        let h264Negotiation = WebRTCNegotiation(webrtcbin: h264Recv)
+        #expect(
+            h264Negotiation.addReceiver(
+                "application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=102,"
+                    + "packetization-mode=(string)1,profile-level-id=(string)42e01f"))
+        try h264Receiver.play()
+        let h264Offer = try await h264Negotiation.gatheredOffer(addresses: ["127.0.0.1"])
+        let (h264Id, h264Answer) = try await viewers.join(ViewerOffer(h264Offer, sending: viewers.media))
+        try await h264Negotiation.setRemoteAnswer(h264Answer)
+        #expect(viewers.codec(of: h264Id) == .h264 && viewers.rungs(of: h264Id)?.watched == 0)
+        #expect(h264.isEncoding(0) && !h264.isEncoding(1) && !h264.isEncoding(2))
+        #expect(try await Self.wait(seconds: 30) { h264Decoded.heights.filter { $0 == 360 }.count >= 30 })
+        #expect(h264Encoded[1].buffers == 0 && h264Encoded[2].buffers == 0, "\(h264Encoded.map(\.buffers))")
 
         // Down to 320x180: the rung opens, the viewer moves at its key frame, the picture runs on.
         let before = decoded.buffers
@@ -121,9 +159,12 @@ struct WebRTCLadderTests {
         // No freeze at the switch: frames kept coming (a second at most between two, on a busy machine).
         #expect(decoded.longestGap(after: before) < .seconds(1), "\(decoded.longestGap(after: before))")
         #expect(encoded[2].buffers == 0)
-        // The two rungs' regular key frames fall on the same frames.
-        let shared = Set(encoded[0].keyFrames).intersection(encoded[1].keyFrames)
-        #expect(!shared.isEmpty, "top \(encoded[0].keyFrames), 320x180 \(encoded[1].keyFrames)")
+        // Nobody watches the VP8 top rung now: it stopped encoding.
+        #expect(!encode.isEncoding(0))
+        // The regular key frames of the rungs open meanwhile, of both codecs, fall on the same frames.
+        let shift = (h264Encoded[0].keyFrames.first ?? 0) &- (h264Input.keyFrames.first ?? 0)
+        let shared = Set(h264Encoded[0].keyFrames.map { $0 &- shift }).intersection(encoded[1].keyFrames)
+        #expect(!shared.isEmpty, "H.264 top \(h264Encoded[0].keyFrames), VP8 320x180 \(encoded[1].keyFrames)")
 
         // Back up: the top rung again, and the lower rung's valve closes (it stops encoding).
         let back = decoded.buffers
@@ -135,6 +176,15 @@ struct WebRTCLadderTests {
         #expect(encoded[1].buffers <= stopped + 1, "the unwatched rung still encodes")
         // A rung the source does not give, or none at all, is refused.
         #expect(!viewers.move(id, to: 3) && !viewers.move("nobody", to: 1))
+
+        // The H.264 viewer leaves: its codec stops encoding, the VP8 viewer watches on.
+        #expect(viewers.leave(h264Id))
+        #expect(!h264.isEncoding(0))
+        let h264Stopped = h264Encoded[0].buffers
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(h264Encoded[0].buffers <= h264Stopped + 1, "the unwatched codec still encodes")
+        #expect(encode.isEncoding(0), "the VP8 viewer's rung closed with the H.264 viewer's")
+        #expect(viewers.codec(of: id) == .vp8)
     }
 }
 

@@ -40,6 +40,41 @@ struct WebRTCOfferTests {
         #expect(try ViewerOffer(BrowserOffers.videoWithAudio(), sending: vp8).audioPayloadType == nil)
     }
 
+    @Test("Both codecs sent: the offer's first of them, H.264 in constrained baseline; none of them, 406's refusal")
+    func codecChoice() throws {
+        let both = WebRTCMedia(video: [.vp8, .h264], audio: false)
+        let vp8First = try ViewerOffer(BrowserOffers.video(), sending: both)
+        #expect(vp8First.videoCodec == .vp8 && vp8First.videoPayloadType == 96)
+        // H.264 first, as setCodecPreferences or an older iOS Safari orders it: plain baseline (102) comes
+        // before constrained baseline (104) in the line, and the constrained one is used.
+        let h264First = BrowserOffers.video().replacingOccurrences(
+            of: "SAVPF 96 97 102 103 104 105 98", with: "SAVPF 102 103 104 105 96 97 98")
+        let chosen = try ViewerOffer(h264First, sending: both)
+        #expect(chosen.videoCodec == .h264 && chosen.videoPayloadType == 104)
+        // H.264 first only in modes or profiles the stream cannot play in (mode 0, high): VP8.
+        let unplayableFirst = BrowserOffers.video().replacingOccurrences(
+            of: "SAVPF 96 97 102 103 104 105 98", with: "SAVPF 103 105 96 97 102 104 98")
+        #expect(try ViewerOffer(unplayableFirst, sending: both).videoCodec == .vp8)
+        // Fixed to one codec (`?codec=`): that one, whatever the offer prefers.
+        #expect(try ViewerOffer(h264First, sending: WebRTCMedia(video: .vp8, audio: false)).videoCodec == .vp8)
+        let vp9Only = BrowserOffers.video().split(separator: "\r\n").filter {
+            !$0.contains("VP8") && !$0.contains("H264")
+        }
+        .joined(separator: "\r\n")
+        do {
+            _ = try ViewerOffer(vp9Only, sending: both)
+            Issue.record("an offer without VP8 or H.264 was taken")
+        } catch {
+            #expect(error.isUnacceptable)
+            #expect(
+                error.reason
+                    == "the offer's video has no codec this server sends (it offers VP9, rtx; this server sends VP8 "
+                    + "or constrained-baseline H.264 in packetization mode 1)")
+        }
+        #expect(
+            WebRTCMedia(video: [.vp8, .h264], audio: true).announced == "VP8 or H264 (and Opus if the input has sound)")
+    }
+
     @Test("Sound beside video: Opus's payload type when the offer receives audio, the video alone when it does not")
     func soundBesideVideo() throws {
         let both = try ViewerOffer(BrowserOffers.videoWithAudio(), sending: Self.videoAndSound)
@@ -106,7 +141,7 @@ struct WebRTCOfferTests {
                 section.first { $0.hasPrefix("a=ssrc:") && $0.contains(" msid:") }?.split(separator: " ")[1]
             }
             #expect(msid(audio) != nil, "\(answer)")
-            if media.video != nil {
+            if !media.video.isEmpty {
                 #expect(video.contains("a=sendonly") && video.contains("a=rtpmap:96 VP8/90000"), "\(answer)")
                 #expect(msid(video) == msid(audio), "\(answer)")
             } else {
@@ -191,15 +226,19 @@ struct WebRTCOfferTests {
         let plain = try #require(try StreamOutputs.output(named: "webrtc://127.0.0.1:8890/live") as? WebRTCOutput)
         let address = plain.address
         #expect(address.host == "127.0.0.1" && address.port == 8890 && address.path == "/live")
-        // The ladder's tee, then the top rung's encoder behind a one-frame queue, on a thread of its own.
+        // The ladder's tee, the top rung's valve (open while watched), then its encoder behind a one-frame
+        // queue, on a thread of its own; H.264's ladder beside it for the viewers who prefer it.
         #expect(
-            plain.format.videoChain.prefix(8) == [
-                "tee", "!", "queue", "max-size-buffers=1", "max-size-bytes=0",
-                "max-size-time=0", "!", "vp8enc"
+            plain.format.videoChain.prefix(12) == [
+                "tee", "!", "valve", "drop=true", "drop-mode=forward-sticky-events", "!", "queue", "max-size-buffers=1",
+                "max-size-bytes=0", "max-size-time=0", "!", "vp8enc"
             ])
-        let everywhere = try #require(try StreamOutputs.output(named: "webrtc://:9000/cam?codec=H264"))
+        #expect(plain.codec == .vp8 && plain.alternativeCodecs == [.h264])
+        let everywhere = try #require(
+            try StreamOutputs.output(named: "webrtc://:9000/cam?codec=H264") as? WebRTCOutput)
         #expect(everywhere.address.host.isEmpty && everywhere.address.port == 9000)
-        #expect(everywhere.format.videoChain.dropFirst(7).first == "x264enc")
+        #expect(everywhere.format.videoChain.dropFirst(11).first == "x264enc")
+        #expect(everywhere.codec == .h264 && everywhere.alternativeCodecs.isEmpty)
         // Listening everywhere: this machine's interfaces' addresses, loopback last (`WebRTCTests` checks
         // an address of a second interface in an answer).
         let everywhereAddresses = WebRTCServer.iceAddresses(for: "")

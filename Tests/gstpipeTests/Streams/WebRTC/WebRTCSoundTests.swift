@@ -106,7 +106,8 @@ extension WebRTCTests {
         #expect(streams[0] != nil && streams[0] == streams[1], comment)
         #expect(
             result.stderr.contains(
-                "WHEP endpoint http://127.0.0.1:8890/live/whep, VP8 (and Opus if the input has sound)"), comment)
+                "WHEP endpoint http://127.0.0.1:8890/live/whep, VP8 or H264 (and Opus if the input has sound)"),
+            comment)
         #expect(result.status == 130, comment)
     }
 

@@ -9,7 +9,9 @@
 /// `audio=1` (each viewer also offers to receive audio, before its video, as many WHEP players do,
 /// and plays it unmuted; `audio=last`: after its video, as gstpipe's own page does), `tone=1` (the
 /// received audio also goes through a WebAudio analyser, whose loudest frequency is reported as
-/// `peakHz` and `peakDb`), `token` (sent as `Authorization: Bearer` with every request).
+/// `peakHz` and `peakDb`), `token` (sent as `Authorization: Bearer` with every request), `prefer`
+/// (per viewer, separated by commas: a codec, such as `H264`, that viewer offers alone, set by
+/// `RTCRtpTransceiver.setCodecPreferences`, with its RTX; empty for the browser's own offer).
 /// With `embed=URL` it embeds gstpipe's own viewer page instead and reports the states that page
 /// posts. It POSTs one JSON report to /result/report: per viewer, the answer's status, Location and
 /// candidates, the time to its first frame (from its POST, and from its connection coming up), and
@@ -34,6 +36,7 @@ enum WebRTCTestPage {
         const audioLast = query.get('audio') === 'last';
         const tone = query.get('tone') === '1';
         const authorization = query.get('token') ? { Authorization: 'Bearer ' + query.get('token') } : {};
+        const prefer = (query.get('prefer') || '').split(',');
         const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
         // Resolves at the end of the browser's gathering (the null candidate), or after two seconds:
@@ -48,7 +51,12 @@ enum WebRTCTestPage {
         async function join(index) {
           const pc = new RTCPeerConnection(configuration);
           if (audio && !audioLast) pc.addTransceiver('audio', { direction: 'recvonly' });
-          pc.addTransceiver('video', { direction: 'recvonly' });
+          const transceiver = pc.addTransceiver('video', { direction: 'recvonly' });
+          if (prefer[index]) {
+            const codecs = RTCRtpReceiver.getCapabilities('video').codecs;
+            transceiver.setCodecPreferences(codecs.filter((codec) =>
+              codec.mimeType === 'video/' + prefer[index] || codec.mimeType === 'video/rtx'));
+          }
           if (audioLast) pc.addTransceiver('audio', { direction: 'recvonly' });
           const video = document.createElement('video');
           // Sound is played (the browser runs with no autoplay restriction), so that it is decoded.
@@ -168,6 +176,8 @@ enum WebRTCTestPage {
           stats.forEach((entry) => {
             if (entry.type === 'inbound-rtp' && entry.kind === 'video' && stats.get(entry.codecId)) {
               seen.codec = stats.get(entry.codecId).mimeType;
+              seen.sdpFmtpLine = stats.get(entry.codecId).sdpFmtpLine;
+              seen.framesDecoded = entry.framesDecoded;
               // What the browser adds to the latency: its jitter buffer and its decoder, per frame.
               seen.jitterBufferMs = 1000 * entry.jitterBufferDelay / Math.max(1, entry.jitterBufferEmittedCount);
               seen.decodeMs = 1000 * entry.totalDecodeTime / Math.max(1, entry.framesDecoded);

@@ -105,15 +105,25 @@ struct WebRTCTests {
     }
 
     @Test(
-        "Two viewers at once: one leaves, the other keeps getting moving frames",
+        "Two viewers at once, each in the codec its offer prefers (H.264, VP8): one leaves, the other watches on",
         .browser)
     func twoViewersOneLeaves() async throws {
-        let run = try await Self.watchNoise(query: "viewers=2&watch=3&leave=delete&after=3", stop: SIGTERM)
+        // The first offers H.264 alone (setCodecPreferences); the second is Chromium's own offer, VP8 first.
+        let run = try await Self.watchNoise(query: "viewers=2&watch=3&leave=delete&after=3&prefer=H264", stop: SIGTERM)
         let (result, comment) = (run.result, run.comment)
         Self.expectMovingGray(run.seen(0), seconds: 3, comment)
         Self.expectMovingGray(run.seen(1), seconds: 3, comment)
         Self.expectMovingGray(run.seen(1, "after"), seconds: 3, comment)
-        #expect(result.stderr.contains("viewer 2 joined (2 watching)"), comment)
+        #expect(run.seen(0)["codec"] as? String == "video/H264", comment)
+        // Constrained baseline in packetization mode 1, the H.264 every browser takes.
+        let fmtp = run.seen(0)["sdpFmtpLine"] as? String ?? ""
+        #expect(fmtp.contains("profile-level-id=42e01f") && fmtp.contains("packetization-mode=1"), comment)
+        #expect(run.seen(1)["codec"] as? String == "video/VP8", comment)
+        #expect(run.seen(1, "after")["codec"] as? String == "video/VP8", comment)
+        for seen in [run.seen(0), run.seen(1)] { #expect((seen["framesDecoded"] as? Int ?? 0) >= 30, comment) }
+        #expect(result.stderr.contains("WHEP endpoint http://127.0.0.1:8890/live/whep, VP8 or H264"), comment)
+        #expect(result.stderr.contains("viewer 1 joined (1 watching) in H264"), comment)
+        #expect(result.stderr.contains("viewer 2 joined (2 watching) in VP8"), comment)
         #expect(result.stderr.contains("viewer 1 left: it left (1 watching)"), comment)
         #expect(result.status == 143, comment)
     }
@@ -201,6 +211,19 @@ struct WebRTCTests {
         ])
         #expect(audioOnly.hasPrefix("HTTP/1.1 400"), "\(audioOnly)")
         #expect(audioOnly.contains("the offer has no video section (m=video)"), "\(audioOnly)")
+
+        // A browser's offer edited down to VP9 (and its RTX): no codec this server sends, 406.
+        let vp9 = BrowserOffers.video().split(separator: "\r\n", omittingEmptySubsequences: false)
+            .filter { !$0.contains("VP8") && !$0.contains("H264") && !$0.contains("apt=96") }
+            .map { $0.hasPrefix("m=video") ? "m=video 9 UDP/TLS/RTP/SAVPF 98 97" : $0 }.joined(separator: "\r\n")
+        let notAcceptable = await namespace.curl([
+            "-X", "POST", "-H", "Content-Type: application/sdp", "--data-binary", vp9, Self.endpoint
+        ])
+        #expect(notAcceptable.hasPrefix("HTTP/1.1 406"), "\(notAcceptable)")
+        #expect(
+            notAcceptable.contains(
+                "the offer's video has no codec this server sends (it offers VP9, rtx; this server sends VP8 or "
+                    + "constrained-baseline H.264 in packetization mode 1)"), "\(notAcceptable)")
 
         let wrongType = await namespace.curl([
             "-X", "POST", "-H", "Content-Type: text/plain", "--data-binary", "v=0", Self.endpoint
