@@ -36,7 +36,10 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         // string search stops at a NUL.
         let lines = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
             .filter { !$0.hasPrefix("#") }
-        var quotable = ["user:password", "user:gstpipe:digest-hash", "realm gstpipe", "htdigest FILE gstpipe", "users"]
+        var quotable = [
+            "user:password", "user:gstpipe:digest-hash", "realm gstpipe", "htdigest FILE gstpipe", "users",
+            "which gstpipe does not use"
+        ]
         for line in lines {
             let fields = line.split(separator: ":", omittingEmptySubsequences: false).map(String.init)
             quotable.append(fields[0])
