@@ -49,6 +49,25 @@ struct WebRTCLadderTests {
     }
 
     /// Waits, at most `seconds`, until `condition` holds; returns whether it did.
+    /// A playing webrtcbin that offers to receive the video `receiving` describes (an RTP caps' fields after
+    /// `media=video`), and decodes it with `depayloader ! decoder`, whose frames it watches.
+    static func receivingPeer(
+        _ depayloader: String, _ decoder: String, receiving: String
+    ) throws -> (Pipeline, WebRTCNegotiation, Seen) {
+        let receiver = try Pipeline(
+            launch: "webrtcbin name=recv bundle-policy=max-bundle \(depayloader) name=depay ! \(decoder) name=decoder "
+                + "! fakesink sync=false async=false")
+        let recv = try #require(receiver.element(named: "recv"))
+        let depay = try #require(receiver.element(named: "depay")?.pad(named: "sink"))
+        _ = recv.onPadAdded { pad in try? pad.link(to: depay) }
+        let decoded = Seen()
+        decoded.watch(receiver.element(named: "decoder")?.pad(named: "src"))
+        let negotiation = WebRTCNegotiation(webrtcbin: recv)
+        #expect(negotiation.addReceiver("application/x-rtp,media=video,\(receiving)"))
+        try receiver.play()
+        return (receiver, negotiation, decoded)
+    }
+
     static func wait(seconds: Double, until condition: () -> Bool) async throws -> Bool {
         let deadline = Date().addingTimeInterval(seconds)
         while !condition() {
@@ -99,18 +118,9 @@ struct WebRTCLadderTests {
         #expect(viewers.media == WebRTCMedia(video: [.vp8, .h264], audio: false))
 
         // The receiving peer: webrtcbin offering to receive VP8, its stream decoded.
-        let receiver = try Pipeline(
-            launch: "webrtcbin name=recv bundle-policy=max-bundle rtpvp8depay name=depay ! vp8dec name=decoder "
-                + "! fakesink sync=false async=false")
+        let (receiver, negotiation, decoded) = try Self.receivingPeer(
+            "rtpvp8depay", "vp8dec", receiving: "encoding-name=VP8,clock-rate=90000,payload=96")
         defer { receiver.stop() }
-        let recv = try #require(receiver.element(named: "recv"))
-        let depay = try #require(receiver.element(named: "depay")?.pad(named: "sink"))
-        _ = recv.onPadAdded { pad in try? pad.link(to: depay) }
-        let decoded = Seen()
-        decoded.watch(receiver.element(named: "decoder")?.pad(named: "src"))
-        let negotiation = WebRTCNegotiation(webrtcbin: recv)
-        #expect(negotiation.addReceiver("application/x-rtp,media=video,encoding-name=VP8,clock-rate=90000,payload=96"))
-        try receiver.play()
         let offer = try await negotiation.gatheredOffer(addresses: ["127.0.0.1"])
         let (id, answer) = try await viewers.join(ViewerOffer(offer, sending: viewers.media))
         try await negotiation.setRemoteAnswer(answer)
@@ -123,21 +133,11 @@ struct WebRTCLadderTests {
         #expect(viewers.codec(of: id) == .vp8 && h264Encoded.allSatisfy { $0.buffers == 0 })
 
         // A viewer offering H.264 alone gets the H.264 ladder: its top rung opens for it.
-        let h264Receiver = try Pipeline(
-            launch: "webrtcbin name=recv bundle-policy=max-bundle rtph264depay name=depay ! avdec_h264 name=decoder "
-                + "! fakesink sync=false async=false")
+        let (h264Receiver, h264Negotiation, h264Decoded) = try Self.receivingPeer(
+            "rtph264depay", "avdec_h264",
+            receiving: "encoding-name=H264,clock-rate=90000,payload=102,packetization-mode=(string)1,"
+                + "profile-level-id=(string)42e01f")
         defer { h264Receiver.stop() }
-        let h264Recv = try #require(h264Receiver.element(named: "recv"))
-        let h264Depay = try #require(h264Receiver.element(named: "depay")?.pad(named: "sink"))
-        _ = h264Recv.onPadAdded { pad in try? pad.link(to: h264Depay) }
-        let h264Decoded = Seen()
-        h264Decoded.watch(h264Receiver.element(named: "decoder")?.pad(named: "src"))
-        let h264Negotiation = WebRTCNegotiation(webrtcbin: h264Recv)
-        #expect(
-            h264Negotiation.addReceiver(
-                "application/x-rtp,media=video,encoding-name=H264,clock-rate=90000,payload=102,"
-                    + "packetization-mode=(string)1,profile-level-id=(string)42e01f"))
-        try h264Receiver.play()
         let h264Offer = try await h264Negotiation.gatheredOffer(addresses: ["127.0.0.1"])
         let (h264Id, h264Answer) = try await viewers.join(ViewerOffer(h264Offer, sending: viewers.media))
         try await h264Negotiation.setRemoteAnswer(h264Answer)
