@@ -227,17 +227,28 @@ struct FileJobRun {
     }
 
     /// Ends the input's streams where the video is now (Ctrl-C): end of stream into the decoded video,
-    /// and the audio cut at the last video frame's time (for an audio description: end of stream
+    /// and the audio cut where the last video frame ends (for an audio description: end of stream
     /// into the decoded audio). End of stream sent to the pipeline alone is
     /// lost when a demuxer pulls from the file source.
     func endInputStreams() {
         // End of stream first: it waits for the frame passing the pad, and none passes after it. The last
         // frame read before it could be one short, and the audio then ended a frame before the video.
         decodedInput?.sendEndOfStream()
-        let cut = decoded?.lastTimestamp
+        // The cut is the last frame's end, not its start: audio cut at its start stopped up to a frame
+        // (40 ms at 25 fps) before the picture did, and nothing can lengthen it after. Audio past the
+        // video's end is shortened to it afterwards (`TrackEnds`, in an MP4's edit list).
+        let cut = decoded?.lastEnd
         for branch in audioBranches where branch.input.isLinked {
-            if let cut { branch.encoded.endStream(atTimestamp: cut) }
-            branch.input.sendEndOfStream()
+            guard let cut else {
+                _ = branch.input.sendEndOfStream()
+                continue
+            }
+            // The encoder's output ends itself once the sound reaches the cut. End of stream into the sound
+            // now would end it where it is, and a live input's sound can be behind the picture (it came up
+            // to 40 ms short). A sound that has stopped coming gets end of stream a second later.
+            branch.encoded.endStream(atTimestamp: cut)
+            let input = branch.input
+            DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) { _ = input.sendEndOfStream() }
         }
     }
 

@@ -11,8 +11,14 @@ import Foundation
 /// video's end (and the audio track's and the movie's lengths with it) is a change of fixed-size
 /// fields in place: no box moves, no sample is lost, and every player stops the sound with the
 /// picture. A file input's tracks are left as they are: their lengths are the input's own.
+///
+/// The sound can also stop first, by less than a frame: its source is stopped where its last packet
+/// got to, up to 40 ms behind the picture measured at 25 fps. Then the video's last edit ends with the
+/// sound instead, and the last picture is shown that much shorter. A sound that stopped a frame or more
+/// before the picture is left so: the picture is not cut to it.
 enum TrackEnds {
-    /// The audio tracks of the MP4 at `path` cut to end with its video track, in the movie's timescale.
+    /// The audio tracks of the MP4 at `path` cut to end with its video track, in the movie's timescale,
+    /// or the video cut to end with the audio when the audio stops less than its last frame before it.
     /// Returns how many seconds of audio the edit lists no longer present (0 when nothing was longer).
     /// Throws when the file cannot be read or written; leaves a file it does not understand (no
     /// video track, a track without an edit list) as it is.
@@ -28,8 +34,19 @@ enum TrackEnds {
             at: mvhd.content.lowerBound + (movieVersion == 1 ? 24 : 16), width: movieVersion == 1 ? 8 : 4)
         let tracks = MP4Box.boxes(in: data, moov.content).filter { $0.type == "trak" }.compactMap { track(data, $0) }
         guard timescale > 0, let video = tracks.first(where: { $0.kind == "vide" }) else { return 0 }
-        let videoEnd = video.edits.reduce(0) { $0 + $1.value(in: data) }
+        var videoEnd = video.edits.reduce(0) { $0 + $1.value(in: data) }
         var writes: [(Field, UInt64)] = []
+        let soundEnds = tracks.filter { $0.kind == "soun" && !$0.edits.isEmpty }.map {
+            $0.edits.reduce(0) { $0 + $1.value(in: data) }
+        }
+        if let soundEnd = soundEnds.max(), soundEnd < videoEnd, let last = video.edits.last,
+            let frame = video.lastSampleDuration(in: data, movieTimescale: timescale),
+            videoEnd - soundEnd < frame, last.value(in: data) > videoEnd - soundEnd
+        {
+            writes.append((last, last.value(in: data) - (videoEnd - soundEnd)))
+            writes.append((video.length, soundEnd))
+            videoEnd = soundEnd
+        }
         var cut: UInt64 = 0
         var longest = videoEnd
         for audio in tracks where audio.kind == "soun" {
@@ -69,11 +86,27 @@ enum TrackEnds {
         func value(in data: Data) -> UInt64 { MP4Box.number(data, at, width) ?? 0 }
     }
 
-    /// A track: its handler (`vide`, `soun`), its length in the header (`tkhd`) and its edits' lengths.
+    /// A track: its handler (`vide`, `soun`), its length in the header (`tkhd`), its edits' lengths, and
+    /// where its media header (`mdhd`) and sample durations (`stts`) are.
     private struct Track {
         let kind: String
         let length: Field
         let edits: [Field]
+        let mediaHeader: MP4Box?
+        let sampleDurations: MP4Box?
+
+        /// How long the last sample lasts, in `movieTimescale`; nil when the track does not say.
+        func lastSampleDuration(in data: Data, movieTimescale: UInt64) -> UInt64? {
+            guard let mdhd = mediaHeader, let stts = sampleDurations,
+                let version = MP4Box.number(data, mdhd.content.lowerBound, 1),
+                let mediaTimescale = MP4Box.number(data, mdhd.content.lowerBound + (version == 1 ? 20 : 12), 4),
+                mediaTimescale > 0, let count = MP4Box.number(data, stts.content.lowerBound + 4, 4), count > 0,
+                stts.content.lowerBound + 8 + Int(count) * 8 <= stts.content.upperBound,
+                let delta = MP4Box.number(data, stts.content.lowerBound + 8 + Int(count - 1) * 8 + 4, 4)
+            else { return nil }
+            let (scaled, overflow) = delta.multipliedReportingOverflow(by: movieTimescale)
+            return overflow ? nil : scaled / mediaTimescale
+        }
     }
 
     private static func track(_ data: Data, _ trak: MP4Box) -> Track? {
@@ -96,6 +129,13 @@ enum TrackEnds {
         let entry = 2 * width + 4
         guard count > 0, elst.content.lowerBound + 8 + Int(count) * entry <= elst.content.upperBound else { return nil }
         let edits = (0..<Int(count)).map { Field(at: elst.content.lowerBound + 8 + $0 * entry, width: width) }
-        return Track(kind: kind, length: length, edits: edits)
+        // stts: version and flags, the count, then each run's sample count and duration (media timescale).
+        let stbl = MP4Box.boxes(in: data, mdia.content).first { $0.type == "minf" }.flatMap { minf in
+            MP4Box.boxes(in: data, minf.content).first { $0.type == "stbl" }
+        }
+        return Track(
+            kind: kind, length: length, edits: edits,
+            mediaHeader: MP4Box.boxes(in: data, mdia.content).first { $0.type == "mdhd" },
+            sampleDurations: stbl.flatMap { MP4Box.boxes(in: data, $0.content).first { $0.type == "stts" } })
     }
 }
