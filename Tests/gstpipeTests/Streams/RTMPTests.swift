@@ -9,7 +9,7 @@ import Testing
 /// killed and started again while gstpipe publishes; a key nginx refuses fails the run. The stream
 /// key never shows in anything gstpipe writes.
 @Suite(
-    "RTMPTests", .serialized,
+    "RTMPTests",
     .enabled(if: NetworkNamespace.isAvailable, "cannot make a network namespace here (unshare -n needs root)"),
     .enabled(if: Nginx.hasRTMPModule, "nginx's RTMP module is not installed (scripts/setup.sh installs it)"),
     .enabled(if: FFProbe.isInstalled, "ffmpeg and ffprobe are not installed"))
