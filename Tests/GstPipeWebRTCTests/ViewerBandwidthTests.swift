@@ -26,6 +26,20 @@ struct ViewerBandwidthTests {
         }
     }
 
+    @Test("loss between reports from the running totals: lost over sent since the last, none across a reset")
+    func lossFromTotals() {
+        var loss = LossBetweenReports()
+        #expect(loss.fraction(lost: 3, sent: 1000) == nil)
+        // 240 sent since, 198 of them lost (as Chromium's total rose behind a 600 kbit/s token bucket).
+        #expect(loss.fraction(lost: 201, sent: 1240) == 198.0 / 240)
+        #expect(loss.fraction(lost: 201, sent: 1500) == 0)
+        // Nothing sent since: no fraction, and the next counts from here.
+        #expect(loss.fraction(lost: 201, sent: 1500) == nil)
+        // A total that went back (another stream): no fraction for that report.
+        #expect(loss.fraction(lost: 0, sent: 10) == nil)
+        #expect(loss.fraction(lost: 400, sent: 20) == 1)
+    }
+
     @Test("a link limited to 600 kbit/s: down to 250 kbit/s on the first report, up-moves ever rarer, back up after")
     func limitedLink() {
         var viewer = ViewerBandwidth(bitrates: Self.bitrates)

@@ -49,6 +49,8 @@ package final class WebRTCViewer: Sendable {
         var bandwidth: ViewerBandwidth?
         /// The last receiver report read from webrtcbin's statistics: one not changed since is no new one.
         var lastReport: [Double]?
+        /// Its loss, from the reports' running totals.
+        var loss = LossBetweenReports()
     }
 
     /// When the viewer last sent RTCP (its receiver reports), or when it came; apart from `state`,
@@ -342,20 +344,26 @@ package final class WebRTCViewer: Sendable {
     /// browser sends about one a second).
     package func adapt(bitrates: [Int], at time: Duration) async -> Int? {
         guard bitrates.count > 1, let statistics = try? await WebRTCBin(webrtcbin).statistics() else { return nil }
-        let report = statistics.lazy.compactMap { field -> Structure? in
-            guard case .structure(let stream) = field.value, stream.value("type")?.enumNick == "remote-inbound-rtp",
-                stream.uint("ssrc") == UInt(self.videoSSRC)
-            else { return nil }
-            return stream
-        }.first
-        guard let report, let lost = report.double("fraction-lost") else { return nil }
+        func video(_ type: String) -> Structure? {
+            statistics.lazy.compactMap { field -> Structure? in
+                guard case .structure(let stream) = field.value, stream.value("type")?.enumNick == type,
+                    stream.uint("ssrc") == UInt(self.videoSSRC)
+                else { return nil }
+                return stream
+            }.first
+        }
+        guard let report = video("remote-inbound-rtp"), let fraction = report.double("fraction-lost") else {
+            return nil
+        }
         let jitter = report.double("jitter") ?? 0
         let roundTrip = report.double("round-trip-time").flatMap { $0 > 0 ? $0 : nil }
-        let packetsLost = Double(report.int("packets-lost") ?? 0)
+        let packetsLost = report.int("packets-lost") ?? 0
+        let packetsSent = video("outbound-rtp")?.int("packets-sent")
         return state.withLock { state -> Int? in
-            let seen = [lost, jitter, roundTrip ?? 0, packetsLost]
+            let seen = [fraction, jitter, roundTrip ?? 0, Double(packetsLost)]
             guard seen != state.lastReport else { return nil }
             state.lastReport = seen
+            let lost = max(fraction, packetsSent.flatMap { state.loss.fraction(lost: packetsLost, sent: $0) } ?? 0)
             if state.bandwidth == nil {
                 state.bandwidth = ViewerBandwidth(bitrates: bitrates, startingOn: state.rung - rungRange.lowerBound)
             }
