@@ -97,6 +97,8 @@ let package = Package(
             linkerSettings: [
                 .linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gio-2.0")
             ]),
+        // GIO's TCP and TLS, under the WHIP and WHEP clients' HTTP (`HTTPExchange`).
+        .systemLibrary(name: "CGIO", pkgConfig: gstreamerPkgConfig),
         .target(name: "GStreamerWebRTC", dependencies: ["GStreamer", "CGStreamer", "CGStreamerWebRTC"]),
         .target(
             name: "GStreamerPlay", dependencies: ["GStreamer", "CGStreamer", "CGStreamerPlay", "GstPipeSupport"]),
@@ -121,8 +123,12 @@ let package = Package(
             name: "gstpipe",
             dependencies: [
                 "GstPipeElements", "MediaIO", "GStreamer", "GStreamerWebRTC", "GstPipeWebRTC", "CGStreamerRTSPShim",
-                "GstPipeSupport", "GstPipeMetrics", "GstPipeParsing",
+                "GstPipeSupport", "GstPipeMetrics", "GstPipeParsing", "CGIO",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                // The WHIP and WHEP clients' requests and responses, over GIO (`HTTPExchange`).
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOEmbedded", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types")

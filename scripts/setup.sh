@@ -11,8 +11,9 @@
 # only what is missing; safe to run again. redis-server, python3-celery and python3-redis: the farm
 # (farm/worker, farm/run) and its tests. gdb: scripts/test-guard.py prints a hung test run's
 # thread stacks with it. python3-prometheus-client: its parser reads `--metrics` in MetricsTests.
-# libcurl4-openssl-dev: the README's `--static-swift-stdlib` build links Foundation's networking statically,
-# which needs libcurl.so to link against (without it: "undefined reference to 'curl_easy_getinfo'").
+# libcurl4-openssl-dev: Examples/BrowserCall and Snippets/BrowserPeers use Foundation's URLSession, whose
+# `--static-swift-stdlib` builds link libcurl.so (without it: "undefined reference to 'curl_easy_getinfo'");
+# gstpipe itself no longer does.
 set -euo pipefail
 
 packages=(
@@ -20,6 +21,8 @@ packages=(
     libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev gstreamer1.0-tools
     gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad gstreamer1.0-plugins-ugly
     gstreamer1.0-libav gstreamer1.0-x
+    # GIO's TLS (GnuTLS, the system's trusted certificates): rtsps://, and the whip+ and whep+ clients' https.
+    glib-networking
     libx264-dev libcurl4-openssl-dev
     libgstrtspserver-1.0-dev gstreamer1.0-rtsp gir1.2-gst-rtsp-server-1.0
     xvfb graphviz python3-gst-1.0 ffmpeg

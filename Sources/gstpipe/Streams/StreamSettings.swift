@@ -30,8 +30,8 @@ struct StreamSettings: Sendable {
     /// STUN and TURN servers and a public address for WebRTC (`--stun`, `--turn`, `--public-ip`).
     var ice = ICESettings()
 
-    /// Why `--tls-no-verify` is refused with a WHIP or WHEP address. URLSession (libcurl) has no
-    /// switch for one request's certificate check: the flag would be ignored, and a user who gave it
+    /// Why `--tls-no-verify` is refused with a WHIP or WHEP address: their HTTP client (`HTTPExchange`)
+    /// always checks the server's certificate, so the flag would be ignored, and a user who gave it
     /// would believe the run connected as asked.
     static let tlsNoVerifyRefusal =
         "--tls-no-verify is for rtsps:// inputs: whep+https:// and whip+https:// always check the server's "

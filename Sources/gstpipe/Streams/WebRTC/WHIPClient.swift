@@ -3,16 +3,12 @@ import GstPipeParsing
 import GstPipeSupport
 import GstPipeWebRTC
 
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-
 /// The HTTP side of gstpipe as a client of another server: a WHIP endpoint (RFC 9725) it publishes
 /// to, or a WHEP endpoint it watches. The offer is POSTed as `application/sdp`, with
 /// `Authorization: Bearer TOKEN` when a token is given; the `201 Created` response holds the answer
 /// and, in `Location`, the session's resource, which a DELETE ends. The candidates gathered after the
-/// offer went follow by PATCH to that resource (`trickle`). Foundation's URLSession does the HTTP
-/// (libcurl underneath on Linux): no hand-written HTTP.
+/// offer went follow by PATCH to that resource (`trickle`). `HTTPExchange` does the HTTP (SwiftNIO's
+/// HTTP/1.1 over GIO's TCP and TLS): no hand-written HTTP.
 ///
 /// The token never shows: every address said to the user has `token=***` (`shown`, by `Secrets`).
 struct WHIPClient: Sendable {
@@ -40,7 +36,7 @@ struct WHIPClient: Sendable {
     let shown: String
 
     /// Reads `uri` (`whip+http://…`, `whep+https://…`); the token comes from its `token` option, else
-    /// from the role's environment variable. Throws a usage error for an address URLSession cannot use.
+    /// from the role's environment variable. Throws a usage error for an address that is not one.
     init(uri: String, role: Role, environment: [String: String] = ProcessInfo.processInfo.environment) throws(FileJob
         .Failure)
     {
@@ -66,45 +62,41 @@ struct WHIPClient: Sendable {
     /// POSTs `offer` and returns the server's answer and session; throws a runtime error that says
     /// what went wrong and what to do (nothing listening, a token refused, an answer that is not SDP).
     func open(offer: String) async throws(FileJob.Failure) -> Session {
-        var request = URLRequest(url: endpoint, timeoutInterval: 15)
-        request.httpMethod = "POST"
-        request.setValue("application/sdp", forHTTPHeaderField: "Content-Type")
-        request.setValue("application/sdp", forHTTPHeaderField: "Accept")
-        if let token { request.setValue("Bearer \(token)", forHTTPHeaderField: "Authorization") }
-        request.httpBody = Data(offer.utf8)
-        let data: Data
-        let response: HTTPURLResponse
+        let response: HTTPExchange.Response
         do {
-            let (body, answer) = try await URLSession.shared.data(for: request)
-            guard let http = answer as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-            (data, response) = (body, http)
+            response = try await HTTPExchange.send(
+                .POST, to: endpoint,
+                headers: { url in
+                    [("Content-Type", "application/sdp"), ("Accept", "application/sdp")]
+                        + (authorization(for: url).map { [("Authorization", $0)] } ?? [])
+                }, body: Array(offer.utf8), timeout: 15)
         } catch {
             let advice =
-                Self.isCertificateFailure(error)
+                error.isCertificate
                 ? "is its certificate one this machine trusts? a self-signed one, or its CA, goes in "
                     + "/usr/local/share/ca-certificates, then update-ca-certificates"
                 : "check the address, and that the server runs"
-            throw .runtime("cannot reach \(shown): \(Self.reason(error)) (\(advice))")
+            throw .runtime("cannot reach \(shown): \(error.reason) (\(advice))")
         }
-        let body = String(decoding: data, as: UTF8.self)
+        let body = String(decoding: response.body, as: UTF8.self)
         try check(response, body: body)
-        let type = response.value(forHTTPHeaderField: "Content-Type")?.split(separator: ";").first
+        let type = response.headers.first(name: "Content-Type")?.split(separator: ";").first
             .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
         guard type == "application/sdp", body.hasPrefix("v=0") else {
             throw .runtime(
-                "\(shown) answered \(response.statusCode) with \(type ?? "no Content-Type"), not an SDP answer "
+                "\(shown) answered \(response.status) with \(type ?? "no Content-Type"), not an SDP answer "
                     + "(\(Self.excerpt(body))): is it a \(role.name) endpoint?")
         }
-        let resource = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: endpoint) }
+        let resource = response.headers.first(name: "Location").flatMap { URL(string: $0, relativeTo: response.url) }
         return Session(answer: body, resource: resource?.absoluteURL)
     }
 
     /// Throws for any status but success, naming it and the server's reason; for 401 and 403, saying
     /// whether a token was sent (never the token).
-    private func check(_ response: HTTPURLResponse, body: String) throws(FileJob.Failure) {
-        let status = response.statusCode
+    private func check(_ response: HTTPExchange.Response, body: String) throws(FileJob.Failure) {
+        let status = response.status
         guard !(200...299).contains(status) else { return }
-        let said = "\(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)"
+        let said = response.said
         let reason = body.isEmpty ? "" : ": \(Self.excerpt(body))"
         if status == 401 || status == 403 {
             let fix =
@@ -158,52 +150,41 @@ struct WHIPClient: Sendable {
 
     /// PATCHes `fragment` to `resource`; the status it got, or why it got none it could use.
     func patch(_ fragment: TrickleFragment, to resource: URL) async -> Result<Int, PatchRefusal> {
-        var request = URLRequest(url: resource, timeoutInterval: 10)
-        request.httpMethod = "PATCH"
-        request.setValue("application/trickle-ice-sdpfrag", forHTTPHeaderField: "Content-Type")
-        if let authorization = authorization(for: resource) {
-            request.setValue(authorization, forHTTPHeaderField: "Authorization")
-        }
-        request.httpBody = Data(fragment.text.utf8)
+        let response: HTTPExchange.Response
         do {
-            let (body, answer) = try await URLSession.shared.data(for: request)
-            guard let status = (answer as? HTTPURLResponse)?.statusCode else { throw URLError(.badServerResponse) }
-            switch status {
-            case 200...299: return .success(status)
-            case 405, 501: return .failure(PatchRefusal(reason: nil))
-            default:
-                let said = "\(status) \(HTTPURLResponse.localizedString(forStatusCode: status).capitalized)"
-                let text = String(decoding: body, as: UTF8.self)
-                return .failure(PatchRefusal(reason: text.isEmpty ? said : "\(said): \(Self.excerpt(text))"))
-            }
+            response = try await HTTPExchange.send(
+                .PATCH, to: resource,
+                headers: { url in
+                    [("Content-Type", "application/trickle-ice-sdpfrag")]
+                        + (authorization(for: url).map { [("Authorization", $0)] } ?? [])
+                }, body: Array(fragment.text.utf8), timeout: 10)
         } catch {
-            return .failure(PatchRefusal(reason: Self.reason(error)))
+            return .failure(PatchRefusal(reason: error.reason))
+        }
+        switch response.status {
+        case 200...299: return .success(response.status)
+        case 405, 501: return .failure(PatchRefusal(reason: nil))
+        default:
+            let text = String(decoding: response.body, as: UTF8.self)
+            return .failure(
+                PatchRefusal(reason: text.isEmpty ? response.said : "\(response.said): \(Self.excerpt(text))"))
         }
     }
 
-    /// Ends `session` by DELETE on its resource, waiting at most `timeout` seconds. Blocks: it runs as
-    /// the run ends (`StreamServer.close`), after the pipeline stopped. Returns the reason when the
-    /// server did not accept it, nil when it did (or there was nothing to delete).
+    /// Ends `session` by DELETE on its resource, waiting at most `timeout` seconds for each step (connecting,
+    /// sending, the answer). Blocks: it runs as the run ends (`StreamServer.close`), after the pipeline
+    /// stopped. Returns the reason when the server did not accept it, nil when it did (or there was nothing to
+    /// delete).
     @discardableResult
     func close(_ session: Session, timeout: TimeInterval = 3) -> String? {
         guard let resource = session.resource else { return nil }
-        var request = URLRequest(url: resource, timeoutInterval: timeout)
-        request.httpMethod = "DELETE"
-        if let authorization = authorization(for: resource) {
-            request.setValue(authorization, forHTTPHeaderField: "Authorization")
+        let result = HTTPExchange.sendBlocking(
+            .DELETE, to: resource, headers: { url in authorization(for: url).map { [("Authorization", $0)] } ?? [] },
+            timeout: timeout)
+        switch result {
+        case .success(let response): return (200...299).contains(response.status) ? nil : "\(response.status)"
+        case .failure(let failure): return failure.reason
         }
-        let done = DispatchSemaphore(value: 0)
-        let outcome = Outcome()
-        URLSession.shared.dataTask(with: request) { _, response, error in
-            if let error {
-                outcome.set(Self.reason(error))
-            } else if let status = (response as? HTTPURLResponse)?.statusCode, !(200...299).contains(status) {
-                outcome.set("\(status)")
-            }
-            done.signal()
-        }.resume()
-        guard done.wait(timeout: .now() + timeout) == .success else { return "no reply in \(Int(timeout)) s" }
-        return outcome.value
     }
 
     /// The `Authorization` header for a request to `url`: the token only when `url` has the endpoint's
@@ -218,43 +199,6 @@ struct WHIPClient: Sendable {
             return (scheme, url.host?.lowercased(), port)
         }
         return origin(url) == origin(endpoint) ? "Bearer \(token)" : nil
-    }
-
-    /// What a DELETE's completion handler reports, read once it has signalled.
-    private final class Outcome: Sendable {
-        private let reason = Locked<String?>(nil)
-        func set(_ text: String) { reason.withLock { $0 = text } }
-        var value: String? { reason.withLock { $0 } }
-    }
-
-    /// URLSession's error in a user's words.
-    private static func reason(_ error: any Error) -> String {
-        guard let error = error as? URLError else { return error.localizedDescription }
-        switch error.code {
-        case .cannotConnectToHost: return "connection refused"
-        case .cannotFindHost: return "no such host"
-        case .timedOut: return "no answer in time"
-        case .networkConnectionLost: return "the connection was lost"
-        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate:
-            return "the TLS connection failed (\(error.localizedDescription))"
-        default:
-            return isCertificateFailure(error)
-                ? "the TLS connection failed (\(error.localizedDescription))" : error.localizedDescription
-        }
-    }
-
-    /// True when the server's certificate was refused. On Linux, URLSession reports libcurl's refusal
-    /// of a certificate (a self-signed one, say) as an unknown error with libcurl's own text, "SSL
-    /// certificate problem: …" (measured with swift-corelibs-foundation 6 and libcurl 7.88).
-    private static func isCertificateFailure(_ error: any Error) -> Bool {
-        guard let error = error as? URLError else { return false }
-        switch error.code {
-        case .serverCertificateUntrusted, .serverCertificateHasBadDate, .serverCertificateHasUnknownRoot,
-            .serverCertificateNotYetValid:
-            return true
-        default:
-            return error.localizedDescription.contains("SSL certificate problem")
-        }
     }
 
     /// The first line of a server's text, at most 200 characters, for a message; its control and

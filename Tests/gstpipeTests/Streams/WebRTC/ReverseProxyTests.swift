@@ -99,16 +99,16 @@ struct ReverseProxyTests {
         ])
         let endpoint = "whep+https://127.0.0.1/live/whep"
         let watch = [CLI.binary.path, "--timeout", "20", endpoint, "!"]
-        // Not trusted: libcurl (under URLSession) refuses the self-signed certificate.
+        // Not trusted: GIO's TLS refuses the self-signed certificate.
         let untrusted = await session.namespace.run(
             "/usr/bin/env", ["GSTPIPE_WHEP_TOKEN=\(Self.secret)"] + watch + ["fakesink"]
         ).finish(timeout: 40)
         #expect(untrusted.status == 1, "\(untrusted.stderr)")
         let refused =
-            "cannot reach \(endpoint): the TLS connection failed (SSL certificate problem: self-signed "
-            + "certificate) (is its certificate one this machine trusts?"
+            "cannot reach \(endpoint): the TLS connection failed (the server's certificate was refused) (is its "
+            + "certificate one this machine trusts?"
         #expect(untrusted.stderr.contains(refused), "\(untrusted.stderr)")
-        // Trusted: the certificate as the system's CA bundle (which libcurl reads), in a mount
+        // Trusted: the certificate as the system's CA bundle (which glib-networking reads), in a mount
         // namespace of the watcher's own, so that the machine's bundle is left alone.
         let output = session.folder.appendingPathComponent("watched.mkv")
         let trusting = "mount --bind \"$0\" /etc/ssl/certs/ca-certificates.crt && exec \"$@\""
