@@ -47,24 +47,41 @@ enum HTTPExchange {
         _ method: HTTPMethod, to url: URL, headers: @escaping @Sendable (URL) -> [(String, String)],
         body: [UInt8] = [], timeout: TimeInterval
     ) async throws(Failure) -> Response {
-        let result = await withCheckedContinuation {
-            (continuation: CheckedContinuation<Result<Response, Failure>, Never>) in
-            Thread {
-                continuation.resume(
-                    returning: sendBlocking(method, to: url, headers: headers, body: body, timeout: timeout))
-            }.start()
+        // A cancelled task (Ctrl-C while a server keeps it waiting) cancels GIO's wait at once.
+        let cancellable = Cancellable()
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Result<Response, Failure>, Never>) in
+                Thread {
+                    continuation.resume(
+                        returning: sendBlocking(
+                            method, to: url, headers: headers, body: body, timeout: timeout, cancellable: cancellable))
+                }.start()
+            }
+        } onCancel: {
+            cancellable.cancel()
         }
         return try result.get()
+    }
+
+    /// A GCancellable, which any thread may cancel.
+    final class Cancellable: @unchecked Sendable {
+        let pointer = g_cancellable_new()
+
+        func cancel() { g_cancellable_cancel(pointer) }
+
+        deinit { g_object_unref(pointer) }
     }
 
     /// As `send`, on the calling thread.
     static func sendBlocking(
         _ method: HTTPMethod, to url: URL, headers: (URL) -> [(String, String)], body: [UInt8] = [],
-        timeout: TimeInterval
+        timeout: TimeInterval, cancellable: Cancellable = Cancellable()
     ) -> Result<Response, Failure> {
         var address = url
         for _ in 0...redirectLimit {
-            let result = once(method, to: address, headers: headers(address), body: body, timeout: timeout)
+            let result = once(
+                method, to: address, headers: headers(address), body: body, timeout: timeout,
+                cancellable: cancellable.pointer)
             guard case .success(let response) = result, response.status == 307 || response.status == 308,
                 let location = response.headers.first(name: "Location"),
                 let next = URL(string: location, relativeTo: address)?.absoluteURL
@@ -76,7 +93,8 @@ enum HTTPExchange {
 
     /// One request to `url` and its response, on one connection, closed after.
     private static func once(
-        _ method: HTTPMethod, to url: URL, headers: [(String, String)], body: [UInt8], timeout: TimeInterval
+        _ method: HTTPMethod, to url: URL, headers: [(String, String)], body: [UInt8], timeout: TimeInterval,
+        cancellable: UnsafeMutablePointer<GCancellable>?
     ) -> Result<Response, Failure> {
         guard let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", let host = url.host,
             !host.isEmpty
@@ -93,7 +111,9 @@ enum HTTPExchange {
         var error: UnsafeMutablePointer<GError>?
         // An IPv6 address goes in brackets, so that its colons are not read as the port's.
         let named = host.contains(":") ? "[\(host)]" : host
-        guard let connection = g_socket_client_connect_to_host(client, "\(named):\(port)", guint16(port), nil, &error)
+        guard
+            let connection = g_socket_client_connect_to_host(
+                client, "\(named):\(port)", guint16(port), cancellable, &error)
         else { return .failure(failure(error)) }
         let stream = UnsafeMutableRawPointer(connection).assumingMemoryBound(to: GIOStream.self)
         defer {
@@ -118,7 +138,7 @@ enum HTTPExchange {
             var request: [UInt8] = []
             while let part = try channel.readOutbound(as: ByteBuffer.self) { request += part.readableBytesView }
             let output = g_io_stream_get_output_stream(stream)
-            guard g_output_stream_write_all(output, request, gsize(request.count), nil, nil, &error) != 0 else {
+            guard g_output_stream_write_all(output, request, gsize(request.count), nil, cancellable, &error) != 0 else {
                 return .failure(failure(error))
             }
             let input = g_io_stream_get_input_stream(stream)
@@ -139,7 +159,7 @@ enum HTTPExchange {
                 }
             }
             while !ended {
-                let count = g_input_stream_read(input, &received, gsize(received.count), nil, &error)
+                let count = g_input_stream_read(input, &received, gsize(received.count), cancellable, &error)
                 if count < 0 { return .failure(failure(error)) }
                 if count == 0 {
                     // The server closed: a body that runs to the close ends here; any other is cut short.
@@ -196,6 +216,7 @@ enum HTTPExchange {
             case gint(G_IO_ERROR_CONNECTION_CLOSED.rawValue), gint(G_IO_ERROR_BROKEN_PIPE.rawValue):
                 return Failure(reason: "the connection was lost", isCertificate: false)
             case gint(G_IO_ERROR_HOST_NOT_FOUND.rawValue): return Failure(reason: "no such host", isCertificate: false)
+            case gint(G_IO_ERROR_CANCELLED.rawValue): return Failure(reason: "cancelled", isCertificate: false)
             default: break
             }
         }

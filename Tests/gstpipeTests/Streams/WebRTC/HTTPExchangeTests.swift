@@ -45,6 +45,8 @@ struct HTTPExchangeTests {
                 c.sendall(b"HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n0123456789")
             elif target == "/to-close":
                 c.sendall(b"HTTP/1.1 404 Not Found\r\n" + echo + b"\r\nbody to the close")
+            elif target == "/silent":
+                time.sleep(30)
             elif target == "/loop":
                 c.sendall(b"HTTP/1.1 308 Permanent Redirect\r\nLocation: /loop\r\nContent-Length: 0\r\n\r\n")
             else:
@@ -62,7 +64,8 @@ struct HTTPExchangeTests {
     /// `HTTPExchange.sendBlocking` on a thread inside `namespace`; how long it took.
     static func exchange(
         in namespace: NetworkNamespace, _ method: HTTPMethod, _ url: String, body: String = "",
-        headers: @escaping @Sendable (URL) -> [(String, String)] = { _ in [] }
+        headers: @escaping @Sendable (URL) -> [(String, String)] = { _ in [] },
+        cancellable: HTTPExchange.Cancellable = HTTPExchange.Cancellable()
     ) async -> (result: Result<HTTPExchange.Response, HTTPExchange.Failure>, seconds: Double) {
         let path = namespace.path
         return await withCheckedContinuation { continuation in
@@ -82,7 +85,8 @@ struct HTTPExchangeTests {
                 close(descriptor)
                 let start = Date()
                 let result = HTTPExchange.sendBlocking(
-                    method, to: URL(string: url)!, headers: headers, body: Array(body.utf8), timeout: 10)
+                    method, to: URL(string: url)!, headers: headers, body: Array(body.utf8), timeout: 10,
+                    cancellable: cancellable)
                 continuation.resume(returning: (result, Date().timeIntervalSince(start)))
             }.start()
         }
@@ -132,5 +136,19 @@ struct HTTPExchangeTests {
         #expect(await reason("/short") == "the connection was lost before the whole answer came")
         #expect(await reason("/loop") == "more than 5 redirects")
         #expect(await reason("/", port: 8896) == "connection refused")
+        // A server that never answers: cancelled (a run's Ctrl-C) half a second in, the wait ends then, not
+        // at the 10 s timeout.
+        let cancellable = HTTPExchange.Cancellable()
+        Task {
+            try await Task.sleep(for: .milliseconds(500))
+            cancellable.cancel()
+        }
+        let (silent, seconds) = await Self.exchange(
+            in: namespace, .POST, "http://127.0.0.1:8895/silent", cancellable: cancellable)
+        guard case .failure(let failure) = silent else {
+            Issue.record("a silent server answered: \(silent)")
+            return
+        }
+        #expect(failure.reason == "cancelled" && seconds < 3, "\(failure.reason) after \(seconds) s")
     }
 }
