@@ -110,7 +110,8 @@ enum HTTPExchange {
         g_socket_client_set_tls(client, tls ? 1 : 0)
         var error: UnsafeMutablePointer<GError>?
         // An IPv6 address goes in brackets, so that its colons are not read as the port's.
-        let named = host.contains(":") ? "[\(host)]" : host
+        let bare = host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
+        let named = bare.contains(":") ? "[\(bare)]" : bare
         guard
             let connection = g_socket_client_connect_to_host(
                 client, "\(named):\(port)", guint16(port), cancellable, &error)
