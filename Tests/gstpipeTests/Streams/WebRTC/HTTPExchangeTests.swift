@@ -61,6 +61,18 @@ struct HTTPExchangeTests {
             threading.Thread(target=handle, args=(c,), daemon=True).start()
         """#
 
+    /// A namespace, and the server listening on 8895 in it.
+    static func serving() async throws -> (NetworkNamespace, Spawned) {
+        let namespace = try await NetworkNamespace()
+        let server = namespace.run("/usr/bin/python3", ["-c", Self.server, "8895"])
+        guard await namespace.waitForListener(8895) else {
+            server.signal(SIGKILL)
+            throw NetworkNamespace.NamespaceError(
+                message: "the server did not listen: \(await server.finish(timeout: 5).stderr)")
+        }
+        return (namespace, server)
+    }
+
     /// `HTTPExchange.sendBlocking` on a thread inside `namespace`; how long it took.
     static func exchange(
         in namespace: NetworkNamespace, _ method: HTTPMethod, _ url: String, body: String = "",
@@ -94,10 +106,8 @@ struct HTTPExchangeTests {
 
     @Test("A 307 followed with its method, body and headers; a chunked answer read whole without waiting for the close")
     func redirectAndChunks() async throws {
-        let namespace = try await NetworkNamespace()
-        let server = namespace.run("/usr/bin/python3", ["-c", Self.server, "8895"])
+        let (namespace, server) = try await Self.serving()
         defer { server.signal(SIGKILL) }
-        #expect(await namespace.waitForListener(8895))
         let (result, seconds) = await Self.exchange(
             in: namespace, .POST, "http://127.0.0.1:8895/moved", body: "v=0 an offer",
             headers: { url in [("Authorization", "Bearer for \(url.path)")] })
@@ -115,10 +125,8 @@ struct HTTPExchangeTests {
 
     @Test("A body that runs to the close; a status with it; refusals said in a user's words")
     func endsAndFailures() async throws {
-        let namespace = try await NetworkNamespace()
-        let server = namespace.run("/usr/bin/python3", ["-c", Self.server, "8895"])
+        let (namespace, server) = try await Self.serving()
         defer { server.signal(SIGKILL) }
-        #expect(await namespace.waitForListener(8895))
         let response = try await Self.exchange(in: namespace, .DELETE, "http://127.0.0.1:8895/to-close").result.get()
         #expect(response.said == "404 Not Found")
         #expect(String(decoding: response.body, as: UTF8.self) == "body to the close")
