@@ -9,6 +9,8 @@
 #
 #   Benchmarks/framestats-vs-pyav.sh [RUNS] [CLIP]
 #
+# Beneath the table, gstpipe against PyAV run by run: the median of the runs' own ratios and their spread.
+#
 # RUNS defaults to 5. CLIP defaults to a 1080p H.264 clip made once from
 # ../shared/media/moviepy__big_buck_bunny_0_30.webm (300 frames, scaled, x264enc 8 Mbit/s), or from
 # videotestsrc when that file is missing. PYTHON (default ../venv-bench/bin/python, else python3) must
@@ -120,3 +122,11 @@ for name in "${NAMES[@]}"; do
         -v pw="${WALL[pyav]}" -v pc="${CPU[pyav]}" \
         'BEGIN { printf "| %s | %.2f s | %.2f s | %.2fx | %.2fx | %.2fx | %.2fx |\n", n, w, c, w / dw, w / pw, c / dc, c / pc }'
 done
+
+# Each run's own ratio of gstpipe to PyAV (the two ran one after the other in the run, so a load that came and
+# went met both): the median and the spread, to compare two builds on a noisy machine.
+paste -d' ' <(awk '$1 == "gstpipe" { print $2, $3 + $4 }' "$WORK/times") \
+    <(awk '$1 == "pyav" { print $2, $3 + $4 }' "$WORK/times") | awk '{ print $1 / $3, $2 / $4 }' > "$WORK/ratios"
+spread() { sort -g | awk '{ v[NR] = $1 } END { printf "median %.2fx (lowest %.2fx, highest %.2fx)", v[int((NR + 1) / 2)], v[1], v[NR] }'; }
+echo
+echo "gstpipe / PyAV, run by run: wall $(cut -d' ' -f1 "$WORK/ratios" | spread); CPU $(cut -d' ' -f2 "$WORK/ratios" | spread)"
