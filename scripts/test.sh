@@ -52,6 +52,9 @@ webrtc+='|ReverseProxyTests'
 webrtc+='|WebRTCLadderTests|WebRTCBadLinkTests'
 # --reconnect's camera killed and started again three times under a Chromium viewer of webrtc://.
 webrtc+='|WebRTCCameraRestartTests'
+# The WHIP and WHEP clients' HTTP against a socket server in a namespace, its waits timed: beside the command line's
+# children, which hold the concurrency pool's two threads, its wait for the server to listen ran out (30 s).
+webrtc+='|HTTPExchangeTests'
 # Every run goes through scripts/test-guard.py: a run that printed its summary and is still alive a minute
 # later, or that printed nothing for ten minutes, has every thread's stack printed (gdb) and is killed,
 # failing this script with the run's name. A hang costs minutes and leaves its evidence, not CI's 90.
@@ -75,6 +78,6 @@ guarded "$recording" --filter "$recording" "$@"
 guarded "$farm" --filter "$farm" "$@"
 for suite in WebRTCTests WebRTCInputTests WHIPClientTests WebRTCTokenTests WebRTCICEServersTests BrowserCallTests \
     BrowserViewersAudioTests WebRTCDataChannelTests ServerAbuseTests WebRTCGoodbyeTests ReverseProxyTests \
-    ServerLimitsTests WebRTCLadderTests WebRTCBadLinkTests WebRTCCameraRestartTests; do
+    ServerLimitsTests WebRTCLadderTests WebRTCBadLinkTests WebRTCCameraRestartTests HTTPExchangeTests; do
     guarded "$suite" --filter "$suite" "$@"
 done
