@@ -17,12 +17,24 @@ final class NetworkNamespace: Sendable {
         path = "/proc/\(holder.process.processIdentifier)/ns/net"
         let own = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/ns/net")
         // unshare makes the namespace and then runs sleep: wait until the holder is in a namespace of its own.
-        let deadline = Date().addingTimeInterval(10)
+        // The kernel makes and tears down namespaces under shared locks: beside other tests' namespaces going
+        // away on a busy machine, both steps have taken over 10 s, so the waits are long and say which step it was.
+        let started = Date()
+        let deadline = started.addingTimeInterval(60)
         while (try? FileManager.default.destinationOfSymbolicLink(atPath: path)) == own && Date() < deadline {
             try await Task.sleep(for: .milliseconds(20))
         }
-        let up = await run("/usr/sbin/ip", ["link", "set", "lo", "up"]).finish(timeout: 10)
-        guard up.status == 0 else { throw NamespaceError(message: "ip link set lo up: \(up.stderr)") }
+        guard let entered = try? FileManager.default.destinationOfSymbolicLink(atPath: path), entered != own else {
+            throw NamespaceError(
+                message: "unshare -n made no namespace in \(Int(Date().timeIntervalSince(started))) s "
+                    + "(running: \(holder.process.isRunning))")
+        }
+        let up = await run("/usr/sbin/ip", ["link", "set", "lo", "up"]).finish(timeout: 60)
+        guard up.status == 0 else {
+            throw NamespaceError(
+                message: "ip link set lo up: status \(up.status) after \(Int(Date().timeIntervalSince(started))) s "
+                    + "(-1: it did not end) \(up.stderr)")
+        }
     }
 
     /// Starts `executable` inside the namespace: nsenter execs it, so the process is the program
