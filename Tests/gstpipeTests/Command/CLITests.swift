@@ -214,7 +214,7 @@ struct CLITests {
         // Xvfb must not inherit the test's output: it would hold the pipe open after the run.
         xvfb.standardOutput = FileHandle.nullDevice
         xvfb.standardError = FileHandle.nullDevice
-        try xvfb.run()
+        try xvfb.runUnblocked()
         defer {
             // SIGKILL: children of the test process may inherit a mask that blocks SIGTERM.
             kill(xvfb.processIdentifier, SIGKILL)

@@ -313,7 +313,7 @@ struct ReconnectTests {
         let errors = Pipe()
         process.standardError = errors
         process.standardOutput = FileHandle.nullDevice
-        try process.run()
+        try process.runUnblocked()
         let text = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
         let starts = text.matches(of: #/silence_start: ([0-9.]+)/#).compactMap { Double($0.1) }

@@ -20,7 +20,7 @@ final class Spawned: @unchecked Sendable {
         process.standardOutput = outPipe
         process.standardError = errPipe
         process.standardInput = FileHandle.nullDevice
-        try process.run()
+        try process.runUnblocked()
         out = Reader(outPipe.fileHandleForReading)
         err = Reader(errPipe.fileHandleForReading)
     }

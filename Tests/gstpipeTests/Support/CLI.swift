@@ -44,7 +44,7 @@ enum CLI {
         let inputPipe = input.isEmpty ? nil : Pipe()
         if let inputPipe { process.standardInput = inputPipe }
         var pendingInput = input
-        try process.run()
+        try process.runUnblocked()
         let outData = Reader(out.fileHandleForReading)
         let errData = Reader(err.fileHandleForReading)
         let start = Date()
@@ -93,5 +93,20 @@ final class Reader: @unchecked Sendable {
     func text() -> String {
         done.wait()
         return String(decoding: data, as: UTF8.self)
+    }
+}
+
+extension Process {
+    /// Starts the process with no signal blocked, as a shell would. A spawned process inherits its
+    /// spawning thread's signal mask, and the test's threads (the concurrency pool's) block nearly
+    /// every signal: a child, and all it starts, would ignore SIGTERM and SIGINT. The farm's Redis
+    /// and Celery workers then waited out farm/local's 15 s each before SIGKILL.
+    func runUnblocked() throws {
+        var none = sigset_t()
+        sigemptyset(&none)
+        var previous = sigset_t()
+        pthread_sigmask(SIG_SETMASK, &none, &previous)
+        defer { pthread_sigmask(SIG_SETMASK, &previous, nil) }
+        try run()
     }
 }

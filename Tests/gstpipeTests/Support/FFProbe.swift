@@ -49,7 +49,7 @@ func standardOutput(of executable: String, _ arguments: [String]) throws -> Data
     let output = Pipe()
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try process.runUnblocked()
     let data = output.fileHandleForReading.readDataToEndOfFile()
     process.waitUntilExit()
     return data

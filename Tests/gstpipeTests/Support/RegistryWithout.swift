@@ -16,7 +16,7 @@ struct RegistryWithout {
         pkgConfig.arguments = ["pkg-config", "--variable=pluginsdir", "gstreamer-1.0"]
         let pipe = Pipe()
         pkgConfig.standardOutput = pipe
-        try pkgConfig.run()
+        try pkgConfig.runUnblocked()
         pkgConfig.waitUntilExit()
         let pluginsDirectory = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
             .trimmingCharacters(in: .whitespacesAndNewlines)
