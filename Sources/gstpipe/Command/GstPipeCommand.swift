@@ -156,12 +156,7 @@ struct GstPipeCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let options = RunOptions(
-            printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
-            stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate, streams: streams.settings,
-            range: try ranges.request(), noAudio: ranges.noAudio, noVideo: ranges.noVideo,
-            metricsAddress: running.address, eventsFile: running.events,
-            record: try recording.settings())
+        let options = try runOptions()
         if let graph, !["svg", "png", "dot"].contains(URL(fileURLWithPath: graph).pathExtension.lowercased()) {
             throw ValidationError("--graph takes a .svg, .png or .dot file, not \(graph).")
         }
@@ -175,6 +170,16 @@ struct GstPipeCommand: AsyncParsableCommand {
         }
         let status = await PipelineRunner(description: source, options: options).run()
         if status != 0 { throw ExitCode(status) }
+    }
+
+    /// What the options say, for `PipelineRunner`.
+    func runOptions() throws -> RunOptions {
+        RunOptions(
+            printMessages: messages, verbose: verbose, quiet: quiet, eosOnShutdown: !noEOSOnShutdown, graph: graph,
+            stats: stats, crashSafe: crashSafe, preview: preview, autorotate: !noAutorotate, streams: streams.settings,
+            range: try ranges.request(), noAudio: ranges.noAudio, noVideo: ranges.noVideo,
+            metricsAddress: running.address, eventsFile: running.events,
+            record: try recording.settings())
     }
 
     /// Parses and runs, with usage errors exiting 2 as gst-launch-1.0's do (not ArgumentParser's 64).
@@ -221,6 +226,10 @@ struct GstPipeCommand: AsyncParsableCommand {
                 PlanSegments.exitRedacted(error)
             }
             Foundation.exit(0)
+        }
+        if let plain = PlainDescription(arguments) {
+            let runner = PipelineRunner(description: .arguments(plain.description), options: plain.options)
+            Foundation.exit(await runner.run())
         }
         do {
             var command = try parseAsRoot(arguments)
