@@ -4,12 +4,15 @@
 # their own), the "Many machines" article's figures. On one machine the workers share its cores: the
 # farm's figures show its overhead, not a speed-up.
 #   scripts/farm-benchmark.sh [SECONDS [SEGMENT_SECONDS]]   (defaults: 120 s of 640x360, 20 s segments)
+# GSTPIPE=path/to/gstpipe times that binary (the static release build, say); without it, the release build in
+# .build if there is one, else the debug build.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${1:-120}
 segment=${2:-20}
 gstpipe=$PWD/.build/debug/gstpipe
 [ -x .build/release/gstpipe ] && gstpipe=$PWD/.build/release/gstpipe
+[ -n "${GSTPIPE:-}" ] && gstpipe=$(realpath "$GSTPIPE")
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 ffmpeg -hide_banner -nostdin -v error -f lavfi -i testsrc2=size=640x360:rate=25 \
