@@ -73,6 +73,8 @@ void CGStreamerRTSPShim_viewers_client_connected(CGStreamerRTSPShimServer *s, Gs
 
 /// Serves each client from a thread of its own, at the lowest priority (threads.c).
 void CGStreamerRTSPShim_threads_install(CGStreamerRTSPShimServer *s);
+/// Gives the calling client thread back the priority it had (threads.c): called as its client plays.
+void CGStreamerRTSPShim_threads_client_plays(void);
 
 /// Called by shim.c before listening: hands the auth (if any) to the server.
 void CGStreamerRTSPShim_access_install(CGStreamerRTSPShimServer *s);

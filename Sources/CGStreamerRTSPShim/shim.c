@@ -126,6 +126,7 @@ static gboolean play_request(GstRTSPClient *client, GstRTSPContext *context, gpo
     (void)client;
     (void)context;
     CGStreamerRTSPShimServer *s = data;
+    CGStreamerRTSPShim_threads_client_plays();
     // Not on a context server_free is ending (`serving` cleared under the lock first).
     // One request at a time, a second after the last at the soonest: PLAYs meanwhile join the one
     // scheduled, and every client still gets its key frame within a second of playing.

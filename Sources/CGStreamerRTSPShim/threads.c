@@ -67,6 +67,17 @@ static void thread_leave(GstRTSPThreadPool *pool, GstRTSPThread *thread) {
     raised = FALSE;
 }
 
+/// A client that plays is a viewer, not a peer whose request never ends, and its thread also writes
+/// the media sent to it over the RTSP connection (RTP over TCP) whenever the socket was full. At nice 19
+/// among 150 peers parsing endless requests, that thread fell behind, the server dropped the viewer's
+/// packets, and ffmpeg decoded two broken pictures and then none for the rest of the run. Its thread
+/// gets the priority it had back when it plays (it runs in that thread: "play-request").
+void CGStreamerRTSPShim_threads_client_plays(void) {
+    if (!raised) return;
+    (void)setpriority(PRIO_PROCESS, this_thread(), saved_nice);
+    raised = FALSE;
+}
+
 static void shim_thread_pool_class_init(ShimThreadPoolClass *klass) {
     GstRTSPThreadPoolClass *pool_class = GST_RTSP_THREAD_POOL_CLASS(klass);
     pool_class->thread_enter = thread_enter;
