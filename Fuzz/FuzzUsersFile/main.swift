@@ -58,9 +58,9 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
         if let shown = passwords.first(where: { password in
             password.utf8.count >= 8
                 && bytes.ranges(of: Array(password.utf8)).contains { range in
-                    // A space beside a quoted name is the message's own ("both name gstpipe"): a password that
-                    // only adds spaces to such a name shows nothing the name did not.
-                    range.contains { !covered[$0] && bytes[$0] != UInt8(ascii: " ") }
+                    // A space or colon beside a quoted name is the message's own ("both name gstpipe: keep"):
+                    // a password that only adds those to such a name shows nothing the name did not.
+                    range.contains { !covered[$0] && bytes[$0] != UInt8(ascii: " ") && bytes[$0] != UInt8(ascii: ":") }
                 }
         }) {
             fatalError("an error about \(text.debugDescription) shows the password \(shown): \(message)")
