@@ -92,18 +92,20 @@ let package = Package(
         .target(name: "GStreamerLogging", dependencies: ["GStreamer", .product(name: "Logging", package: "swift-log")]),
         // The RTSP server behind `gstpipe ... ! rtsp://HOST:PORT/PATH` (gst-rtsp-server): one shared
         // media pipeline fed from the CLI's pipeline, for any number of clients.
-        .target(
-            name: "CGStreamerRTSPShim", dependencies: ["CGStreamer"],
-            linkerSettings: [
-                .linkedLibrary("gstrtspserver-1.0"), .linkedLibrary("gstrtsp-1.0"), .linkedLibrary("gio-2.0")
-            ]),
+        .target(name: "CGStreamerRTSPShim", dependencies: ["CGStreamer", "CLazyLibraries"]),
+        // gst-rtsp-server, GStreamer's WebRTC and SDP libraries, GIO and libx264, opened on first use rather than
+        // at every start: the modules above declare their functions, this one defines those gstpipe calls.
+        .target(name: "CLazyLibraries", dependencies: ["CGStreamer"]),
         // GIO's TCP and TLS, under the WHIP and WHEP clients' HTTP (`HTTPExchange`).
         .systemLibrary(name: "CGIO", pkgConfig: gstreamerPkgConfig),
-        .target(name: "GStreamerWebRTC", dependencies: ["GStreamer", "CGStreamer", "CGStreamerWebRTC"]),
+        .target(
+            name: "GStreamerWebRTC", dependencies: ["GStreamer", "CGStreamer", "CGStreamerWebRTC", "CLazyLibraries"]),
         .target(
             name: "GStreamerPlay", dependencies: ["GStreamer", "CGStreamer", "CGStreamerPlay", "GstPipeSupport"]),
         .target(name: "MediaIO", dependencies: ["GStreamer", "CGStreamer", "CGStreamerShim", "GstPipeSupport"]),
-        .target(name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264", "GstPipeSupport"]),
+        .target(
+            name: "GstPipeElements", dependencies: ["MediaIO", "GStreamer", "CX264", "CLazyLibraries", "GstPipeSupport"]
+        ),
         // The WebRTC servers (Hummingbird signalling, WHEP viewers, WHIP publishers) the CLI's webrtc://
         // streams run, and MediaIO's way to them (BrowserViewers, BrowserPublisher).
         .target(
@@ -123,7 +125,7 @@ let package = Package(
             name: "gstpipe",
             dependencies: [
                 "GstPipeElements", "MediaIO", "GStreamer", "GStreamerWebRTC", "GstPipeWebRTC", "CGStreamerRTSPShim",
-                "GstPipeSupport", "GstPipeMetrics", "GstPipeParsing", "CGIO",
+                "GstPipeSupport", "GstPipeMetrics", "GstPipeParsing", "CGIO", "CLazyLibraries",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 // The WHIP and WHEP clients' requests and responses, over GIO (`HTTPExchange`).
                 .product(name: "NIOCore", package: "swift-nio"),

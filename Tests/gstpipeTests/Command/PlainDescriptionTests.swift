@@ -46,4 +46,36 @@ struct PlainDescriptionTests {
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result.stdout)\(result.stderr)")
     }
+
+    /// The files the dynamic loader opened for a run (`LD_DEBUG=files`), by name, and the run's status.
+    static func openedLibraries(_ arguments: [String]) throws -> (status: Int32, files: Set<String>) {
+        let result = try CLI.run(arguments, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "LD_DEBUG": "files"])
+        let names = result.stderr.split(separator: "\n").compactMap { line -> String? in
+            guard let range = line.range(of: "file=") else { return nil }
+            let path = line[range.upperBound...].prefix { $0 != " " }
+            return path.split(separator: "/").last.map(String.init)
+        }
+        return (result.status, Set(names))
+    }
+
+    @Test(
+        "A plain run opens none of the libraries only the servers, clients and x264grayenc use; the encoder opens its own"
+    )
+    func serverLibrariesOnDemand() throws {
+        let plain = try Self.openedLibraries(["-q", "noise", "num-buffers=3", "!", "gray", "!", "fakesink"])
+        #expect(plain.status == 0)
+        #expect(plain.files.contains("libgstreamer-1.0.so.0"), "\(plain.files.sorted())")
+        let onDemand = [
+            "libgstrtspserver-1.0.so.0", "libgstrtsp-1.0.so.0", "libgstwebrtc-1.0.so.0", "libgstsdp-1.0.so.0",
+            "libgio-2.0.so.0"
+        ]
+        #expect(plain.files.isDisjoint(with: onDemand), "\(plain.files.sorted())")
+        #expect(!plain.files.contains { $0.hasPrefix("libx264.so") }, "\(plain.files.sorted())")
+        let encoding = try Self.openedLibraries([
+            "-q", "noise", "num-buffers=3", "!", "video/x-raw,format=GRAY8,width=64,height=48", "!", "x264grayenc",
+            "!", "fakesink"
+        ])
+        #expect(encoding.status == 0)
+        #expect(encoding.files.contains { $0.hasPrefix("libx264.so") }, "\(encoding.files.sorted())")
+    }
 }
