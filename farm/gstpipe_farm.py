@@ -11,7 +11,7 @@ import signal
 import socket
 import subprocess
 
-from celery import Celery
+from celery import Celery, bootsteps
 from celery.signals import worker_process_init
 
 QUEUE = "gstpipe"
@@ -41,7 +41,28 @@ def make_app(broker, visibility_timeout):
         worker_hijack_root_logger=False,
     )
     app.task(name=TASK, bind=True)(run_segment)
+    app.steps["worker"].add(PromptHandOut)
     return app
+
+
+class PromptHandOut(bootsteps.StartStopStep):
+    """Wakes the worker's event loop every 50 ms, so that it asks for the next segment as soon as it has one free.
+
+    With late acknowledgement, the worker acknowledges a finished task in a callback its event loop runs after
+    the step that asks Redis for more (BRPOP, once a task slot is free), then sleeps until its next timer
+    (Celery's heartbeat, every 2 s): Redis's MONITOR showed each BRPOP 0.2 to 1.3 s after the acknowledgement
+    before it, always on that 2 s beat, and a one-worker farm lost as much between its segments.
+    """
+
+    requires = {"celery.worker.components:Hub"}
+
+    def start(self, worker):
+        if worker.hub is not None:
+            worker.hub.call_repeatedly(0.05, _nothing)
+
+
+def _nothing():
+    pass
 
 
 def die_with_parent():
