@@ -32,11 +32,11 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // A password as written, long enough to be hidden wherever it stands, and not also in the rest of the URI.
     let written = uri.dropFirst(uri.distance(from: uri.startIndex, to: uri.range(of: "://")!.upperBound))
         .prefix { $0 != "@" }.drop { $0 != ":" }.dropFirst()
-    // The user's name stays in the redacted URI, and may hold the same characters as the password; the password
-    // shows when the redacted URI holds them more often than the name and the rest of the URI do.
-    // (Compared as bytes: Foundation's contains stops at a NUL.)
+    // The user's name stays in the redacted URI with the colon after it, and may hold the same characters as the
+    // password (a password "alice:" of the user alice); the password shows when the redacted URI holds them more
+    // often than the name and its colon do. (Compared as bytes: Foundation's contains stops at a NUL.)
     func occurrences(_ text: some StringProtocol, _ part: Substring) -> Int { text.utf8.ranges(of: part.utf8).count }
-    let name = uri[uri.range(of: "://")!.upperBound...].prefix { $0 != "@" }.prefix { $0 != ":" }
+    let name = uri[uri.range(of: "://")!.upperBound...].prefix { $0 != "@" }.prefix { $0 != ":" } + ":"
     if written.count >= 8, occurrences(bare, written) == 0,
         occurrences(Secrets.redact(uri), written) > occurrences(name, written)
     {
