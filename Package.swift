@@ -95,7 +95,12 @@ let package = Package(
         .target(name: "CGStreamerRTSPShim", dependencies: ["CGStreamer", "CLazyLibraries"]),
         // gst-rtsp-server, GStreamer's WebRTC and SDP libraries, GIO and libx264, opened on first use rather than
         // at every start: the modules above declare their functions, this one defines those gstpipe calls.
-        .target(name: "CLazyLibraries", dependencies: ["CGStreamer"]),
+        // Elsewhere than Linux they are linked as before (lazy.c defines nothing there).
+        .target(
+            name: "CLazyLibraries", dependencies: ["CGStreamer"],
+            linkerSettings: ["gstrtspserver-1.0", "gstrtsp-1.0", "gstsdp-1.0", "gstwebrtc-1.0", "gio-2.0", "x264"].map {
+                .linkedLibrary($0, .when(platforms: [.macOS]))
+            }),
         // GIO's TCP and TLS, under the WHIP and WHEP clients' HTTP (`HTTPExchange`).
         .systemLibrary(name: "CGIO", pkgConfig: gstreamerPkgConfig),
         .target(

@@ -164,6 +164,9 @@ class Job:
         if self.audio_process is not None and self.audio_process.poll() is None:
             self.audio_process.kill()
             self.audio_process.wait()
+        # A job that stopped early (no worker, a failed segment) leaves no part of its audio in --shared-dir.
+        if self.audio_process is not None and os.path.exists(self.audio_temporary):
+            os.unlink(self.audio_temporary)
 
     def finish_audio(self):
         """Waits for the audio; renames it into place. False (the reason printed) when it failed."""

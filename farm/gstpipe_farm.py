@@ -50,7 +50,7 @@ class PromptHandOut(bootsteps.StartStopStep):
 
     With late acknowledgement, the worker acknowledges a finished task in a callback its event loop runs after
     the step that asks Redis for more (BRPOP, once a task slot is free), then sleeps until its next timer
-    (Celery's heartbeat, every 2 s): Redis's MONITOR showed each BRPOP 0.2 to 1.3 s after the acknowledgement
+    (Celery's heartbeat, every 2 s): Redis's MONITOR showed each BRPOP 0.2 to 1.6 s after the acknowledgement
     before it, always on that 2 s beat, and a one-worker farm lost as much between its segments.
     """
 

@@ -1,7 +1,7 @@
 // The functions gstpipe calls in the libraries only its servers, clients and encoder need, each opening its
 // library on first call. Linked at start-up, those libraries (and GIO, libmount, libselinux and libblkid, which
-// they bring) cost every run about 1.2 ms of a 20 ms start, most of it the dynamic loader's symbol lookups
-// for their relocations, and each later lookup searched them too.
+// they bring) cost every run about 1.2 ms of a 20 ms start on Linux, most of it the dynamic loader's symbol
+// lookups for their relocations, and each later lookup searched them too.
 //
 // Each definition is hidden: it satisfies gstpipe's own calls and is never exported, so the library's own calls,
 // and those of a plugin that links it (x264enc, webrtcbin), go to the library as usual. A call to one of these
@@ -23,6 +23,9 @@
 #include <unistd.h>
 #include <x264.h>
 
+// On Linux only: elsewhere Package.swift links the libraries as before, and this file defines nothing.
+#ifdef __linux__
+
 #define LAZY_STRING(x) #x
 #define LAZY_NAME(x) LAZY_STRING(x)
 
@@ -32,40 +35,41 @@ static const struct {
     const char *soname;
     const char *package;
 } libraries[LIBRARY_COUNT] = {
-#ifdef __APPLE__
-    [RTSP_SERVER] = {"libgstrtspserver-1.0.0.dylib", "gst-rtsp-server"},
-    [RTSP] = {"libgstrtsp-1.0.0.dylib", "gst-plugins-base"},
-    [SDP] = {"libgstsdp-1.0.0.dylib", "gst-plugins-base"},
-    [WEBRTC] = {"libgstwebrtc-1.0.0.dylib", "gst-plugins-bad"},
-    [GIO] = {"libgio-2.0.0.dylib", "glib"},
-    [X264] = {"libx264." LAZY_NAME(X264_BUILD) ".dylib", "x264"},
-#else
     [RTSP_SERVER] = {"libgstrtspserver-1.0.so.0", "libgstrtspserver-1.0-0"},
     [RTSP] = {"libgstrtsp-1.0.so.0", "libgstreamer-plugins-base1.0-0"},
     [SDP] = {"libgstsdp-1.0.so.0", "libgstreamer-plugins-base1.0-0"},
     [WEBRTC] = {"libgstwebrtc-1.0.so.0", "libgstreamer-plugins-bad1.0-0"},
     [GIO] = {"libgio-2.0.so.0", "libglib2.0-0"},
     [X264] = {"libx264.so." LAZY_NAME(X264_BUILD), "libx264-" LAZY_NAME(X264_BUILD)},
-#endif
 };
 
 static void *handles[LIBRARY_COUNT];
 
-// The function `name` of `library`, opened now if it is not yet; `cache` keeps it for the next call. Two threads
-// may both look it up at once: dlopen counts the second opening and dlsym finds the same address. A library or
-// function that is missing ends the process as the dynamic loader would have at start-up, with what to install.
+// `library`, opened now if it is not yet; NULL with what is wrong in `message` when it cannot be. Two threads may
+// both open it at once: dlopen counts the second opening and returns the same handle.
+static void *open_library(int library, char *message, size_t size) {
+    void *handle = __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE);
+    if (handle) return handle;
+    handle = dlopen(libraries[library].soname, RTLD_NOW | RTLD_GLOBAL);
+    if (!handle) {
+        snprintf(message, size, "cannot open %s (%s): install %s", libraries[library].soname, dlerror(),
+            libraries[library].package);
+        return NULL;
+    }
+    __atomic_store_n(&handles[library], handle, __ATOMIC_RELEASE);
+    return handle;
+}
+
+// The function `name` of `library`; `cache` keeps it for the next call. A library or function that is missing
+// ends the process as the dynamic loader would have at start-up, saying what to install.
 static void *lazy_function(int library, const char *name, void **cache) {
     void *function = __atomic_load_n(cache, __ATOMIC_ACQUIRE);
     if (function) return function;
-    void *handle = __atomic_load_n(&handles[library], __ATOMIC_ACQUIRE);
+    char message[512];
+    void *handle = open_library(library, message, sizeof message);
     if (!handle) {
-        handle = dlopen(libraries[library].soname, RTLD_NOW | RTLD_GLOBAL);
-        if (!handle) {
-            fprintf(stderr, "ERROR: cannot open %s, which %s is in: %s. Install %s.\n", libraries[library].soname,
-                name, dlerror(), libraries[library].package);
-            _exit(127);
-        }
-        __atomic_store_n(&handles[library], handle, __ATOMIC_RELEASE);
+        fprintf(stderr, "ERROR: %s, which has %s.\n", message, name);
+        _exit(127);
     }
     function = dlsym(handle, name);
     if (!function) {
@@ -75,6 +79,11 @@ static void *lazy_function(int library, const char *name, void **cache) {
     }
     __atomic_store_n(cache, function, __ATOMIC_RELEASE);
     return function;
+}
+
+const char *CLazyLibraries_x264Missing(void) {
+    static _Thread_local char message[512];
+    return open_library(X264, message, sizeof message) ? NULL : message;
 }
 
 #define LAZY(library, result, name, parameters, arguments)                                                     \
@@ -247,3 +256,9 @@ LAZY(X264, int, x264_param_default_preset,
     (x264_param_t *param, const char *preset, const char *tune),
     (param, preset, tune))
 LAZY_VOID(X264, x264_picture_init, (x264_picture_t *pic), (pic))
+
+#else
+
+const char *CLazyLibraries_x264Missing(void) { return NULL; }
+
+#endif

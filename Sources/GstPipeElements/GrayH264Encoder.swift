@@ -1,3 +1,4 @@
+import CLazyLibraries
 import CX264
 import GStreamer
 import GstPipeSupport
@@ -95,6 +96,9 @@ public final class GrayH264Encoder: ElementImplementation {
     ///   fails.
     public func initialize() throws {
         guard let element else { throw GStreamerError(kind: .stateChange, message: "the x264grayenc element is gone") }
+        if let missing = CLazyLibraries_x264Missing() {
+            throw GStreamerError(kind: .stateChange, message: "\(element.name): \(String(cString: missing))")
+        }
         var param = x264_param_t()
         let preset = element.properties.string("speed-preset") ?? "medium"
         guard x264_param_default_preset(&param, preset, nil) == 0 else {

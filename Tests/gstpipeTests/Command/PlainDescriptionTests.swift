@@ -47,11 +47,16 @@ struct PlainDescriptionTests {
         #expect(result.stdout.isEmpty && result.stderr.isEmpty, "\(result.stdout)\(result.stderr)")
     }
 
-    /// The files the dynamic loader opened for a run (`LD_DEBUG=files`), by name, and the run's status.
+    /// The files the dynamic loader opened for a run (`LD_DEBUG=files`), by name, and the run's status. Only
+    /// gstpipe's own lines count: a stale registry has GStreamer start gst-plugin-scanner, which loads every
+    /// plugin's libraries and writes to the same stderr. Each line starts with its process's id, and gstpipe's
+    /// are the first.
     static func openedLibraries(_ arguments: [String]) throws -> (status: Int32, files: Set<String>) {
         let result = try CLI.run(arguments, environment: ["DISPLAY": nil, "WAYLAND_DISPLAY": nil, "LD_DEBUG": "files"])
-        let names = result.stderr.split(separator: "\n").compactMap { line -> String? in
-            guard let range = line.range(of: "file=") else { return nil }
+        let lines = result.stderr.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        let process = lines.first { $0.first?.isNumber == true }?.prefix { $0 != ":" }
+        let names = lines.compactMap { line -> String? in
+            guard let process, line.hasPrefix(process + ":"), let range = line.range(of: "file=") else { return nil }
             let path = line[range.upperBound...].prefix { $0 != " " }
             return path.split(separator: "/").last.map(String.init)
         }
