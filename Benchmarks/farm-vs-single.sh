@@ -49,6 +49,9 @@ ffmpeg -hide_banner -nostdin -v error -f lavfi -i testsrc2=size=640x360:rate=25 
 python3 - "$PAIRS" "$SEGMENT" "$WORKERS" "$GSTPIPE" "$WORK" "$SECONDS_OF_INPUT" <<'CODE'
 import os, re, statistics, subprocess, sys, time
 
+sys.path.insert(0, "Benchmarks")  # The scripts run from the repository's root.
+from pair_stats import spread  # noqa: E402
+
 pairs, segment, workers, gstpipe, work, seconds = sys.argv[1:]
 pairs, workers = int(pairs), int(workers)
 source = os.path.join(work, "in.mp4")
@@ -87,13 +90,6 @@ for _ in range(pairs):
     everything, run = farm()
     in_all.append(everything)
     runs.append(run)
-
-def spread(values):
-    values = sorted(values)
-    if len(values) < 4:
-        return f"{values[0]:.2f}-{values[-1]:.2f}"
-    low, _, high = statistics.quantiles(values, n=4)
-    return f"quartiles {low:.2f}-{high:.2f}, all {values[0]:.2f}-{values[-1]:.2f}"
 
 print(f"farm-vs-single: {pairs} interleaved pairs, {seconds} s of 640x360 with audio, {segment} s segments, "
       f"{workers} worker(s), {os.cpu_count()} cores, {gstpipe}")

@@ -69,6 +69,9 @@ cc -O2 -o "$WORK/measure" "$WORK/measure.c"
 python3 - "$PAIRS" "$GSTPIPE" "$WORK/measure" <<'CODE'
 import statistics, subprocess, sys
 
+sys.path.insert(0, "Benchmarks")  # The scripts run from the repository's root.
+from pair_stats import spread  # noqa: E402
+
 pairs, gstpipe, measure = int(sys.argv[1]), sys.argv[2], sys.argv[3]
 commands = {
     "gst-launch-1.0": ["gst-launch-1.0", "-q", "videotestsrc", "num-buffers=1", "!", "fakesink"],
@@ -94,13 +97,6 @@ for _ in range(pairs):
         times[name].append(wall)
         cpus[name].append(cpu)
         peaks[name].append(peak)
-
-def spread(values):
-    values = sorted(values)
-    if len(values) < 4:
-        return f"{values[0]:.2f}-{values[-1]:.2f}"
-    low, _, high = statistics.quantiles(values, n=4)
-    return f"quartiles {low:.2f}-{high:.2f}, all {values[0]:.2f}-{values[-1]:.2f}"
 
 a, b = "gst-launch-1.0", "gstpipe"
 time_ratios = [y / x for x, y in zip(times[a], times[b])]
