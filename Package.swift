@@ -139,6 +139,13 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types")
+            ],
+            // The toolchain's static-stdlib link exports every symbol of the executable's own objects (26,000
+            // here); the loader then reads that table at start (it is searched first for every library's
+            // symbols) and the Swift runtime's back-tracer scans it whole with `dladdr`. Nothing looks a symbol
+            // of gstpipe up by name. Release builds only: the sanitizers' builds keep the toolchain's defaults.
+            linkerSettings: [
+                .unsafeFlags(["-Xlinker", "--no-export-dynamic"], .when(platforms: [.linux], configuration: .release))
             ]
         ),
         .executableTarget(

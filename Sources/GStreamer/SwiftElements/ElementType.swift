@@ -190,9 +190,25 @@ public enum ElementType {
     /// The GType name of the element type `name`: GStreamer names instances after the type, minus "Gst"
     /// (GstGray makes gray0, gray1, ...); `my-gray` and `my_gray` both make GstMyGray.
     private static func typeName(of name: String) -> String {
-        "Gst"
-            + name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
-            .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        // An ASCII name (as names are) by its bytes: the same result without Unicode's letter tables,
+        // which cost more at start-up than the registration.
+        guard name.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return "Gst"
+                + name.split(whereSeparator: { !$0.isLetter && !$0.isNumber })
+                .map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        }
+        var result = Array("Gst".utf8)
+        var startsWord = true
+        for byte in name.utf8 {
+            let isLetter = (0x61...0x7A).contains(byte | 0x20)
+            guard isLetter || (0x30...0x39).contains(byte) else {
+                startsWord = true
+                continue
+            }
+            result.append(startsWord && isLetter ? byte & ~0x20 : byte)
+            startsWord = false
+        }
+        return String(decoding: result, as: UTF8.self)
     }
 
     /// Throws, naming the element and the property, when a property spec is one GLib would refuse or two

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import GstPipeElements
 import GstPipeParsing
+import GstPipeSupport
 import MediaIO
 
 /// `gstpipe`: runs a gst-launch-1.0 description in which Swift elements (`noise`, `gray`) stand like
@@ -188,7 +189,7 @@ struct GstPipeCommand: AsyncParsableCommand {
         // gst-launch-1.0), so the subcommand is picked out by hand.
         let arguments = Array(CommandLine.arguments.dropFirst())
         // Before anything is printed: a password in an argument may come back in any message.
-        Secrets.registerStartup(arguments: arguments, environment: ProcessInfo.processInfo.environment)
+        Secrets.registerStartup(arguments: arguments, environment: ProcessEnvironment.variables(prefixed: "GSTPIPE_"))
         if arguments.first == "inspect" {
             do {
                 var inspect = try Inspect.parseAsRoot(Array(arguments.dropFirst()))

@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeSupport
 
 /// VP8 and VP9 with an alpha channel (WebM's AlphaMode), which gstpipe decodes without the alpha.
 ///
@@ -16,7 +17,7 @@ enum AlphaVideo {
     /// for them in that variable is kept.
     static func decodeWithoutAlpha() {
         let variable = "GST_PLUGIN_FEATURE_RANK"
-        let current = ProcessInfo.processInfo.environment[variable] ?? ""
+        let current = ProcessEnvironment.value(variable) ?? ""
         let unset = decoders.filter { !current.contains($0) }
         guard !unset.isEmpty else { return }
         let ranks = ([current].filter { !$0.isEmpty } + unset.map { "\($0):NONE" }).joined(separator: ",")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import GstPipeSupport
 import MediaIO
 
 /// Where `autovideosink` shows video: a window when there is a display, else GStreamer's colour
@@ -9,12 +10,11 @@ enum Preview: String, CaseIterable, ExpressibleByArgument {
     case window, terminal, none
 
     static var hasDisplay: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        return !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty
+        !(ProcessEnvironment.value("DISPLAY") ?? "").isEmpty || !(ProcessEnvironment.value("WAYLAND_DISPLAY") ?? "").isEmpty
     }
 
     static var hasTerminal: Bool {
-        let term = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        let term = ProcessEnvironment.value("TERM") ?? ""
         return isatty(STDOUT_FILENO) == 1 && !term.isEmpty && term != "dumb"
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import GstPipeSupport
 import MediaIO
 
 /// Where `autoaudiosink` plays: the machine's sound server or card when it has one, else nowhere,
@@ -15,9 +16,8 @@ enum SoundOutput {
     /// A PulseAudio server (or PipeWire's, which answers on the same socket): named by PULSE_SERVER,
     /// or listening where libpulse looks by default, the user's runtime folder or the system one.
     static var hasSoundServer: Bool {
-        let environment = ProcessInfo.processInfo.environment
-        if !(environment["PULSE_SERVER"] ?? "").isEmpty { return true }
-        let runtime = environment["XDG_RUNTIME_DIR"].flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
+        if !(ProcessEnvironment.value("PULSE_SERVER") ?? "").isEmpty { return true }
+        let runtime = ProcessEnvironment.value("XDG_RUNTIME_DIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
         return ["\(runtime)/pulse/native", "/run/pulse/native", "/var/run/pulse/native"]
             .contains { FileManager.default.fileExists(atPath: $0) }
     }

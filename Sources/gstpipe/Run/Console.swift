@@ -36,9 +36,9 @@ func writeStandardOutput(_ text: String) {
 /// creates as it starts) as GStreamer would have written them. Call it before GStreamer starts: a
 /// `%p` or `%r` in `GST_DEBUG_FILE` is expanded here, once, and the expanded name put back in the
 /// environment, so that GStreamer and this writer use the same file.
-func redactGStreamerLog(environment: [String: String] = ProcessInfo.processInfo.environment) {
+func redactGStreamerLog(debugFile: String? = ProcessEnvironment.value("GST_DEBUG_FILE")) {
     var descriptor = STDERR_FILENO
-    if let name = environment["GST_DEBUG_FILE"], !name.isEmpty, name != "-" {
+    if let name = debugFile, !name.isEmpty, name != "-" {
         let path = expandDebugFileName(name)
         if path != name { setenv("GST_DEBUG_FILE", path, 1) }
         let file = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
