@@ -10,7 +10,7 @@ enum Preview: String, CaseIterable, ExpressibleByArgument {
     case window, terminal, none
 
     static var hasDisplay: Bool {
-        !(ProcessEnvironment.value("DISPLAY") ?? "").isEmpty || !(ProcessEnvironment.value("WAYLAND_DISPLAY") ?? "").isEmpty
+        ["DISPLAY", "WAYLAND_DISPLAY"].contains { !(ProcessEnvironment.value($0) ?? "").isEmpty }
     }
 
     static var hasTerminal: Bool {

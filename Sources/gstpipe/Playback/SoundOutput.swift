@@ -17,7 +17,8 @@ enum SoundOutput {
     /// or listening where libpulse looks by default, the user's runtime folder or the system one.
     static var hasSoundServer: Bool {
         if !(ProcessEnvironment.value("PULSE_SERVER") ?? "").isEmpty { return true }
-        let runtime = ProcessEnvironment.value("XDG_RUNTIME_DIR").flatMap { $0.isEmpty ? nil : $0 } ?? "/run/user/\(getuid())"
+        let folder = ProcessEnvironment.value("XDG_RUNTIME_DIR") ?? ""
+        let runtime = folder.isEmpty ? "/run/user/\(getuid())" : folder
         return ["\(runtime)/pulse/native", "/run/pulse/native", "/var/run/pulse/native"]
             .contains { FileManager.default.fileExists(atPath: $0) }
     }
