@@ -81,7 +81,10 @@ package struct OutputScheme: Sendable {
             }
             return schemes.contains(scheme)
         case .fileExtension(let fileExtension):
-            return !TokenReader.isURI(token) && URL(fileURLWithPath: token).pathExtension.lowercased() == fileExtension
+            // Most tokens are element names: Foundation's URL (which parses, and asks the file system whether
+            // the path is a folder) only for a token that holds the extension at all.
+            return !TokenReader.isURI(token) && ByteSearch.contains(".\(fileExtension)", in: token.lowercased())
+                && URL(fileURLWithPath: token).pathExtension.lowercased() == fileExtension
         }
     }
 }

@@ -153,23 +153,7 @@ package enum Secrets {
         // Looked for as UTF-8 bytes: a pattern matching a word means its bytes are in the text, whatever
         // follows them (a combining mark makes another Character, and Foundation's search stops at a NUL).
         init(in text: String) {
-            // A loop over the bytes: the generic `firstRange(of:)` cost more, at each start, than the search.
-            func holds(_ word: String, in text: String) -> Bool {
-                var text = text
-                var word = word
-                return text.withUTF8 { text in
-                    word.withUTF8 { word in
-                        guard !word.isEmpty else { return true }
-                        guard word.count <= text.count else { return false }
-                        for start in 0...(text.count - word.count) {
-                            var offset = 0
-                            while offset < word.count && text[start + offset] == word[offset] { offset += 1 }
-                            if offset == word.count { return true }
-                        }
-                        return false
-                    }
-                }
-            }
+            func holds(_ word: String, in text: String) -> Bool { ByteSearch.contains(word, in: text) }
             userInfo = holds("://", in: text)
             bearer = holds("Bearer", in: text)
             option = holds("=", in: text)

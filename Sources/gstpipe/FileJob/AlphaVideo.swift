@@ -1,5 +1,6 @@
 import Foundation
 import GStreamer
+import GstPipeParsing
 import GstPipeSupport
 
 /// VP8 and VP9 with an alpha channel (WebM's AlphaMode), which gstpipe decodes without the alpha.
@@ -18,7 +19,7 @@ enum AlphaVideo {
     static func decodeWithoutAlpha() {
         let variable = "GST_PLUGIN_FEATURE_RANK"
         let current = ProcessEnvironment.value(variable) ?? ""
-        let unset = decoders.filter { !current.contains($0) }
+        let unset = decoders.filter { !ByteSearch.contains($0, in: current) }
         guard !unset.isEmpty else { return }
         let ranks = ([current].filter { !$0.isEmpty } + unset.map { "\($0):NONE" }).joined(separator: ",")
         setenv(variable, ranks, 1)

@@ -78,6 +78,13 @@ struct PipelineRunner {
         }
     }()
 
+    /// The run goes on, from its first `await`, on Swift concurrency's threads, which libdispatch starts when
+    /// the first task is queued (a worker, then a manager and a monitor: about 0.4 ms). A task queued now
+    /// has them started on another core while this one starts GStreamer (`startFailure`, 8 ms).
+    static func startConcurrencyThreads() {
+        Task.detached {}
+    }
+
     func run() async -> Int32 {
         var job: FileJob
         let pipeline: Pipeline
