@@ -20,11 +20,11 @@ package enum ProcessEnvironment {
     /// characters: `GSTPIPE_` is ASCII).
     package static func variables(prefixed prefix: String) -> [String: String] {
         var found: [String: String] = [:]
-        let prefixBytes = Array(prefix.utf8)
+        let prefixLength = prefix.utf8.count
         guard var entry = environmentEntries() else { return found }
         while let pair = entry.pointee {
             defer { entry += 1 }
-            guard strncmp(pair, prefix, prefixBytes.count) == 0, let equals = strchr(pair, 0x3D) else { continue }
+            guard strncmp(pair, prefix, prefixLength) == 0, let equals = strchr(pair, 0x3D) else { continue }
             let nameLength = equals - pair
             let name = pair.withMemoryRebound(to: UInt8.self, capacity: nameLength) {
                 String(decoding: UnsafeBufferPointer(start: $0, count: nameLength), as: UTF8.self)

@@ -229,17 +229,13 @@ struct GstPipeCommand: AsyncParsableCommand {
             Foundation.exit(0)
         }
         if let plain = PlainDescription(arguments) {
-            PipelineRunner.startConcurrencyThreads()
             _ = PipelineRunner.startFailure
             let runner = PipelineRunner(description: .arguments(plain.description), options: plain.options)
             Foundation.exit(await runner.run())
         }
         do {
             var command = try parseAsRoot(arguments)
-            if command is GstPipeCommand {
-                PipelineRunner.startConcurrencyThreads()
-                _ = PipelineRunner.startFailure
-            }
+            if command is GstPipeCommand { _ = PipelineRunner.startFailure }
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {

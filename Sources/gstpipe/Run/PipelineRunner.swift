@@ -65,7 +65,12 @@ struct PipelineRunner {
     /// thread: the registry GStreamer reads is about 2 MB of small allocations, which glibc serves there
     /// from the main arena, grown in large steps, but on a worker thread from an arena of its own, grown a
     /// page at a time with an `mprotect` each (570 of them; the start took 21.5 ms before, 19.4 after).
+    ///
+    /// The run goes on, from its first `await`, on Swift concurrency's threads, which libdispatch starts when
+    /// the first task is queued (a worker, then a manager and a monitor: about 0.4 ms). A task queued first
+    /// has them started on another core while this one starts GStreamer (8 ms).
     static let startFailure: Int32? = {
+        Task.detached {}
         AlphaVideo.decodeWithoutAlpha()
         // After the line above (read as GStreamer starts), before anything GStreamer logs.
         redactGStreamerLog()
@@ -77,13 +82,6 @@ struct PipelineRunner {
             return ExitStatus.runtimeError
         }
     }()
-
-    /// The run goes on, from its first `await`, on Swift concurrency's threads, which libdispatch starts when
-    /// the first task is queued (a worker, then a manager and a monitor: about 0.4 ms). A task queued now
-    /// has them started on another core while this one starts GStreamer (`startFailure`, 8 ms).
-    static func startConcurrencyThreads() {
-        Task.detached {}
-    }
 
     func run() async -> Int32 {
         var job: FileJob
