@@ -25,6 +25,7 @@ typedef struct {
     GstElement *payloader;  // owned
     GstCaps *caps;        // owned: the caps last set on the appsrc
     gboolean waiting_for_key;
+    gboolean started;     // the appsrc has asked for data: it is PLAYING with its base time
     gboolean finished;    // end of stream left the payloader
 } Feed;
 
@@ -32,6 +33,7 @@ typedef struct {
 static void feed_free(gpointer data) {
     Feed *feed = data;
     g_signal_handlers_disconnect_by_data(feed->media, feed->server);
+    g_signal_handlers_disconnect_by_data(feed->appsrc, feed->server);
     g_object_unref(feed->media);
     GstPad *pad = gst_element_get_static_pad(feed->payloader, "src");
     gst_pad_remove_probe(pad, feed->probe);
@@ -72,6 +74,29 @@ static GstPadProbeReturn payloader_event(GstPad *pad, GstPadProbeInfo *info, gpo
     return GST_PAD_PROBE_OK;
 }
 
+/// The appsrc stamps each buffer as it is pushed with the clock's time less its base time. Going to
+/// PLAYING, the media pipeline gives every element its clock first and each its base time only as that
+/// element's turn comes, several milliseconds later on a loaded machine: a buffer pushed in between was
+/// stamped with the whole clock time (hours of uptime), and the RTP sink, which keeps to the clock,
+/// waited for that time with every later buffer behind it. Every client of the media then received
+/// nothing, while the rest of the server ran on. So nothing is pushed until the appsrc first asks for
+/// data: its streaming thread runs only once the appsrc is PLAYING, after its base time was set. The
+/// client's key frame is asked for then.
+static void feed_needs_data(GstAppSrc *appsrc, guint length, gpointer data) {
+    (void)length;
+    CGStreamerRTSPShimServer *s = data;
+    gboolean first = FALSE;
+    pthread_mutex_lock(&s->lock);
+    for (guint i = 0; i < s->feeds->len; i++) {
+        Feed *feed = g_ptr_array_index(s->feeds, i);
+        if ((GstAppSrc *)feed->appsrc != appsrc || feed->started) continue;
+        feed->started = TRUE;
+        first = feed->waiting_for_key && s->serving;
+    }
+    pthread_mutex_unlock(&s->lock);
+    if (first) request_key_frame(s);
+}
+
 static void media_unprepared(GstRTSPMedia *media, gpointer data) {
     CGStreamerRTSPShimServer *s = data;
     pthread_mutex_lock(&s->lock);
@@ -101,6 +126,7 @@ static void media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, g
                                     CGStreamerRTSPShim_server_ref(s), CGStreamerRTSPShim_server_unref);
     gst_object_unref(pad);
     CGStreamerRTSPShim_connect(media, "unprepared", G_CALLBACK(media_unprepared), s);
+    CGStreamerRTSPShim_connect(appsrc, "need-data", G_CALLBACK(feed_needs_data), s);
     feed->media = g_object_ref(media);
     feed->server = s;
     feed->appsrc = appsrc;
@@ -117,7 +143,6 @@ static void media_configure(GstRTSPMediaFactory *factory, GstRTSPMedia *media, g
     gboolean ended = s->ended;
     pthread_mutex_unlock(&s->lock);
     if (ended) gst_app_src_end_of_stream(GST_APP_SRC(appsrc));
-    else request_key_frame(s);
 }
 
 /// A client that starts playing a shared media already running asks for a key frame too, a moment
@@ -163,7 +188,7 @@ static GstFlowReturn new_sample(GstAppSink *sink, gpointer data) {
     pthread_mutex_lock(&s->lock);
     for (guint i = 0; i < s->feeds->len; i++) {
         Feed *feed = g_ptr_array_index(s->feeds, i);
-        if (feed->waiting_for_key && !key) continue;
+        if (!feed->started || (feed->waiting_for_key && !key)) continue;
         feed->waiting_for_key = FALSE;
         if (caps && (!feed->caps || !gst_caps_is_equal(caps, feed->caps))) {
             gst_caps_replace(&feed->caps, caps);
