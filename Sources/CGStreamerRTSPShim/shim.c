@@ -5,8 +5,9 @@
 
 // What a media pipeline runs: the appsrc fed below, and a payloader the server finds as pay0.
 // is-live with do-timestamp: each buffer gets the media pipeline's running time as it is pushed
-// (see feed_needs_data), so a media made for a late client starts at its own zero. Never blocking, dropping the
-// oldest when full: a stalled media pipeline must not hold back the producer or the other clients.
+// (see feed_needs_data), so a media made for a late client starts at its own zero. Never blocking,
+// dropping the oldest when full: a stalled media pipeline must not hold back the producer or the
+// other clients.
 static const char *const launch =
     "( appsrc name=gstpipe-rtsp-source is-live=true format=time do-timestamp=true block=false "
     "leaky-type=downstream max-buffers=120 ! rtph264pay name=pay0 pt=96 config-interval=-1 "
