@@ -4,11 +4,15 @@ import CGStreamerShim
 /// Process-wide GStreamer set-up.
 public enum GStreamer {
     private static let initialization: Result<Void, GStreamerError> = {
+        let first = gst_is_initialized() == 0
         var error: UnsafeMutablePointer<GError>?
         if gst_init_check(nil, nil, &error) == 0 {
             let failure = GStreamerError(taking: error, kind: .core, source: nil)
             return .failure(failure)
         }
+        // Before a pipeline's thread can log (see DefaultWriter); in a host that initialized GStreamer
+        // itself (a plugin's), only once a handler needs it.
+        if first { DefaultWriter.takeOver() }
         return .success(())
     }()
 

@@ -31,7 +31,7 @@ public enum DebugLog {
             return current != nil
         }
         guard !installed else { return }
-        gst_debug_remove_log_function(gst_debug_log_default)
+        DefaultWriter.set(on: false)
         gst_debug_add_log_function(logLine, nil, nil)
     }
 
@@ -43,5 +43,36 @@ public enum DebugLog {
         let string = String(cString: text)
         g_free(text)
         DebugLog.handler.withLock { $0 }?(string)
+    }
+}
+
+/// GStreamer's own writer, behind a switch. GStreamer walks its list of log functions without a lock,
+/// and taking a function out frees its entry at once: a thread logging at that moment read the freed
+/// entry and called whatever its bytes then held (a test's crash, while GST_STATES logged every state
+/// change on other threads). So functions are only ever added: GStreamer's own writer is taken out once,
+/// as GStreamer is initialized and before any thread of a pipeline logs, and this function, which calls
+/// it while the switch is on, goes in its place.
+enum DefaultWriter {
+    private static let state = Locked<(replaced: Bool, on: Bool)>((replaced: false, on: true))
+
+    /// Puts this writer in GStreamer's own's place, if not yet done.
+    static func takeOver() {
+        state.withLock { state in
+            guard !state.replaced else { return }
+            state.replaced = true
+            gst_debug_add_log_function(write, nil, nil)
+            gst_debug_remove_log_function(gst_debug_log_default)
+        }
+    }
+
+    /// Lets GStreamer's own writer print, or stops it.
+    static func set(on: Bool) {
+        takeOver()
+        state.withLock { $0.on = on }
+    }
+
+    private static let write: GstLogFunction = { category, level, file, function, line, object, message, _ in
+        guard DefaultWriter.state.withLock({ $0.on }) else { return }
+        gst_debug_log_default(category, level, file, function, line, object, message, nil)
     }
 }

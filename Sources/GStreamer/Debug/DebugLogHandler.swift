@@ -25,62 +25,79 @@ public struct DebugMessage: Sendable, Equatable {
 /// A handler of GStreamer's debug log (``DebugLog/addHandler(removingDefaultWriter:_:)``): it gets every line
 /// any category logs at or below that category's threshold until it is removed.
 public final class DebugLogHandler: Sendable {
-    // What GStreamer's log function gets as its user data. GStreamer may still be calling the function on
-    // another thread when it is removed, so a box is never freed: removal empties it (letting go of what the
-    // handler holds), and `all` keeps every box reachable for the life of the process.
-    final class Box: Sendable {
-        let handler: Locked<(@Sendable (DebugMessage) -> Void)?>
+    /// What one installed handler is: its closure, whether it took GStreamer's own writer out, and
+    /// whose it is (the ``DebugLogHandler`` that removes it).
+    struct Installed: Sendable {
+        let handler: @Sendable (DebugMessage) -> Void
         let removedDefaultWriter: Bool
-        init(_ handler: @escaping @Sendable (DebugMessage) -> Void, removedDefaultWriter: Bool) {
-            self.handler = Locked(handler)
-            self.removedDefaultWriter = removedDefaultWriter
-        }
+        let owner: UInt64
     }
 
-    private static let all = Locked<[Box]>([])
+    // What GStreamer's log function gets as its user data. A function is never taken out of GStreamer's
+    // list (see DefaultWriter): removal empties its box, which the next handler added takes over, and
+    // `all` keeps every box reachable for the life of the process.
+    final class Box: Sendable {
+        let installed = Locked<Installed?>(nil)
+    }
+
+    // Every box, and the last owner number given.
+    private static let all = Locked<(boxes: [Box], owners: UInt64)>((boxes: [], owners: 0))
     private let box: Box
+    private let owner: UInt64
 
-    init(_ box: Box) { self.box = box }
+    private init(_ box: Box, owner: UInt64) {
+        self.box = box
+        self.owner = owner
+    }
 
-    /// Stops the calls: GStreamer no longer calls the handler, and what it captured is released. Brings
+    /// Stops the calls: the handler is no longer called, and what it captured is released. Brings
     /// back GStreamer's own writer if this handler took it out and no other handler still keeps it out.
     /// Removing twice does nothing.
     ///
-    /// The corresponding C function is `gst_debug_remove_log_function_by_data`.
+    /// GStreamer's list keeps the function, empty (taking it out could free what another thread reads);
+    /// the next handler added fills it again.
     public func remove() {
-        let wasInstalled = box.handler.withLock { handler in
-            defer { handler = nil }
-            return handler != nil
+        let removed = box.installed.withLock { installed -> Installed? in
+            guard let current = installed, current.owner == owner else { return nil }
+            installed = nil
+            return current
         }
-        guard wasInstalled else { return }
-        gst_debug_remove_log_function_by_data(Unmanaged.passUnretained(box).toOpaque())
-        guard box.removedDefaultWriter else { return }
-        let othersKeepItOut = Self.all.withLock { boxes in
-            boxes.contains { other in other.removedDefaultWriter && other.handler.withLock { $0 != nil } }
+        guard let removed, removed.removedDefaultWriter else { return }
+        let othersKeepItOut = Self.all.withLock { all in
+            all.boxes.contains { other in other.installed.withLock { $0?.removedDefaultWriter == true } }
         }
-        if !othersKeepItOut && !DebugLog.isRedirected { gst_debug_add_log_function(gst_debug_log_default, nil, nil) }
+        if !othersKeepItOut && !DebugLog.isRedirected { DefaultWriter.set(on: true) }
     }
 
     static func add(
         removingDefaultWriter: Bool, _ handler: @escaping @Sendable (DebugMessage) -> Void
     ) -> DebugLogHandler {
-        let box = Box(handler, removedDefaultWriter: removingDefaultWriter)
-        all.withLock { $0.append(box) }
-        if removingDefaultWriter { gst_debug_remove_log_function(gst_debug_log_default) }
-        // Made here, read on any thread that logs: GStreamer walks its list of functions without a lock.
-        let data = Unmanaged.passUnretained(box).toOpaque()
-        HandOver.published(data)
-        gst_debug_add_log_function(logFunction, data, nil)
-        return DebugLogHandler(box)
+        if removingDefaultWriter { DefaultWriter.set(on: false) }
+        // An empty box takes the handler; only without one is a function added to GStreamer's list.
+        let (box, owner, isNew) = all.withLock { all -> (Box, UInt64, Bool) in
+            all.owners += 1
+            let installed = Installed(handler: handler, removedDefaultWriter: removingDefaultWriter, owner: all.owners)
+            let empty = all.boxes.first { box in box.installed.withLock { $0 == nil } }
+            let box = empty ?? Box()
+            box.installed.withLock { $0 = installed }
+            if empty == nil { all.boxes.append(box) }
+            return (box, all.owners, empty == nil)
+        }
+        if isNew {
+            // Made here, read on any thread that logs: GStreamer walks its list of functions without a lock.
+            let data = Unmanaged.passUnretained(box).toOpaque()
+            HandOver.published(data)
+            gst_debug_add_log_function(logFunction, data, nil)
+        }
+        return DebugLogHandler(box, owner: owner)
     }
 
     /// The log function GStreamer calls: the line as a `DebugMessage`, to the box's handler.
     private static let logFunction: GstLogFunction = { category, level, file, function, line, object, message, data in
         guard let category, let message, let data else { return }
         HandOver.received(data)
-        guard let handler = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().handler.withLock({ $0 }) else {
-            return
-        }
+        guard let handler = Unmanaged<Box>.fromOpaque(data).takeUnretainedValue().installed.withLock({ $0?.handler })
+        else { return }
         handler(
             DebugMessage(
                 category: String(cString: gst_debug_category_get_name(category)), level: DebugLevel(level),
