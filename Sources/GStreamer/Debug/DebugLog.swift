@@ -55,14 +55,16 @@ public enum DebugLog {
 enum DefaultWriter {
     private static let state = Locked<(replaced: Bool, on: Bool)>((replaced: false, on: true))
 
-    /// Puts this writer in GStreamer's own's place, if not yet done.
+    /// Puts this writer in GStreamer's own's place, if not yet done. Outside the lock: adding and removing
+    /// log a line of their own (at level 5), which comes back through `write`.
     static func takeOver() {
-        state.withLock { state in
-            guard !state.replaced else { return }
-            state.replaced = true
-            gst_debug_add_log_function(write, nil, nil)
-            gst_debug_remove_log_function(gst_debug_log_default)
+        let first = state.withLock { state in
+            defer { state.replaced = true }
+            return !state.replaced
         }
+        guard first else { return }
+        gst_debug_add_log_function(write, nil, nil)
+        gst_debug_remove_log_function(gst_debug_log_default)
     }
 
     /// Lets GStreamer's own writer print, or stops it.
