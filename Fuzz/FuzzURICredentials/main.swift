@@ -36,11 +36,12 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // may spell part of that run (a password "alice:" of the user alice, or "lice:***"): the password shows when the
     // redacted URI holds it once that run is taken out. (Compared as bytes: Foundation's search stops at a NUL.)
     let name = uri[uri.range(of: "://")!.upperBound...].prefix { $0 != "@" }.prefix { $0 != ":" } + ":"
+    // Every such run: the redactor also hides what looks like a user part further on ("//alice:x@" in a path).
     var shown = Array(Secrets.redact(uri).utf8)
-    if let userPart = shown.firstRange(of: Array((name + Secrets.mask).utf8)),
-        let marker = (UInt8(1)...UInt8(127)).first(where: { !written.utf8.contains($0) })
-    {
-        shown.replaceSubrange(userPart, with: [marker])
+    if let marker = (UInt8(1)...UInt8(127)).first(where: { !written.utf8.contains($0) }) {
+        for userPart in shown.ranges(of: Array((name + Secrets.mask).utf8)).reversed() {
+            shown.replaceSubrange(userPart, with: [marker])
+        }
     }
     if written.count >= 8, bare.utf8.ranges(of: written.utf8).isEmpty,
         !shown.ranges(of: Array(written.utf8)).isEmpty
