@@ -47,11 +47,10 @@ public enum DebugLog {
 }
 
 /// GStreamer's own writer, behind a switch. GStreamer walks its list of log functions without a lock,
-/// and taking a function out frees its entry at once: a thread logging at that moment read the freed
-/// entry and called whatever its bytes then held (a test's crash, while GST_STATES logged every state
-/// change on other threads). So functions are only ever added: GStreamer's own writer is taken out once,
-/// as GStreamer is initialized and before any thread of a pipeline logs, and this function, which calls
-/// it while the switch is on, goes in its place.
+/// and taking a function out frees its entry at once: a thread logging at that moment reads the freed
+/// entry and calls whatever its bytes then hold. So functions are only ever added: GStreamer's own
+/// writer is taken out once, as GStreamer is initialized and before any thread of a pipeline logs, and
+/// this function, which calls it while the switch is on, goes in its place.
 enum DefaultWriter {
     private static let state = Locked<(replaced: Bool, on: Bool)>((replaced: false, on: true))
 
