@@ -53,3 +53,20 @@ int CGStreamerShim_object_set_from_string_checked(gpointer object, const char *n
     g_value_unset(&v);
     return 0;
 }
+
+// GST_IS_TASK and g_value_get_object on a GValue only GStreamer holds; GST_OBJECT_LOCK, a macro.
+GstTask *CGStreamerShim_stream_status_task(GstMessage *message) {
+    const GValue *value = gst_message_get_stream_status_object(message);
+    if (value == NULL || !G_VALUE_HOLDS_OBJECT(value)) {
+        return NULL;
+    }
+    GObject *object = g_value_get_object(value);
+    return object != NULL && GST_IS_TASK(object) ? gst_object_ref(object) : NULL;
+}
+
+gboolean CGStreamerShim_task_is_running(GstTask *task) {
+    GST_OBJECT_LOCK(task);
+    gboolean running = task->running;
+    GST_OBJECT_UNLOCK(task);
+    return running;
+}

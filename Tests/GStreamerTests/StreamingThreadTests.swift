@@ -71,6 +71,23 @@ struct StreamingThreadTests {
         #expect(Self.threads(namedAfter: ["thrsrc", "thrqueue"]).isEmpty, "\(Self.processThreads())")
     }
 
+    /// GStreamer posts a task's `leave` on its element's bus; an element out of its bin has none, and parsebin
+    /// takes the elements of its chains out before it stops them. Their threads must not stay listed.
+    @Test("An element taken out of the pipeline and then stopped: its thread is no longer listed")
+    func removedThenStopped() async throws {
+        let pipeline = try Pipeline(
+            launch: "videotestsrc name=thrlive is-live=true ! queue name=thrgone ! fakesink sync=true")
+        defer { pipeline.stop() }
+        try pipeline.play()
+        #expect(try await Self.eventually { pipeline.streamingThreads.count == 2 }, "\(pipeline.streamingThreads)")
+        let queue = try #require(pipeline.element(named: "thrgone"))
+        try pipeline.remove(queue)
+        _ = try queue.setState(.null)
+        #expect(pipeline.streamingThreads.map(\.element) == ["thrlive"], "\(pipeline.streamingThreads)")
+        pipeline.stop()
+        #expect(pipeline.streamingThreads.isEmpty, "stop() returned with \(pipeline.streamingThreads)")
+    }
+
     @Test(
         "Demuxing, parsing and decoding a Matroska file: after run(), no thread of the pipeline runs or keeps its name",
         arguments: [

@@ -21,5 +21,11 @@ gboolean CGStreamerShim_object_set_from_string(gpointer object, const char *name
 /// 0 set (GLib may still have refused the value with a warning), 1 no such property, 2 not
 /// writable, 3 the string does not parse as the property's type.
 int CGStreamerShim_object_set_from_string_checked(gpointer object, const char *name, const char *value);
+/// The task a stream-status message names (`gst_message_get_stream_status_object`), with a reference
+/// the caller releases; NULL when its object is not a GstTask (a plain GThread, or none).
+GstTask *CGStreamerShim_stream_status_task(GstMessage *message);
+/// The task's `running` field, read under its object lock: TRUE from `gst_task_start` until its thread
+/// has left it (after the leave callback), which is what `gst_task_join` waits for.
+gboolean CGStreamerShim_task_is_running(GstTask *task);
 
 #endif

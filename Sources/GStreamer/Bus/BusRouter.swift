@@ -22,8 +22,25 @@ final class BusRouter: Sendable {
         var syncHandler: (@Sendable (PostedMessage) -> BusSyncReply)?
         var endWatchers: [Int: @Sendable (GStreamerError?) -> Void] = [:]
         var nextWatcher = 0
-        /// The threads in one of the pipeline's tasks now, by GThread.
-        var streamingThreads: [UInt: StreamingThread] = [:]
+        /// The threads in one of the pipeline's tasks, by GThread: entered, and not seen leaving.
+        var streamingThreads: [UInt: TaskThread] = [:]
+    }
+
+    /// A thread that entered one of the pipeline's tasks, and that task, referenced until the entry goes.
+    /// `@unchecked Sendable`: a GstTask is thread-safe, and the entry only reads its state.
+    private struct TaskThread: @unchecked Sendable {
+        let thread: StreamingThread
+        /// Nil when the stream-status message named no GstTask (an element's own GThread).
+        let task: UnsafeMutablePointer<GstTask>?
+
+        /// False once the task's thread has left it. The `leave` message says so first, but GStreamer posts it
+        /// on the element's bus, and an element taken out of its bin before its task was stopped has none:
+        /// parsebin, going to READY, removes the elements of its chains and only then sets them to NULL.
+        var isRunning: Bool { task.map { CGStreamerShim_task_is_running($0) != 0 } ?? true }
+
+        func release() {
+            if let task { gst_object_unref(UnsafeMutableRawPointer(task)) }
+        }
     }
 
     private let state = Locked(State())
@@ -103,10 +120,12 @@ final class BusRouter: Sendable {
                         takingGString: gst_object_get_name(
                             UnsafeMutableRawPointer(owner).assumingMemoryBound(to: GstObject.self)))
                 }
-                let thread = StreamingThread(id: CGStreamerShim_thread_id(), element: name ?? "")
-                state.withLock { $0.streamingThreads[BusRouter.currentThread] = thread }
+                let entry = TaskThread(
+                    thread: StreamingThread(id: CGStreamerShim_thread_id(), element: name ?? ""),
+                    task: CGStreamerShim_stream_status_task(pointer))
+                state.withLock { $0.streamingThreads.updateValue(entry, forKey: BusRouter.currentThread) }?.release()
             } else if type == GST_STREAM_STATUS_TYPE_LEAVE {
-                state.withLock { _ = $0.streamingThreads.removeValue(forKey: BusRouter.currentThread) }
+                state.withLock { $0.streamingThreads.removeValue(forKey: BusRouter.currentThread) }?.release()
                 // GstTask names its thread after the pad ("matroskademux0:sink") and leaves the name on
                 // when the thread goes back to GLib's pool: idle pooled threads, and the threads of
                 // GLib's shared pool that later run other work, would still carry an element's name, and
@@ -185,12 +204,31 @@ final class BusRouter: Sendable {
 
     /// True on a streaming thread of this pipeline, where setting the pipeline's state is forbidden.
     var isOnStreamingThread: Bool {
-        state.withLock { $0.streamingThreads[BusRouter.currentThread] != nil }
+        runningThreads().keys.contains(BusRouter.currentThread)
     }
 
     /// The threads in one of the pipeline's tasks now.
     var streamingThreads: [StreamingThread] {
-        state.withLock { Array($0.streamingThreads.values) }.sorted { $0.id < $1.id }
+        runningThreads().values.map(\.thread).sorted { $0.id < $1.id }
+    }
+
+    /// The entries whose task still runs; the others are removed. A task's state is read outside the
+    /// router's lock, and an entry is removed only if no newer one took its thread's place meanwhile.
+    private func runningThreads() -> [UInt: TaskThread] {
+        let entries = state.withLock { $0.streamingThreads }
+        let ended = entries.filter { !$0.value.isRunning }
+        guard !ended.isEmpty else { return entries }
+        let removed = state.withLock { state in
+            ended.compactMap { key, entry in
+                state.streamingThreads[key]?.task == entry.task ? state.streamingThreads.removeValue(forKey: key) : nil
+            }
+        }
+        for entry in removed { entry.release() }
+        return entries.filter { ended[$0.key] == nil }
+    }
+
+    deinit {
+        for entry in state.withLock({ $0.streamingThreads.values }) { entry.release() }
     }
 
     /// Calls `body` once, when the run ends before end of stream reached whoever watches: with the error
