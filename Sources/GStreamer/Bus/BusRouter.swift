@@ -213,9 +213,16 @@ final class BusRouter: Sendable {
     }
 
     /// The entries whose task still runs; the others are removed. A task's state is read outside the
-    /// router's lock, and an entry is removed only if no newer one took its thread's place meanwhile.
+    /// router's lock, under a reference of its own (a `leave` on another thread may release the entry's
+    /// meanwhile), and an entry is removed only if no newer one took its thread's place.
     private func runningThreads() -> [UInt: TaskThread] {
-        let entries = state.withLock { $0.streamingThreads }
+        let entries = state.withLock { state in
+            for task in state.streamingThreads.values.compactMap(\.task) {
+                gst_object_ref(UnsafeMutableRawPointer(task))
+            }
+            return state.streamingThreads
+        }
+        defer { for entry in entries.values { entry.release() } }
         let ended = entries.filter { !$0.value.isRunning }
         guard !ended.isEmpty else { return entries }
         let removed = state.withLock { state in
