@@ -32,15 +32,24 @@ func testOneInput(_ data: UnsafePointer<UInt8>?, _ count: Int) -> CInt {
     // A password as written, long enough to be hidden wherever it stands, and not also in the rest of the URI.
     let written = uri.dropFirst(uri.distance(from: uri.startIndex, to: uri.range(of: "://")!.upperBound))
         .prefix { $0 != "@" }.drop { $0 != ":" }.dropFirst()
-    // The user's name stays in the redacted URI, with the colon and the mask after it ("alice:***"), and a password
+    // A user's name stays in the redacted URI, with the colon and the mask after it ("alice:***"), and a password
     // may spell part of that run (a password "alice:" of the user alice, or "lice:***"): the password shows when the
-    // redacted URI holds it once that run is taken out. (Compared as bytes: Foundation's search stops at a NUL.)
-    let name = uri[uri.range(of: "://")!.upperBound...].prefix { $0 != "@" }.prefix { $0 != ":" } + ":"
-    // Every such run: the redactor also hides what looks like a user part further on ("//alice:x@" in a path).
+    // redacted URI holds it once those runs are taken out. The names are those the URI spells after each "//": the
+    // redactor also hides what looks like a user part further on ("//bob:x@" in a path). Only those exact runs go,
+    // so a password shown beside a mask ("alice:secret:***") still counts. (Compared as bytes: Foundation's search
+    // stops at a NUL.)
+    let bytes = Array(uri.utf8)
+    let names = Set(
+        bytes.ranges(of: Array("//".utf8)).map { slash in
+            Array(bytes[slash.upperBound...].prefix { !"/:@".utf8.contains($0) })
+        }
+    ).sorted { $0.count > $1.count }
     var shown = Array(Secrets.redact(uri).utf8)
     if let marker = (UInt8(1)...UInt8(127)).first(where: { !written.utf8.contains($0) }) {
-        for userPart in shown.ranges(of: Array((name + Secrets.mask).utf8)).reversed() {
-            shown.replaceSubrange(userPart, with: [marker])
+        for name in names {
+            for userPart in shown.ranges(of: name + Array(":\(Secrets.mask)".utf8)).reversed() {
+                shown.replaceSubrange(userPart, with: [marker])
+            }
         }
     }
     if written.count >= 8, bare.utf8.ranges(of: written.utf8).isEmpty,
