@@ -232,9 +232,11 @@ public final class Pipeline: Bin, @unchecked Sendable {
 
     /// The threads running one of the pipeline's streaming tasks now, in the order of their ids. Each is
     /// listed from the moment it enters its task until it leaves it (the `stream-status` messages
-    /// `enter` and `leave`, seen on the posting thread); once the pipeline reached NULL, there are none.
-    /// As a thread leaves its task it gets back the name GLib gives its pool threads ("pool"), where
-    /// GStreamer would leave the pad's name on an idle thread.
+    /// `enter` and `leave`, seen on the posting thread), or until its task is seen to have ended where the
+    /// `leave` never came (an element out of its bin posts none: parsebin takes its chains' elements out
+    /// before it stops them); once the pipeline reached NULL, there are none. As a thread leaves its task
+    /// it gets back the name GLib gives its pool threads ("pool"), where GStreamer would leave the pad's
+    /// name on an idle thread; one whose `leave` never came keeps it.
     public var streamingThreads: [StreamingThread] { router.streamingThreads }
 
     /// True where bringing the pipeline down would have GStreamer join the calling thread: a streaming
