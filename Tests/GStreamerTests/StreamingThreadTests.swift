@@ -46,13 +46,19 @@ struct StreamingThreadTests {
         return path
     }
 
+    /// A live source into a queue, playing, once both their threads are listed (the caller stops it).
+    static func playingLive(source: String, queue: String) async throws -> Pipeline {
+        let pipeline = try Pipeline(
+            launch: "videotestsrc name=\(source) is-live=true ! queue name=\(queue) ! fakesink sync=true")
+        try pipeline.play()
+        #expect(try await eventually { pipeline.streamingThreads.count == 2 }, "\(pipeline.streamingThreads)")
+        return pipeline
+    }
+
     @Test("While playing, the listed threads are the process's threads named after the pipeline's elements")
     func listedWhilePlaying() async throws {
-        let pipeline = try Pipeline(
-            launch: "videotestsrc name=thrsrc is-live=true ! queue name=thrqueue ! fakesink sync=true")
+        let pipeline = try await Self.playingLive(source: "thrsrc", queue: "thrqueue")
         defer { pipeline.stop() }
-        try pipeline.play()
-        #expect(try await Self.eventually { pipeline.streamingThreads.count == 2 }, "\(pipeline.streamingThreads)")
         let listed = pipeline.streamingThreads
         #expect(Set(listed.map(\.element)) == ["thrsrc", "thrqueue"])
         // A thread is listed from its task's stream-status (enter) message, which GstTask posts just before
@@ -75,11 +81,8 @@ struct StreamingThreadTests {
     /// takes the elements of its chains out before it stops them. Their threads must not stay listed.
     @Test("An element taken out of the pipeline and then stopped: its thread is no longer listed")
     func removedThenStopped() async throws {
-        let pipeline = try Pipeline(
-            launch: "videotestsrc name=thrlive is-live=true ! queue name=thrgone ! fakesink sync=true")
+        let pipeline = try await Self.playingLive(source: "thrlive", queue: "thrgone")
         defer { pipeline.stop() }
-        try pipeline.play()
-        #expect(try await Self.eventually { pipeline.streamingThreads.count == 2 }, "\(pipeline.streamingThreads)")
         let queue = try #require(pipeline.element(named: "thrgone"))
         try pipeline.remove(queue)
         _ = try queue.setState(.null)
